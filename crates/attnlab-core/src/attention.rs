@@ -1,0 +1,572 @@
+//! Attention over given Q, K, V (SPEC §4–§7): a validated [`Problem`] of one or more
+//! heads, computed into weights, outputs and per-row diagnostics.
+//!
+//! The inputs can come from anywhere: the app's seeded model ([`crate::model`]), a JSON
+//! file exported from PyTorch, or a pretrained model.
+
+use ndarray::{Array2, Axis, concatenate};
+
+use crate::error::{CoreError, Result};
+use crate::linear::{self, FeatureMap};
+use crate::mask::{Mask, MaskSpec};
+use crate::metrics;
+use crate::score::{self, ScoreFunction, ScoreParams};
+use crate::softmax;
+
+/// How attention weights are formed from queries and keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AttentionKind {
+    /// `softmax(score / τ)`: the standard, O(n·m).
+    #[default]
+    Softmax,
+    /// Kernel linear attention with `φ(x) = elu(x) + 1`.
+    Elu1,
+    /// Kernel linear attention with `φ(x) = max(x, 0)`.
+    Relu,
+    /// Kernel linear attention with `sim = 1 + q̂ᵀk̂`.
+    Taylor,
+    /// `softmax_row(Q) · (softmax_col(K)ᵀ V)` (Shen et al.).
+    Efficient,
+    /// Softmax over `k` projected keys (Wang et al.): `n × k` weights.
+    Linformer,
+}
+
+impl AttentionKind {
+    /// Every kind, in display order.
+    pub const ALL: [AttentionKind; 6] = [
+        AttentionKind::Softmax,
+        AttentionKind::Elu1,
+        AttentionKind::Relu,
+        AttentionKind::Taylor,
+        AttentionKind::Efficient,
+        AttentionKind::Linformer,
+    ];
+
+    /// The name used in the interchange format and the URL.
+    pub fn name(self) -> &'static str {
+        match self {
+            AttentionKind::Softmax => "softmax",
+            AttentionKind::Elu1 => "elu1",
+            AttentionKind::Relu => "relu",
+            AttentionKind::Taylor => "taylor",
+            AttentionKind::Efficient => "efficient",
+            AttentionKind::Linformer => "linformer",
+        }
+    }
+
+    /// Parses a name from [`AttentionKind::name`].
+    pub fn parse(name: &str) -> Option<AttentionKind> {
+        Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The feature map of a kernel variant.
+    pub fn feature_map(self) -> Option<FeatureMap> {
+        match self {
+            AttentionKind::Elu1 => Some(FeatureMap::Elu1),
+            AttentionKind::Relu => Some(FeatureMap::Relu),
+            AttentionKind::Taylor => Some(FeatureMap::Taylor),
+            _ => None,
+        }
+    }
+
+    /// Whether the temperature divides this kind's logits (softmax and Linformer only;
+    /// kernel variants ignore it).
+    pub fn uses_temperature(self) -> bool {
+        matches!(self, AttentionKind::Softmax | AttentionKind::Linformer)
+    }
+
+    /// Whether the score function is used (softmax only: the linear variants define their
+    /// own similarity, Linformer uses `qᵀk'/√d_k`).
+    pub fn uses_score_function(self) -> bool {
+        self == AttentionKind::Softmax
+    }
+
+    /// Whether this kind can apply the mask kind `mask` (a name from [`crate::mask::KINDS`]).
+    pub fn supports_mask(self, mask: &str) -> bool {
+        match self {
+            AttentionKind::Softmax
+            | AttentionKind::Elu1
+            | AttentionKind::Relu
+            | AttentionKind::Taylor => true,
+            AttentionKind::Efficient => mask == "padding_keys",
+            AttentionKind::Linformer => false,
+        }
+    }
+
+    /// One sentence on which masks this kind cannot apply, and why.
+    pub fn mask_limitation(self) -> &'static str {
+        match self {
+            AttentionKind::Efficient => {
+                "efficient attention normalises keys over all positions at once, so only padding can be applied"
+            }
+            AttentionKind::Linformer => {
+                "Linformer mixes all positions into k projected keys, so no key can be masked and it cannot be made causal"
+            }
+            _ => "every mask is supported",
+        }
+    }
+}
+
+/// The projections `E, F ∈ R^{k×m}` of Linformer for one head.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinformerParams {
+    /// `E`, projects the keys: `K' = E K`.
+    pub e: Array2<f32>,
+    /// `F`, projects the values: `V' = F V`.
+    pub f: Array2<f32>,
+}
+
+/// One head's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadInput {
+    /// Queries, `n × d_k`.
+    pub q: Array2<f32>,
+    /// Keys, `m × d_k`.
+    pub k: Array2<f32>,
+    /// Values, `m × d_v`.
+    pub v: Array2<f32>,
+    /// Parameters of the general or additive score.
+    pub score_params: ScoreParams,
+    /// Linformer projections, when that kind is used.
+    pub linformer: Option<LinformerParams>,
+}
+
+impl HeadInput {
+    /// A head with plain Q, K, V and no parameters.
+    pub fn new(q: Array2<f32>, k: Array2<f32>, v: Array2<f32>) -> HeadInput {
+        HeadInput {
+            q,
+            k,
+            v,
+            score_params: ScoreParams::None,
+            linformer: None,
+        }
+    }
+}
+
+/// Everything about how the weights are formed, shared by all heads of a variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionSpec {
+    /// The score function (used by softmax attention).
+    pub score: ScoreFunction,
+    /// `τ > 0`: `logits = score / τ` (softmax and Linformer).
+    pub temperature: f32,
+    /// Softmax or a linear variant.
+    pub attention: AttentionKind,
+    /// Masks, combined.
+    pub mask: MaskSpec,
+}
+
+impl Default for AttentionSpec {
+    fn default() -> Self {
+        AttentionSpec {
+            score: ScoreFunction::ScaledDot,
+            temperature: 1.0,
+            attention: AttentionKind::Softmax,
+            mask: MaskSpec::default(),
+        }
+    }
+}
+
+impl AttentionSpec {
+    /// Checks the temperature and that the attention kind can honour every mask given.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.temperature.is_finite() && self.temperature > 0.0) {
+            return Err(CoreError::InvalidTemperature(self.temperature));
+        }
+        if let Some(mask) = self
+            .mask
+            .kinds()
+            .into_iter()
+            .find(|k| !self.attention.supports_mask(k))
+        {
+            return Err(CoreError::UnsupportedMask {
+                attention: self.attention,
+                mask,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// How a head's output was computed, so the UI can say whether a variant is still linear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Computation {
+    /// Softmax over the full `n × m` logits.
+    Quadratic,
+    /// Kernel attention in O(n) from one global state.
+    LinearGlobal,
+    /// Causal kernel attention in O(n) as an RNN (running `S_i`, `z_i`).
+    LinearRecurrent,
+    /// Kernel attention with a mask that breaks the factorisation (window, strided,
+    /// global, custom): the quadratic form, no longer linear.
+    LinearMaskedQuadratic,
+    /// Efficient attention in O(n).
+    Efficient,
+    /// Linformer: O(n·k).
+    Linformer,
+}
+
+/// One head's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadResult {
+    /// `n × m` weights (`n × k` for Linformer; the implied matrix `Â` for linear kinds).
+    pub weights: Array2<f32>,
+    /// `n × d_v`.
+    pub output: Array2<f32>,
+    /// Raw scores before temperature and normalisation: the score function (softmax),
+    /// `qᵀk'/√d_k` (Linformer), `φ(q)ᵀφ(k)` (kernel kinds); `None` for efficient.
+    pub scores: Option<Array2<f32>>,
+    /// The mask applied (all-true `n × k` for Linformer).
+    pub mask: Mask,
+    /// `H_i = −Σ_j a_ij ln a_ij` (nats).
+    pub row_entropy: Vec<f32>,
+    /// `H_i / ln(#allowed_i)` (0 where fewer than two keys are allowed).
+    pub row_entropy_normalised: Vec<f32>,
+    /// Rows with no allowed key: all-zero weights and output.
+    pub empty_rows: Vec<usize>,
+    /// Which algorithm produced the output.
+    pub computation: Computation,
+}
+
+/// The result of a whole problem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionResult {
+    /// Per head.
+    pub heads: Vec<HeadResult>,
+    /// `Concat(head outputs)`, times `W^O` when given: `n × d_out`.
+    pub output: Array2<f32>,
+}
+
+/// A validated multi-head attention problem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    heads: Vec<HeadInput>,
+    spec: AttentionSpec,
+    w_o: Option<Array2<f32>>,
+    mask: Mask,
+}
+
+fn check_finite(head: Option<usize>, field: &'static str, a: &Array2<f32>) -> Result<()> {
+    match a.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        Some(((row, col), _)) => Err(CoreError::NonFinite {
+            head,
+            field,
+            row,
+            col,
+        }),
+        None => Ok(()),
+    }
+}
+
+fn check_shape(
+    head: Option<usize>,
+    field: &'static str,
+    a: &Array2<f32>,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    expected: impl FnOnce() -> String,
+) -> Result<()> {
+    let (r, c) = a.dim();
+    if rows.is_some_and(|x| x != r) || cols.is_some_and(|x| x != c) {
+        return Err(CoreError::ShapeMismatch {
+            head,
+            field,
+            expected: expected(),
+            got: (r, c),
+        });
+    }
+    Ok(())
+}
+
+fn standard(a: &mut Array2<f32>) {
+    if !a.is_standard_layout() {
+        *a = a.as_standard_layout().into_owned();
+    }
+}
+
+impl Problem {
+    /// Validates shapes (all heads share `n` and `m`; `k` has the width of `q`; `v` has
+    /// the rows of `k`; parameters fit `d_k` and `m`), finiteness, the temperature and the
+    /// mask, once. Kernels then take valid input.
+    pub fn new(
+        mut heads: Vec<HeadInput>,
+        spec: AttentionSpec,
+        mut w_o: Option<Array2<f32>>,
+    ) -> Result<Problem> {
+        if heads.is_empty() {
+            return Err(CoreError::NoHeads);
+        }
+        spec.validate()?;
+        let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
+        let mut concat_width = 0;
+        for (h, head) in heads.iter_mut().enumerate() {
+            let hd = Some(h);
+            let d_k = head.q.ncols();
+            check_shape(hd, "q", &head.q, Some(n), None, || {
+                format!("{n} rows (as heads[0].q)")
+            })?;
+            check_shape(hd, "k", &head.k, Some(m), Some(d_k), || {
+                format!("{m}×{d_k} ({m} rows as heads[0].k, {d_k} columns as q)")
+            })?;
+            check_shape(hd, "v", &head.v, Some(m), None, || {
+                format!("{m} rows (as k)")
+            })?;
+            check_finite(hd, "q", &head.q)?;
+            check_finite(hd, "k", &head.k)?;
+            check_finite(hd, "v", &head.v)?;
+            concat_width += head.v.ncols();
+            if spec.attention.uses_score_function() {
+                validate_score_params(h, spec.score, d_k, &mut head.score_params)?;
+            }
+            if spec.attention == AttentionKind::Linformer {
+                let Some(lin) = head.linformer.as_mut() else {
+                    return Err(CoreError::MissingParams {
+                        head: h,
+                        field: "linformer",
+                        reason: "linformer attention needs the projections e and f (k×m)",
+                    });
+                };
+                let kp = lin.e.nrows();
+                if kp == 0 {
+                    return Err(CoreError::InvalidSetting {
+                        field: "linformer.e",
+                        reason: "Linformer needs k ≥ 1 projected keys".into(),
+                    });
+                }
+                check_shape(hd, "linformer.e", &lin.e, None, Some(m), || {
+                    format!("k×{m} (one column per key)")
+                })?;
+                check_shape(hd, "linformer.f", &lin.f, Some(kp), Some(m), || {
+                    format!("{kp}×{m} (as linformer.e)")
+                })?;
+                check_finite(hd, "linformer.e", &lin.e)?;
+                check_finite(hd, "linformer.f", &lin.f)?;
+                standard(&mut lin.e);
+                standard(&mut lin.f);
+            }
+            standard(&mut head.q);
+            standard(&mut head.k);
+            standard(&mut head.v);
+        }
+        if let Some(w) = w_o.as_mut() {
+            check_shape(None, "w_o", w, Some(concat_width), None, || {
+                format!("{concat_width} rows (the total value width of all heads)")
+            })?;
+            check_finite(None, "w_o", w)?;
+            standard(w);
+        }
+        spec.mask.validate(n, m)?;
+        let mask = spec.mask.build(n, m);
+        Ok(Problem {
+            heads,
+            spec,
+            w_o,
+            mask,
+        })
+    }
+
+    /// The heads.
+    pub fn heads(&self) -> &[HeadInput] {
+        &self.heads
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> &AttentionSpec {
+        &self.spec
+    }
+
+    /// The built `n × m` mask.
+    pub fn mask(&self) -> &Mask {
+        &self.mask
+    }
+
+    /// Computes one head.
+    pub fn compute_head(&self, h: usize) -> Result<HeadResult> {
+        compute_head(&self.heads[h], &self.spec, &self.mask).map_err(|e| match e {
+            CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
+            other => other,
+        })
+    }
+
+    /// Computes every head and the combined output.
+    pub fn compute(&self) -> Result<AttentionResult> {
+        let heads = (0..self.heads.len())
+            .map(|h| self.compute_head(h))
+            .collect::<Result<Vec<_>>>()?;
+        let output = self.combine(&heads)?;
+        Ok(AttentionResult { heads, output })
+    }
+
+    /// `Concat(head outputs) W^O` (or just the concatenation without `W^O`).
+    pub fn combine(&self, heads: &[HeadResult]) -> Result<Array2<f32>> {
+        let views: Vec<_> = heads.iter().map(|r| r.output.view()).collect();
+        let concat = concatenate(Axis(1), &views).expect("heads share n");
+        let out = match &self.w_o {
+            Some(w) => concat.dot(w),
+            None => concat,
+        };
+        if out.iter().any(|v| !v.is_finite()) {
+            return Err(CoreError::Overflow {
+                head: 0,
+                what: "the combined output (concat · W^O)",
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn validate_score_params(
+    h: usize,
+    score: ScoreFunction,
+    d_k: usize,
+    params: &mut ScoreParams,
+) -> Result<()> {
+    let hd = Some(h);
+    match (score, params) {
+        (ScoreFunction::General, ScoreParams::General { w }) => {
+            check_shape(hd, "score_params.w", w, Some(d_k), Some(d_k), || {
+                format!("{d_k}×{d_k} (d_k×d_k)")
+            })?;
+            check_finite(hd, "score_params.w", w)?;
+            standard(w);
+        }
+        (ScoreFunction::General, _) => {
+            return Err(CoreError::MissingParams {
+                head: h,
+                field: "score_params.w",
+                reason: "the general score needs w (d_k×d_k)",
+            });
+        }
+        (ScoreFunction::Additive, ScoreParams::Additive { w_a, u_a, v_a }) => {
+            // d_a is set by W_a (its rows); U_a and v must agree with it.
+            let d_a = w_a.nrows();
+            check_shape(hd, "score_params.w_a", w_a, None, Some(d_k), || {
+                format!("d_a×{d_k} (d_a×d_k)")
+            })?;
+            check_shape(hd, "score_params.u_a", u_a, Some(d_a), Some(d_k), || {
+                format!("{d_a}×{d_k} (d_a×d_k, d_a = the rows of w_a)")
+            })?;
+            if v_a.len() != d_a {
+                return Err(CoreError::ShapeMismatch {
+                    head: hd,
+                    field: "score_params.v_a",
+                    expected: format!("1×{d_a} (d_a values, d_a = the rows of w_a)"),
+                    got: (1, v_a.len()),
+                });
+            }
+            check_finite(hd, "score_params.w_a", w_a)?;
+            check_finite(hd, "score_params.u_a", u_a)?;
+            if let Some(col) = v_a.iter().position(|v| !v.is_finite()) {
+                return Err(CoreError::NonFinite {
+                    head: hd,
+                    field: "score_params.v_a",
+                    row: 0,
+                    col,
+                });
+            }
+            standard(w_a);
+            standard(u_a);
+        }
+        (ScoreFunction::Additive, _) => {
+            return Err(CoreError::MissingParams {
+                head: h,
+                field: "score_params",
+                reason: "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
+            });
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn finite_or(a: &Array2<f32>, what: &'static str) -> Result<()> {
+    if a.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(CoreError::Overflow { head: 0, what })
+    }
+}
+
+/// Computes one head of a validated problem (see [`Problem::new`]); `mask` is its
+/// `n × m` mask.
+fn compute_head(head: &HeadInput, spec: &AttentionSpec, mask: &Mask) -> Result<HeadResult> {
+    let (n, m) = (head.q.nrows(), head.k.nrows());
+    let key_allowed = spec.mask.key_allowed(m);
+    let (weights, output, scores, mask, computation) = match spec.attention {
+        AttentionKind::Softmax => {
+            let raw = score::scores(spec.score, &head.q, &head.k, &head.score_params);
+            finite_or(&raw, "scores")?;
+            let logits = raw.mapv(|s| s / spec.temperature);
+            finite_or(&logits, "logits (score / temperature)")?;
+            let a = softmax::softmax_masked(&logits, mask);
+            let o = linear::weights_times_values(&a, &head.v);
+            (a, o, Some(raw), mask.clone(), Computation::Quadratic)
+        }
+        kind @ (AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor) => {
+            let map = kind.feature_map().expect("kernel kind");
+            let phi_q = map.features(&head.q);
+            let phi_k = map.features(&head.k);
+            finite_or(&phi_q, "feature maps φ(q)")?;
+            finite_or(&phi_k, "feature maps φ(k)")?;
+            let sim = linear::kernel_similarity(&phi_q, &phi_k, mask);
+            finite_or(&sim, "similarities φ(q)ᵀφ(k)")?;
+            let implied = linear::implied_from_similarity(&sim);
+            let structural = !spec.mask.structural_kinds().is_empty();
+            let (o, how) = if structural {
+                (
+                    linear::weights_times_values(&implied, &head.v),
+                    Computation::LinearMaskedQuadratic,
+                )
+            } else if spec.mask.causal {
+                (
+                    linear::kernel_recurrent(&phi_q, &phi_k, &head.v, &key_allowed),
+                    Computation::LinearRecurrent,
+                )
+            } else {
+                (
+                    linear::kernel_global(&phi_q, &phi_k, &head.v, &key_allowed),
+                    Computation::LinearGlobal,
+                )
+            };
+            (implied, o, Some(sim), mask.clone(), how)
+        }
+        AttentionKind::Efficient => {
+            let (implied, o) = linear::efficient(&head.q, &head.k, &head.v, &key_allowed);
+            (implied, o, None, mask.clone(), Computation::Efficient)
+        }
+        AttentionKind::Linformer => {
+            let lin = head.linformer.as_ref().expect("validated");
+            let k_proj = lin.e.dot(&head.k); // k × d_k
+            let v_proj = lin.f.dot(&head.v); // k × d_v
+            let raw = score::scores(
+                ScoreFunction::ScaledDot,
+                &head.q,
+                &k_proj.as_standard_layout().into_owned(),
+                &ScoreParams::None,
+            );
+            finite_or(&raw, "scores")?;
+            let logits = raw.mapv(|s| s / spec.temperature);
+            finite_or(&logits, "logits (score / temperature)")?;
+            let full = Mask::full(n, lin.e.nrows());
+            let a = softmax::softmax_masked(&logits, &full);
+            let o = linear::weights_times_values(&a, &v_proj.as_standard_layout().into_owned());
+            (a, o, Some(raw), full, Computation::Linformer)
+        }
+    };
+    finite_or(&output, "outputs")?;
+    let empty_rows = mask.empty_rows();
+    let row_entropy = metrics::row_entropy(&weights);
+    let row_entropy_normalised = metrics::normalised_entropy(&row_entropy, &mask);
+    debug_assert_eq!(weights.nrows(), n);
+    Ok(HeadResult {
+        weights,
+        output,
+        scores,
+        mask,
+        row_entropy,
+        row_entropy_normalised,
+        empty_rows,
+        computation,
+    })
+}

@@ -1,0 +1,325 @@
+//! Linear attention (SPEC §7; seed 001).
+//!
+//! General form: `o_i = Σ_j sim(q_i,k_j) v_j / Σ_j sim(q_i,k_j)` with `sim ≥ 0`. With a
+//! feature map φ, `sim(q,k) = φ(q)ᵀφ(k)` and the sums factor:
+//! `o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / (φ(q_i)ᵀ Σ_j φ(k_j) + ε)`, computed here **without**
+//! the `n × m` matrix. The causal version keeps running sums `S_i`, `z_i` (an RNN).
+//! The implied matrix `Â` is built separately, for drawing; `Â V` equals the O(n) output.
+
+use ndarray::{Array1, Array2, ArrayView1, Axis};
+
+use crate::kernels;
+use crate::mask::Mask;
+
+/// The ε in every linear-attention denominator.
+pub const EPSILON: f32 = 1e-6;
+
+/// A non-negative feature map φ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeatureMap {
+    /// `φ(x) = elu(x) + 1` elementwise (Katharopoulos et al. 2020).
+    Elu1,
+    /// `φ(x) = max(x, 0)` elementwise.
+    Relu,
+    /// `φ(x) = [1, x/‖x‖]` (zero vector ↦ `[1, 0…]`), so `sim = 1 + q̂ᵀk̂` (seed 001's
+    /// first-order Taylor proposal).
+    Taylor,
+}
+
+impl FeatureMap {
+    /// The width of `φ(x)` for an input of width `d`.
+    pub fn width(self, d: usize) -> usize {
+        match self {
+            FeatureMap::Elu1 | FeatureMap::Relu => d,
+            FeatureMap::Taylor => d + 1,
+        }
+    }
+
+    /// `φ(x)` written to `out` (length [`FeatureMap::width`]).
+    pub fn apply(self, x: &[f32], out: &mut [f32]) {
+        match self {
+            FeatureMap::Elu1 => {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = if v > 0.0 { v + 1.0 } else { v.exp() };
+                }
+            }
+            FeatureMap::Relu => {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = v.max(0.0);
+                }
+            }
+            FeatureMap::Taylor => {
+                // The norm in f64, so that parallel and antiparallel vectors give
+                // q̂ᵀk̂ = ±1 as exactly as f32 allows: sim = 1 + q̂ᵀk̂ is then 0, not a
+                // rounding residue that would be comparable to ε.
+                let norm = x
+                    .iter()
+                    .map(|&v| f64::from(v) * f64::from(v))
+                    .sum::<f64>()
+                    .sqrt();
+                out[0] = 1.0;
+                let inv = if norm > 0.0 { 1.0 / norm } else { 0.0 };
+                for (o, &v) in out[1..].iter_mut().zip(x) {
+                    *o = (f64::from(v) * inv) as f32;
+                }
+            }
+        }
+    }
+
+    /// `φ` of every row of `x`.
+    pub fn features(self, x: &Array2<f32>) -> Array2<f32> {
+        let (n, d) = x.dim();
+        let w = self.width(d);
+        let mut out = Array2::zeros((n, w));
+        let x = x.as_standard_layout();
+        for (xi, mut oi) in x.rows().into_iter().zip(out.rows_mut()) {
+            self.apply(
+                xi.as_slice().expect("standard layout"),
+                oi.as_slice_mut().expect("fresh array"),
+            );
+        }
+        out
+    }
+}
+
+fn row(a: &Array2<f32>, i: usize) -> &[f32] {
+    let c = a.ncols();
+    &a.as_slice().expect("standard layout")[i * c..(i + 1) * c]
+}
+
+/// The running state of causal linear attention: `S = Σ φ(k_j) v_jᵀ` (`d_φ × d_v`) and
+/// `z = Σ φ(k_j)`. One step absorbs a key/value pair; reading with `φ(q)` gives an output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecurrentState {
+    /// `S`, `d_φ × d_v`.
+    pub s: Array2<f32>,
+    /// `z`, length `d_φ`.
+    pub z: Array1<f32>,
+}
+
+impl RecurrentState {
+    /// The zero state.
+    pub fn new(d_phi: usize, d_v: usize) -> RecurrentState {
+        RecurrentState {
+            s: Array2::zeros((d_phi, d_v)),
+            z: Array1::zeros(d_phi),
+        }
+    }
+
+    /// `S += φ(k) vᵀ`, `z += φ(k)`.
+    pub fn absorb(&mut self, phi_k: &[f32], v: &[f32]) {
+        let s = self.s.as_slice_mut().expect("standard layout");
+        let d_v = v.len();
+        for (a, &f) in phi_k.iter().enumerate() {
+            kernels::axpy(f, v, &mut s[a * d_v..(a + 1) * d_v]);
+        }
+        kernels::axpy(1.0, phi_k, self.z.as_slice_mut().expect("standard layout"));
+    }
+
+    /// `o = φ(q)ᵀ S / (φ(q)ᵀ z + ε)`, written to `out` (length `d_v`).
+    pub fn read(&self, phi_q: &[f32], out: &mut [f32]) {
+        out.fill(0.0);
+        let d_v = out.len();
+        let s = self.s.as_slice().expect("standard layout");
+        for (a, &f) in phi_q.iter().enumerate() {
+            kernels::axpy(f, &s[a * d_v..(a + 1) * d_v], out);
+        }
+        let denom = kernels::dot(phi_q, self.z.as_slice().expect("standard layout")) + EPSILON;
+        let inv = 1.0 / denom;
+        out.iter_mut().for_each(|o| *o *= inv);
+    }
+}
+
+/// Non-causal kernel attention in O((n + m)·d_φ·d_v): one state over the keys that are
+/// not padding, read by every query.
+pub fn kernel_global(
+    phi_q: &Array2<f32>,
+    phi_k: &Array2<f32>,
+    v: &Array2<f32>,
+    key_allowed: &[bool],
+) -> Array2<f32> {
+    let mut state = RecurrentState::new(phi_k.ncols(), v.ncols());
+    for j in 0..phi_k.nrows() {
+        if key_allowed[j] {
+            state.absorb(row(phi_k, j), row(v, j));
+        }
+    }
+    let mut out = Array2::zeros((phi_q.nrows(), v.ncols()));
+    for (i, mut o) in out.rows_mut().into_iter().enumerate() {
+        state.read(row(phi_q, i), o.as_slice_mut().expect("fresh array"));
+    }
+    out
+}
+
+/// Causal kernel attention as an RNN: query `i` reads the state after absorbing keys
+/// `0..=i` (padding skipped). O((n + m)·d_φ·d_v).
+pub fn kernel_recurrent(
+    phi_q: &Array2<f32>,
+    phi_k: &Array2<f32>,
+    v: &Array2<f32>,
+    key_allowed: &[bool],
+) -> Array2<f32> {
+    let m = phi_k.nrows();
+    let mut state = RecurrentState::new(phi_k.ncols(), v.ncols());
+    let mut out = Array2::zeros((phi_q.nrows(), v.ncols()));
+    for (i, mut o) in out.rows_mut().into_iter().enumerate() {
+        if i < m && key_allowed[i] {
+            state.absorb(row(phi_k, i), row(v, i));
+        }
+        state.read(row(phi_q, i), o.as_slice_mut().expect("fresh array"));
+    }
+    out
+}
+
+/// The similarity matrix `M ⊙ φ(Q)φ(K)ᵀ` (un-normalised, `n × m`).
+pub fn kernel_similarity(phi_q: &Array2<f32>, phi_k: &Array2<f32>, mask: &Mask) -> Array2<f32> {
+    let (n, m) = (phi_q.nrows(), phi_k.nrows());
+    let mut sim = Array2::zeros((n, m));
+    for i in 0..n {
+        let (qi, allowed) = (row(phi_q, i), mask.row(i));
+        for j in 0..m {
+            if allowed[j] {
+                sim[[i, j]] = kernels::dot(qi, row(phi_k, j));
+            }
+        }
+    }
+    sim
+}
+
+/// The implied matrix `Â_ij = M_ij sim_ij / (Σ_j' M_ij' sim_ij' + ε)` from a masked
+/// similarity matrix (see [`kernel_similarity`]).
+pub fn implied_from_similarity(sim: &Array2<f32>) -> Array2<f32> {
+    let mut a = sim.clone();
+    for mut r in a.rows_mut() {
+        let inv = 1.0 / (r.sum() + EPSILON);
+        r.mapv_inplace(|x| x * inv);
+    }
+    a
+}
+
+/// `Â V`: the quadratic form, for masks that break the O(n) factorisation.
+pub fn weights_times_values(a: &Array2<f32>, v: &Array2<f32>) -> Array2<f32> {
+    let (n, m) = a.dim();
+    let mut out = Array2::zeros((n, v.ncols()));
+    for i in 0..n {
+        let o = out.row_mut(i).into_slice().expect("fresh array");
+        for j in 0..m {
+            let w = a[[i, j]];
+            if w != 0.0 {
+                kernels::axpy(w, row(v, j), o);
+            }
+        }
+    }
+    out
+}
+
+/// Softmax of every row of `x` over its features.
+pub fn softmax_rows(x: &Array2<f32>) -> Array2<f32> {
+    let mut out = x.to_owned();
+    for mut r in out.rows_mut() {
+        let max = r.fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        r.mapv_inplace(|v| (v - max).exp());
+        let inv = 1.0 / r.sum();
+        r.mapv_inplace(|v| v * inv);
+    }
+    out
+}
+
+/// Softmax of every column of `x` over the rows where `keep` is true (other rows 0). A
+/// column with no kept row is all zeros.
+pub fn softmax_columns(x: &Array2<f32>, keep: &[bool]) -> Array2<f32> {
+    let mut out = Array2::zeros(x.dim());
+    for (c, mut col) in out.axis_iter_mut(Axis(1)).enumerate() {
+        let src: ArrayView1<f32> = x.column(c);
+        let max = src
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(v, _)| *v)
+            .fold(f32::NEG_INFINITY, f32::max);
+        if max == f32::NEG_INFINITY {
+            continue;
+        }
+        let mut sum = 0.0;
+        for ((o, &v), &k) in col.iter_mut().zip(src).zip(keep) {
+            if k {
+                *o = (v - max).exp();
+                sum += *o;
+            }
+        }
+        col.mapv_inplace(|v| v / sum);
+    }
+    out
+}
+
+/// Efficient attention (Shen et al.): `O = softmax_row(Q) · (softmax_col(K)ᵀ V)`, in
+/// O((n + m)·d_k·d_v). Returns `(Â, O)` with `Â = softmax_row(Q) softmax_col(K)ᵀ`.
+pub fn efficient(
+    q: &Array2<f32>,
+    k: &Array2<f32>,
+    v: &Array2<f32>,
+    key_allowed: &[bool],
+) -> (Array2<f32>, Array2<f32>) {
+    let qs = softmax_rows(q);
+    let ks = softmax_columns(k, key_allowed);
+    let context = ks.t().dot(v); // d_k × d_v: the O(n) part
+    let out = qs.dot(&context);
+    let implied = qs.dot(&ks.t());
+    (implied, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn feature_maps_by_hand() {
+        let mut out = [0.0; 3];
+        FeatureMap::Elu1.apply(&[1.0, 0.0, -1.0], &mut out);
+        // elu(1)+1 = 2; elu(0)+1 = exp(0) = 1; elu(−1)+1 = exp(−1).
+        assert_eq!(out, [2.0, 1.0, (-1f32).exp()]);
+        FeatureMap::Relu.apply(&[1.5, 0.0, -1.0], &mut out);
+        assert_eq!(out, [1.5, 0.0, 0.0]);
+        FeatureMap::Taylor.apply(&[3.0, 4.0], &mut out);
+        assert_eq!(out, [1.0, 0.6, 0.8]);
+        FeatureMap::Taylor.apply(&[0.0, 0.0], &mut out);
+        assert_eq!(out, [1.0, 0.0, 0.0], "a zero vector normalises to zero");
+        // 1-d: q̂ = ±1 exactly, so antiparallel q, k give sim = 1 + (1)(−1) = 0 exactly.
+        let (mut q, mut k) = ([0.0; 2], [0.0; 2]);
+        FeatureMap::Taylor.apply(&[0.509_489_24], &mut q);
+        FeatureMap::Taylor.apply(&[-0.936_388_7], &mut k);
+        assert_eq!(q[0] * k[0] + q[1] * k[1], 0.0);
+    }
+
+    #[test]
+    fn recurrent_state_by_hand() {
+        // Keys φ = [1], [3]; values [10], [20]. After both: S = 1·10 + 3·20 = 70, z = 4.
+        let mut s = RecurrentState::new(1, 1);
+        s.absorb(&[1.0], &[10.0]);
+        s.absorb(&[3.0], &[20.0]);
+        let mut o = [0.0];
+        s.read(&[2.0], &mut o);
+        // o = 2·70 / (2·4 + ε) ≈ 17.5
+        assert!((o[0] - 17.5).abs() < 1e-4);
+    }
+
+    #[test]
+    fn efficient_rows_sum_to_one() {
+        let q = array![[1.0f32, -2.0], [0.5, 0.5], [3.0, 0.0]];
+        let k = array![[0.0f32, 1.0], [2.0, -1.0], [1.0, 1.0]];
+        let v = array![[1.0f32], [2.0], [3.0]];
+        let (a, o) = efficient(&q, &k, &v, &[true, false, true]);
+        for r in a.rows() {
+            assert!((r.sum() - 1.0).abs() < 1e-6);
+        }
+        assert!(
+            a.column(1).iter().all(|&x| x == 0.0),
+            "padded key gets no weight"
+        );
+        let av = a.dot(&v);
+        for (x, y) in av.iter().zip(&o) {
+            assert!((x - y).abs() < 1e-5);
+        }
+    }
+}

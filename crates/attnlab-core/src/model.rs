@@ -1,0 +1,353 @@
+//! The app's seeded model (SPEC §1–§3): sentence → tokens → `X` (word vectors plus
+//! positions) → per-head `Q_i = X W_i^Q`, `K_i = X_kv W_i^K`, `V_i = X_kv W_i^V`, and
+//! `W^O`. For self-attention `X_kv = X`; for encoder–decoder cross-attention `X` is the
+//! target (decoder) sentence and `X_kv` the source sentence.
+//!
+//! Every weight is drawn from its own named random stream of the global seed, so a
+//! variant that needs extra parameters (general, additive, Linformer) gets the same ones
+//! every time, and Q/K/V never depend on the variant.
+
+use ndarray::{Array1, Array2, Axis, concatenate};
+
+use crate::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
+use crate::embed::{self, EmbeddingScale};
+use crate::error::{CoreError, Result};
+use crate::position::{Combine, PositionConfig};
+use crate::rng;
+use crate::score::{ScoreFunction, ScoreParams};
+use crate::tokenize::Token;
+
+/// How Q, K, V are obtained from `X`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Projection {
+    /// Seeded `W^Q, W^K, W^V ∈ R^{d_in×d_k}` per head and `W^O`, entries ~ N(0, 1/d_in).
+    #[default]
+    Seeded,
+    /// `Q = K = V = X` with one head and no `W^O`: the bare `softmax(X Xᵀ) X` of seed 002.
+    Identity,
+}
+
+/// The model settings shared by every variant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelConfig {
+    /// Word-vector width.
+    pub d_model: usize,
+    /// Number of heads; must divide `d_model` (`d_k = d_v = d_model / heads`).
+    pub heads: usize,
+    /// The global seed of every random table.
+    pub seed: u64,
+    /// Position encoding.
+    pub position: PositionConfig,
+    /// Embedding ×√d_model or not.
+    pub embedding_scale: EmbeddingScale,
+    /// Seeded or identity projections.
+    pub projection: Projection,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        ModelConfig {
+            d_model: 64,
+            heads: 4,
+            seed: 42,
+            position: PositionConfig::default(),
+            embedding_scale: EmbeddingScale::Unit,
+            projection: Projection::Seeded,
+        }
+    }
+}
+
+/// Largest accepted `d_model`.
+pub const MAX_D_MODEL: usize = 4096;
+
+/// A sentence encoded as model input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    /// Word vectors, `n × d_model`.
+    pub words: Array2<f32>,
+    /// Position vectors, `n × d_pos` (`d_pos = d_model` when added).
+    pub positions: Array2<f32>,
+    /// The model input `X`, `n × d_in`.
+    pub x: Array2<f32>,
+}
+
+/// The projected heads of a sentence (or sentence pair) and the output projection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Projected {
+    /// Per-head Q, K, V (no score parameters yet: see [`ModelConfig::problem`]).
+    pub heads: Vec<HeadInput>,
+    /// `W^O ∈ R^{h·d_v×d_model}`; `None` for identity projections.
+    pub w_o: Option<Array2<f32>>,
+}
+
+impl ModelConfig {
+    /// Checks widths, the head count and the position settings.
+    pub fn validate(&self) -> Result<()> {
+        if self.d_model == 0 || self.d_model > MAX_D_MODEL {
+            return Err(CoreError::InvalidSetting {
+                field: "d_model",
+                reason: format!("must be between 1 and {MAX_D_MODEL}, got {}", self.d_model),
+            });
+        }
+        if self.heads == 0 || self.d_model % self.heads != 0 {
+            return Err(CoreError::InvalidSetting {
+                field: "heads",
+                reason: format!(
+                    "must divide d_model = {} (so d_k = d_model / heads is whole), got {}",
+                    self.d_model, self.heads
+                ),
+            });
+        }
+        if self.projection == Projection::Identity && self.heads != 1 {
+            return Err(CoreError::InvalidSetting {
+                field: "heads",
+                reason: "identity projections (Q = K = V = X) use exactly one head".into(),
+            });
+        }
+        self.position.validate(self.d_model)
+    }
+
+    /// The width of `X`: `d_model`, plus `d_pos` when positions are concatenated.
+    pub fn input_width(&self) -> usize {
+        match self.position.combine {
+            Combine::Add => self.d_model,
+            Combine::Concat { d_pos } => self.d_model + d_pos,
+        }
+    }
+
+    /// Per-head key/query width: `d_model / heads`, or `d_in` for identity projections.
+    pub fn d_k(&self) -> usize {
+        match self.projection {
+            Projection::Seeded => self.d_model / self.heads,
+            Projection::Identity => self.input_width(),
+        }
+    }
+
+    /// Encodes tokens as `X`.
+    pub fn encode(&self, tokens: &[Token]) -> Result<Encoded> {
+        self.validate()?;
+        let words = embed::embed(tokens, self.d_model, self.seed, self.embedding_scale);
+        let positions = self.position.table(tokens.len(), self.d_model, self.seed);
+        let x = match self.position.combine {
+            Combine::Add => &words + &positions,
+            Combine::Concat { .. } => concatenate(Axis(1), &[words.view(), positions.view()])
+                .expect("same number of rows"),
+        };
+        Ok(Encoded {
+            words,
+            positions,
+            x,
+        })
+    }
+
+    /// Projects `X` (queries) and `X_kv` (keys and values) into heads.
+    pub fn project(&self, x: &Array2<f32>, x_kv: &Array2<f32>) -> Result<Projected> {
+        self.validate()?;
+        let d_in = self.input_width();
+        for (field, a) in [("x", x), ("x_kv", x_kv)] {
+            if a.ncols() != d_in {
+                return Err(CoreError::ShapeMismatch {
+                    head: None,
+                    field,
+                    expected: format!("{d_in} columns (d_in)"),
+                    got: a.dim(),
+                });
+            }
+        }
+        match self.projection {
+            Projection::Identity => Ok(Projected {
+                heads: vec![HeadInput::new(x.clone(), x_kv.clone(), x_kv.clone())],
+                w_o: None,
+            }),
+            Projection::Seeded => {
+                let d_k = self.d_k();
+                let std = 1.0 / (d_in as f32).sqrt();
+                let weight = |label: &str, h: usize| {
+                    rng::normal_matrix(&mut rng::stream(self.seed, label, h as u64), d_in, d_k, std)
+                };
+                let heads = (0..self.heads)
+                    .map(|h| {
+                        HeadInput::new(
+                            x.dot(&weight("wq", h)),
+                            x_kv.dot(&weight("wk", h)),
+                            x_kv.dot(&weight("wv", h)),
+                        )
+                    })
+                    .collect();
+                let w_o = rng::normal_matrix(
+                    &mut rng::stream(self.seed, "wo", 0),
+                    self.heads * d_k,
+                    self.d_model,
+                    1.0 / ((self.heads * d_k) as f32).sqrt(),
+                );
+                Ok(Projected {
+                    heads,
+                    w_o: Some(w_o),
+                })
+            }
+        }
+    }
+
+    /// The seeded parameters of a parametrised score function for head `h`:
+    /// `W ~ N(0, 1/d_k)`; `W_a, U_a ~ N(0, 1/d_k)`, `v ~ N(0, 1/d_a)` with `d_a = d_k`.
+    pub fn score_params(&self, score: ScoreFunction, h: usize) -> ScoreParams {
+        let d_k = self.d_k();
+        let std = 1.0 / (d_k as f32).sqrt();
+        let m = |label: &str| {
+            rng::normal_matrix(&mut rng::stream(self.seed, label, h as u64), d_k, d_k, std)
+        };
+        match score {
+            ScoreFunction::General => ScoreParams::General { w: m("general-w") },
+            ScoreFunction::Additive => ScoreParams::Additive {
+                w_a: m("additive-w"),
+                u_a: m("additive-u"),
+                v_a: Array1::from(rng::normal_vec(
+                    &mut rng::stream(self.seed, "additive-v", h as u64),
+                    d_k,
+                    std,
+                )),
+            },
+            _ => ScoreParams::None,
+        }
+    }
+
+    /// Seeded Linformer projections `E, F ∈ R^{k×m}`, entries ~ N(0, 1/k), for head `h`.
+    pub fn linformer_params(&self, k: usize, m: usize, h: usize) -> LinformerParams {
+        let std = 1.0 / (k.max(1) as f32).sqrt();
+        LinformerParams {
+            e: rng::normal_matrix(
+                &mut rng::stream(self.seed, "linformer-e", h as u64),
+                k,
+                m,
+                std,
+            ),
+            f: rng::normal_matrix(
+                &mut rng::stream(self.seed, "linformer-f", h as u64),
+                k,
+                m,
+                std,
+            ),
+        }
+    }
+
+    /// A validated [`Problem`] for one variant: the projected heads with the seeded
+    /// parameters the variant needs (`linformer_k` is used by Linformer only).
+    pub fn problem(
+        &self,
+        projected: &Projected,
+        spec: AttentionSpec,
+        linformer_k: usize,
+    ) -> Result<Problem> {
+        let heads = projected
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(h, head)| {
+                let mut head = head.clone();
+                if spec.attention.uses_score_function() {
+                    head.score_params = self.score_params(spec.score, h);
+                }
+                if spec.attention == AttentionKind::Linformer {
+                    head.linformer = Some(self.linformer_params(linformer_k, head.k.nrows(), h));
+                }
+                head
+            })
+            .collect();
+        Problem::new(heads, spec, projected.w_o.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::PositionKind;
+    use crate::tokenize::tokenize;
+
+    #[test]
+    fn shapes_of_self_and_cross_attention() {
+        let cfg = ModelConfig {
+            d_model: 16,
+            heads: 4,
+            ..Default::default()
+        };
+        let tgt = cfg.encode(&tokenize("I love machine learning")).unwrap();
+        let src = cfg.encode(&tokenize("我爱机器学习")).unwrap();
+        let p = cfg.project(&tgt.x, &src.x).unwrap();
+        assert_eq!(p.heads.len(), 4);
+        assert_eq!(p.heads[0].q.dim(), (4, 4));
+        assert_eq!(p.heads[0].k.dim(), (6, 4));
+        assert_eq!(p.w_o.as_ref().unwrap().dim(), (16, 16));
+        let r = cfg
+            .problem(&p, AttentionSpec::default(), 4)
+            .unwrap()
+            .compute()
+            .unwrap();
+        assert_eq!(r.heads[0].weights.dim(), (4, 6));
+        assert_eq!(r.output.dim(), (4, 16));
+    }
+
+    #[test]
+    fn invalid_settings_are_errors_not_panics() {
+        let bad = ModelConfig {
+            d_model: 10,
+            heads: 4,
+            ..Default::default()
+        };
+        assert_eq!(bad.validate().unwrap_err().path(), "heads");
+        let bad = ModelConfig {
+            d_model: 0,
+            ..Default::default()
+        };
+        assert!(bad.encode(&[]).is_err());
+        let bad = ModelConfig {
+            projection: Projection::Identity,
+            ..Default::default()
+        };
+        assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn concat_widens_the_input_and_identity_is_bare() {
+        let mut cfg = ModelConfig {
+            d_model: 8,
+            heads: 1,
+            projection: Projection::Identity,
+            ..Default::default()
+        };
+        cfg.position.combine = Combine::Concat { d_pos: 4 };
+        let e = cfg.encode(&tokenize("a b c")).unwrap();
+        assert_eq!(e.x.dim(), (3, 12));
+        let p = cfg.project(&e.x, &e.x).unwrap();
+        assert_eq!(p.heads[0].q, e.x);
+        assert!(p.w_o.is_none());
+    }
+
+    #[test]
+    fn empty_sentence_gives_empty_results() {
+        let cfg = ModelConfig::default();
+        let e = cfg.encode(&[]).unwrap();
+        let p = cfg.project(&e.x, &e.x).unwrap();
+        let r = cfg
+            .problem(&p, AttentionSpec::default(), 4)
+            .unwrap()
+            .compute()
+            .unwrap();
+        assert_eq!(r.heads[0].weights.dim(), (0, 0));
+        assert_eq!(r.output.dim(), (0, 64));
+    }
+
+    #[test]
+    fn no_positions_means_repeated_words_attend_alike() {
+        let mut cfg = ModelConfig {
+            d_model: 16,
+            heads: 2,
+            ..Default::default()
+        };
+        cfg.position.kind = PositionKind::None;
+        let e = cfg.encode(&tokenize("dog bites dog")).unwrap();
+        assert_eq!(e.x.row(0), e.x.row(2));
+        cfg.position.kind = PositionKind::Sinusoidal;
+        let e = cfg.encode(&tokenize("dog bites dog")).unwrap();
+        assert_ne!(e.x.row(0), e.x.row(2));
+    }
+}

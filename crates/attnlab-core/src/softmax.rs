@@ -1,0 +1,117 @@
+//! Stable masked softmax (SPEC §6).
+//!
+//! `a_ij = exp(l_ij − max_j l_ij) / Σ_j exp(l_ij − max_j l_ij)` over the allowed entries
+//! only; blocked entries are exactly 0, and a row with no allowed entry is all zeros
+//! (never NaN).
+
+use ndarray::Array2;
+
+use crate::kernels;
+use crate::mask::Mask;
+
+/// Whether a softmax row had any allowed entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowStatus {
+    /// At least one key was allowed; the row sums to 1.
+    Normalised,
+    /// No key was allowed; the row is all zeros.
+    Empty,
+}
+
+/// Softmax of one row of finite logits over the entries where `allowed` is true, written
+/// to `out` (same length).
+pub fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) -> RowStatus {
+    let max = logits
+        .iter()
+        .zip(allowed)
+        .filter(|(_, a)| **a)
+        .map(|(l, _)| *l)
+        .fold(f32::NEG_INFINITY, f32::max);
+    if max == f32::NEG_INFINITY {
+        out.fill(0.0);
+        return RowStatus::Empty;
+    }
+    let mut sum = 0.0f32;
+    for ((o, &l), &a) in out.iter_mut().zip(logits).zip(allowed) {
+        *o = if a { (l - max).exp() } else { 0.0 };
+        sum += *o;
+    }
+    // sum ≥ 1 (the maximum contributes exp(0) = 1), so the division is safe.
+    let inv = 1.0 / sum;
+    out.iter_mut().for_each(|o| *o *= inv);
+    RowStatus::Normalised
+}
+
+/// Softmax of one row with every entry allowed (the unmasked fast path).
+pub fn softmax_row_full(logits: &[f32], out: &mut [f32]) -> RowStatus {
+    if logits.is_empty() {
+        return RowStatus::Empty;
+    }
+    let max = kernels::max(logits);
+    let mut sum = 0.0f32;
+    for (o, &l) in out.iter_mut().zip(logits) {
+        *o = (l - max).exp();
+        sum += *o;
+    }
+    let inv = 1.0 / sum;
+    out.iter_mut().for_each(|o| *o *= inv);
+    RowStatus::Normalised
+}
+
+/// Row-wise masked softmax of an `n × m` logit matrix.
+pub fn softmax_masked(logits: &Array2<f32>, mask: &Mask) -> Array2<f32> {
+    let (n, m) = logits.dim();
+    let mut out = Array2::zeros((n, m));
+    let full = mask.is_full();
+    let src = logits.as_standard_layout();
+    let src = src.as_slice().expect("standard layout");
+    let dst = out.as_slice_mut().expect("fresh array");
+    for i in 0..n {
+        let (l, o) = (&src[i * m..(i + 1) * m], &mut dst[i * m..(i + 1) * m]);
+        if full {
+            softmax_row_full(l, o);
+        } else {
+            softmax_row(l, mask.row(i), o);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_logits_are_stable() {
+        let mut out = [0.0; 2];
+        softmax_row_full(&[1234.0, 0.0], &mut out);
+        assert_eq!(out, [1.0, 0.0]);
+        softmax_row(&[1234.0, 0.0], &[true, true], &mut out);
+        assert_eq!(out, [1.0, 0.0]);
+    }
+
+    #[test]
+    fn hand_checked_two_way() {
+        // softmax([1, 0]) = [e/(e+1), 1/(e+1)] = [0.7310586, 0.2689414]
+        let mut out = [0.0; 2];
+        softmax_row_full(&[1.0, 0.0], &mut out);
+        assert!((out[0] - 0.731_058_6).abs() < 1e-6);
+        assert!((out[1] - 0.268_941_4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn masked_entries_are_exactly_zero_and_empty_rows_are_zero() {
+        let mut out = [9.0; 3];
+        assert_eq!(
+            softmax_row(&[5.0, 1.0, 1.0], &[false, true, true], &mut out),
+            RowStatus::Normalised
+        );
+        assert_eq!(out, [0.0, 0.5, 0.5]);
+        assert_eq!(
+            softmax_row(&[5.0, 1.0, 1.0], &[false; 3], &mut out),
+            RowStatus::Empty
+        );
+        assert_eq!(out, [0.0; 3]);
+        assert_eq!(softmax_row(&[], &[], &mut []), RowStatus::Empty);
+    }
+}

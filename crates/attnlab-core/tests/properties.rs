@@ -1,0 +1,381 @@
+//! Properties of the core that hold for every input (SPEC §5–§7), checked on random
+//! problems from a seeded proptest runner. These run natively and under wasm32 (with and
+//! without SIMD128), where `kernels::dot` etc. take the SIMD path.
+
+use attnlab_core::attention::{AttentionKind, AttentionSpec, Computation, HeadInput, Problem};
+use attnlab_core::kernels::{self, scalar};
+use attnlab_core::linear::{self, FeatureMap};
+use attnlab_core::mask::{Mask, MaskSpec};
+use attnlab_core::model::ModelConfig;
+use attnlab_core::position::PositionKind;
+use attnlab_core::score::ScoreFunction;
+use attnlab_core::tokenize::{Token, tokenize};
+use ndarray::Array2;
+use proptest::prelude::*;
+
+fn config(cases: u32) -> ProptestConfig {
+    // No failure files: the wasm runs have no file system.
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+fn assert_close(actual: f32, expected: f32, tol: f32, label: &str) {
+    assert!(
+        (actual - expected).abs() <= tol,
+        "{label}: expected {expected}, got {actual} (|Δ| = {:e}, tol {tol:e})",
+        (actual - expected).abs()
+    );
+}
+
+fn matrix(rows: usize, cols: usize) -> impl Strategy<Value = Array2<f32>> {
+    prop::collection::vec(-3.0f32..3.0, rows * cols)
+        .prop_map(move |v| Array2::from_shape_vec((rows, cols), v).unwrap())
+}
+
+/// Lengths that straddle the 4-lane width, and some longer ones.
+fn lane_lengths() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        Just(0usize),
+        Just(1),
+        Just(3),
+        Just(4),
+        Just(5),
+        Just(15),
+        Just(16),
+        Just(17),
+        0usize..70
+    ]
+}
+
+fn head(n: usize, m: usize, d_k: usize, d_v: usize) -> impl Strategy<Value = HeadInput> {
+    (matrix(n, d_k), matrix(m, d_k), matrix(m, d_v)).prop_map(|(q, k, v)| HeadInput::new(q, k, v))
+}
+
+fn mask_spec(n: usize, m: usize) -> impl Strategy<Value = MaskSpec> {
+    (
+        any::<bool>(),
+        prop::option::of(0usize..4),
+        prop::option::of(1usize..4),
+        prop::collection::vec(0..n.max(m), 0..2),
+        prop::collection::vec(0..m, 0..3),
+        prop::option::of(prop::collection::vec(prop::bool::weighted(0.8), n * m)),
+    )
+        .prop_map(
+            move |(causal, window, strided, global, padding_keys, custom)| MaskSpec {
+                causal,
+                window,
+                strided,
+                global,
+                padding_keys,
+                custom: custom.map(|c| Array2::from_shape_vec((n, m), c).unwrap()),
+            },
+        )
+}
+
+fn sizes() -> impl Strategy<Value = (usize, usize, usize, usize)> {
+    (1usize..9, 1usize..9, 1usize..7, 1usize..5)
+}
+
+/// A random head of random shape (n, m < 9) with a random mask of its shape.
+fn head_and_mask() -> impl Strategy<Value = (HeadInput, MaskSpec)> {
+    sizes().prop_flat_map(|(n, m, d_k, d_v)| (head(n, m, d_k, d_v), mask_spec(n, m)))
+}
+
+fn any_head() -> impl Strategy<Value = HeadInput> {
+    sizes().prop_flat_map(|(n, m, d_k, d_v)| head(n, m, d_k, d_v))
+}
+
+proptest! {
+    #![proptest_config(config(200))]
+
+    #[test]
+    fn simd_dot_matches_scalar(len in lane_lengths(), seed in any::<u64>()) {
+        let a: Vec<f32> = (0..len).map(|i| ((seed.wrapping_add(i as u64) % 97) as f32 - 48.0) / 7.0).collect();
+        let b: Vec<f32> = (0..len).map(|i| ((seed.wrapping_mul(31).wrapping_add(3 * i as u64) % 89) as f32 - 44.0) / 5.0).collect();
+        let bound: f32 = a.iter().zip(&b).map(|(x, y)| (x * y).abs()).sum::<f32>() * 1e-6 + 1e-6;
+        assert_close(kernels::dot(&a, &b), scalar::dot(&a, &b), bound, &format!("dot len {len} ({})", kernels::ACTIVE));
+        let mut y1: Vec<f32> = b.clone();
+        let mut y2 = b.clone();
+        kernels::axpy(0.37, &a, &mut y1);
+        scalar::axpy(0.37, &a, &mut y2);
+        prop_assert_eq!(y1, y2, "axpy is lane-wise: bit-identical");
+        prop_assert_eq!(kernels::max(&a).to_bits(), scalar::max(&a).to_bits());
+    }
+
+    #[test]
+    fn softmax_rows_sum_to_one_and_masked_cells_are_zero(
+        (mut h, spec_mask) in head_and_mask(),
+        score in prop::sample::select(ScoreFunction::ALL.to_vec()),
+        temperature in prop::sample::select(vec![0.05f32, 0.5, 1.0, 3.0, 100.0]),
+    ) {
+        let (n, m, d_k) = (h.q.nrows(), h.k.nrows(), h.q.ncols());
+        let cfg = ModelConfig { d_model: d_k, heads: 1, ..ModelConfig::default() };
+        h.score_params = cfg.score_params(score, 0);
+        let spec = AttentionSpec { score, temperature, attention: AttentionKind::Softmax, mask: spec_mask };
+        let p = Problem::new(vec![h], spec, None).unwrap();
+        let r = p.compute_head(0).unwrap();
+        for i in 0..n {
+            let allowed = p.mask().allowed_count(i);
+            let sum: f32 = r.weights.row(i).sum();
+            if allowed == 0 {
+                prop_assert!(r.empty_rows.contains(&i));
+                prop_assert!(r.weights.row(i).iter().all(|&a| a == 0.0));
+                prop_assert!(r.output.row(i).iter().all(|&o| o == 0.0));
+            } else {
+                assert_close(sum, 1.0, 1e-5, &format!("row {i} sum"));
+            }
+            for j in 0..m {
+                if !p.mask().get(i, j) {
+                    prop_assert_eq!(r.weights[[i, j]], 0.0, "blocked cell ({}, {}) is exactly 0", i, j);
+                }
+            }
+        }
+        prop_assert!(r.weights.iter().chain(&r.output).all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn recurrent_equals_masked_parallel_and_linear_equals_implied(
+        h in any_head(),
+        map in prop::sample::select(vec![FeatureMap::Elu1, FeatureMap::Relu, FeatureMap::Taylor]),
+        padding in prop::collection::vec(any::<bool>(), 9),
+    ) {
+        let (n, m) = (h.q.nrows(), h.k.nrows());
+        let keep: Vec<bool> = padding[..m].iter().map(|p| !p).collect();
+        let pad: Vec<usize> = (0..m).filter(|&j| !keep[j]).collect();
+        let phi_q = map.features(&h.q);
+        let phi_k = map.features(&h.k);
+        for causal in [false, true] {
+            let spec = MaskSpec { causal, padding_keys: pad.clone(), ..MaskSpec::default() };
+            let mask = spec.build(n, m);
+            let implied = linear::implied_from_similarity(&linear::kernel_similarity(&phi_q, &phi_k, &mask));
+            let parallel = linear::weights_times_values(&implied, &h.v);
+            let fast = if causal {
+                linear::kernel_recurrent(&phi_q, &phi_k, &h.v, &keep)
+            } else {
+                linear::kernel_global(&phi_q, &phi_k, &h.v, &keep)
+            };
+            for ((i, c), &x) in fast.indexed_iter() {
+                let scale = 1.0 + parallel[[i, c]].abs();
+                assert_close(x, parallel[[i, c]], 2e-5 * scale, &format!("{map:?} causal={causal} o[{i}][{c}]"));
+            }
+        }
+    }
+
+    #[test]
+    fn efficient_output_equals_implied_times_values(
+        h in any_head(),
+        padding in prop::collection::vec(prop::bool::weighted(0.3), 9),
+    ) {
+        let m = h.k.nrows();
+        let keep: Vec<bool> = padding[..m].iter().map(|p| !p).collect();
+        let (implied, out) = linear::efficient(&h.q, &h.k, &h.v, &keep);
+        let av = implied.dot(&h.v);
+        for (x, y) in out.iter().zip(&av) {
+            assert_close(*x, *y, 1e-5 * (1.0 + y.abs()), "efficient O vs ÂV");
+        }
+    }
+}
+
+fn attention_of(tokens: &[Token], cfg: &ModelConfig) -> Array2<f32> {
+    let x = cfg.encode(tokens).unwrap().x;
+    let p = cfg.project(&x, &x).unwrap();
+    cfg.problem(&p, AttentionSpec::default(), 4)
+        .unwrap()
+        .compute_head(1)
+        .unwrap()
+        .weights
+}
+
+#[test]
+fn without_positions_permuting_tokens_permutes_attention() {
+    let tokens = tokenize("the quick brown fox jumps over the lazy dog");
+    let perm = [3usize, 0, 8, 5, 1, 7, 2, 6, 4];
+    let shuffled: Vec<Token> = perm.iter().map(|&i| tokens[i].clone()).collect();
+    let mut cfg = ModelConfig {
+        d_model: 32,
+        heads: 4,
+        ..ModelConfig::default()
+    };
+    cfg.position.kind = PositionKind::None;
+    let a = attention_of(&tokens, &cfg);
+    let b = attention_of(&shuffled, &cfg);
+    let mut worst = 0.0f32;
+    for i in 0..9 {
+        for j in 0..9 {
+            worst = worst.max((b[[i, j]] - a[[perm[i], perm[j]]]).abs());
+        }
+    }
+    assert!(
+        worst < 1e-6,
+        "bag of words: max |Δ| after un-permuting = {worst}"
+    );
+    // With sinusoidal positions the same shuffle changes the attention.
+    cfg.position.kind = PositionKind::Sinusoidal;
+    let a = attention_of(&tokens, &cfg);
+    let b = attention_of(&shuffled, &cfg);
+    let moved = (0..9)
+        .flat_map(|i| (0..9).map(move |j| (i, j)))
+        .map(|(i, j)| (b[[i, j]] - a[[perm[i], perm[j]]]).abs())
+        .fold(0.0f32, f32::max);
+    assert!(moved > 1e-3, "positions break the symmetry: {moved}");
+}
+
+#[test]
+fn every_kind_reports_how_it_computed() {
+    let cfg = ModelConfig {
+        d_model: 16,
+        heads: 2,
+        ..ModelConfig::default()
+    };
+    let x = cfg.encode(&tokenize("a b c d e")).unwrap().x;
+    let p = cfg.project(&x, &x).unwrap();
+    let run = |attention, mask| {
+        let spec = AttentionSpec {
+            attention,
+            mask,
+            ..AttentionSpec::default()
+        };
+        cfg.problem(&p, spec, 3)
+            .unwrap()
+            .compute_head(0)
+            .unwrap()
+            .computation
+    };
+    let none = MaskSpec::default();
+    let causal = MaskSpec {
+        causal: true,
+        ..MaskSpec::default()
+    };
+    let window = MaskSpec {
+        window: Some(1),
+        ..MaskSpec::default()
+    };
+    assert_eq!(
+        run(AttentionKind::Softmax, none.clone()),
+        Computation::Quadratic
+    );
+    assert_eq!(
+        run(AttentionKind::Elu1, none.clone()),
+        Computation::LinearGlobal
+    );
+    assert_eq!(
+        run(AttentionKind::Relu, causal),
+        Computation::LinearRecurrent
+    );
+    assert_eq!(
+        run(AttentionKind::Taylor, window),
+        Computation::LinearMaskedQuadratic
+    );
+    assert_eq!(
+        run(AttentionKind::Efficient, none.clone()),
+        Computation::Efficient
+    );
+    assert_eq!(run(AttentionKind::Linformer, none), Computation::Linformer);
+}
+
+#[test]
+fn forbidden_masks_are_errors_not_silently_ignored() {
+    let h = HeadInput::new(
+        Array2::ones((2, 2)),
+        Array2::ones((2, 2)),
+        Array2::ones((2, 2)),
+    );
+    for (attention, mask, name) in [
+        (
+            AttentionKind::Efficient,
+            MaskSpec {
+                causal: true,
+                ..MaskSpec::default()
+            },
+            "causal",
+        ),
+        (
+            AttentionKind::Efficient,
+            MaskSpec {
+                window: Some(1),
+                ..MaskSpec::default()
+            },
+            "window",
+        ),
+        (
+            AttentionKind::Linformer,
+            MaskSpec {
+                padding_keys: vec![0],
+                ..MaskSpec::default()
+            },
+            "padding_keys",
+        ),
+    ] {
+        let spec = AttentionSpec {
+            attention,
+            mask,
+            ..AttentionSpec::default()
+        };
+        let e = Problem::new(vec![h.clone()], spec, None).unwrap_err();
+        assert_eq!(e.path(), format!("mask.{name}"));
+    }
+}
+
+#[test]
+fn zero_vectors_never_give_nan() {
+    let z = Array2::zeros((3, 4));
+    for attention in AttentionKind::ALL {
+        for score in ScoreFunction::ALL {
+            let cfg = ModelConfig {
+                d_model: 4,
+                heads: 1,
+                ..ModelConfig::default()
+            };
+            let mut h = HeadInput::new(z.clone(), z.clone(), Array2::ones((3, 2)));
+            h.score_params = cfg.score_params(score, 0);
+            h.linformer = Some(cfg.linformer_params(2, 3, 0));
+            let spec = AttentionSpec {
+                score,
+                attention,
+                ..AttentionSpec::default()
+            };
+            let r = Problem::new(vec![h], spec, None)
+                .unwrap()
+                .compute()
+                .unwrap();
+            let label = format!("{}/{}", attention.name(), score.name());
+            assert!(r.heads[0].weights.iter().all(|v| v.is_finite()), "{label}");
+            assert!(r.output.iter().all(|v| v.is_finite()), "{label}");
+        }
+    }
+}
+
+#[test]
+fn overflowing_inputs_are_an_error_not_nan() {
+    let big = Array2::from_elem((2, 2), 3e38f32);
+    let spec = AttentionSpec {
+        score: ScoreFunction::Dot,
+        ..AttentionSpec::default()
+    };
+    let e = Problem::new(
+        vec![HeadInput::new(big.clone(), big.clone(), big)],
+        spec,
+        None,
+    )
+    .unwrap()
+    .compute()
+    .unwrap_err();
+    assert_eq!(e.path(), "heads[0]");
+}
+
+#[test]
+fn full_and_masked_softmax_paths_agree() {
+    let logits = Array2::from_shape_fn((5, 7), |(i, j)| ((i * 7 + j) as f32 * 0.37).sin() * 4.0);
+    let a = attnlab_core::softmax::softmax_masked(&logits, &Mask::full(5, 7));
+    let mut mostly = Array2::from_elem((5, 7), true);
+    mostly[[4, 6]] = false; // forces the masked path
+    let b = attnlab_core::softmax::softmax_masked(&logits, &Mask::from_array(mostly));
+    for i in 0..4 {
+        for j in 0..7 {
+            assert_close(a[[i, j]], b[[i, j]], 1e-7, "full vs masked path");
+        }
+    }
+}
