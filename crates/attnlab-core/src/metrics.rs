@@ -15,10 +15,13 @@ pub fn row_entropy(weights: &Array2<f32>) -> Vec<f32> {
         .rows()
         .into_iter()
         .map(|r| {
-            -r.iter()
+            let h = -r
+                .iter()
                 .filter(|&&a| a > 0.0)
                 .map(|&a| f64::from(a) * f64::from(a).ln())
-                .sum::<f64>() as f32
+                .sum::<f64>();
+            // Never −0 or a rounding residue below 0 (a one-hot row is exactly 0).
+            if h > 0.0 { h as f32 } else { 0.0 }
         })
         .collect()
 }
@@ -299,7 +302,7 @@ mod tests {
         ];
         let h = row_entropy(&a);
         assert!((h[0] - 4f32.ln()).abs() < 1e-6);
-        assert_eq!(h[1], 0.0);
+        assert_eq!(h[1].to_bits(), 0.0f32.to_bits(), "+0, not −0");
         assert_eq!(h[2], 0.0);
         let norm = normalised_entropy(&h, &Mask::full(3, 4));
         assert!((norm[0] - 1.0).abs() < 1e-6);
