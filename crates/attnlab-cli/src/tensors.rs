@@ -451,13 +451,11 @@ pub fn parse(text: &str) -> Parsed<Document> {
         "",
         &mut unknown,
     );
-    if let Some(f) = field(obj, "format") {
-        if f.as_str() != Some(INPUT_FORMAT) {
-            return Err(FieldError::new(
-                "format",
-                format!("is {}, expected \"{INPUT_FORMAT}\"", describe(f)),
-            ));
-        }
+    if let Some(f) = field(obj, "format").filter(|f| f.as_str() != Some(INPUT_FORMAT)) {
+        return Err(FieldError::new(
+            "format",
+            format!("is {}, expected \"{INPUT_FORMAT}\"", describe(f)),
+        ));
     }
     let score = match field(obj, "score") {
         None => ScoreFunction::ScaledDot,
@@ -638,7 +636,7 @@ mod tests {
         assert!(err(&format!(r#"{{"attention":"fast",{ok}}}"#)).starts_with("attention:"));
         assert!(err(&format!(r#"{{"temperature":0,{ok}}}"#)).starts_with("temperature: is 0"));
         assert!(err(&format!(r#"{{"temperature":"1",{ok}}}"#)).starts_with("temperature:"));
-        assert!(err(&format!(r#"{{"attention":"linformer","mask":{{"causal":true}},"heads":[{{"q":[[1]],"k":[[1]],"v":[[1]],"linformer":{{"e":[[1]],"f":[[1]]}}}}]}}"#)).starts_with("mask.causal: linformer attention cannot"));
+        assert!(err(r#"{"attention":"linformer","mask":{"causal":true},"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"linformer":{"e":[[1]],"f":[[1]]}}]}"#).starts_with("mask.causal: linformer attention cannot"));
         assert!(
             err(r#"{"heads":[{"q":[[1e39]],"k":[[1]],"v":[[1]]}]}"#)
                 .contains("outside the f32 range")

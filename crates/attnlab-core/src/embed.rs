@@ -12,10 +12,9 @@ use crate::tokenize::Token;
 
 /// Whether the word vectors are multiplied by √d_model (the Transformer's embedding
 /// scaling, seed 002 §2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmbeddingScale {
     /// Entries ~ N(0, 1/d_model).
-    #[default]
     Unit,
     /// Entries ~ N(0, 1/d_model) × √d_model, i.e. ~ N(0, 1).
     SqrtDModel,

@@ -46,6 +46,7 @@ pub mod position;
 pub mod rng;
 pub mod score;
 pub mod softmax;
+pub mod streaming;
 pub mod tokenize;
 
 pub use error::{CoreError, Result};

@@ -139,10 +139,8 @@ pub fn kernel_global(
     key_allowed: &[bool],
 ) -> Array2<f32> {
     let mut state = RecurrentState::new(phi_k.ncols(), v.ncols());
-    for j in 0..phi_k.nrows() {
-        if key_allowed[j] {
-            state.absorb(row(phi_k, j), row(v, j));
-        }
+    for (j, _) in key_allowed.iter().enumerate().filter(|(_, keep)| **keep) {
+        state.absorb(row(phi_k, j), row(v, j));
     }
     let mut out = Array2::zeros((phi_q.nrows(), v.ncols()));
     for (i, mut o) in out.rows_mut().into_iter().enumerate() {

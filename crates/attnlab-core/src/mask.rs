@@ -93,15 +93,13 @@ impl MaskSpec {
                 len: m,
             });
         }
-        if let Some(c) = &self.custom {
-            if c.dim() != (n, m) {
-                return Err(CoreError::ShapeMismatch {
-                    head: None,
-                    field: "mask.custom",
-                    expected: format!("{n}×{m} (queries × keys)"),
-                    got: c.dim(),
-                });
-            }
+        if let Some(c) = self.custom.as_ref().filter(|c| c.dim() != (n, m)) {
+            return Err(CoreError::ShapeMismatch {
+                head: None,
+                field: "mask.custom",
+                expected: format!("{n}×{m} (queries × keys)"),
+                got: c.dim(),
+            });
         }
         Ok(())
     }
@@ -138,10 +136,8 @@ impl MaskSpec {
                 allowed.column_mut(p).fill(false);
             }
         }
-        if let Some(c) = &self.custom {
-            if c.dim() == (n, m) {
-                allowed.zip_mut_with(c, |a, &c| *a &= c);
-            }
+        if let Some(c) = self.custom.as_ref().filter(|c| c.dim() == (n, m)) {
+            allowed.zip_mut_with(c, |a, &c| *a &= c);
         }
         Mask { allowed }
     }

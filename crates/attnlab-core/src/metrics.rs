@@ -162,15 +162,16 @@ pub fn unnormalised_similarity(result: &HeadResult, spec: &AttentionSpec) -> Arr
 /// rotations in f64.
 pub fn singular_values(a: &Array2<f32>) -> Vec<f32> {
     let (r, c) = a.dim();
-    // Orthogonalise the shorter side: columns of `a` or of `aᵀ`.
-    let (rows, cols, get): (usize, usize, Box<dyn Fn(usize, usize) -> f64>) = if c <= r {
-        (r, c, Box::new(|i, j| f64::from(a[[i, j]])))
+    // Orthogonalise the columns of the shorter side: of `a`, or of `aᵀ` (whose columns are
+    // the rows of `a`); both have the same singular values.
+    let to_f64 =
+        |v: ndarray::ArrayView1<f32>| v.iter().map(|&x| f64::from(x)).collect::<Vec<f64>>();
+    let mut u: Vec<Vec<f64>> = if c <= r {
+        a.columns().into_iter().map(to_f64).collect()
     } else {
-        (c, r, Box::new(|i, j| f64::from(a[[j, i]])))
+        a.rows().into_iter().map(to_f64).collect()
     };
-    let mut u: Vec<Vec<f64>> = (0..cols)
-        .map(|j| (0..rows).map(|i| get(i, j)).collect())
-        .collect();
+    let cols = u.len();
     let scale: f64 = u
         .iter()
         .flatten()

@@ -51,7 +51,9 @@ impl Default for ModelConfig {
             heads: 4,
             seed: 42,
             position: PositionConfig::default(),
-            embedding_scale: EmbeddingScale::Unit,
+            // The Transformer's ×√d_model (seed 002 §2.1): word vectors then weigh as much as
+            // the sinusoids (entries ~1), and the default heads are not flat.
+            embedding_scale: EmbeddingScale::SqrtDModel,
             projection: Projection::Seeded,
         }
     }
@@ -89,7 +91,7 @@ impl ModelConfig {
                 reason: format!("must be between 1 and {MAX_D_MODEL}, got {}", self.d_model),
             });
         }
-        if self.heads == 0 || self.d_model % self.heads != 0 {
+        if self.heads == 0 || !self.d_model.is_multiple_of(self.heads) {
             return Err(CoreError::InvalidSetting {
                 field: "heads",
                 reason: format!(
