@@ -1,0 +1,252 @@
+//! Colour scales, value ranges and the numbers printed on the legend.
+
+use plotters::style::RGBColor;
+
+/// How values map to colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorScale {
+    /// Pale yellow (low) through green and blue to deep navy (high): ColorBrewer's
+    /// YlGnBu, colour-blind safe and legible on a projector. For attention weights, whose
+    /// natural range is `0..=1`.
+    #[default]
+    Sequential,
+    /// Blue (negative) through near-white (zero) to red (positive): ColorBrewer's RdBu.
+    /// For differences between two matrices; pair it with a range symmetric around 0
+    /// ([`ValueRange::symmetric`]) so that white means "no change".
+    Diverging,
+}
+
+/// YlGnBu, 9 classes (ColorBrewer), low to high.
+const SEQUENTIAL: [(u8, u8, u8); 9] = [
+    (255, 255, 217),
+    (237, 248, 177),
+    (199, 233, 180),
+    (127, 205, 187),
+    (65, 182, 196),
+    (29, 145, 192),
+    (34, 94, 168),
+    (37, 52, 148),
+    (8, 29, 88),
+];
+
+/// RdBu, 11 classes (ColorBrewer), reversed so that negative is blue.
+const DIVERGING: [(u8, u8, u8); 11] = [
+    (5, 48, 97),
+    (33, 102, 172),
+    (67, 147, 195),
+    (146, 197, 222),
+    (209, 229, 240),
+    (247, 247, 247),
+    (253, 219, 199),
+    (244, 165, 130),
+    (214, 96, 77),
+    (178, 24, 43),
+    (103, 0, 31),
+];
+
+impl ColorScale {
+    /// The colour at position `t` of the scale (`0` = low end, `1` = high end; clamped).
+    pub fn at(self, t: f32) -> RGBColor {
+        let stops: &[(u8, u8, u8)] = match self {
+            ColorScale::Sequential => &SEQUENTIAL,
+            ColorScale::Diverging => &DIVERGING,
+        };
+        let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+        let x = t * (stops.len() - 1) as f32;
+        let i = (x.floor() as usize).min(stops.len() - 2);
+        let f = x - i as f32;
+        let mix = |a: u8, b: u8| (a as f32 + (b as f32 - a as f32) * f).round() as u8;
+        let (a, b) = (stops[i], stops[i + 1]);
+        RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+    }
+}
+
+/// The closed interval of values the colour scale spans. Values outside are clamped to
+/// the end colours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ValueRange {
+    min: f32,
+    max: f32,
+}
+
+impl ValueRange {
+    /// `0..=1`, the range of attention weights.
+    pub const UNIT: ValueRange = ValueRange { min: 0.0, max: 1.0 };
+
+    /// `min..=max`; `None` unless both are finite and `min < max`.
+    pub fn new(min: f32, max: f32) -> Option<ValueRange> {
+        (min.is_finite() && max.is_finite() && min < max).then_some(ValueRange { min, max })
+    }
+
+    /// `−a..=a` with `a = |max_abs|`, for differences; a zero or non-finite `max_abs`
+    /// gives `−1..=1` so that an all-zero difference still has a legend.
+    pub fn symmetric(max_abs: f32) -> ValueRange {
+        let a = max_abs.abs();
+        if a.is_finite() && a > 0.0 {
+            ValueRange { min: -a, max: a }
+        } else {
+            ValueRange {
+                min: -1.0,
+                max: 1.0,
+            }
+        }
+    }
+
+    /// The low end.
+    pub fn min(&self) -> f32 {
+        self.min
+    }
+
+    /// The high end.
+    pub fn max(&self) -> f32 {
+        self.max
+    }
+
+    /// Where `v` falls in the range, `0..=1` (clamped).
+    pub fn normalise(&self, v: f32) -> f32 {
+        ((v - self.min) / (self.max - self.min)).clamp(0.0, 1.0)
+    }
+}
+
+/// Legend ticks: the two ends of the range always, plus "nice" values (1, 2, 2.5 or 5
+/// times a power of ten) in between, about `target` in all. Interior ticks closer than a
+/// fraction `min_gap` of the range to an end are dropped so labels never collide.
+pub(crate) fn ticks(range: ValueRange, target: usize, min_gap: f32) -> Vec<f32> {
+    let (lo, hi) = (range.min(), range.max());
+    let step = nice_step((hi - lo) / target.max(1) as f32);
+    let mut out = vec![lo];
+    let mut k = (lo / step).ceil();
+    loop {
+        let v = k * step;
+        if v >= hi {
+            break;
+        }
+        let gap = (min_gap * (hi - lo)).max(f32::EPSILON);
+        if v - lo >= gap && hi - v >= gap {
+            // Snap values such as 0.30000001 onto the step grid.
+            out.push(if v.abs() < step * 1e-3 { 0.0 } else { v });
+        }
+        k += 1.0;
+    }
+    out.push(hi);
+    out
+}
+
+fn nice_step(raw: f32) -> f32 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let p = 10f32.powf(raw.log10().floor());
+    let f = raw / p;
+    let nice = if f <= 1.0 {
+        1.0
+    } else if f <= 2.0 {
+        2.0
+    } else if f <= 2.5 {
+        2.5
+    } else if f <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * p
+}
+
+/// A short label for a number: at most `digits` significant digits, no trailing zeros,
+/// a typographic minus sign. `0.25 → "0.25"`, `1.0 → "1"`, `-0.3712 → "−0.371"`.
+pub fn format_value(v: f32, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return if v.is_nan() {
+            "NaN".into()
+        } else if v == 0.0 {
+            "0".into()
+        } else {
+            v.to_string()
+        };
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (digits as i32 - 1 - magnitude).clamp(0, 9) as usize;
+    let mut s = format!("{:.*}", decimals, v.abs());
+    if s.contains('.') {
+        s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    if v < 0.0 && s != "0" {
+        format!("\u{2212}{s}")
+    } else {
+        s
+    }
+}
+
+/// The number written inside a cell: exactly `decimals` decimals, typographic minus.
+pub(crate) fn format_cell(v: f32, decimals: usize) -> String {
+    let s = format!("{:.*}", decimals, v.abs());
+    let is_zero = s.chars().all(|c| c == '0' || c == '.');
+    if v < 0.0 && !is_zero {
+        format!("\u{2212}{s}")
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_ends_and_middle() {
+        assert_eq!(ColorScale::Sequential.at(0.0), RGBColor(255, 255, 217));
+        assert_eq!(ColorScale::Sequential.at(1.0), RGBColor(8, 29, 88));
+        assert_eq!(ColorScale::Diverging.at(0.5), RGBColor(247, 247, 247));
+        assert_eq!(
+            ColorScale::Sequential.at(-3.0),
+            ColorScale::Sequential.at(0.0)
+        );
+        assert_eq!(
+            ColorScale::Sequential.at(f32::NAN),
+            ColorScale::Sequential.at(0.0)
+        );
+    }
+
+    #[test]
+    fn ranges() {
+        assert!(ValueRange::new(1.0, 1.0).is_none());
+        assert!(ValueRange::new(0.0, f32::INFINITY).is_none());
+        assert_eq!(
+            ValueRange::symmetric(-0.5),
+            ValueRange::new(-0.5, 0.5).unwrap()
+        );
+        assert_eq!(
+            ValueRange::symmetric(0.0),
+            ValueRange::new(-1.0, 1.0).unwrap()
+        );
+        assert_eq!(ValueRange::UNIT.normalise(0.25), 0.25);
+        assert_eq!(ValueRange::UNIT.normalise(7.0), 1.0);
+    }
+
+    #[test]
+    fn unit_ticks_are_quarters() {
+        assert_eq!(ticks(ValueRange::UNIT, 4, 0.1), [0.0, 0.25, 0.5, 0.75, 1.0]);
+    }
+
+    #[test]
+    fn symmetric_ticks_keep_ends_and_drop_crowded_ones() {
+        let t = ticks(ValueRange::symmetric(0.37), 4, 0.1);
+        assert_eq!(t.first(), Some(&-0.37));
+        assert_eq!(t.last(), Some(&0.37));
+        assert!(t.contains(&0.0));
+        assert!(t.windows(2).all(|w| w[1] - w[0] >= 0.07), "{t:?}");
+    }
+
+    #[test]
+    fn formatting() {
+        assert_eq!(format_value(0.0, 3), "0");
+        assert_eq!(format_value(1.0, 3), "1");
+        assert_eq!(format_value(0.25, 3), "0.25");
+        assert_eq!(format_value(-0.3712, 3), "\u{2212}0.371");
+        assert_eq!(format_value(12.5, 3), "12.5");
+        assert_eq!(format_value(1234.0, 3), "1234");
+        assert_eq!(format_cell(0.4567, 2), "0.46");
+        assert_eq!(format_cell(-0.001, 2), "0.00");
+        assert_eq!(format_cell(-0.25, 2), "\u{2212}0.25");
+    }
+}

@@ -1,0 +1,22 @@
+//! # attnlab-web
+//!
+//! The attnlab app: Leptos (client-side rendering) on WebAssembly. A sentence goes in,
+//! its tokens and one head's attention heatmap come out.
+//!
+//! - [`lab`]: the domain logic in plain Rust (tokens → attention → figure), tested natively;
+//! - [`state`]: the one `AppState` of signals and memos, provided via context;
+//! - [`components`]: one component per file, no maths;
+//! - [`paint`] and [`viewport`]: the canvas plumbing (device pixels, resizing).
+//!
+//! Canvas drawing happens only in an `Effect` reading the heatmap memo.
+
+mod components;
+mod lab;
+mod paint;
+mod state;
+mod viewport;
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(components::App);
+}
