@@ -8,7 +8,9 @@ use plotters::prelude::{
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, ShapeStyle};
 
+use crate::cells::{self, Colouring};
 use crate::heatmap::Heatmap;
+use crate::legend::Legend;
 use crate::scale::{self, ColorScale};
 use crate::text;
 
@@ -20,8 +22,16 @@ pub const MASK_FILL: RGBColor = RGBColor(200, 200, 200);
 pub const MASK_HATCH: RGBColor = RGBColor(118, 118, 118);
 /// Colour of the "∅ empty row" marks.
 pub const EMPTY_ROW_INK: RGBColor = RGBColor(176, 0, 32);
-const INK: RGBColor = RGBColor(20, 20, 20);
-const MUTED_INK: RGBColor = RGBColor(70, 70, 70);
+/// Outline and title of the selected head in a grid: an orange that no colour scale
+/// contains and that stands out against both.
+pub const SELECTED: RGBColor = RGBColor(230, 85, 13);
+/// The row-entropy bars.
+pub const ENTROPY_BAR: RGBColor = RGBColor(84, 84, 104);
+/// The track behind a row-entropy bar: the row's largest possible entropy (uniform
+/// attention over its allowed keys).
+pub const ENTROPY_TRACK: RGBColor = RGBColor(226, 226, 232);
+pub(crate) const INK: RGBColor = RGBColor(20, 20, 20);
+pub(crate) const MUTED_INK: RGBColor = RGBColor(70, 70, 70);
 const LIGHT_INK: RGBColor = RGBColor(255, 255, 255);
 
 /// Whether numbers are written inside the cells.
@@ -34,6 +44,27 @@ pub enum CellText {
     Hidden,
 }
 
+/// How the field of cells reaches the backend.
+///
+/// A canvas pays for every call: a 256 × 256 heatmap of small cells is tens of thousands
+/// of `fillRect`s (about 150 ms in Chromium), a grid of 8 heads of 64 tokens as many
+/// again, while one `putImageData` of the whole field takes a few milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CellField {
+    /// One rectangle per cell (per run of equal colour when cells are small). Works on
+    /// every backend and keeps SVG output editable: the default.
+    #[default]
+    Rectangles,
+    /// The whole field (colours, white grid gaps, grey hatched masked cells) as one RGB
+    /// bitmap through `DrawingBackend::blit_bitmap`; values, labels and legend are drawn
+    /// on top as usual. Only for backends that implement `blit_bitmap` as one fast call,
+    /// such as plotters' `BitMapBackend` or a canvas backend that forwards it to
+    /// `putImageData`. plotters-canvas 0.3.1's `CanvasBackend` does **not**: it falls
+    /// back to one `fillRect` per pixel, far slower than rectangles; so does
+    /// plotters-svg without its `bitmap_encoder` feature.
+    Bitmap,
+}
+
 /// How the figure is drawn, independent of its data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HeatmapStyle {
@@ -43,6 +74,8 @@ pub struct HeatmapStyle {
     pub scale: f64,
     /// Numbers inside the cells.
     pub cell_text: CellText,
+    /// Rectangles or one bitmap for the cells.
+    pub cell_field: CellField,
 }
 
 impl Default for HeatmapStyle {
@@ -50,6 +83,7 @@ impl Default for HeatmapStyle {
         HeatmapStyle {
             scale: 1.0,
             cell_text: CellText::Auto,
+            cell_field: CellField::Rectangles,
         }
     }
 }
@@ -60,6 +94,23 @@ impl HeatmapStyle {
         HeatmapStyle {
             scale,
             ..HeatmapStyle::default()
+        }
+    }
+
+    /// The same style with `field` for the cells.
+    pub fn with_cell_field(self, field: CellField) -> HeatmapStyle {
+        HeatmapStyle {
+            cell_field: field,
+            ..self
+        }
+    }
+
+    /// `scale`, made safe: non-finite or non-positive scales are 1.
+    pub(crate) fn px_scale(&self) -> f64 {
+        if self.scale.is_finite() && self.scale > 0.0 {
+            self.scale
+        } else {
+            1.0
         }
     }
 }
@@ -78,6 +129,8 @@ pub struct CellMap {
     rows: usize,
     cols: usize,
     gap: i32,
+    /// The row-entropy side panel's columns of pixels, when drawn: `start..end`.
+    side: Option<(i32, i32)>,
 }
 
 impl CellMap {
@@ -89,7 +142,42 @@ impl CellMap {
         rows: 0,
         cols: 0,
         gap: 0,
+        side: None,
     };
+
+    /// A map of `rows × cols` square cells of side `cell` whose top-left corner is at
+    /// (`x0`, `y0`); a white gap of `gap` pixels on the right and bottom of each cell.
+    pub(crate) fn new(
+        (x0, y0): (i32, i32),
+        cell: f64,
+        (rows, cols): (usize, usize),
+        gap: i32,
+    ) -> CellMap {
+        CellMap {
+            x0,
+            y0,
+            cell,
+            rows,
+            cols,
+            gap,
+            side: None,
+        }
+    }
+
+    /// The same map moved by (`dx`, `dy`) pixels.
+    pub(crate) fn shifted(self, (dx, dy): (i32, i32)) -> CellMap {
+        CellMap {
+            x0: self.x0 + dx,
+            y0: self.y0 + dy,
+            side: self.side.map(|(a, b)| (a + dx, b + dx)),
+            ..self
+        }
+    }
+
+    /// The white gap between cells, in pixels (0 when cells are small).
+    pub(crate) fn gap(&self) -> i32 {
+        self.gap
+    }
 
     /// Number of rows.
     pub fn rows(&self) -> usize {
@@ -149,6 +237,21 @@ impl CellMap {
         let col = Self::index(x, self.x0, self.cell, self.cols)?;
         let row = Self::index(y, self.y0, self.cell, self.rows)?;
         Some((row, col))
+    }
+
+    /// The row whose entropy bar is under the pixel (`x`, `y`): `None` outside the
+    /// row-entropy side panel, or when none was drawn. Rows share the matrix's edges.
+    pub fn entropy_row_at(&self, x: f64, y: f64) -> Option<usize> {
+        let (a, b) = self.side?;
+        if !(x >= a as f64 && x < b as f64) {
+            return None;
+        }
+        Self::index(y, self.y0, self.cell, self.rows)
+    }
+
+    /// The row-entropy side panel's pixel columns, `start..end`, when it was drawn.
+    pub fn entropy_panel(&self) -> Option<(i32, i32)> {
+        self.side
     }
 
     /// The pixels that belong to cell (`row`, `col`): upper-left (inclusive) and
@@ -237,16 +340,74 @@ struct Layout {
     mx: f64,
     my: f64,
     cell: f64,
-    legend_x: f64,
     legend_h: f64,
+    side: Option<SidePlan>,
+}
+
+/// The row-entropy side panel, right of the matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SidePlan {
+    /// The gap between the matrix and the panel.
+    gap: f64,
+    /// The whole panel, gap excluded.
+    width: f64,
+    bar_w: f64,
+    /// Size of the per-row numbers, when rows are tall enough for them.
+    text_px: Option<f64>,
+    nats_w: f64,
+    header_px: f64,
 }
 
 const MAX_CELL: f64 = 140.0;
 
-/// Above this many cells, colours are rounded to [`MANY_CELLS_LEVELS`] steps.
-const MANY_CELLS: usize = 256 * 256;
-/// Colour steps for large matrices, whose cells are too small to tell finer shades apart.
-const MANY_CELLS_LEVELS: f32 = 64.0;
+/// The legend of a heatmap.
+fn legend(data: &Heatmap) -> Legend<'_> {
+    Legend {
+        scale: data.scale(),
+        range: data.range(),
+        caption: data.value_label(),
+        masked: data.has_blocked(),
+    }
+}
+
+/// Column headings of the entropy panel's numbers.
+const NATS_HEADING: &str = "nats";
+const SHARE_HEADING: &str = "% of max";
+/// Text sizes of the entropy panel: title, column headings, numbers.
+const HEADER_PX: f64 = 15.0;
+const SUB_PX: f64 = 13.0;
+const ROW_PX: f64 = 14.0;
+
+/// The entropy panel's size, when `data` has row entropies; rows at most `row_px` tall.
+fn side_plan(data: &Heatmap, s: f64, row_px: f64) -> Option<SidePlan> {
+    if !data.has_row_entropy() {
+        return None;
+    }
+    let header_px = HEADER_PX * s;
+    let small_px = SUB_PX * s;
+    let text_px = (row_px >= 11.0 * s).then_some(ROW_PX * s);
+    let bar_w = 60.0 * s;
+    let title_w = text::width("row entropy", header_px) * 1.1;
+    let (nats_w, width) = match text_px {
+        Some(px) => {
+            let nats_w = text::width("0.00", px).max(text::width(NATS_HEADING, small_px));
+            let share_w = text::width("100%", px).max(text::width(SHARE_HEADING, small_px));
+            (nats_w, bar_w + 8.0 * s + nats_w + 10.0 * s + share_w)
+        }
+        None => (
+            0.0,
+            bar_w.max(text::width("0 \u{2013} 0.00 nats", small_px)),
+        ),
+    };
+    Some(SidePlan {
+        gap: 16.0 * s,
+        width: width.max(title_w) + 4.0 * s,
+        bar_w,
+        text_px,
+        nats_w,
+        header_px,
+    })
+}
 
 fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     let (n, m) = (data.n_rows(), data.n_cols());
@@ -270,19 +431,13 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     // Room for two lines, plus the overhang of labels on small cells (see below).
     let caption_h = 2.0 * 1.35 * axis_px + 12.0 * s + 0.6 * max_px;
 
-    // Legend: gap, bar, tick, tick labels; or the caption or the masked swatch if wider.
-    let tick_w = scale::ticks(data.range(), 4, 0.12)
-        .iter()
-        .map(|&v| text::width(&scale::format_value(v, 3), tick_px))
-        .fold(0.0, f64::max);
-    let bar_block = 24.0 * s + 22.0 * s + 7.0 * s + 5.0 * s + tick_w;
-    let legend_caption_w = 24.0 * s + text::width(data.value_label(), tick_px);
-    let swatch_w = if data.has_blocked() {
-        24.0 * s + 22.0 * s + 8.0 * s + text::width("masked", tick_px)
-    } else {
-        0.0
-    };
-    let legend_w = bar_block.max(legend_caption_w).max(swatch_w) + 4.0 * s;
+    let legend_w = legend(data).width(s, tick_px);
+    let side = side_plan(
+        data,
+        s,
+        (h - 2.0 * pad - title_band - caption_h) / n.max(1) as f64,
+    );
+    let side_w = side.map_or(0.0, |p| p.gap + p.width);
 
     let labels = |texts: &[String], step: usize, px: f64, empty: &dyn Fn(usize) -> bool| {
         texts
@@ -311,7 +466,7 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
             plan.px * 1.6
         };
         let col_band = col_band.max(caption_h).ceil();
-        let avail_w = w - 2.0 * pad - row_w - legend_w;
+        let avail_w = w - 2.0 * pad - row_w - side_w - legend_w;
         let avail_h = h - 2.0 * pad - title_band - col_band;
         let cell = (avail_w / m as f64)
             .min(avail_h / n as f64)
@@ -388,15 +543,14 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     let mat_w = cell * m as f64;
     let mat_h = cell * n as f64;
     // Centre the block (row labels, matrix, legend) horizontally.
-    let block_w = row_w + mat_w + legend_w;
+    let block_w = row_w + mat_w + side_w + legend_w;
     let left = pad.max((w - block_w) / 2.0);
     let mx = (left + row_w).round();
     let top = pad + title_band;
     let my = (top + col_band).round();
     // The colour bar spans the matrix (at least 180 px tall when there is room), leaving
     // room below it for the "masked" swatch.
-    let swatch = if data.has_blocked() { 44.0 * s } else { 0.0 };
-    let room = h - my - pad - swatch;
+    let room = h - my - pad - legend(data).swatch_room(s);
     let legend_h = mat_h.max(room.min(180.0 * s)).min(room).max(60.0 * s);
     Layout {
         plan,
@@ -409,8 +563,8 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
         mx,
         my,
         cell,
-        legend_x: mx + mat_w + 24.0 * s,
         legend_h,
+        side,
     }
 }
 
@@ -422,15 +576,15 @@ fn col_caption(data: &Heatmap) -> String {
     format!("{} \u{2192}", data.col_axis())
 }
 
-fn font<'a>(px: f64, style: FontStyle) -> FontDesc<'a> {
+pub(crate) fn font<'a>(px: f64, style: FontStyle) -> FontDesc<'a> {
     FontDesc::new(FontFamily::SansSerif, px, style)
 }
 
-fn anchored(style: TextStyle<'_>, h: HPos, v: VPos) -> TextStyle<'_> {
+pub(crate) fn anchored(style: TextStyle<'_>, h: HPos, v: VPos) -> TextStyle<'_> {
     style.pos(Pos::new(h, v))
 }
 
-fn p(x: f64, y: f64) -> (i32, i32) {
+pub(crate) fn p(x: f64, y: f64) -> (i32, i32) {
     (x.round() as i32, y.round() as i32)
 }
 
@@ -439,45 +593,8 @@ fn lightness(c: RGBColor) -> f64 {
     (0.299 * c.0 as f64 + 0.587 * c.1 as f64 + 0.114 * c.2 as f64) / 255.0
 }
 
-/// Diagonal hatch lines ("/") inside the rectangle `a`–`b` (exclusive), `spacing` apart.
-fn hatch_lines(a: (i32, i32), b: (i32, i32), spacing: f64) -> Vec<[(i32, i32); 2]> {
-    let (w, h) = ((b.0 - a.0 - 1) as f64, (b.1 - a.1 - 1) as f64);
-    let mut lines = Vec::new();
-    if w < 2.0 || h < 2.0 {
-        return lines;
-    }
-    let mut t = spacing / 2.0;
-    while t < w + h {
-        // The line u + v = t from the left/bottom edge to the top/right edge, with v
-        // measured upwards from the bottom.
-        let (u0, v0) = if t <= h { (0.0, t) } else { (t - h, h) };
-        let (u1, v1) = if t <= w { (t, 0.0) } else { (w, t - w) };
-        let to_px = |u: f64, v: f64| p(a.0 as f64 + u, b.1 as f64 - 1.0 - v);
-        lines.push([to_px(u0, v0), to_px(u1, v1)]);
-        t += spacing;
-    }
-    lines
-}
-
-type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
-
-fn draw_masked<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    a: (i32, i32),
-    b: (i32, i32),
-    s: f64,
-) -> DrawResult<DB> {
-    area.draw(&Rectangle::new([a, b], MASK_FILL.filled()))?;
-    let side = (b.0 - a.0).min(b.1 - a.1) as f64;
-    if side >= 6.0 * s {
-        let spacing = (side / 4.0).clamp(5.0 * s, 9.0 * s);
-        let stroke = ShapeStyle::from(MASK_HATCH).stroke_width(s.round().max(1.0) as u32);
-        for line in hatch_lines(a, b, spacing) {
-            area.draw(&PathElement::new(line.to_vec(), stroke))?;
-        }
-    }
-    Ok(())
-}
+pub(crate) type DrawResult<DB> =
+    Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Draws `data` as a heatmap filling `area`, and returns where its cells are.
 ///
@@ -487,7 +604,16 @@ fn draw_masked<DB: DrawingBackend>(
 /// right shows the colour scale with numeric ticks (always including both ends of the
 /// range). Blocked cells are grey with a diagonal hatch; empty rows are hatched, their
 /// label starts with "∅" and, when the row is tall enough, "∅ empty row" is written
-/// across it. Text sizes are pixels times `style.scale`.
+/// across it. Differences ([`ColorScale::Diverging`]) write positive values with a "+".
+/// Text sizes are pixels times `style.scale`.
+///
+/// When the heatmap carries row entropies ([`Heatmap::with_row_entropy`]), a side panel
+/// between the matrix and the legend shows one horizontal bar per row, on the rows' own
+/// edges: a light track as long as the row's largest possible entropy (`ln` of its
+/// allowed keys) and a dark bar as long as `H_i`, both on one axis from 0 to `ln m`; when
+/// rows are tall enough, `H_i` in nats and its normalised value in percent are written
+/// beside it. Empty rows show "∅". [`CellMap::entropy_row_at`] finds the row under the
+/// pointer there.
 ///
 /// The area is filled with [`BACKGROUND`] first. An empty matrix draws only the title and
 /// returns [`CellMap::EMPTY`].
@@ -496,11 +622,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     data: &Heatmap,
     style: &HeatmapStyle,
 ) -> Result<CellMap, DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = if style.scale.is_finite() && style.scale > 0.0 {
-        style.scale
-    } else {
-        1.0
-    };
+    let s = style.px_scale();
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as f64, h as f64);
     area.fill(&BACKGROUND)?;
@@ -520,18 +642,12 @@ pub fn draw_heatmap<DB: DrawingBackend>(
 
     let l = plan_layout(data, s, (w, h));
     let base = area.get_base_pixel();
-    let map = CellMap {
-        x0: l.mx as i32,
-        y0: l.my as i32,
-        cell: l.cell,
-        rows: n,
-        cols: m,
-        gap: if l.cell >= 10.0 * s {
-            s.round().max(1.0) as i32
-        } else {
-            0
-        },
-    };
+    let mut map = CellMap::new(
+        (l.mx as i32, l.my as i32),
+        l.cell,
+        (n, m),
+        grid_gap(l.cell, s),
+    );
     let mat_w = (map.edge_x(m) - map.x0) as f64;
     let centre_x = l.mx + mat_w / 2.0;
 
@@ -563,7 +679,8 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let above = caption_y - 1.35 * l.axis_px;
     area.draw_text(&col_caption(data), &caption, p(caption_x, above))?;
 
-    draw_cells(area, data, &map, s, style)?;
+    cells::paint_cells(area, data, &map, &Colouring::of(data), s, style.cell_field)?;
+    draw_values(area, data, &map, s, style)?;
 
     // Row labels, right-aligned against the matrix.
     let label_font = font(l.plan.px, FontStyle::Normal);
@@ -619,87 +736,54 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         }
     }
 
-    draw_legend(area, data, &l, s)?;
+    let mut figure_right = l.mx + mat_w;
+    if let Some(side) = &l.side {
+        let x = figure_right + side.gap;
+        draw_entropy_panel(area, data, &map, side, x, s)?;
+        map.side = Some((x.round() as i32, (x + side.width).round() as i32));
+        figure_right = x + side.width;
+    }
+    legend(data).draw(
+        area,
+        figure_right,
+        l.my,
+        l.legend_h,
+        s,
+        l.tick_px,
+        style.cell_field,
+    )?;
 
-    Ok(CellMap {
-        x0: map.x0 + base.0,
-        y0: map.y0 + base.1,
-        ..map
-    })
+    Ok(map.shifted(base))
 }
 
-fn cell_colour(data: &Heatmap, v: f32) -> RGBColor {
-    data.scale().at(data.range().normalise(v))
+/// The white gap between cells of side `cell`: one (scaled) pixel, none when small.
+pub(crate) fn grid_gap(cell: f64, s: f64) -> i32 {
+    if cell >= 10.0 * s {
+        s.round().max(1.0) as i32
+    } else {
+        0
+    }
 }
 
-fn draw_cells<DB: DrawingBackend>(
+/// The number written in a cell: two decimals; differences signed.
+fn cell_label(data: &Heatmap, v: f32) -> String {
+    let text = scale::format_cell(v, 2);
+    let zero = text.chars().all(|c| c == '0' || c == '.');
+    if data.scale() == ColorScale::Diverging && v > 0.0 && !zero {
+        format!("+{text}")
+    } else {
+        text
+    }
+}
+
+/// Values inside the cells, when they are large enough (and `style` asks for them).
+fn draw_values<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Heatmap,
     map: &CellMap,
     s: f64,
     style: &HeatmapStyle,
 ) -> DrawResult<DB> {
-    let (n, m) = (data.n_rows(), data.n_cols());
-    if map.gap == 0 {
-        // Small cells: runs of equal colour in a row are painted as one rectangle. Large
-        // matrices (a 512 × 512 matrix of softmax weights is mostly near-equal small
-        // values) also round colours to MANY_CELLS_LEVELS steps so runs are long, which
-        // keeps the canvas fast. Rows thinner than a pixel after rounding are not
-        // painted: the pixel shows the row that owns it (the one `CellMap::cell_at`
-        // finds there).
-        let levels = (n * m > MANY_CELLS).then_some(MANY_CELLS_LEVELS);
-        let cell_colour = |v: f32| {
-            let t = data.range().normalise(v);
-            data.scale().at(levels.map_or(t, |l| (t * l).round() / l))
-        };
-        for i in 0..n {
-            if map.edge_y(i) == map.edge_y(i + 1) {
-                continue;
-            }
-            let mut j = 0;
-            while j < m {
-                let blocked = data.is_blocked(i, j);
-                let colour = if blocked {
-                    MASK_FILL
-                } else {
-                    cell_colour(data.values()[i * m + j])
-                };
-                let mut end = j + 1;
-                while end < m {
-                    let b = data.is_blocked(i, end);
-                    let c = if b {
-                        MASK_FILL
-                    } else {
-                        cell_colour(data.values()[i * m + end])
-                    };
-                    if b != blocked || c != colour {
-                        break;
-                    }
-                    end += 1;
-                }
-                let a = (map.edge_x(j), map.edge_y(i));
-                let b = (map.edge_x(end), map.edge_y(i + 1));
-                if a.0 == b.0 {
-                    // Narrower than a pixel after rounding: its neighbour owns the pixel.
-                } else if blocked {
-                    // Hatch per cell so the stripes show where the cells are.
-                    if map.cell >= 6.0 * s {
-                        for k in j..end {
-                            let (a, b) = map.drawn_rect(i, k).expect("in range");
-                            draw_masked(area, a, b, s)?;
-                        }
-                    } else {
-                        area.draw(&Rectangle::new([a, b], MASK_FILL.filled()))?;
-                    }
-                } else {
-                    area.draw(&Rectangle::new([a, b], colour.filled()))?;
-                }
-                j = end;
-            }
-        }
-        return Ok(());
-    }
-
     let value_px = (map.cell * 0.3).min(15.0 * s);
     let widest_value = if data.range().min() < 0.0 {
         "\u{2212}0.00"
@@ -707,101 +791,154 @@ fn draw_cells<DB: DrawingBackend>(
         "0.00"
     };
     let annotate = style.cell_text == CellText::Auto
+        && map.gap > 0
         && value_px >= 10.0 * s
         && text::width(widest_value, value_px) + 6.0 * s <= map.cell;
+    if !annotate {
+        return Ok(());
+    }
+    let colouring = Colouring::of(data);
     let value_font = font(value_px, FontStyle::Normal);
-    for i in 0..n {
+    let m = data.n_cols();
+    for i in 0..data.n_rows() {
         for j in 0..m {
-            let (a, b) = map.drawn_rect(i, j).expect("in range");
             if data.is_blocked(i, j) {
-                draw_masked(area, a, b, s)?;
                 continue;
             }
+            let (a, b) = map.drawn_rect(i, j).expect("in range");
             let v = data.values()[i * m + j];
-            let colour = cell_colour(data, v);
-            area.draw(&Rectangle::new([a, b], colour.filled()))?;
-            if annotate {
-                let ink = if lightness(colour) > 0.55 {
-                    &INK
-                } else {
-                    &LIGHT_INK
-                };
-                let st = anchored(value_font.color(ink), HPos::Center, VPos::Center);
-                let c = ((a.0 + b.0) as f64 / 2.0, (a.1 + b.1) as f64 / 2.0);
-                area.draw_text(&scale::format_cell(v, 2), &st, p(c.0, c.1))?;
-            }
+            let ink = if lightness(colouring.colour(v)) > 0.55 {
+                &INK
+            } else {
+                &LIGHT_INK
+            };
+            let st = anchored(value_font.color(ink), HPos::Center, VPos::Center);
+            let c = ((a.0 + b.0) as f64 / 2.0, (a.1 + b.1) as f64 / 2.0);
+            area.draw_text(&cell_label(data, v), &st, p(c.0, c.1))?;
         }
     }
     Ok(())
 }
 
-fn draw_legend<DB: DrawingBackend>(
+/// The row-entropy side panel, its left edge at `x`.
+fn draw_entropy_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Heatmap,
-    l: &Layout,
+    map: &CellMap,
+    side: &SidePlan,
+    x: f64,
     s: f64,
 ) -> DrawResult<DB> {
-    let (x, y, bw, bh) = (l.legend_x, l.my, 22.0 * s, l.legend_h);
-    let caption = anchored(
-        font(l.tick_px, FontStyle::Bold).color(&INK),
+    let (n, m) = (data.n_rows(), data.n_cols());
+    let top = map.edge_y(0) as f64;
+    let small_px = SUB_PX * s;
+    // Headings: a title, and what the numbers (or the bar's axis) are.
+    let heading = anchored(
+        font(side.header_px, FontStyle::Bold).color(&INK),
         HPos::Left,
         VPos::Bottom,
     );
-    area.draw_text(data.value_label(), &caption, p(x, y - 8.0 * s))?;
-
-    // The gradient, high values at the top, in strips about two pixels tall.
-    let strips = ((bh / 2.0).round() as usize).clamp(2, 256);
-    let range = data.range();
-    for k in 0..strips {
-        let y0 = y + bh * k as f64 / strips as f64;
-        let y1 = y + bh * (k + 1) as f64 / strips as f64;
-        let t = 1.0 - (k as f32 + 0.5) / strips as f32;
-        let colour = data.scale().at(t);
-        area.draw(&Rectangle::new([p(x, y0), p(x + bw, y1)], colour.filled()))?;
+    let sub_y = top - 8.0 * s;
+    area.draw_text("row entropy", &heading, p(x, sub_y - 1.45 * small_px))?;
+    let sub = |h| {
+        anchored(
+            font(small_px, FontStyle::Normal).color(&MUTED_INK),
+            h,
+            VPos::Bottom,
+        )
+    };
+    let max_nats = (m as f64).ln();
+    let nats_right = x + side.bar_w + 8.0 * s + side.nats_w;
+    let right = x + side.width - 4.0 * s;
+    match side.text_px {
+        Some(_) => {
+            area.draw_text(NATS_HEADING, &sub(HPos::Right), p(nats_right, sub_y))?;
+            area.draw_text(SHARE_HEADING, &sub(HPos::Right), p(right, sub_y))?;
+        }
+        None => {
+            let axis = format!("0 \u{2013} {max_nats:.2} nats");
+            area.draw_text(&axis, &sub(HPos::Left), p(x, sub_y))?;
+        }
     }
-    area.draw(&Rectangle::new(
-        [p(x, y), p(x + bw, y + bh)],
+
+    // The bars share one axis, 0 to ln m nats (the entropy of uniform attention over
+    // every key).
+    let per_nat = if max_nats > 0.0 {
+        side.bar_w / max_nats
+    } else {
+        0.0
+    };
+    let text_px = side
+        .text_px
+        .filter(|_| map.cell >= 11.0 * s)
+        .map(|px| px.min(map.cell * 0.85));
+    let x0 = x.round() as i32;
+    for i in 0..n {
+        let (y0, y1) = (map.edge_y(i), map.edge_y(i + 1));
+        if y0 == y1 {
+            continue;
+        }
+        let hgt = (y1 - y0) as f64;
+        let inset = if hgt >= 6.0 {
+            (hgt * 0.18).round() as i32
+        } else {
+            0
+        };
+        let (b0, b1) = (y0 + inset, (y1 - inset).max(y0 + inset + 1));
+        let cy = (y0 + y1) as f64 / 2.0;
+        if data.is_empty_row(i) {
+            if hgt >= 8.0 * s {
+                let px = text_px.unwrap_or(hgt * 0.9).min(hgt * 0.9);
+                let st = anchored(
+                    font(px, FontStyle::Bold).color(&EMPTY_ROW_INK),
+                    HPos::Left,
+                    VPos::Center,
+                );
+                area.draw_text("\u{2205}", &st, p(x + 2.0 * s, cy))?;
+            }
+            continue;
+        }
+        let Some((nats, normalised)) = data.row_entropy(i) else {
+            continue;
+        };
+        let track = ((data.allowed_in_row(i).max(1) as f64).ln() * per_nat).min(side.bar_w);
+        let bar = (nats.max(0.0) as f64 * per_nat).min(side.bar_w);
+        if track >= 0.5 {
+            area.draw(&Rectangle::new(
+                [(x0, b0), ((x + track).round() as i32, b1)],
+                ENTROPY_TRACK.filled(),
+            ))?;
+        }
+        if bar >= 0.5 {
+            area.draw(&Rectangle::new(
+                [(x0, b0), ((x + bar).round() as i32, b1)],
+                ENTROPY_BAR.filled(),
+            ))?;
+        }
+        if let Some(px) = text_px {
+            let st = |c| {
+                anchored(
+                    font(px, FontStyle::Normal).color(c),
+                    HPos::Right,
+                    VPos::Center,
+                )
+            };
+            let nats = scale::format_cell(nats, 2);
+            area.draw_text(&nats, &st(&INK), p(nats_right, cy))?;
+            // With one allowed key the largest entropy is 0: no share to speak of.
+            let share = if data.allowed_in_row(i) > 1 {
+                format!("{:.0}%", (normalised * 100.0).clamp(0.0, 100.0))
+            } else {
+                "\u{2013}".to_string()
+            };
+            area.draw_text(&share, &st(&MUTED_INK), p(right, cy))?;
+        }
+    }
+    // The axis' zero: a thin line the bars start from.
+    area.draw(&PathElement::new(
+        vec![(x0, map.edge_y(0)), (x0, map.edge_y(n) - 1)],
         ShapeStyle::from(MUTED_INK).stroke_width(1),
     ))?;
-
-    let tick_style = anchored(
-        font(l.tick_px, FontStyle::Normal).color(&INK),
-        HPos::Left,
-        VPos::Center,
-    );
-    let tick_stroke = ShapeStyle::from(INK).stroke_width(s.round().max(1.0) as u32);
-    for v in scale::ticks(range, 4, 0.12) {
-        let ty = y + bh * (1.0 - range.normalise(v) as f64);
-        area.draw(&PathElement::new(
-            vec![p(x + bw, ty), p(x + bw + 7.0 * s, ty)],
-            tick_stroke,
-        ))?;
-        area.draw_text(
-            &scale::format_value(v, 3),
-            &tick_style,
-            p(x + bw + 12.0 * s, ty),
-        )?;
-    }
-    if data.scale() == ColorScale::Diverging && range.min() < 0.0 && range.max() > 0.0 {
-        // Zero is "no change": mark it across the bar.
-        let ty = y + bh * (1.0 - range.normalise(0.0) as f64);
-        area.draw(&PathElement::new(
-            vec![p(x, ty), p(x + bw, ty)],
-            ShapeStyle::from(MUTED_INK).stroke_width(1),
-        ))?;
-    }
-
-    if data.has_blocked() {
-        let sy = y + bh + 16.0 * s;
-        let side = 22.0 * s;
-        let (a, b) = (p(x, sy), p(x + side, sy + side));
-        draw_masked(area, a, b, s)?;
-        area.draw_text(
-            "masked",
-            &tick_style,
-            p(x + side + 8.0 * s, sy + side / 2.0),
-        )?;
-    }
     Ok(())
 }
 
@@ -820,14 +957,7 @@ mod tests {
 
     #[test]
     fn cell_map_finds_every_pixel_once() {
-        let map = CellMap {
-            x0: 10,
-            y0: 20,
-            cell: 7.4,
-            rows: 3,
-            cols: 5,
-            gap: 1,
-        };
+        let map = CellMap::new((10, 20), 7.4, (3, 5), 1);
         for x in 10..map.edge_x(5) {
             let (_, c) = map.cell_at(x as f64, 20.0).unwrap();
             let ((x0, _), (x1, _)) = map.cell_bounds(0, c).unwrap();
@@ -837,14 +967,5 @@ mod tests {
         assert_eq!(map.cell_at(map.edge_x(5) as f64, 25.0), None);
         assert_eq!(map.cell_at(12.0, f64::NAN), None);
         assert_eq!(CellMap::EMPTY.cell_at(0.0, 0.0), None);
-    }
-
-    #[test]
-    fn hatch_lines_stay_inside() {
-        for line in hatch_lines((10, 10), (40, 30), 6.0) {
-            for (x, y) in line {
-                assert!((10..40).contains(&x) && (10..30).contains(&y), "{x},{y}");
-            }
-        }
     }
 }

@@ -18,7 +18,12 @@ pub struct Heatmap {
     values: Vec<f32>,
     blocked: Option<Vec<bool>>,
     empty_rows: Vec<usize>,
+    raw_scores: Option<Vec<f32>>,
+    row_entropy: Option<RowEntropy>,
     range: ValueRange,
+    /// The range follows the data: `±max|v|` over the cells that are not blocked
+    /// (differences), recomputed when the mask changes, until [`Heatmap::with_range`].
+    auto_symmetric: bool,
     scale: ColorScale,
     value_label: String,
     row_axis: String,
@@ -44,6 +49,20 @@ pub enum HeatmapError {
         /// Column of the value.
         col: usize,
     },
+    /// A per-row value (row entropy) is NaN or infinite.
+    NonFiniteRowValue {
+        /// `"row_entropy"` or `"row_entropy_normalised"`.
+        field: &'static str,
+        /// The row.
+        row: usize,
+    },
+    /// Two matrices to compare have different shapes.
+    ShapeMismatch {
+        /// Rows × columns of the first.
+        a: (usize, usize),
+        /// Rows × columns of the second.
+        b: (usize, usize),
+    },
     /// An empty-row index is not a row.
     RowOutOfRange {
         /// The index given.
@@ -61,10 +80,7 @@ impl fmt::Display for HeatmapError {
                 expected,
                 got,
             } => {
-                write!(
-                    f,
-                    "{field} has {got} entries, expected rows × columns = {expected}"
-                )
+                write!(f, "{field} has {got} entries, expected {expected}")
             }
             HeatmapError::NonFinite { row, col } => {
                 write!(
@@ -74,6 +90,16 @@ impl fmt::Display for HeatmapError {
             }
             HeatmapError::RowOutOfRange { row, rows } => {
                 write!(f, "empty row {row} is out of range (there are {rows} rows)")
+            }
+            HeatmapError::NonFiniteRowValue { field, row } => {
+                write!(f, "{field} of row {row} is not a finite number")
+            }
+            HeatmapError::ShapeMismatch { a, b } => {
+                write!(
+                    f,
+                    "cannot compare a {}×{} matrix with a {}×{} one",
+                    a.0, a.1, b.0, b.1
+                )
             }
         }
     }
@@ -102,27 +128,75 @@ impl Heatmap {
     }
 
     /// A difference of two matrices (e.g. `A − B`): diverging colours over
-    /// `−max|v|..=max|v|`, so white is "no change"; the legend says "Δ weight".
+    /// `−max|v|..=max|v|`, so white is "no change" and the legend reads from negative
+    /// through 0 (in the middle) to positive, positive values with a "+"; the legend says
+    /// "Δ weight".
+    ///
+    /// The range is taken over the cells that are not blocked, and follows the mask as it
+    /// is set ([`Heatmap::with_blocked`], [`Heatmap::with_empty_rows`]) until
+    /// [`Heatmap::with_range`] fixes it. [`Heatmap::difference_of`] builds the difference
+    /// of two heatmaps with both masks.
     pub fn difference(
         title: impl Into<String>,
         rows: Vec<String>,
         cols: Vec<String>,
         values: Vec<f32>,
     ) -> Result<Heatmap, HeatmapError> {
-        let max_abs = values
-            .iter()
-            .filter(|v| v.is_finite())
-            .fold(0f32, |a, v| a.max(v.abs()));
-        let range = ValueRange::symmetric(max_abs);
-        Heatmap::build(
+        let mut h = Heatmap::build(
             title.into(),
             rows,
             cols,
             values,
             ColorScale::Diverging,
-            range,
+            ValueRange::UNIT,
             "\u{394} weight",
-        )
+        )?;
+        h.auto_symmetric = true;
+        h.fit_symmetric_range();
+        Ok(h)
+    }
+
+    /// The difference `a − b` of two heatmaps of the same shape, as
+    /// [`Heatmap::difference`], with `a`'s labels. A cell blocked in either (or in an
+    /// empty row of either) is blocked in the difference: it is drawn as masked, not as a
+    /// change, and does not count towards the colour range.
+    pub fn difference_of(
+        title: impl Into<String>,
+        a: &Heatmap,
+        b: &Heatmap,
+    ) -> Result<Heatmap, HeatmapError> {
+        let (shape_a, shape_b) = ((a.n_rows(), a.n_cols()), (b.n_rows(), b.n_cols()));
+        if shape_a != shape_b {
+            return Err(HeatmapError::ShapeMismatch {
+                a: shape_a,
+                b: shape_b,
+            });
+        }
+        let values = a.values.iter().zip(&b.values).map(|(x, y)| x - y).collect();
+        let m = a.n_cols();
+        let blocked = (0..a.values.len())
+            .map(|k| {
+                let (i, j) = (k / m, k % m);
+                a.is_blocked(i, j) || b.is_blocked(i, j)
+            })
+            .collect();
+        let mut empty = a.empty_rows.clone();
+        empty.extend_from_slice(&b.empty_rows);
+        Heatmap::difference(title, a.rows.clone(), a.cols.clone(), values)?
+            .with_blocked(blocked)?
+            .with_empty_rows(empty)
+    }
+
+    /// `±max|v|` over the cells that are not blocked.
+    fn fit_symmetric_range(&mut self) {
+        let m = self.n_cols().max(1);
+        let max_abs = self
+            .values
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| !self.is_blocked(k / m, k % m))
+            .fold(0f32, |acc, (_, v)| acc.max(v.abs()));
+        self.range = ValueRange::symmetric(max_abs);
     }
 
     fn build(
@@ -155,7 +229,10 @@ impl Heatmap {
             values,
             blocked: None,
             empty_rows: Vec::new(),
+            raw_scores: None,
+            row_entropy: None,
             range,
+            auto_symmetric: false,
             scale,
             value_label: value_label.into(),
             row_axis: "queries".into(),
@@ -175,6 +252,9 @@ impl Heatmap {
             });
         }
         self.blocked = blocked.iter().any(|&b| b).then_some(blocked);
+        if self.auto_symmetric {
+            self.fit_symmetric_range();
+        }
         Ok(self)
     }
 
@@ -190,12 +270,58 @@ impl Heatmap {
         rows.sort_unstable();
         rows.dedup();
         self.empty_rows = rows;
+        if self.auto_symmetric {
+            self.fit_symmetric_range();
+        }
+        Ok(self)
+    }
+
+    /// Attaches the raw scores before softmax (logits), row-major like the values, so
+    /// that hover can show them with [`Heatmap::raw_score`]. They are not drawn. Any
+    /// number is kept as given, including infinities (e.g. `−∞` for a masked logit).
+    pub fn with_raw_scores(mut self, scores: Vec<f32>) -> Result<Heatmap, HeatmapError> {
+        if scores.len() != self.values.len() {
+            return Err(HeatmapError::Shape {
+                field: "raw_scores",
+                expected: self.values.len(),
+                got: scores.len(),
+            });
+        }
+        self.raw_scores = Some(scores);
+        Ok(self)
+    }
+
+    /// Attaches each row's entropy: `nats` is `H_i = −Σ_j A_ij ln A_ij`, `normalised` is
+    /// `H_i / ln(allowed keys of row i)` (`0..=1`), one per row, as the core reports
+    /// them. [`crate::draw_heatmap`] then draws a side bar per row, aligned with the rows.
+    pub fn with_row_entropy(
+        mut self,
+        nats: Vec<f32>,
+        normalised: Vec<f32>,
+    ) -> Result<Heatmap, HeatmapError> {
+        for (field, v) in [
+            ("row_entropy", &nats),
+            ("row_entropy_normalised", &normalised),
+        ] {
+            if v.len() != self.n_rows() {
+                return Err(HeatmapError::Shape {
+                    field,
+                    expected: self.n_rows(),
+                    got: v.len(),
+                });
+            }
+            if let Some(row) = v.iter().position(|x| !x.is_finite()) {
+                return Err(HeatmapError::NonFiniteRowValue { field, row });
+            }
+        }
+        self.row_entropy = Some(RowEntropy { nats, normalised });
         Ok(self)
     }
 
     /// Replaces the colour range (e.g. to compare two heatmaps on one scale).
     pub fn with_range(mut self, range: ValueRange) -> Heatmap {
         self.range = range;
+        self.auto_symmetric = false;
         self
     }
 
@@ -253,6 +379,42 @@ impl Heatmap {
         (row < self.n_rows() && col < self.n_cols()).then(|| self.values[row * self.n_cols() + col])
     }
 
+    /// The raw score before softmax at (`row`, `col`), when [`Heatmap::with_raw_scores`]
+    /// attached them; `None` otherwise or outside the matrix.
+    pub fn raw_score(&self, row: usize, col: usize) -> Option<f32> {
+        let scores = self.raw_scores.as_ref()?;
+        (row < self.n_rows() && col < self.n_cols()).then(|| scores[row * self.n_cols() + col])
+    }
+
+    /// All raw scores, row-major, when attached.
+    pub fn raw_scores(&self) -> Option<&[f32]> {
+        self.raw_scores.as_deref()
+    }
+
+    /// The entropy of `row`: (`H_i` in nats, normalised `0..=1`), when attached with
+    /// [`Heatmap::with_row_entropy`].
+    pub fn row_entropy(&self, row: usize) -> Option<(f32, f32)> {
+        let e = self.row_entropy.as_ref()?;
+        (row < self.n_rows()).then(|| (e.nats[row], e.normalised[row]))
+    }
+
+    /// Whether row entropies are attached (and drawn beside the matrix).
+    pub fn has_row_entropy(&self) -> bool {
+        self.row_entropy.is_some()
+    }
+
+    /// How many cells of `row` are not blocked (the keys the query may attend to).
+    pub fn allowed_in_row(&self, row: usize) -> usize {
+        if row >= self.n_rows() || self.is_empty_row(row) {
+            return 0;
+        }
+        let m = self.n_cols();
+        match &self.blocked {
+            Some(b) => b[row * m..(row + 1) * m].iter().filter(|&&x| !x).count(),
+            None => m,
+        }
+    }
+
     /// Whether (`row`, `col`) is blocked by the mask, or lies in an empty row.
     pub fn is_blocked(&self, row: usize, col: usize) -> bool {
         self.is_empty_row(row)
@@ -300,6 +462,13 @@ impl Heatmap {
     pub fn col_axis(&self) -> &str {
         &self.col_axis
     }
+}
+
+/// Per-row entropies, as the core reports them.
+#[derive(Debug, Clone, PartialEq)]
+struct RowEntropy {
+    nats: Vec<f32>,
+    normalised: Vec<f32>,
 }
 
 #[cfg(test)]
@@ -356,5 +525,102 @@ mod tests {
         assert_eq!(h.scale(), ColorScale::Diverging);
         assert_eq!(h.range(), ValueRange::symmetric(0.2));
         assert_eq!(h.value_label(), "\u{394} weight");
+        // Blocking the largest change narrows the range to what is visible…
+        let h = h.with_blocked(vec![true, false, false]).unwrap();
+        assert_eq!(h.range(), ValueRange::symmetric(0.1));
+        // …until a range is fixed by hand.
+        let fixed = ValueRange::symmetric(0.5);
+        let h = h.with_range(fixed).with_empty_rows(vec![0]).unwrap();
+        assert_eq!(h.range(), fixed);
+    }
+
+    #[test]
+    fn difference_of_blocks_cells_masked_in_either() {
+        #[rustfmt::skip]
+        let a = Heatmap::weights("A", labels(2), labels(2), vec![
+            1.0, 0.0,
+            0.5, 0.5,
+        ]).unwrap().with_blocked(vec![false, true, false, false]).unwrap();
+        #[rustfmt::skip]
+        let b = Heatmap::weights("B", labels(2), labels(2), vec![
+            0.4, 0.6,
+            0.0, 1.0,
+        ]).unwrap().with_blocked(vec![false, false, true, false]).unwrap();
+        let d = Heatmap::difference_of("A \u{2212} B", &a, &b).unwrap();
+        assert_eq!(d.values(), [0.6, -0.6, 0.5, -0.5]);
+        assert!(!d.is_blocked(0, 0) && d.is_blocked(0, 1) && d.is_blocked(1, 0));
+        assert!(!d.is_blocked(1, 1));
+        // The range covers only the visible cells: ±0.6 from (0, 0).
+        assert_eq!(d.range(), ValueRange::symmetric(0.6));
+        let c = Heatmap::weights("C", labels(2), labels(3), vec![0.0; 6]).unwrap();
+        assert_eq!(
+            Heatmap::difference_of("", &a, &c).unwrap_err(),
+            HeatmapError::ShapeMismatch {
+                a: (2, 2),
+                b: (2, 3)
+            }
+        );
+    }
+
+    #[test]
+    fn raw_scores_are_read_back_by_cell() {
+        let h = Heatmap::weights("", labels(2), labels(2), vec![0.5; 4]).unwrap();
+        assert_eq!(h.raw_score(0, 0), None);
+        assert!(h.clone().with_raw_scores(vec![0.0; 3]).is_err());
+        let h = h
+            .with_raw_scores(vec![1.5, f32::NEG_INFINITY, -2.0, 0.25])
+            .unwrap();
+        assert_eq!(h.raw_score(1, 0), Some(-2.0));
+        assert_eq!(h.raw_score(0, 1), Some(f32::NEG_INFINITY));
+        assert_eq!(h.raw_score(2, 0), None);
+        assert_eq!(h.raw_scores().map(<[f32]>::len), Some(4));
+    }
+
+    #[test]
+    fn row_entropy_is_checked_and_read_back() {
+        let h = Heatmap::weights("", labels(2), labels(2), vec![0.5; 4]).unwrap();
+        assert!(!h.has_row_entropy());
+        let err = h
+            .clone()
+            .with_row_entropy(vec![0.1], vec![0.1, 0.2])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            HeatmapError::Shape {
+                field: "row_entropy",
+                expected: 2,
+                got: 1
+            }
+        );
+        let err = h
+            .clone()
+            .with_row_entropy(vec![0.1, 0.2], vec![0.1, f32::NAN])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            HeatmapError::NonFiniteRowValue {
+                field: "row_entropy_normalised",
+                row: 1
+            }
+        );
+        let h = h.with_row_entropy(vec![0.0, 0.69], vec![0.0, 1.0]).unwrap();
+        assert_eq!(h.row_entropy(1), Some((0.69, 1.0)));
+        assert_eq!(h.row_entropy(2), None);
+    }
+
+    #[test]
+    fn allowed_keys_per_row() {
+        let h = Heatmap::weights("", labels(3), labels(3), vec![0.0; 9])
+            .unwrap()
+            .with_blocked(vec![
+                false, true, true, false, false, true, true, true, true,
+            ])
+            .unwrap()
+            .with_empty_rows(vec![2])
+            .unwrap();
+        assert_eq!(
+            (0..4).map(|i| h.allowed_in_row(i)).collect::<Vec<_>>(),
+            [1, 2, 0, 0]
+        );
     }
 }

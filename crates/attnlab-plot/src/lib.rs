@@ -9,11 +9,25 @@
 //! the colour of a small weight), empty rows marked "∅". [`draw_heatmap`] returns a
 //! [`CellMap`] that turns a pointer position back into the (row, column) under it.
 //!
+//! A heatmap can carry each row's entropy ([`Heatmap::with_row_entropy`]), drawn as a bar
+//! beside its row, and the raw scores before softmax ([`Heatmap::with_raw_scores`]), not
+//! drawn but read back at a cell for hover ([`Heatmap::raw_score`]).
+//! [`Heatmap::difference_of`] compares two heatmaps on a diverging scale, cells masked in
+//! either drawn as masked.
+//!
+//! The second figure is the [`HeadGrid`]: every head of a variant as small multiples on
+//! one colour scale, the selected head outlined; [`draw_head_grid`] returns a
+//! [`HeadGridMap`] that finds the head (and cell) under a pointer.
+//!
+//! On a canvas, large matrices are cheaper as one bitmap than as thousands of rectangles:
+//! see [`CellField::Bitmap`], and `BLIT_CANVAS.md` beside this crate for a canvas backend
+//! that blits with `putImageData`.
+//!
 //! This crate knows nothing of attention: it draws labelled matrices. The app turns the
 //! core's results into a [`Heatmap`].
 //!
 //! ```
-//! use attnlab_plot::{CellText, Heatmap, HeatmapStyle, draw_heatmap};
+//! use attnlab_plot::{CellText, HeadGrid, Heatmap, HeatmapStyle, draw_head_grid, draw_heatmap};
 //! use plotters::prelude::IntoDrawingArea;
 //! use plotters_svg::SVGBackend;
 //!
@@ -42,18 +56,33 @@
 //! // Hover: the pixel at the centre of (row 2, column 1) is that cell.
 //! let (x, y) = cells.cell_centre(2, 1).unwrap();
 //! assert_eq!(cells.cell_at(x, y), Some((2, 1)));
+//!
+//! // All heads as small multiples, head 1 selected; a click finds its head.
+//! let heads = vec![heatmap.clone(), heatmap];
+//! let mut svg = String::new();
+//! let area = SVGBackend::with_string(&mut svg, (640, 320)).into_drawing_area();
+//! let grid = HeadGrid::new(&heads).with_selected(1);
+//! let tiles = draw_head_grid(&area, &grid, &HeatmapStyle::default())?;
+//! let (x, y) = tiles.cells(1).unwrap().cell_centre(0, 0).unwrap();
+//! assert_eq!(tiles.head_at(x, y), Some(1));
+//! assert_eq!(tiles.cell_at(x, y), Some((1, 0, 0)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 #![deny(missing_docs)]
 
+mod cells;
 mod draw;
+mod grid;
 mod heatmap;
+mod legend;
 mod scale;
 mod text;
 
 pub use draw::{
-    BACKGROUND, CellMap, CellText, EMPTY_ROW_INK, HeatmapStyle, MASK_FILL, MASK_HATCH, draw_heatmap,
+    BACKGROUND, CellField, CellMap, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK,
+    HeatmapStyle, MASK_FILL, MASK_HATCH, SELECTED, draw_heatmap,
 };
+pub use grid::{HeadGrid, HeadGridMap, draw_head_grid};
 pub use heatmap::{Heatmap, HeatmapError};
 pub use scale::{ColorScale, ValueRange, format_value};

@@ -1,11 +1,17 @@
 //! Snapshot-style tests: draw on plotters' SVG backend into a `String` and read the
 //! figure back (texts, rectangles, hatch lines), the way a person would check a plot.
 
-use std::collections::HashMap;
-
-use attnlab_plot::{CellMap, CellText, Heatmap, HeatmapStyle, MASK_FILL, MASK_HATCH, draw_heatmap};
+use attnlab_plot::{
+    CellMap, CellText, ENTROPY_BAR, ENTROPY_TRACK, Heatmap, HeatmapStyle, MASK_FILL, MASK_HATCH,
+    draw_heatmap,
+};
 use plotters::prelude::IntoDrawingArea;
 use plotters_svg::SVGBackend;
+
+#[path = "support/svg.rs"]
+mod svg;
+
+use svg::{Corners, Tag, hex, num, rects, tags, texts};
 
 const SENTENCE: [&str; 11] = [
     "The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired",
@@ -37,77 +43,6 @@ fn render(h: &Heatmap, size: (u32, u32), style: HeatmapStyle) -> (String, CellMa
         map
     };
     (svg, map)
-}
-
-struct Tag {
-    attrs: HashMap<String, String>,
-    text: String,
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
-}
-
-/// Every `<name …>` element of the SVG with its attributes (and text, for `<text>`).
-fn tags(svg: &str, name: &str) -> Vec<Tag> {
-    let open = format!("<{name} ");
-    svg.match_indices(&open)
-        .map(|(at, _)| {
-            let rest = &svg[at + open.len()..];
-            let end = rest.find('>').expect("tag closes");
-            let mut attrs = HashMap::new();
-            let mut head = &rest[..end];
-            while let Some(eq) = head.find("=\"") {
-                let key = head[..eq].trim().to_string();
-                let after = &head[eq + 2..];
-                let close = after.find('"').expect("attribute closes");
-                attrs.insert(key, unescape(&after[..close]));
-                head = &after[close + 1..];
-            }
-            let text = if name == "text" {
-                let body = &rest[end + 1..];
-                unescape(body[..body.find("</text>").expect("text closes")].trim())
-            } else {
-                String::new()
-            };
-            Tag { attrs, text }
-        })
-        .collect()
-}
-
-fn texts(svg: &str) -> Vec<String> {
-    tags(svg, "text").into_iter().map(|t| t.text).collect()
-}
-
-fn num(t: &Tag, key: &str) -> i32 {
-    t.attrs[key]
-        .parse()
-        .unwrap_or_else(|_| panic!("{key} is a number: {:?}", t.attrs[key]))
-}
-
-/// A rectangle's corners: upper-left (inclusive), lower-right (exclusive).
-type Corners = ((i32, i32), (i32, i32));
-
-/// The rectangles of the SVG with their fill.
-fn rects(svg: &str) -> Vec<(Corners, String)> {
-    tags(svg, "rect")
-        .into_iter()
-        .map(|t| {
-            let (x, y) = (num(&t, "x"), num(&t, "y"));
-            (
-                ((x, y), (x + num(&t, "width"), y + num(&t, "height"))),
-                t.attrs["fill"].clone(),
-            )
-        })
-        .collect()
-}
-
-fn hex(c: plotters::style::RGBColor) -> String {
-    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
 fn sentence_heatmap() -> Heatmap {
@@ -420,14 +355,243 @@ fn difference_heatmap_has_a_diverging_symmetric_legend() {
         Heatmap::difference("A − B", labels.clone(), labels, vec![0.2, -0.1, 0.0, -0.2]).unwrap();
     let (svg, map) = render(&h, (800, 600), HeatmapStyle::default());
     let t = texts(&svg);
-    for label in ["\u{394} weight", "\u{2212}0.2", "0.2", "0"] {
+    for label in [
+        "\u{394} weight",
+        "\u{2212}0.2",
+        "+0.2",
+        "0",
+        "+0.1",
+        "\u{2212}0.1",
+    ] {
         assert!(t.contains(&label.to_string()), "{label:?} in {t:?}");
     }
+    // Cells are signed too.
+    for label in ["+0.20", "\u{2212}0.10", "0.00", "\u{2212}0.20"] {
+        assert!(t.contains(&label.to_string()), "{label:?} in {t:?}");
+    }
+    // 0 sits in the middle of the bar, between the two ends.
+    let y_of = |label: &str| {
+        tags(&svg, "text")
+            .into_iter()
+            .rfind(|t| t.text == label)
+            .map(|t| num(&t, "y"))
+            .unwrap()
+    };
+    let (top, zero, bottom) = (y_of("+0.2"), y_of("0"), y_of("\u{2212}0.2"));
+    assert!(top < zero && zero < bottom);
+    assert!(
+        ((top + bottom) / 2 - zero).abs() <= 1,
+        "{top} {zero} {bottom}"
+    );
     // Zero difference is the neutral near-white of the scale.
     let rs = rects(&svg);
     let zero = map.drawn_rect(1, 0).unwrap();
     let (_, fill) = rs.iter().find(|(r, _)| *r == zero).unwrap();
     assert_eq!(fill, "#F7F7F7");
+}
+
+#[test]
+fn difference_of_two_heads_shows_cells_masked_in_either_as_masked() {
+    let n = 6;
+    let labels = words(&SENTENCE[..n]);
+    let mask = |f: &dyn Fn(usize, usize) -> bool| -> Vec<bool> {
+        (0..n * n).map(|k| f(k / n, k % n)).collect()
+    };
+    let causal = |i: usize, j: usize| j > i;
+    let window = |i: usize, j: usize| i.abs_diff(j) > 1;
+    let a = Heatmap::weights("A", labels.clone(), labels.clone(), weights(n, n))
+        .unwrap()
+        .with_blocked(mask(&causal))
+        .unwrap();
+    let b = Heatmap::weights("B", labels.clone(), labels, vec![1.0 / n as f32; n * n])
+        .unwrap()
+        .with_blocked(mask(&window))
+        .unwrap();
+    let d = Heatmap::difference_of("A \u{2212} B", &a, &b).unwrap();
+    let (svg, map) = render(&d, (900, 700), HeatmapStyle::default());
+    let rs = rects(&svg);
+    let masked = hex(MASK_FILL);
+    let mut union = 0;
+    for i in 0..n {
+        for j in 0..n {
+            let want = map.drawn_rect(i, j).unwrap();
+            let (_, fill) = rs.iter().find(|(r, _)| *r == want).expect("cell drawn");
+            if causal(i, j) || window(i, j) {
+                union += 1;
+                assert_eq!(fill, &masked, "({i}, {j}) is masked in A or B");
+            } else {
+                assert_ne!(fill, &masked, "({i}, {j}) is allowed in both");
+            }
+        }
+    }
+    assert_eq!(
+        union,
+        n * n - (2 * n - 1),
+        "only j = i and j = i − 1 are allowed in both"
+    );
+    let t = texts(&svg);
+    assert!(t.contains(&"masked".to_string()));
+    // The legend's range is the largest visible change, symmetric around 0.
+    let max = (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| !d.is_blocked(i, j))
+        .map(|(i, j)| d.value(i, j).unwrap().abs())
+        .fold(0f32, f32::max);
+    assert_eq!(d.range().max(), max);
+    assert_eq!(d.range().min(), -max);
+}
+
+/// A causal heatmap of `n` tokens whose token 0 is padding (query 0 has no allowed key,
+/// key 0 is blocked for every query), uniform over the allowed keys, with its row
+/// entropies: query i ≥ 1 attends to keys 1..=i, so H_i = ln i, normalised 1 (query 1 has
+/// a single key: H = 0).
+fn entropy_heatmap(n: usize) -> Heatmap {
+    let labels: Vec<String> = (0..n).map(|i| format!("w{i}")).collect();
+    let blocked = |i: usize, j: usize| i == 0 || j == 0 || j > i;
+    let mut values = vec![0.0; n * n];
+    let mut mask = vec![false; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            if blocked(i, j) {
+                mask[i * n + j] = true;
+            } else {
+                values[i * n + j] = 1.0 / i as f32;
+            }
+        }
+    }
+    let nats: Vec<f32> = (0..n).map(|i| (i.max(1) as f32).ln()).collect();
+    let norm: Vec<f32> = (0..n).map(|i| if i < 2 { 0.0 } else { 1.0 }).collect();
+    Heatmap::weights("entropy", labels.clone(), labels, values)
+        .unwrap()
+        .with_blocked(mask)
+        .unwrap()
+        .with_empty_rows(vec![0])
+        .unwrap()
+        .with_row_entropy(nats, norm)
+        .unwrap()
+}
+
+#[test]
+fn row_entropy_bars_line_up_with_the_rows() {
+    let n = 6;
+    let h = entropy_heatmap(n);
+    let (svg, map) = render(&h, (1100, 760), HeatmapStyle::default());
+    let t = texts(&svg);
+    for label in ["row entropy", "nats", "% of max", "\u{2205}"] {
+        assert!(t.contains(&label.to_string()), "{label:?} in {t:?}");
+    }
+    // H_i in nats: ln 2 … ln 5; uniform rows are 100% of their maximum; row 1 has one
+    // allowed key (no share to speak of).
+    for i in 1..n {
+        let nats = format!("{:.2}", (i as f32).ln());
+        assert!(t.contains(&nats), "{nats} in {t:?}");
+    }
+    assert_eq!(t.iter().filter(|s| *s == "100%").count(), n - 2, "{t:?}");
+    assert!(t.contains(&"\u{2013}".to_string()), "{t:?}");
+
+    // The panel sits between the matrix and the legend.
+    let (p0, p1) = map.entropy_panel().expect("panel drawn");
+    assert!(
+        p0 > map.edge_x(n),
+        "panel {p0} right of the matrix {}",
+        map.edge_x(n)
+    );
+    let legend_x = tags(&svg, "text")
+        .into_iter()
+        .find(|t| t.text == "weight")
+        .map(|t| num(&t, "x"))
+        .unwrap();
+    assert!(
+        p1 <= legend_x,
+        "panel ends {p1} before the legend {legend_x}"
+    );
+
+    // One bar per non-empty row, inside its row; bars grow with H.
+    let bars: Vec<Corners> = rects(&svg)
+        .into_iter()
+        .filter(|(_, fill)| *fill == hex(ENTROPY_BAR))
+        .map(|(r, _)| r)
+        .collect();
+    let tracks: Vec<Corners> = rects(&svg)
+        .into_iter()
+        .filter(|(_, fill)| *fill == hex(ENTROPY_TRACK))
+        .map(|(r, _)| r)
+        .collect();
+    assert_eq!(bars.len(), n - 2, "rows 2..n have H > 0: {bars:?}");
+    assert_eq!(tracks.len(), n - 2);
+    let mut last_w = 0;
+    for (k, ((x0, y0), (x1, y1))) in bars.iter().enumerate() {
+        let i = k + 2;
+        assert!(*x0 >= p0 && *x1 <= p1, "bar {i} inside the panel");
+        assert!(
+            *y0 >= map.edge_y(i) && *y1 <= map.edge_y(i + 1),
+            "bar {i} in row {i}"
+        );
+        assert!(x1 - x0 > last_w, "bar {i} longer than the one above");
+        last_w = x1 - x0;
+        // Uniform rows: the bar covers its track (normalised 1).
+        let ((_, _), (tx1, _)) = tracks[k];
+        assert!((tx1 - x1).abs() <= 1, "row {i}: bar ends {x1}, track {tx1}");
+    }
+    // Hover over a bar finds its row; elsewhere nothing.
+    for i in 0..n {
+        let (_, cy) = map.cell_centre(i, 0).unwrap();
+        assert_eq!(map.entropy_row_at((p0 + 5) as f64, cy), Some(i));
+        assert_eq!(map.entropy_row_at((p1 + 5) as f64, cy), None);
+    }
+    assert_eq!(
+        map.entropy_row_at((p0 + 5) as f64, (map.edge_y(n) + 2) as f64),
+        None
+    );
+}
+
+#[test]
+fn row_entropy_for_many_tokens_keeps_the_bars_and_names_the_axis() {
+    let n = 200;
+    let h = entropy_heatmap(n);
+    let (svg, map) = render(&h, (900, 700), HeatmapStyle::default());
+    let t = texts(&svg);
+    let axis = format!("0 \u{2013} {:.2} nats", (n as f32).ln());
+    assert!(t.contains(&axis), "{axis} in {t:?}");
+    assert!(
+        !t.contains(&"% of max".to_string()),
+        "rows too small for numbers"
+    );
+    let bars = rects(&svg)
+        .into_iter()
+        .filter(|(_, fill)| *fill == hex(ENTROPY_BAR))
+        .count();
+    let painted_rows = (2..n)
+        .filter(|&i| map.edge_y(i) < map.edge_y(i + 1))
+        .count();
+    assert_eq!(bars, painted_rows);
+    for tag in tags(&svg, "text") {
+        let (x, y) = (num(&tag, "x"), num(&tag, "y"));
+        assert!(
+            (0..=900).contains(&x) && (0..=700).contains(&y),
+            "{:?}",
+            tag.text
+        );
+    }
+}
+
+#[test]
+fn raw_scores_ride_along_for_hover() {
+    let h = sentence_heatmap();
+    let scores: Vec<f32> = (0..121).map(|k| k as f32 / 10.0 - 6.0).collect();
+    let h = h.with_raw_scores(scores.clone()).unwrap();
+    let (svg, map) = render(&h, (1100, 800), HeatmapStyle::default());
+    let (x, y) = map.cell_centre(3, 7).unwrap();
+    let (i, j) = map.cell_at(x, y).unwrap();
+    assert_eq!((i, j), (3, 7));
+    assert_eq!(h.raw_score(i, j), Some(scores[3 * 11 + 7]));
+    assert_eq!(h.raw_score(i, j), Some(-2.0));
+    // Raw scores are not drawn: negative numbers never appear in a weight heatmap.
+    assert!(
+        !texts(&svg)
+            .iter()
+            .any(|t| t.starts_with('\u{2212}') || t.starts_with('-'))
+    );
 }
 
 #[test]

@@ -1,0 +1,185 @@
+//! The colour legend shared by the figures: a vertical colour bar with numeric ticks, a
+//! caption above it and, when some cells are blocked, a "masked" swatch below it.
+
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend, FontStyle, PathElement, Rectangle};
+use plotters::style::text_anchor::{HPos, VPos};
+use plotters::style::{Color, ShapeStyle};
+
+use crate::cells::{Bitmap, draw_masked};
+use crate::draw::{CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
+use crate::scale::{self, ColorScale, ValueRange};
+use crate::text;
+
+/// What a legend shows.
+pub(crate) struct Legend<'a> {
+    pub scale: ColorScale,
+    pub range: ValueRange,
+    pub caption: &'a str,
+    /// Whether to explain the masked-cell swatch.
+    pub masked: bool,
+}
+
+/// Gap between the figure and the bar.
+const GAP: f64 = 24.0;
+/// Width of the bar.
+const BAR: f64 = 22.0;
+/// Room the "masked" swatch takes below the bar.
+pub(crate) const SWATCH_ROOM: f64 = 44.0;
+
+impl Legend<'_> {
+    /// The tick values: both ends of the range and nice values between (0 among them
+    /// for a range symmetric around 0).
+    fn ticks(&self) -> Vec<f32> {
+        scale::ticks(self.range, 4, 0.12)
+    }
+
+    /// A tick's label: differences are signed ("+0.2", "0", "−0.2").
+    fn tick_label(&self, v: f32) -> String {
+        let s = scale::format_value(v, 3);
+        if self.scale == ColorScale::Diverging && v > 0.0 {
+            format!("+{s}")
+        } else {
+            s
+        }
+    }
+
+    /// The width the legend needs, gap before the bar included, at scale `s`.
+    pub fn width(&self, s: f64, tick_px: f64) -> f64 {
+        let tick_w = self
+            .ticks()
+            .iter()
+            .map(|&v| text::width(&self.tick_label(v), tick_px))
+            .fold(0.0, f64::max);
+        let bar_block = GAP * s + BAR * s + 7.0 * s + 5.0 * s + tick_w;
+        let caption_w = GAP * s + text::width(self.caption, tick_px);
+        let swatch_w = if self.masked {
+            GAP * s + BAR * s + 8.0 * s + text::width("masked", tick_px)
+        } else {
+            0.0
+        };
+        bar_block.max(caption_w).max(swatch_w) + 4.0 * s
+    }
+
+    /// The room below the bar for the swatch.
+    pub fn swatch_room(&self, s: f64) -> f64 {
+        if self.masked { SWATCH_ROOM * s } else { 0.0 }
+    }
+
+    /// Draws the legend with its bar's top-left corner `GAP` right of `figure_right`, at
+    /// `top`, `bar_h` tall; the gradient as one bitmap when `field` says the backend
+    /// blits.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        figure_right: f64,
+        top: f64,
+        bar_h: f64,
+        s: f64,
+        tick_px: f64,
+        field: CellField,
+    ) -> DrawResult<DB> {
+        let (x, y, bw, bh) = (figure_right + GAP * s, top, BAR * s, bar_h);
+        let caption = anchored(
+            font(tick_px, FontStyle::Bold).color(&INK),
+            HPos::Left,
+            VPos::Bottom,
+        );
+        area.draw_text(self.caption, &caption, p(x, y - 8.0 * s))?;
+
+        // The gradient, high values at the top: one bitmap, or strips about two pixels
+        // tall.
+        let ((x0, y0), (x1, y1)) = (p(x, y), p(x + bw, y + bh));
+        match field {
+            CellField::Bitmap if x1 > x0 && y1 > y0 => {
+                let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
+                let mut rgb = Vec::with_capacity(w * h * 3);
+                for row in 0..h {
+                    let t = 1.0 - (row as f32 + 0.5) / h as f32;
+                    let c = self.scale.at(t);
+                    for _ in 0..w {
+                        rgb.extend_from_slice(&[c.0, c.1, c.2]);
+                    }
+                }
+                area.draw(&Bitmap {
+                    pos: (x0, y0),
+                    size: (w as u32, h as u32),
+                    rgb,
+                })?;
+            }
+            _ => {
+                let strips = ((bh / 2.0).round() as usize).clamp(2, 256);
+                for k in 0..strips {
+                    let y0 = y + bh * k as f64 / strips as f64;
+                    let y1 = y + bh * (k + 1) as f64 / strips as f64;
+                    let t = 1.0 - (k as f32 + 0.5) / strips as f32;
+                    let colour = self.scale.at(t);
+                    area.draw(&Rectangle::new([p(x, y0), p(x + bw, y1)], colour.filled()))?;
+                }
+            }
+        }
+        area.draw(&Rectangle::new(
+            [p(x, y), p(x + bw, y + bh)],
+            ShapeStyle::from(MUTED_INK).stroke_width(1),
+        ))?;
+
+        let tick_style = anchored(
+            font(tick_px, FontStyle::Normal).color(&INK),
+            HPos::Left,
+            VPos::Center,
+        );
+        let tick_stroke = ShapeStyle::from(INK).stroke_width(s.round().max(1.0) as u32);
+        let range = self.range;
+        for v in self.ticks() {
+            let ty = y + bh * (1.0 - range.normalise(v) as f64);
+            area.draw(&PathElement::new(
+                vec![p(x + bw, ty), p(x + bw + 7.0 * s, ty)],
+                tick_stroke,
+            ))?;
+            area.draw_text(&self.tick_label(v), &tick_style, p(x + bw + 12.0 * s, ty))?;
+        }
+        if self.scale == ColorScale::Diverging && range.min() < 0.0 && range.max() > 0.0 {
+            // Zero is "no change": mark it across the bar.
+            let ty = y + bh * (1.0 - range.normalise(0.0) as f64);
+            area.draw(&PathElement::new(
+                vec![p(x, ty), p(x + bw, ty)],
+                ShapeStyle::from(MUTED_INK).stroke_width(1),
+            ))?;
+        }
+
+        if self.masked {
+            let sy = y + bh + 16.0 * s;
+            let side = 22.0 * s;
+            let (a, b) = (p(x, sy), p(x + side, sy + side));
+            draw_masked(area, a, b, s)?;
+            area.draw_text(
+                "masked",
+                &tick_style,
+                p(x + side + 8.0 * s, sy + side / 2.0),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn difference_ticks_are_signed_with_zero_in_the_middle() {
+        let legend = Legend {
+            scale: ColorScale::Diverging,
+            range: ValueRange::symmetric(0.2),
+            caption: "",
+            masked: false,
+        };
+        let labels: Vec<String> = legend
+            .ticks()
+            .into_iter()
+            .map(|v| legend.tick_label(v))
+            .collect();
+        assert_eq!(labels, ["\u{2212}0.2", "\u{2212}0.1", "0", "+0.1", "+0.2"]);
+    }
+}

@@ -1,0 +1,77 @@
+//! Reading an SVG drawn by plotters back: texts, rectangles, polylines.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+/// One SVG element: its attributes and, for `<text>`, its text.
+pub struct Tag {
+    pub attrs: HashMap<String, String>,
+    pub text: String,
+}
+
+pub fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Every `<name …>` element of the SVG with its attributes (and text, for `<text>`).
+pub fn tags(svg: &str, name: &str) -> Vec<Tag> {
+    let open = format!("<{name} ");
+    svg.match_indices(&open)
+        .map(|(at, _)| {
+            let rest = &svg[at + open.len()..];
+            let end = rest.find('>').expect("tag closes");
+            let mut attrs = HashMap::new();
+            let mut head = &rest[..end];
+            while let Some(eq) = head.find("=\"") {
+                let key = head[..eq].trim().to_string();
+                let after = &head[eq + 2..];
+                let close = after.find('"').expect("attribute closes");
+                attrs.insert(key, unescape(&after[..close]));
+                head = &after[close + 1..];
+            }
+            let text = if name == "text" {
+                let body = &rest[end + 1..];
+                unescape(body[..body.find("</text>").expect("text closes")].trim())
+            } else {
+                String::new()
+            };
+            Tag { attrs, text }
+        })
+        .collect()
+}
+
+pub fn texts(svg: &str) -> Vec<String> {
+    tags(svg, "text").into_iter().map(|t| t.text).collect()
+}
+
+pub fn num(t: &Tag, key: &str) -> i32 {
+    t.attrs[key]
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} is a number: {:?}", t.attrs[key]))
+}
+
+/// A rectangle's corners: upper-left (inclusive), lower-right (exclusive).
+pub type Corners = ((i32, i32), (i32, i32));
+
+/// The rectangles of the SVG with their fill.
+pub fn rects(svg: &str) -> Vec<(Corners, String)> {
+    tags(svg, "rect")
+        .into_iter()
+        .map(|t| {
+            let (x, y) = (num(&t, "x"), num(&t, "y"));
+            (
+                ((x, y), (x + num(&t, "width"), y + num(&t, "height"))),
+                t.attrs["fill"].clone(),
+            )
+        })
+        .collect()
+}
+
+pub fn hex(c: plotters::style::RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
