@@ -3,7 +3,8 @@
 //! The attnlab app: Leptos (client-side rendering) on WebAssembly. A sentence goes in,
 //! its tokens and one head's attention heatmap come out.
 //!
-//! - [`lab`]: the domain logic in plain Rust (tokens → attention → figure), tested natively;
+//! - `attnlab_lab` (crate `crates/attnlab-lab`): the domain model in plain Rust — the
+//!   state, its rules and URL fragment, tokens → attention → figure — shared with the CLI;
 //! - [`state`]: the one `AppState` of signals and memos, provided via context;
 //! - [`components`]: one component per file, no maths;
 //! - [`paint`] and [`viewport`]: the canvas plumbing (device pixels, resizing).
@@ -11,7 +12,6 @@
 //! Canvas drawing happens only in an `Effect` reading the heatmap memo.
 
 mod components;
-mod lab;
 mod paint;
 mod state;
 mod viewport;

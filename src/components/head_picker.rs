@@ -1,18 +1,12 @@
 use leptos::prelude::*;
 
-use crate::lab::Outcome;
 use crate::state::use_app_state;
 
 /// Buttons to choose which head the heatmap shows.
 #[component]
 pub fn HeadPicker() -> impl IntoView {
     let state = use_app_state();
-    let heads = move || {
-        state.outcome.with(|o| match o {
-            Outcome::Computed(a) => a.result.heads.len(),
-            _ => state.variant.with(|v| v.model.heads),
-        })
-    };
+    let heads = move || state.model.with(|m| m.heads);
     view! {
         <div class="head-picker" role="group" aria-label="Head">
             <span class="field-label">"Head"</span>

@@ -1,5 +1,5 @@
 //! The app's components, one per file. They read the [`AppState`](crate::state::AppState)
-//! and render it; the maths lives in [`crate::lab`].
+//! and render it; the maths lives in `attnlab_lab` and `attnlab_core`.
 
 mod app;
 mod app_header;

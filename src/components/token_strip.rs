@@ -1,14 +1,14 @@
 use leptos::prelude::*;
 
-use crate::lab::MAX_TOKENS;
 use crate::state::use_app_state;
+use attnlab_lab::MAX_TOKENS;
 
 /// One chip per token, with its index. The chips of the query and key under the pointer
 /// are highlighted; tokens past the drawing limit are dimmed.
 #[component]
 pub fn TokenStrip() -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.tokens.with(Vec::len);
+    let count = move || state.tokens.with(|t| t.total());
     let hover = state.hover;
     view! {
         <h2 class="field-label">
@@ -16,7 +16,7 @@ pub fn TokenStrip() -> impl IntoView {
         </h2>
         <ol class="token-strip" data-testid="token-strip">
             <For
-                each=move || state.tokens.get().into_iter().enumerate()
+                each=move || state.tokens.with(|t| t.all().to_vec()).into_iter().enumerate()
                 key=|(i, t)| (*i, t.text.clone())
                 children=move |(i, t)| {
                     view! {

@@ -2,8 +2,10 @@
 //!
 //! `attnlab compute FILE|-` reads one `attnlab-tensors/1` JSON document (Q, K, V per head,
 //! score function, temperature, attention kind, masks, optional W^O) and prints the result
-//! as JSON. Bad input exits with status 2 and one line naming the field and what is wrong.
+//! as JSON. `attnlab render --state LINK …` draws one of the app's figures to an SVG file.
+//! Bad input exits with status 2 and one line naming the field and what is wrong.
 
+mod render;
 mod tensors;
 
 use std::io::{self, Read, Write};
@@ -15,6 +17,10 @@ attnlab — Attention Lab on the command line
 usage:
   attnlab compute FILE     compute attention for an attnlab-tensors/1 JSON document
   attnlab compute -        … read it from standard input
+  attnlab render --state LINK [--figure heatmap|average|difference]
+                 [--variant A] [--against B] [--head N|average] [--size 1100x760] -o FILE
+                           draw one of the app's figures as SVG (-o - for standard
+                           output); LINK is the app's link, or its part after #
   attnlab --help | --version
 
 The result (attnlab-result/1) is printed as JSON on standard output. Bad input exits
@@ -56,6 +62,15 @@ fn main() -> ExitCode {
         .as_slice()
     {
         ["compute", source] => compute(source),
+        ["render", rest @ ..] => match render::run(rest) {
+            Ok(warnings) => {
+                for w in warnings {
+                    eprintln!("{w}");
+                }
+                return ExitCode::SUCCESS;
+            }
+            Err(line) => Err(line),
+        },
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

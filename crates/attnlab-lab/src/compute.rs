@@ -1,0 +1,623 @@
+//! From the state to numbers, in steps as fine as the app's memos: each step depends on
+//! only part of the state, so a change recomputes only what it touches.
+//!
+//! ```text
+//! text, pad_to ─▶ Tokens ─┐
+//! model settings ─────────┴▶ Encoded (per text) ─▶ Projected (shared by all variants)
+//! Projected + one variant ─▶ Problem ─▶ HeadResult (per head) ─▶ HeadAverage
+//! two variants' weights ─▶ VariantComparison
+//! ```
+//!
+//! [`Pipeline`] runs the steps in one go, for the CLI and the tests.
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{AttentionKind, HeadResult, Problem};
+use attnlab_core::mask::Mask;
+use attnlab_core::metrics::{self, Comparison};
+use attnlab_core::model::{Encoded, Projected};
+use attnlab_core::tokenize::{self, Token};
+use ndarray::Array2;
+
+use crate::state::{LabState, MAX_TOKENS, Mode, ModelSettings, PAD_TOKEN, Variant};
+
+/// The tokens of one text: all of them (for the token strip), of which the first
+/// [`MAX_TOKENS`] are computed and drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Tokens {
+    all: Vec<Token>,
+    typed: usize,
+}
+
+impl Tokens {
+    /// Tokenizes `text`, then appends [`PAD_TOKEN`]s until there are `pad_to` tokens.
+    /// A pad's span is the empty range at the end of the text.
+    pub fn new(text: &str, pad_to: Option<usize>) -> Tokens {
+        let mut all = tokenize::tokenize(text);
+        let typed = all.len();
+        let target = pad_to.unwrap_or(0).min(MAX_TOKENS);
+        all.extend((typed..target).map(|_| Token {
+            text: PAD_TOKEN.to_string(),
+            span: text.len()..text.len(),
+        }));
+        Tokens { all, typed }
+    }
+
+    /// Every token, typed and padding.
+    pub fn all(&self) -> &[Token] {
+        &self.all
+    }
+
+    /// The tokens computed and drawn: the first [`MAX_TOKENS`].
+    pub fn used(&self) -> &[Token] {
+        &self.all[..self.all.len().min(MAX_TOKENS)]
+    }
+
+    /// How many tokens there are in all.
+    pub fn total(&self) -> usize {
+        self.all.len()
+    }
+
+    /// How many tokens were typed (not padding).
+    pub fn typed(&self) -> usize {
+        self.typed
+    }
+
+    /// Whether there are more tokens than are computed and drawn.
+    pub fn is_cut(&self) -> bool {
+        self.all.len() > MAX_TOKENS
+    }
+
+    /// Whether there is no token.
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty()
+    }
+
+    /// The texts of the used tokens, for labels.
+    pub fn labels(&self) -> Vec<String> {
+        tokenize::texts(self.used())
+    }
+
+    /// The indices of the padding tokens among the used ones.
+    pub fn padding(&self) -> Vec<usize> {
+        (self.typed..self.used().len()).collect()
+    }
+
+    /// A sentence when the text is longer than what is drawn, e.g. "Your text has 600
+    /// tokens; the heatmap shows the first 512 of them. …".
+    pub fn cut_notice(&self) -> Option<String> {
+        self.is_cut().then(|| {
+            format!(
+                "Your text has {} tokens; the heatmap shows the first {MAX_TOKENS} of them. \
+                 Nothing is lost: the whole text stays in the box.",
+                self.total()
+            )
+        })
+    }
+}
+
+/// The notice when there are no tokens.
+pub const NOTHING_TO_ATTEND: &str = "There is nothing to attend to yet: type a sentence in the box, and each of its words \
+     will appear here with the attention it pays to the others.";
+
+/// The sentence above a figure, if any: nothing typed yet, then the settings the maths
+/// refuses (`error`), then a text cut at [`MAX_TOKENS`].
+pub fn notice(queries: &Tokens, error: Option<&CoreError>) -> Option<String> {
+    if queries.is_empty() {
+        return Some(NOTHING_TO_ATTEND.to_string());
+    }
+    match error {
+        Some(e) => Some(explain(e)),
+        None => queries.cut_notice(),
+    }
+}
+
+impl LabState {
+    /// The query tokens: the sentence (padded in self-attention), or the target.
+    pub fn query_tokens(&self) -> Tokens {
+        match self.mode {
+            Mode::SelfAttention => Tokens::new(&self.text, self.model.pad_to),
+            Mode::Cross => Tokens::new(&self.text, None),
+        }
+    }
+
+    /// The key tokens of cross-attention (the source, padded); `None` in
+    /// self-attention, where the queries are the keys.
+    pub fn key_tokens(&self) -> Option<Tokens> {
+        (self.mode == Mode::Cross).then(|| Tokens::new(&self.source, self.model.pad_to))
+    }
+}
+
+/// The labels of a variant's key axis: the key tokens, or `k'0 … k'{k−1}` for
+/// Linformer, whose weights are over `k` projected keys.
+pub fn key_labels(keys: &Tokens, variant: &Variant) -> Vec<String> {
+    if variant.attention == AttentionKind::Linformer {
+        (0..variant.linformer_k).map(|j| format!("k'{j}")).collect()
+    } else {
+        keys.labels()
+    }
+}
+
+/// Encodes the used tokens as the model input `X` (word vectors plus positions).
+pub fn encode(model: &ModelSettings, tokens: &Tokens) -> Result<Encoded, CoreError> {
+    model.config().encode(tokens.used())
+}
+
+/// Projects the queries' `X` and the keys' `X_kv` (`None`: self-attention) into
+/// heads. Shared by every variant.
+pub fn project(
+    model: &ModelSettings,
+    queries: &Encoded,
+    keys: Option<&Encoded>,
+) -> Result<Projected, CoreError> {
+    let x_kv = keys.unwrap_or(queries);
+    model.config().project(&queries.x, &x_kv.x)
+}
+
+/// The validated problem of one variant: the shared heads, the variant's score
+/// parameters and masks. `keys` are the key tokens (for the padding mask).
+pub fn problem(
+    model: &ModelSettings,
+    projected: &Projected,
+    variant: &Variant,
+    keys: &Tokens,
+) -> Result<Problem, CoreError> {
+    let (n, m) = projected
+        .heads
+        .first()
+        .map_or((0, 0), |h| (h.q.nrows(), h.k.nrows()));
+    let spec = variant.spec(n, m, &keys.padding());
+    model.config().problem(projected, spec, variant.linformer_k)
+}
+
+/// One head of a problem; a head that does not exist is an error, not a panic.
+pub fn compute_head(problem: &Problem, head: usize) -> Result<HeadResult, CoreError> {
+    let heads = problem.heads().len();
+    if head >= heads {
+        return Err(CoreError::InvalidSetting {
+            field: "head",
+            reason: format!("there are {heads} heads, numbered from 0, so there is no head {head}"),
+        });
+    }
+    problem.compute_head(head)
+}
+
+/// Every head of a problem.
+pub fn compute_heads(problem: &Problem) -> Result<Vec<HeadResult>, CoreError> {
+    (0..problem.heads().len())
+        .map(|h| problem.compute_head(h))
+        .collect()
+}
+
+/// The mean of the heads' weights, with the mask they share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadAverage {
+    /// `(1/h) Σ_i A_i`.
+    pub weights: Array2<f32>,
+    /// The mask (the same for every head of a variant).
+    pub mask: Mask,
+    /// Row entropy of the averaged weights (nats).
+    pub row_entropy: Vec<f32>,
+    /// Rows with no allowed key.
+    pub empty_rows: Vec<usize>,
+}
+
+/// The head average; `None` when there are no heads.
+pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
+    let first = heads.first()?;
+    let mut sum = first.weights.clone();
+    for h in &heads[1..] {
+        sum += &h.weights;
+    }
+    let weights = sum / heads.len() as f32;
+    Some(HeadAverage {
+        row_entropy: metrics::row_entropy(&weights),
+        weights,
+        mask: first.mask.clone(),
+        empty_rows: first.empty_rows.clone(),
+    })
+}
+
+/// A matrix of weights with its row entropies, as compared: one head or an average.
+#[derive(Debug, Clone, Copy)]
+pub struct WeightsRef<'a> {
+    /// The weights.
+    pub weights: &'a Array2<f32>,
+    /// Row entropy of each row.
+    pub row_entropy: &'a [f32],
+    /// Rows with no allowed key (left out of the mean entropy).
+    pub empty_rows: &'a [usize],
+}
+
+impl<'a> From<&'a HeadResult> for WeightsRef<'a> {
+    fn from(r: &'a HeadResult) -> Self {
+        WeightsRef {
+            weights: &r.weights,
+            row_entropy: &r.row_entropy,
+            empty_rows: &r.empty_rows,
+        }
+    }
+}
+
+impl<'a> From<&'a HeadAverage> for WeightsRef<'a> {
+    fn from(a: &'a HeadAverage) -> Self {
+        WeightsRef {
+            weights: &a.weights,
+            row_entropy: &a.row_entropy,
+            empty_rows: &a.empty_rows,
+        }
+    }
+}
+
+impl WeightsRef<'_> {
+    /// The mean row entropy over the rows that have an allowed key.
+    pub fn mean_entropy(&self) -> f32 {
+        let rows: Vec<f32> = self
+            .row_entropy
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.empty_rows.contains(i))
+            .map(|(_, &h)| h)
+            .collect();
+        metrics::mean(&rows)
+    }
+}
+
+/// How two variants differ on the same input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantComparison {
+    /// max and mean |ΔA|, mean row KL and JS divergence.
+    pub metrics: Comparison,
+    /// Mean row entropy of the first and the second variant (nats).
+    pub mean_entropy: (f32, f32),
+    /// `A − B`, for the diverging difference heatmap.
+    pub difference: Array2<f32>,
+}
+
+/// Compares two variants' weights (the same head of each, or their averages).
+pub fn compare(a: WeightsRef<'_>, b: WeightsRef<'_>) -> Result<VariantComparison, LabError> {
+    if a.weights.dim() != b.weights.dim() {
+        return Err(LabError::Incomparable {
+            a: a.weights.dim(),
+            b: b.weights.dim(),
+        });
+    }
+    let metrics = metrics::compare(a.weights, b.weights).map_err(LabError::Core)?;
+    Ok(VariantComparison {
+        metrics,
+        mean_entropy: (a.mean_entropy(), b.mean_entropy()),
+        difference: a.weights - b.weights,
+    })
+}
+
+/// Everything that can stop the lab from showing a figure.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LabError {
+    /// The core refused the settings or the input.
+    Core(CoreError),
+    /// Two variants' weights have different shapes (Linformer's are over `k`
+    /// projected keys), so they cannot be compared cell by cell.
+    Incomparable {
+        /// The first variant's weights, `n × m`.
+        a: (usize, usize),
+        /// The second's.
+        b: (usize, usize),
+    },
+    /// There is no variant of that name.
+    NoVariant(String),
+}
+
+impl From<CoreError> for LabError {
+    fn from(e: CoreError) -> Self {
+        LabError::Core(e)
+    }
+}
+
+impl LabError {
+    /// One sentence for a student.
+    pub fn sentence(&self) -> String {
+        match self {
+            LabError::Core(e) => explain(e),
+            LabError::Incomparable { a, b } => format!(
+                "These variants cannot be compared cell by cell: their weights are {}×{} and {}×{} \
+                 (Linformer attends to k projected keys, not to the tokens).",
+                a.0, a.1, b.0, b.1
+            ),
+            LabError::NoVariant(name) => format!("There is no variant called {name}."),
+        }
+    }
+}
+
+impl std::fmt::Display for LabError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence())
+    }
+}
+
+impl std::error::Error for LabError {}
+
+/// A core error as one sentence a student understands, e.g. "These settings cannot be
+/// used: must divide d_model = 64 (so d_k = d_model / heads is whole), got 5 (heads)."
+pub fn explain(e: &CoreError) -> String {
+    let what = match e {
+        CoreError::InvalidSetting { .. }
+        | CoreError::InvalidTemperature(_)
+        | CoreError::UnsupportedMask { .. } => "These settings cannot be used",
+        CoreError::Overflow { .. } => "The numbers grew too large to compute",
+        _ => "The attention could not be computed",
+    };
+    format!("{what}: {} ({}).", e.reason(), e.path())
+}
+
+/// One variant computed: its problem, every head and their average.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantResult {
+    /// The validated problem.
+    pub problem: Problem,
+    /// Every head.
+    pub heads: Vec<HeadResult>,
+    /// The head average (`None` only without heads).
+    pub average: Option<HeadAverage>,
+}
+
+/// Which weights of a variant: one head, or the head average.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// Head `h`.
+    Head(usize),
+    /// The mean of all heads.
+    Average,
+}
+
+impl VariantResult {
+    /// The weights of one head or of the average.
+    pub fn weights(&self, which: Which) -> Result<WeightsRef<'_>, LabError> {
+        match which {
+            Which::Head(h) => self.heads.get(h).map(WeightsRef::from).ok_or_else(|| {
+                LabError::Core(CoreError::InvalidSetting {
+                    field: "head",
+                    reason: format!(
+                        "there are {} heads, numbered from 0, so there is no head {h}",
+                        self.heads.len()
+                    ),
+                })
+            }),
+            Which::Average => self
+                .average
+                .as_ref()
+                .map(WeightsRef::from)
+                .ok_or(LabError::Core(CoreError::NoHeads)),
+        }
+    }
+}
+
+/// The whole computation of a state in one go (the CLI and the tests; the app runs the
+/// same steps as separate memos).
+#[derive(Debug, Clone)]
+pub struct Pipeline<'a> {
+    state: &'a LabState,
+    queries: Tokens,
+    keys: Option<Tokens>,
+    projected: Result<Projected, CoreError>,
+}
+
+impl<'a> Pipeline<'a> {
+    /// Tokenizes, encodes and projects (the part shared by every variant).
+    pub fn new(state: &'a LabState) -> Pipeline<'a> {
+        let queries = state.query_tokens();
+        let keys = state.key_tokens();
+        let projected = encode(&state.model, &queries).and_then(|q| match &keys {
+            Some(k) => project(&state.model, &q, Some(&encode(&state.model, k)?)),
+            None => project(&state.model, &q, None),
+        });
+        Pipeline {
+            state,
+            queries,
+            keys,
+            projected,
+        }
+    }
+
+    /// The query tokens.
+    pub fn queries(&self) -> &Tokens {
+        &self.queries
+    }
+
+    /// The key tokens (the queries in self-attention).
+    pub fn keys(&self) -> &Tokens {
+        self.keys.as_ref().unwrap_or(&self.queries)
+    }
+
+    /// The projected heads shared by every variant.
+    pub fn projected(&self) -> Result<&Projected, LabError> {
+        self.projected
+            .as_ref()
+            .map_err(|e| LabError::Core(e.clone()))
+    }
+
+    /// Computes variant `index`.
+    pub fn variant(&self, index: usize) -> Result<VariantResult, LabError> {
+        let variant = self
+            .state
+            .variants
+            .get(index)
+            .ok_or_else(|| LabError::NoVariant(index.to_string()))?;
+        let problem = problem(&self.state.model, self.projected()?, variant, self.keys())?;
+        let heads = compute_heads(&problem)?;
+        Ok(VariantResult {
+            average: head_average(&heads),
+            problem,
+            heads,
+        })
+    }
+
+    /// Computes the variant called `name`.
+    pub fn variant_named(&self, name: &str) -> Result<VariantResult, LabError> {
+        let index = self
+            .state
+            .variant_index(name)
+            .ok_or_else(|| LabError::NoVariant(name.to_string()))?;
+        self.variant(index)
+    }
+
+    /// The labels of a variant's key axis (see [`key_labels`]).
+    pub fn key_labels(&self, variant: &Variant) -> Vec<String> {
+        key_labels(self.keys(), variant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::MaskKind;
+
+    #[test]
+    fn tokens_pad_cut_and_count() {
+        let t = Tokens::new("a b c", Some(5));
+        assert_eq!(t.labels(), ["a", "b", "c", "<pad>", "<pad>"]);
+        assert_eq!((t.typed(), t.total(), t.padding()), (3, 5, vec![3, 4]));
+        let long = Tokens::new(&"word ".repeat(600), Some(10));
+        assert_eq!((long.total(), long.used().len()), (600, 512));
+        assert!(long.is_cut() && long.padding().is_empty());
+        let msg = long.cut_notice().unwrap();
+        assert!(
+            msg.contains("600 tokens") && msg.contains("first 512"),
+            "{msg}"
+        );
+        assert!(Tokens::new("   ", None).is_empty());
+    }
+
+    #[test]
+    fn the_default_state_computes_two_variants_that_differ_by_the_scaling() {
+        let state = LabState::default();
+        let p = Pipeline::new(&state);
+        assert_eq!(p.queries().labels().len(), 11);
+        let a = p.variant(0).unwrap();
+        let b = p.variant_named("b").unwrap();
+        assert_eq!(a.heads.len(), 4);
+        let avg = a.average.as_ref().unwrap();
+        for i in 0..11 {
+            assert!((avg.weights.row(i).sum() - 1.0).abs() < 1e-5);
+        }
+        for which in [Which::Head(0), Which::Average] {
+            let c = compare(a.weights(which).unwrap(), b.weights(which).unwrap()).unwrap();
+            assert!(c.metrics.max_abs > 0.0);
+            // Without 1/√d_k the logits are 4× larger: B is sharper than A.
+            assert!(
+                c.mean_entropy.1 < c.mean_entropy.0,
+                "{which:?}: {:?}",
+                c.mean_entropy
+            );
+            assert_eq!(c.difference.dim(), (11, 11));
+        }
+        assert!(a.weights(Which::Head(4)).is_err());
+        assert_eq!(p.variant(7).unwrap_err(), LabError::NoVariant("7".into()));
+    }
+
+    #[test]
+    fn steps_match_the_pipeline() {
+        let state = LabState::default();
+        let tokens = state.query_tokens();
+        let x = encode(&state.model, &tokens).unwrap();
+        let projected = project(&state.model, &x, None).unwrap();
+        let problem = problem(&state.model, &projected, &state.variants[1], &tokens).unwrap();
+        let head = compute_head(&problem, 2).unwrap();
+        assert_eq!(head, Pipeline::new(&state).variant(1).unwrap().heads[2]);
+        assert!(
+            compute_head(&problem, 4)
+                .unwrap_err()
+                .reason()
+                .contains("no head 4")
+        );
+    }
+
+    #[test]
+    fn cross_attention_with_padding_blocks_the_pads() {
+        let mut state = LabState::default();
+        state.set_mode(Mode::Cross);
+        state.model.pad_to = Some(8);
+        state.variants[0].masks.padding = true;
+        let p = Pipeline::new(&state);
+        assert_eq!(p.queries().labels(), ["I", "love", "machine", "learning"]);
+        assert_eq!(p.keys().labels().len(), 8);
+        let a = p.variant(0).unwrap();
+        let w = &a.heads[0].weights;
+        assert_eq!(w.dim(), (4, 8));
+        assert!(
+            w.column(6)
+                .iter()
+                .chain(w.column(7).iter())
+                .all(|&v| v == 0.0)
+        );
+        // Variant B has no padding mask: the pads get weight.
+        let b = p.variant(1).unwrap();
+        assert!(b.heads[0].weights.column(7).iter().all(|&v| v > 0.0));
+        assert_eq!(state.query_tokens().total(), 4, "the target is not padded");
+    }
+
+    #[test]
+    fn linformer_cannot_be_compared_cell_by_cell() {
+        let mut state = LabState::default();
+        state.variants[1].attention = AttentionKind::Linformer;
+        let p = Pipeline::new(&state);
+        assert_eq!(
+            p.key_labels(&state.variants[1]),
+            ["k'0", "k'1", "k'2", "k'3"]
+        );
+        let (a, b) = (p.variant(0).unwrap(), p.variant(1).unwrap());
+        let err = compare(
+            a.weights(Which::Head(0)).unwrap(),
+            b.weights(Which::Head(0)).unwrap(),
+        )
+        .unwrap_err();
+        assert!(
+            err.sentence().contains("11×11 and 11×4"),
+            "{}",
+            err.sentence()
+        );
+    }
+
+    #[test]
+    fn errors_become_sentences() {
+        let mut state = LabState::default();
+        state.model.heads = 5;
+        let err = Pipeline::new(&state).variant(0).unwrap_err();
+        let msg = err.sentence();
+        assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
+        assert!(msg.contains("heads") && msg.ends_with('.'), "{msg}");
+
+        let mut state = LabState::default();
+        state.variants[0].attention = AttentionKind::Efficient;
+        state.variants[0].masks.causal = true;
+        assert!(state.variants[0].why_not_mask(MaskKind::Causal).is_some());
+        let msg = Pipeline::new(&state).variant(0).unwrap_err().sentence();
+        assert!(msg.contains("cannot apply a causal mask"), "{msg}");
+    }
+
+    #[test]
+    fn notices_in_order_of_importance() {
+        let bad = CoreError::NoHeads;
+        assert_eq!(
+            notice(&Tokens::new("", None), Some(&bad)).as_deref(),
+            Some(NOTHING_TO_ATTEND)
+        );
+        let long = Tokens::new(&"a ".repeat(513), None);
+        assert!(
+            notice(&long, Some(&bad))
+                .unwrap()
+                .starts_with("The attention could not be computed")
+        );
+        assert!(notice(&long, None).unwrap().contains("first 512"));
+        assert_eq!(notice(&Tokens::new("a", None), None), None);
+    }
+
+    #[test]
+    fn empty_text_computes_nothing_without_failing() {
+        let state = LabState {
+            text: " ".into(),
+            ..LabState::default()
+        };
+        let r = Pipeline::new(&state).variant(0).unwrap();
+        assert_eq!(r.heads[0].weights.dim(), (0, 0));
+        assert_eq!(r.average.unwrap().weights.dim(), (0, 0));
+    }
+}

@@ -1,0 +1,243 @@
+//! Results as figures: the [`Heatmap`]s of one head, of the head average and of the
+//! difference of two variants, with their titles, and reading one cell back. The
+//! drawing itself is `attnlab_plot::draw_heatmap`, on any plotters backend.
+
+use attnlab_core::attention::HeadResult;
+use attnlab_core::mask::Mask;
+use attnlab_plot::{Heatmap, HeatmapError};
+use ndarray::Array2;
+
+use crate::compute::{HeadAverage, VariantComparison};
+use crate::state::{ModelSettings, Variant};
+
+/// The title of one head's figure, e.g.
+/// `"Head 0 · scaled dot-product softmax · 4 heads · d_model 64"`.
+pub fn head_title(model: &ModelSettings, variant: &Variant, head: usize) -> String {
+    format!("Head {head} \u{b7} {}", variant.describe(model))
+}
+
+/// The title of the head average's figure, e.g.
+/// `"Average of 4 heads · A: scaled dot-product softmax · …"`.
+pub fn average_title(model: &ModelSettings, variant: &Variant) -> String {
+    format!(
+        "Average of {} \u{b7} {}: {}",
+        if model.heads == 1 {
+            "1 head".to_string()
+        } else {
+            format!("{} heads", model.heads)
+        },
+        variant.name,
+        variant.describe(model)
+    )
+}
+
+/// The title of a difference figure, e.g. `"A − B · head 0"` or `"A − B · average"`.
+pub fn difference_title(a: &Variant, b: &Variant, head: Option<usize>) -> String {
+    match head {
+        Some(h) => format!("{} \u{2212} {} \u{b7} head {h}", a.name, b.name),
+        None => format!("{} \u{2212} {} \u{b7} average of the heads", a.name, b.name),
+    }
+}
+
+/// A weights figure: `rows` query labels, `cols` key labels, cells the mask blocks
+/// hatched, empty rows marked.
+pub fn weights_heatmap(
+    title: impl Into<String>,
+    rows: &[String],
+    cols: &[String],
+    weights: &Array2<f32>,
+    mask: &Mask,
+    empty_rows: &[usize],
+) -> Result<Heatmap, HeatmapError> {
+    let values: Vec<f32> = weights.iter().copied().collect();
+    let blocked: Vec<bool> = mask.allowed().iter().map(|&allowed| !allowed).collect();
+    Heatmap::weights(title, rows.to_vec(), cols.to_vec(), values)?
+        .with_blocked(blocked)?
+        .with_empty_rows(empty_rows.to_vec())
+}
+
+/// The figure of one head.
+pub fn head_heatmap(
+    title: impl Into<String>,
+    rows: &[String],
+    cols: &[String],
+    head: &HeadResult,
+) -> Result<Heatmap, HeatmapError> {
+    weights_heatmap(
+        title,
+        rows,
+        cols,
+        &head.weights,
+        &head.mask,
+        &head.empty_rows,
+    )
+}
+
+/// The figure of the head average.
+pub fn average_heatmap(
+    title: impl Into<String>,
+    rows: &[String],
+    cols: &[String],
+    average: &HeadAverage,
+) -> Result<Heatmap, HeatmapError> {
+    weights_heatmap(
+        title,
+        rows,
+        cols,
+        &average.weights,
+        &average.mask,
+        &average.empty_rows,
+    )
+}
+
+/// The diverging figure of `A − B`; cells both variants block are hatched.
+pub fn difference_heatmap(
+    title: impl Into<String>,
+    rows: &[String],
+    cols: &[String],
+    comparison: &VariantComparison,
+    masks: (&Mask, &Mask),
+) -> Result<Heatmap, HeatmapError> {
+    let values: Vec<f32> = comparison.difference.iter().copied().collect();
+    let blocked: Vec<bool> = masks
+        .0
+        .allowed()
+        .iter()
+        .zip(masks.1.allowed().iter())
+        .map(|(&a, &b)| !a && !b)
+        .collect();
+    let heatmap = Heatmap::difference(title, rows.to_vec(), cols.to_vec(), values)?;
+    if blocked.len() == heatmap.values().len() {
+        heatmap.with_blocked(blocked)
+    } else {
+        Ok(heatmap)
+    }
+}
+
+/// What the pointer is on: one cell of a figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellReading {
+    /// Query (row) index and token.
+    pub query: (usize, String),
+    /// Key (column) index and label.
+    pub key: (usize, String),
+    /// The exact value.
+    pub weight: f32,
+    /// Whether the mask blocks this cell.
+    pub blocked: bool,
+}
+
+impl CellReading {
+    /// One line for the page, e.g. `query “it” (7) → key “animal” (1): weight 0.31415927`.
+    /// The weight is printed in full (the shortest decimal that reads back as the same
+    /// `f32`).
+    pub fn sentence(&self) -> String {
+        let cell = format!(
+            "query \u{201c}{}\u{201d} ({}) \u{2192} key \u{201c}{}\u{201d} ({})",
+            self.query.1, self.query.0, self.key.1, self.key.0
+        );
+        if self.blocked {
+            format!("{cell}: blocked by the mask (weight {})", self.weight)
+        } else {
+            format!("{cell}: weight {}", self.weight)
+        }
+    }
+}
+
+/// Reads cell (`row`, `col`) of a figure.
+pub fn read_cell(heatmap: &Heatmap, (row, col): (usize, usize)) -> Option<CellReading> {
+    Some(CellReading {
+        query: (row, heatmap.row_labels().get(row)?.clone()),
+        key: (col, heatmap.col_labels().get(col)?.clone()),
+        weight: heatmap.value(row, col)?,
+        blocked: heatmap.is_blocked(row, col),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compute::{Pipeline, Which, compare};
+    use crate::state::{LabState, Mode};
+
+    #[test]
+    fn the_default_head_figure_reads_back() {
+        let state = LabState::default();
+        let p = Pipeline::new(&state);
+        let a = p.variant(0).unwrap();
+        let labels = p.queries().labels();
+        let title = head_title(&state.model, &state.variants[0], 0);
+        assert_eq!(
+            title,
+            "Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+        );
+        let h = head_heatmap(title, &labels, &labels, &a.heads[0]).unwrap();
+        assert_eq!((h.n_rows(), h.n_cols()), (11, 11));
+        let r = read_cell(&h, (7, 1)).unwrap();
+        assert_eq!((r.query.1.as_str(), r.key.1.as_str()), ("it", "animal"));
+        assert!(r.sentence().starts_with(
+            "query \u{201c}it\u{201d} (7) \u{2192} key \u{201c}animal\u{201d} (1): weight 0."
+        ));
+        assert!(read_cell(&h, (11, 0)).is_none());
+    }
+
+    #[test]
+    fn masks_reach_the_figure_and_the_reading() {
+        let mut state = LabState {
+            text: "我爱机器学习".into(),
+            ..LabState::default()
+        };
+        state.variants[0].masks.causal = true;
+        let p = Pipeline::new(&state);
+        let a = p.variant(0).unwrap();
+        let labels = p.queries().labels();
+        let h = head_heatmap("causal", &labels, &labels, &a.heads[1]).unwrap();
+        assert!(h.is_blocked(0, 1) && !h.is_blocked(1, 0));
+        let r = read_cell(&h, (0, 1)).unwrap();
+        assert_eq!(
+            r.sentence(),
+            "query \u{201c}我\u{201d} (0) \u{2192} key \u{201c}爱\u{201d} (1): blocked by the mask (weight 0)"
+        );
+        assert_eq!(read_cell(&h, (0, 0)).unwrap().weight, 1.0);
+
+        let avg = a.average.as_ref().unwrap();
+        let h = average_heatmap(
+            average_title(&state.model, &state.variants[0]),
+            &labels,
+            &labels,
+            avg,
+        )
+        .unwrap();
+        assert!(h.title().starts_with("Average of 4 heads \u{b7} A: "));
+        assert!(h.is_blocked(0, 5));
+    }
+
+    #[test]
+    fn the_difference_figure_is_diverging_and_hatches_cells_both_block() {
+        let mut state = LabState::default();
+        state.set_mode(Mode::Cross);
+        for v in &mut state.variants {
+            v.masks.causal = true;
+        }
+        let p = Pipeline::new(&state);
+        let (a, b) = (p.variant(0).unwrap(), p.variant(1).unwrap());
+        let c = compare(
+            a.weights(Which::Average).unwrap(),
+            b.weights(Which::Average).unwrap(),
+        )
+        .unwrap();
+        let title = difference_title(&state.variants[0], &state.variants[1], None);
+        assert_eq!(title, "A \u{2212} B \u{b7} average of the heads");
+        let h = difference_heatmap(
+            title,
+            &p.queries().labels(),
+            &p.keys().labels(),
+            &c,
+            (&a.heads[0].mask, &b.heads[0].mask),
+        )
+        .unwrap();
+        assert_eq!((h.n_rows(), h.n_cols()), (4, 6));
+        assert!(h.range().min() < 0.0 && h.range().max() > 0.0);
+        assert!(h.is_blocked(0, 5) && !h.is_blocked(3, 0));
+    }
+}

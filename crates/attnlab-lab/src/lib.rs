@@ -1,0 +1,58 @@
+//! # attnlab-lab
+//!
+//! The lab's domain model in plain Rust, shared by the web app and the `attnlab` CLI.
+//! No web crates: it builds and is tested natively and for `wasm32`.
+//!
+//! - [`state`]: [`LabState`], the whole configuration — the texts, self- or
+//!   cross-attention, the model settings shared by every variant, one to four
+//!   [`Variant`]s, and the view a shared link reopens;
+//! - [`rules`]: which combinations SPEC.md forbids, with a one-line reason for each
+//!   disabled control (`why_not_*`), and [`LabState::repair`];
+//! - [`fragment`]: the state in a compact, versioned URL fragment (`#v1.…`) and back,
+//!   with typed errors that keep the text of a damaged link;
+//! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
+//!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
+//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back.
+//!
+//! ```
+//! use attnlab_lab::compute::{Pipeline, Which, compare};
+//! use attnlab_lab::{LabState, MaskKind, fragment};
+//! use attnlab_core::attention::AttentionKind;
+//!
+//! // The defaults: the classic sentence, variants A (scaled dot) and B (plain dot).
+//! let mut state = LabState::default();
+//! state.variants[1].masks.causal = true;
+//!
+//! // Rules: Linformer cannot be causal, and the control says why.
+//! let why = state.variants[1].why_not_attention(AttentionKind::Linformer).unwrap();
+//! assert!(why.starts_with("Linformer cannot apply the causal mask that is on"));
+//! assert!(state.variants[0].why_not_mask(MaskKind::Causal).is_none());
+//!
+//! // A link restores the state exactly.
+//! let link = format!("https://example.org/attnlab/#{}", fragment::encode(&state));
+//! assert_eq!(fragment::decode(&link)?.state, state);
+//!
+//! // Compute and compare: B (causal, unscaled) against A.
+//! let run = Pipeline::new(&state);
+//! let (a, b) = (run.variant(0)?, run.variant_named("B")?);
+//! assert_eq!(a.heads[0].weights.dim(), (11, 11));
+//! assert_eq!(b.heads[0].weights[[0, 1]], 0.0); // causal: "The" cannot see "animal"
+//! let diff = compare(a.weights(Which::Average)?, b.weights(Which::Average)?)?;
+//! assert!(diff.metrics.max_abs > 0.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod compute;
+pub mod figure;
+pub mod fragment;
+pub mod rules;
+pub mod state;
+
+pub use compute::{LabError, Pipeline, Tokens, explain};
+pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
+pub use state::{
+    DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS, MAX_VARIANTS, MaskKind,
+    Masks, Mode, ModelSettings, Variant, View,
+};

@@ -1,0 +1,630 @@
+//! The whole configuration of the lab: the texts, the mode, the model settings shared by
+//! every variant, one to four attention variants, and the view selections a shared link
+//! restores. Plain data with a few editing methods; which combinations are allowed is in
+//! [`crate::rules`], how it travels in a link in [`crate::fragment`].
+
+use std::ops::RangeInclusive;
+
+use attnlab_core::attention::{AttentionKind, AttentionSpec};
+use attnlab_core::embed::EmbeddingScale;
+use attnlab_core::mask::MaskSpec;
+use attnlab_core::model::{ModelConfig, Projection};
+use attnlab_core::position::PositionConfig;
+use attnlab_core::score::ScoreFunction;
+use ndarray::Array2;
+
+/// The sentence the lab opens with (the classic "what does *it* refer to?" example).
+pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
+
+/// The source (encoder) sentence of cross-attention mode: six characters, six tokens.
+pub const DEFAULT_SOURCE: &str = "我爱机器学习";
+
+/// The target (decoder) sentence that cross-attention mode opens with.
+pub const DEFAULT_TARGET: &str = "I love machine learning";
+
+/// The most tokens of one text that are computed and drawn. Longer texts are kept whole
+/// (in the box and in the link); only their first `MAX_TOKENS` tokens are used.
+pub const MAX_TOKENS: usize = 512;
+
+/// The most variants shown side by side.
+pub const MAX_VARIANTS: usize = 4;
+
+/// The choices of `d_model`.
+pub const D_MODEL_RANGE: RangeInclusive<usize> = 8..=512;
+
+/// The choices of the number of heads (each must also divide `d_model`).
+pub const HEADS_RANGE: RangeInclusive<usize> = 1..=16;
+
+/// The choices of the temperature τ (a log slider in the app).
+pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.01..=100.0;
+
+/// The choices of the sinusoid base (the Transformer's is 10000; a seed misprints 1000).
+pub const BASE_RANGE: RangeInclusive<f64> = 2.0..=1e8;
+
+/// The choices of the width of concatenated position vectors (even: sines and cosines
+/// come in pairs).
+pub const D_POS_RANGE: RangeInclusive<usize> = 2..=512;
+
+/// The choices of "pad to length L".
+pub const PAD_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
+
+/// The choices of Linformer's number of projected keys `k`.
+pub const LINFORMER_K_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
+
+/// The choices of the window radius `r` (0 = each token sees only itself).
+pub const WINDOW_RANGE: RangeInclusive<usize> = 0..=MAX_TOKENS;
+
+/// The choices of the stride `s`.
+pub const STRIDE_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
+
+/// The longest variant name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// The text of a padding token appended by "pad to length L".
+pub const PAD_TOKEN: &str = "<pad>";
+
+/// Self-attention over one sentence, or encoder–decoder cross-attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Queries, keys and values all come from the sentence ([`LabState::text`]).
+    #[default]
+    SelfAttention,
+    /// Queries come from the target ([`LabState::text`]), keys and values from the
+    /// source ([`LabState::source`]).
+    Cross,
+}
+
+/// The model settings shared by every variant: how tokens become Q, K and V.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelSettings {
+    /// Word-vector width, in [`D_MODEL_RANGE`].
+    pub d_model: usize,
+    /// Number of heads, in [`HEADS_RANGE`], dividing `d_model`.
+    pub heads: usize,
+    /// The global seed of every random table.
+    pub seed: u64,
+    /// Position encoding: none, sinusoidal (base, layout) or learned; added or
+    /// concatenated.
+    pub position: PositionConfig,
+    /// Word vectors ×√d_model (the Transformer's) or not.
+    pub embedding_scale: EmbeddingScale,
+    /// Seeded projections, or the bare `Q = K = V = X` of one head.
+    pub projection: Projection,
+    /// "Pad to length L": append [`PAD_TOKEN`]s to the key sequence (the sentence, or
+    /// the source in cross mode) until it has `L` tokens, so a padding mask has
+    /// something to block.
+    pub pad_to: Option<usize>,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        ModelSettings::from_config(ModelConfig::default())
+    }
+}
+
+impl ModelSettings {
+    /// The settings of a core model configuration, without padding.
+    pub fn from_config(config: ModelConfig) -> ModelSettings {
+        ModelSettings {
+            d_model: config.d_model,
+            heads: config.heads,
+            seed: config.seed,
+            position: config.position,
+            embedding_scale: config.embedding_scale,
+            projection: config.projection,
+            pad_to: None,
+        }
+    }
+
+    /// The core's model configuration.
+    pub fn config(&self) -> ModelConfig {
+        ModelConfig {
+            d_model: self.d_model,
+            heads: self.heads,
+            seed: self.seed,
+            position: self.position,
+            embedding_scale: self.embedding_scale,
+            projection: self.projection,
+        }
+    }
+
+    /// The per-head key/query width `d_k` (0 if the head count is 0).
+    pub fn d_k(&self) -> usize {
+        match self.projection {
+            Projection::Seeded => self.d_model.checked_div(self.heads).unwrap_or(0),
+            Projection::Identity => self.config().input_width(),
+        }
+    }
+}
+
+/// Which masks a variant applies. Indices refer to tokens of the current texts; those
+/// beyond the texts are kept (so shortening and re-typing a sentence does not lose them)
+/// and ignored when the mask is built.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Masks {
+    /// `j ≤ i`.
+    pub causal: bool,
+    /// Block the [`PAD_TOKEN`] keys (see [`ModelSettings::pad_to`]).
+    pub padding: bool,
+    /// `|i − j| ≤ r`.
+    pub window: Option<usize>,
+    /// Sparse Transformer's strided pattern with stride `s ≥ 1`.
+    pub strided: Option<usize>,
+    /// Token indices that attend to and are attended by everything (ascending).
+    pub global: Vec<usize>,
+    /// Cells `(query, key)` blocked by hand (ascending).
+    pub custom: Vec<(usize, usize)>,
+}
+
+/// One kind of mask, as a control of the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MaskKind {
+    /// `j ≤ i`.
+    Causal,
+    /// Padding keys blocked.
+    Padding,
+    /// `|i − j| ≤ r`.
+    Window,
+    /// Strided with stride `s`.
+    Strided,
+    /// Global tokens.
+    Global,
+    /// Cells toggled by hand.
+    Custom,
+}
+
+impl MaskKind {
+    /// Every kind, in display order.
+    pub const ALL: [MaskKind; 6] = [
+        MaskKind::Causal,
+        MaskKind::Padding,
+        MaskKind::Window,
+        MaskKind::Strided,
+        MaskKind::Global,
+        MaskKind::Custom,
+    ];
+
+    /// The name the core uses (`attnlab_core::mask::KINDS`).
+    pub fn core_name(self) -> &'static str {
+        match self {
+            MaskKind::Causal => "causal",
+            MaskKind::Padding => "padding_keys",
+            MaskKind::Window => "window",
+            MaskKind::Strided => "strided",
+            MaskKind::Global => "global",
+            MaskKind::Custom => "custom",
+        }
+    }
+
+    /// A short label for people, e.g. `"padding"`.
+    pub fn label(self) -> &'static str {
+        match self {
+            MaskKind::Padding => "padding",
+            other => other.core_name(),
+        }
+    }
+}
+
+impl Masks {
+    /// Whether the mask of `kind` is on.
+    pub fn is_on(&self, kind: MaskKind) -> bool {
+        match kind {
+            MaskKind::Causal => self.causal,
+            MaskKind::Padding => self.padding,
+            MaskKind::Window => self.window.is_some(),
+            MaskKind::Strided => self.strided.is_some(),
+            MaskKind::Global => !self.global.is_empty(),
+            MaskKind::Custom => !self.custom.is_empty(),
+        }
+    }
+
+    /// The kinds that are on, in display order.
+    pub fn on(&self) -> Vec<MaskKind> {
+        MaskKind::ALL
+            .into_iter()
+            .filter(|&k| self.is_on(k))
+            .collect()
+    }
+
+    /// Turns the mask of `kind` off (for global and custom: forgets the tokens and cells).
+    pub fn turn_off(&mut self, kind: MaskKind) {
+        match kind {
+            MaskKind::Causal => self.causal = false,
+            MaskKind::Padding => self.padding = false,
+            MaskKind::Window => self.window = None,
+            MaskKind::Strided => self.strided = None,
+            MaskKind::Global => self.global.clear(),
+            MaskKind::Custom => self.custom.clear(),
+        }
+    }
+
+    /// Makes token `index` global, or not global any more.
+    pub fn toggle_global(&mut self, index: usize) {
+        match self.global.binary_search(&index) {
+            Ok(at) => {
+                self.global.remove(at);
+            }
+            Err(at) => self.global.insert(at, index),
+        }
+    }
+
+    /// Blocks cell `(query, key)` by hand, or unblocks it.
+    pub fn toggle_custom(&mut self, cell: (usize, usize)) {
+        match self.custom.binary_search(&cell) {
+            Ok(at) => {
+                self.custom.remove(at);
+            }
+            Err(at) => self.custom.insert(at, cell),
+        }
+    }
+
+    /// The core's mask for `n` queries and `m` keys, of which `padding_keys` are padding.
+    /// Global indices beyond both sequences and custom cells outside `n × m` are left out.
+    pub fn spec(&self, n: usize, m: usize, padding_keys: &[usize]) -> MaskSpec {
+        let custom = (!self.custom.is_empty()).then(|| {
+            let mut allowed = Array2::from_elem((n, m), true);
+            for &(i, j) in self.custom.iter().filter(|&&(i, j)| i < n && j < m) {
+                allowed[[i, j]] = false;
+            }
+            allowed
+        });
+        MaskSpec {
+            causal: self.causal,
+            window: self.window,
+            strided: self.strided,
+            global: self
+                .global
+                .iter()
+                .copied()
+                .filter(|&g| g < n.max(m))
+                .collect(),
+            padding_keys: if self.padding {
+                padding_keys.iter().copied().filter(|&p| p < m).collect()
+            } else {
+                Vec::new()
+            },
+            custom,
+        }
+    }
+}
+
+/// One attention variant: how the weights are formed from the shared Q, K and V.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// A short name (at most [`MAX_NAME_CHARS`] characters), e.g. `"A"`.
+    pub name: String,
+    /// The score function (softmax attention only).
+    pub score: ScoreFunction,
+    /// τ in [`TEMPERATURE_RANGE`]: `logits = score / τ` (softmax and Linformer).
+    pub temperature: f32,
+    /// Softmax or a linear variant.
+    pub attention: AttentionKind,
+    /// Linformer's number of projected keys `k` (Linformer only).
+    pub linformer_k: usize,
+    /// The masks.
+    pub masks: Masks,
+}
+
+impl Variant {
+    /// The Transformer's scaled dot-product softmax attention, τ = 1, no mask.
+    pub fn named(name: impl Into<String>) -> Variant {
+        Variant {
+            name: name.into(),
+            score: ScoreFunction::ScaledDot,
+            temperature: 1.0,
+            attention: AttentionKind::Softmax,
+            linformer_k: 4,
+            masks: Masks::default(),
+        }
+    }
+
+    /// The core's attention spec for `n` queries and `m` keys, of which `padding_keys`
+    /// are padding.
+    pub fn spec(&self, n: usize, m: usize, padding_keys: &[usize]) -> AttentionSpec {
+        AttentionSpec {
+            score: self.score,
+            temperature: self.temperature,
+            attention: self.attention,
+            mask: self.masks.spec(n, m, padding_keys),
+        }
+    }
+
+    /// A short human description, e.g.
+    /// `"scaled dot-product softmax · 4 heads · d_model 64"`.
+    pub fn describe(&self, model: &ModelSettings) -> String {
+        let kind = match self.attention {
+            AttentionKind::Softmax => format!("{} softmax", score_label(self.score)),
+            AttentionKind::Linformer => format!("Linformer (k = {})", self.linformer_k),
+            other => format!("{} linear attention", other.name()),
+        };
+        let heads = if model.heads == 1 {
+            "1 head".to_string()
+        } else {
+            format!("{} heads", model.heads)
+        };
+        format!("{kind} \u{b7} {heads} \u{b7} d_model {}", model.d_model)
+    }
+}
+
+/// A score function for people, e.g. `"scaled dot-product"`.
+pub fn score_label(score: ScoreFunction) -> &'static str {
+    match score {
+        ScoreFunction::Dot => "dot-product",
+        ScoreFunction::ScaledDot => "scaled dot-product",
+        ScoreFunction::General => "general (bilinear)",
+        ScoreFunction::Additive => "additive",
+        ScoreFunction::Cosine => "cosine",
+    }
+}
+
+/// What is selected on screen, so that a shared link opens on the same view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct View {
+    /// The variant shown large (an index into [`LabState::variants`]).
+    pub variant: usize,
+    /// The head shown large.
+    pub head: usize,
+    /// The two variants compared (equal when there is only one variant).
+    pub compare: (usize, usize),
+}
+
+/// The whole configuration of the lab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabState {
+    /// Self-attention or cross-attention.
+    pub mode: Mode,
+    /// The sentence (self-attention), or the target whose tokens are the queries
+    /// (cross-attention). Kept exactly as typed.
+    pub text: String,
+    /// The source sentence of cross-attention (keys and values). Kept in self mode too.
+    pub source: String,
+    /// The model settings shared by every variant.
+    pub model: ModelSettings,
+    /// One to [`MAX_VARIANTS`] variants.
+    pub variants: Vec<Variant>,
+    /// The view selections.
+    pub view: View,
+}
+
+impl Default for LabState {
+    /// The classic sentence in self-attention mode, the Transformer's defaults, and two
+    /// variants: A, scaled dot-product softmax, and B, the same without the `1/√d_k`
+    /// (the plain dot product) — one change, so the difference view shows exactly what
+    /// the scaling does: B's rows are sharper (lower entropy) than A's.
+    fn default() -> Self {
+        let mut b = Variant::named("B");
+        b.score = ScoreFunction::Dot;
+        LabState {
+            mode: Mode::SelfAttention,
+            text: DEFAULT_SENTENCE.to_string(),
+            source: DEFAULT_SOURCE.to_string(),
+            model: ModelSettings::default(),
+            variants: vec![Variant::named("A"), b],
+            view: View {
+                variant: 0,
+                head: 0,
+                compare: (0, 1),
+            },
+        }
+    }
+}
+
+impl LabState {
+    /// Switches the mode. The texts are never lost: if the query text is still the other
+    /// mode's example, it becomes this mode's example; anything typed stays as it is.
+    pub fn set_mode(&mut self, mode: Mode) {
+        let (from, to) = match mode {
+            Mode::SelfAttention => (DEFAULT_TARGET, DEFAULT_SENTENCE),
+            Mode::Cross => (DEFAULT_SENTENCE, DEFAULT_TARGET),
+        };
+        if self.text == from {
+            self.text = to.to_string();
+        }
+        self.mode = mode;
+    }
+
+    /// The index of the variant called `name` (exactly, else ignoring case).
+    pub fn variant_index(&self, name: &str) -> Option<usize> {
+        let name = name.trim();
+        self.variants
+            .iter()
+            .position(|v| v.name == name)
+            .or_else(|| {
+                self.variants
+                    .iter()
+                    .position(|v| v.name.to_lowercase() == name.to_lowercase())
+            })
+    }
+
+    /// The variant shown large (the last one if the view points past the end; `None`
+    /// only when there is no variant, which [`LabState::repair`] never leaves).
+    pub fn selected_variant(&self) -> Option<&Variant> {
+        self.variants
+            .get(self.view.variant)
+            .or_else(|| self.variants.last())
+    }
+
+    /// The two variants compared, when there are two different ones.
+    pub fn compared(&self) -> Option<(usize, usize)> {
+        let (a, b) = self.view.compare;
+        (a != b && a < self.variants.len() && b < self.variants.len()).then_some((a, b))
+    }
+
+    /// The first of "A", "B", "C", … not yet used as a name.
+    pub fn free_name(&self) -> String {
+        ('A'..='Z')
+            .map(String::from)
+            .find(|n| self.variant_index(n).is_none())
+            .unwrap_or_else(|| format!("V{}", self.variants.len() + 1))
+    }
+
+    /// Adds a default variant with a free name and selects it; returns its index, or why
+    /// it cannot be added.
+    pub fn add_variant(&mut self) -> Result<usize, String> {
+        self.push_variant(Variant::named(self.free_name()))
+    }
+
+    /// Adds a copy of variant `index` (under a free name) and selects it.
+    pub fn duplicate_variant(&mut self, index: usize) -> Result<usize, String> {
+        let mut copy = self
+            .variants
+            .get(index)
+            .ok_or_else(|| format!("there is no variant {index}"))?
+            .clone();
+        copy.name = self.free_name();
+        self.push_variant(copy)
+    }
+
+    fn push_variant(&mut self, variant: Variant) -> Result<usize, String> {
+        if let Some(why) = self.why_not_add_variant() {
+            return Err(why.to_string());
+        }
+        self.variants.push(variant);
+        let new = self.variants.len() - 1;
+        self.view.variant = new;
+        if self.compared().is_none() {
+            self.view.compare = (0, new);
+        }
+        Ok(new)
+    }
+
+    /// Removes variant `index`; the view keeps pointing at the same variants where it can.
+    pub fn remove_variant(&mut self, index: usize) -> Result<(), String> {
+        if let Some(why) = self.why_not_remove_variant() {
+            return Err(why.to_string());
+        }
+        if index >= self.variants.len() {
+            return Err(format!("there is no variant {index}"));
+        }
+        self.variants.remove(index);
+        let len = self.variants.len();
+        let shift = |i: usize| if i > index { i - 1 } else { i.min(len - 1) };
+        self.view.variant = shift(self.view.variant);
+        let (a, b) = self.view.compare;
+        let (a, b) = (shift(a), shift(b));
+        self.view.compare = if a != b || len < 2 {
+            (a, b)
+        } else {
+            (0, if a == 0 { 1 } else { a })
+        };
+        Ok(())
+    }
+
+    /// Renames variant `index` (trimmed; not empty, at most [`MAX_NAME_CHARS`]
+    /// characters, not the name of another variant).
+    pub fn rename_variant(&mut self, index: usize, name: &str) -> Result<(), String> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err("a variant needs a name".into());
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(format!(
+                "a variant name has at most {MAX_NAME_CHARS} characters"
+            ));
+        }
+        if self
+            .variants
+            .iter()
+            .enumerate()
+            .any(|(i, v)| i != index && v.name == name)
+        {
+            return Err(format!("another variant is already called {name}"));
+        }
+        let variant = self
+            .variants
+            .get_mut(index)
+            .ok_or_else(|| format!("there is no variant {index}"))?;
+        variant.name = name.to_string();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_issue_s() {
+        let s = LabState::default();
+        assert_eq!(s.text, DEFAULT_SENTENCE);
+        assert_eq!(s.source, DEFAULT_SOURCE);
+        assert_eq!((s.model.d_model, s.model.heads, s.model.d_k()), (64, 4, 16));
+        assert_eq!(s.model.embedding_scale, EmbeddingScale::SqrtDModel);
+        assert_eq!(s.variants.len(), 2);
+        assert_eq!(s.variants[0].score, ScoreFunction::ScaledDot);
+        assert_eq!(s.variants[1].score, ScoreFunction::Dot);
+        assert_eq!(s.compared(), Some((0, 1)));
+        assert_eq!(s.selected_variant().map(|v| v.name.as_str()), Some("A"));
+        assert_eq!(
+            s.variants[0].describe(&s.model),
+            "scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+        );
+    }
+
+    #[test]
+    fn switching_mode_swaps_examples_but_never_typed_text() {
+        let mut s = LabState::default();
+        s.set_mode(Mode::Cross);
+        assert_eq!(s.text, DEFAULT_TARGET);
+        s.set_mode(Mode::SelfAttention);
+        assert_eq!(s.text, DEFAULT_SENTENCE);
+        s.text = "my own words".into();
+        s.set_mode(Mode::Cross);
+        assert_eq!(s.text, "my own words");
+        assert_eq!(s.mode, Mode::Cross);
+    }
+
+    #[test]
+    fn variants_are_added_duplicated_renamed_and_removed() {
+        let mut s = LabState::default();
+        assert_eq!(s.add_variant(), Ok(2));
+        assert_eq!(s.variants[2].name, "C");
+        s.variants[1].temperature = 3.0;
+        assert_eq!(s.duplicate_variant(1), Ok(3));
+        assert_eq!(
+            (s.variants[3].name.as_str(), s.variants[3].temperature),
+            ("D", 3.0)
+        );
+        assert!(s.add_variant().unwrap_err().contains("at most 4"));
+        assert!(s.rename_variant(0, "B").is_err());
+        assert!(s.rename_variant(0, "  ").is_err());
+        assert!(s.rename_variant(0, &"x".repeat(25)).is_err());
+        s.rename_variant(0, " scaled ").unwrap();
+        assert_eq!(s.variant_index("SCALED"), Some(0));
+
+        s.view.variant = 3;
+        s.view.compare = (1, 3);
+        s.remove_variant(2).unwrap();
+        assert_eq!((s.view.variant, s.view.compare), (2, (1, 2)));
+        s.remove_variant(1).unwrap();
+        assert_eq!(s.compared(), Some((0, 1)));
+        s.remove_variant(1).unwrap();
+        assert_eq!((s.view.variant, s.compared()), (0, None));
+        assert!(s.remove_variant(0).is_err());
+        assert_eq!(s.variants.len(), 1);
+    }
+
+    #[test]
+    fn masks_toggle_and_build() {
+        let mut m = Masks::default();
+        m.toggle_global(3);
+        m.toggle_global(1);
+        assert_eq!(m.global, [1, 3]);
+        m.toggle_global(3);
+        assert_eq!(m.global, [1]);
+        m.toggle_custom((0, 1));
+        m.toggle_custom((9, 9)); // outside 3 × 3: kept, not built
+        m.padding = true;
+        let spec = m.spec(3, 3, &[2]);
+        assert_eq!(spec.global, [1]);
+        assert_eq!(spec.padding_keys, [2]);
+        let custom = spec.custom.unwrap();
+        assert!(!custom[[0, 1]] && custom[[1, 0]]);
+        assert_eq!(
+            m.on(),
+            [MaskKind::Padding, MaskKind::Global, MaskKind::Custom]
+        );
+        m.turn_off(MaskKind::Custom);
+        assert!(!m.is_on(MaskKind::Custom));
+    }
+}
