@@ -1,0 +1,83 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+// The app shell, as a person uses it: a sentence goes in, tokens and a heatmap come out.
+//
+// DOM contract (implemented by src/):
+//   textarea[data-testid=sentence-input]  the sentence
+//   [data-testid=token-strip]             one [data-testid=token] per token, text = token
+//   canvas[data-testid=heatmap]           one attention head; gets data-rendered-tokens="<n>"
+//                                         after each paint
+//   [data-testid=notice]                  a message, e.g. when there is nothing to show
+
+const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired";
+// UAX #29 word boundaries, whitespace dropped: the apostrophe inside "didn't" does not
+// break a word (rule WB6/WB7), and the sentence has no punctuation, so 11 tokens.
+const DEFAULT_TOKENS = [
+  'The', 'animal', "didn't", 'cross', 'the', 'street', 'because', 'it', 'was', 'too', 'tired',
+];
+
+/** Every test fails if the page logs a console error or throws, whatever else it checks. */
+const test = base.extend<{ errors: string[] }>({
+  errors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
+      });
+      page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+      await use(errors);
+      expect(errors, 'console errors and uncaught exceptions').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+const input = (page: Page) => page.getByTestId('sentence-input');
+const tokens = (page: Page) => page.getByTestId('token-strip').getByTestId('token');
+const heatmap = (page: Page) => page.getByTestId('heatmap');
+const pixels = (page: Page) =>
+  heatmap(page).evaluate((canvas) => (canvas as HTMLCanvasElement).toDataURL('image/png'));
+
+/** Loads the app and waits until the heatmap of the default sentence is painted. */
+async function open(page: Page) {
+  await page.goto('/');
+  await expect(heatmap(page)).toHaveAttribute('data-rendered-tokens', String(DEFAULT_TOKENS.length));
+}
+
+test('loads with the default sentence: 11 tokens, a painted heatmap, no errors', async ({ page }) => {
+  await open(page);
+  await expect(page).toHaveTitle('attnlab — Attention Lab');
+  await expect(input(page)).toHaveValue(DEFAULT_SENTENCE);
+  await expect(tokens(page)).toHaveText(DEFAULT_TOKENS);
+  await expect(tokens(page)).toHaveCount(11);
+  await expect(heatmap(page)).toBeVisible();
+});
+
+test('typing a new sentence changes the tokens and repaints the heatmap', async ({ page }) => {
+  await open(page);
+  const before = await pixels(page);
+
+  await input(page).fill('Attention is all you need.');
+
+  // "need." splits into the word and the full stop.
+  const expected = ['Attention', 'is', 'all', 'you', 'need', '.'];
+  await expect(tokens(page)).toHaveText(expected);
+  await expect(heatmap(page)).toHaveAttribute('data-rendered-tokens', String(expected.length));
+  expect(await pixels(page), 'canvas pixels after the new sentence').not.toEqual(before);
+});
+
+test('Chinese text gives one token per ideograph', async ({ page }) => {
+  await open(page);
+  await input(page).fill('我爱机器学习');
+  const expected = ['我', '爱', '机', '器', '学', '习'];
+  await expect(tokens(page)).toHaveText(expected);
+  await expect(heatmap(page)).toHaveAttribute('data-rendered-tokens', String(expected.length));
+});
+
+test('empty text shows a notice instead of failing', async ({ page }) => {
+  await open(page);
+  await input(page).fill('');
+  await expect(page.getByTestId('notice')).toBeVisible();
+  await expect(page.getByTestId('notice')).not.toBeEmpty();
+  await expect(tokens(page)).toHaveCount(0);
+});

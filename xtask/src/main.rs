@@ -1,0 +1,95 @@
+//! attnlab's workflows, run as `cargo xtask <command>` (an alias in `.cargo/config.toml`).
+//!
+//! - `cargo xtask serve` installs what is missing and serves the app with trunk.
+//! - `cargo xtask test` installs what is missing (Chromium too) and runs every check CI
+//!   runs: fmt, clippy, native tests, docs, the core's tests on wasm32 with and without
+//!   SIMD under Node, the release build, and the browser tests.
+//!
+//! Every install is idempotent and announced with an `[xtask]` line before it runs.
+//! std only, so that a cold `cargo xtask` compiles in seconds.
+
+mod cmd;
+mod setup;
+mod test;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use cmd::{Ctx, Error, Result, say};
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  serve [ARGS]  install what is missing, then serve the app at http://127.0.0.1:8080
+                (trunk serve, rebuilding on change; ARGS go to `trunk serve`)
+  test          install what is missing (Chromium too), then run every check CI runs:
+                fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
+                scalar, under Node), trunk release build, Playwright browser tests
+  help          show this";
+
+const ADDRESS: &str = "127.0.0.1";
+const PORT: &str = "8080";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match command.as_str() {
+        "serve" => context().and_then(|ctx| serve(&ctx, rest)),
+        "test" if rest.is_empty() => context().and_then(|ctx| test::run(&ctx)),
+        "help" | "--help" | "-h" => {
+            // Not println!: `cargo xtask help | head` must not panic on a closed pipe.
+            let _ = writeln!(std::io::stdout(), "{USAGE}");
+            Ok(())
+        }
+        _ => {
+            eprintln!("unknown command: cargo xtask {}\n\n{USAGE}", args.join(" "));
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Error::Reported) => ExitCode::FAILURE,
+        Err(e) => {
+            say!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository root (the parent of xtask/) and the tool `PATH`.
+fn context() -> Result<Ctx> {
+    // `cargo run` sets CARGO_MANIFEST_DIR at run time too; the compile-time value is the
+    // fallback for running the binary directly.
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let root = manifest_dir
+        .parent()
+        .filter(|root| root.join("Cargo.toml").is_file())
+        .ok_or_else(|| {
+            Error::new(format!(
+                "cannot find the repository root above {}",
+                manifest_dir.display()
+            ))
+        })?
+        .to_path_buf();
+    let extra_path = setup::tool_path(&root);
+    Ctx::new(root, &extra_path)
+}
+
+fn serve(ctx: &Ctx, trunk_args: &[String]) -> Result {
+    setup::run(ctx, setup::Browser::NotNeeded)?;
+    let trunk = ctx
+        .cmd("trunk")
+        .args(["serve", "--offline", "--address", ADDRESS, "--port", PORT])
+        .args(trunk_args);
+    say!("running {trunk}");
+    say!("attnlab is being served at http://{ADDRESS}:{PORT}");
+    say!("(the first build takes a while; trunk rebuilds on every change; Ctrl-C stops)");
+    trunk.run()
+}
