@@ -229,12 +229,7 @@ pub fn softmax_columns(x: &Array2<f32>, keep: &[bool]) -> Array2<f32> {
     let mut out = Array2::zeros(x.dim());
     for (c, mut col) in out.axis_iter_mut(Axis(1)).enumerate() {
         let src: ArrayView1<f32> = x.column(c);
-        let max = src
-            .iter()
-            .zip(keep)
-            .filter(|(_, k)| **k)
-            .map(|(v, _)| *v)
-            .fold(f32::NEG_INFINITY, f32::max);
+        let max = crate::softmax::masked_max(src, keep);
         if max == f32::NEG_INFINITY {
             continue;
         }

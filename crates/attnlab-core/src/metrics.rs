@@ -139,12 +139,7 @@ pub fn unnormalised_similarity(result: &HeadResult, spec: &AttentionSpec) -> Arr
         (AttentionKind::Softmax | AttentionKind::Linformer, Some(raw)) => {
             let logits = raw.mapv(|s| s / spec.temperature);
             let allowed = result.mask.allowed();
-            let max = logits
-                .iter()
-                .zip(allowed)
-                .filter(|(_, a)| **a)
-                .map(|(l, _)| *l)
-                .fold(f32::NEG_INFINITY, f32::max);
+            let max = softmax::masked_max(&logits, allowed);
             let mut sim = Array2::zeros(logits.dim());
             for ((s, &l), &a) in sim.iter_mut().zip(&logits).zip(allowed) {
                 if a {

@@ -18,15 +18,23 @@ pub enum RowStatus {
     Empty,
 }
 
+/// The largest value among the allowed entries (`-∞` when none is allowed).
+pub fn masked_max<'a>(
+    values: impl IntoIterator<Item = &'a f32>,
+    allowed: impl IntoIterator<Item = &'a bool>,
+) -> f32 {
+    values
+        .into_iter()
+        .zip(allowed)
+        .filter(|(_, a)| **a)
+        .map(|(v, _)| *v)
+        .fold(f32::NEG_INFINITY, f32::max)
+}
+
 /// Softmax of one row of finite logits over the entries where `allowed` is true, written
 /// to `out` (same length).
 pub fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) -> RowStatus {
-    let max = logits
-        .iter()
-        .zip(allowed)
-        .filter(|(_, a)| **a)
-        .map(|(l, _)| *l)
-        .fold(f32::NEG_INFINITY, f32::max);
+    let max = masked_max(logits, allowed);
     if max == f32::NEG_INFINITY {
         out.fill(0.0);
         return RowStatus::Empty;
