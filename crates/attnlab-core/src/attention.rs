@@ -381,9 +381,14 @@ impl Problem {
         &self.mask
     }
 
-    /// Computes one head.
+    /// Computes one head (an error, not a panic, for a head that does not exist).
     pub fn compute_head(&self, h: usize) -> Result<HeadResult> {
-        compute_head(&self.heads[h], &self.spec, &self.mask).map_err(|e| match e {
+        let head = self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
+            field: "head",
+            index: h,
+            len: self.heads.len(),
+        })?;
+        compute_head(head, &self.spec, &self.mask).map_err(|e| match e {
             CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
             other => other,
         })

@@ -359,6 +359,17 @@ fn zero_vectors_never_give_nan() {
 }
 
 #[test]
+fn a_missing_head_is_an_error() {
+    let h = HeadInput::new(
+        Array2::ones((2, 2)),
+        Array2::ones((2, 2)),
+        Array2::ones((2, 2)),
+    );
+    let p = Problem::new(vec![h], AttentionSpec::default(), None).unwrap();
+    assert_eq!(p.compute_head(1).unwrap_err().path(), "head");
+}
+
+#[test]
 fn overflowing_inputs_are_an_error_not_nan() {
     let big = Array2::from_elem((2, 2), 3e38f32);
     let spec = AttentionSpec {
