@@ -90,12 +90,13 @@ pub fn scores(
     let d_k = q.ncols();
     let pairwise = |qq: &Array2<f32>, kk: &Array2<f32>, factor: f32| {
         let mut s = Array2::zeros((n, m));
-        for i in 0..n {
-            let qi = row(qq, i);
-            for j in 0..m {
-                s[[i, j]] = kernels::dot(qi, row(kk, j)) * factor;
-            }
-        }
+        kernels::scores(
+            qq.as_slice().expect("standard layout"),
+            kk.as_slice().expect("standard layout"),
+            qq.ncols(),
+            factor,
+            s.as_slice_mut().expect("fresh array"),
+        );
         s
     };
     match (function, params) {

@@ -34,20 +34,12 @@ pub fn masked_max<'a>(
 /// Softmax of one row of finite logits over the entries where `allowed` is true, written
 /// to `out` (same length).
 pub fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) -> RowStatus {
-    let max = masked_max(logits, allowed);
-    if max == f32::NEG_INFINITY {
-        out.fill(0.0);
-        return RowStatus::Empty;
+    // One fused pass per row (scale 1: the logits are already divided by τ).
+    if kernels::softmax_row_masked(logits, 1.0, allowed, out) {
+        RowStatus::Normalised
+    } else {
+        RowStatus::Empty
     }
-    let mut sum = 0.0f32;
-    for ((o, &l), &a) in out.iter_mut().zip(logits).zip(allowed) {
-        *o = if a { (l - max).exp() } else { 0.0 };
-        sum += *o;
-    }
-    // sum ≥ 1 (the maximum contributes exp(0) = 1), so the division is safe.
-    let inv = 1.0 / sum;
-    out.iter_mut().for_each(|o| *o *= inv);
-    RowStatus::Normalised
 }
 
 /// Softmax of one row with every entry allowed (the unmasked fast path).
@@ -55,14 +47,7 @@ pub fn softmax_row_full(logits: &[f32], out: &mut [f32]) -> RowStatus {
     if logits.is_empty() {
         return RowStatus::Empty;
     }
-    let max = kernels::max(logits);
-    let mut sum = 0.0f32;
-    for (o, &l) in out.iter_mut().zip(logits) {
-        *o = (l - max).exp();
-        sum += *o;
-    }
-    let inv = 1.0 / sum;
-    out.iter_mut().for_each(|o| *o *= inv);
+    kernels::softmax_row(logits, 1.0, out);
     RowStatus::Normalised
 }
 

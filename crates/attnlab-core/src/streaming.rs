@@ -20,13 +20,12 @@ pub enum Causality {
     Causal,
 }
 
-/// Keys per block: the score buffer is one block long.
+/// Keys per block: the score buffer is one block of keys wide.
 pub const KEY_BLOCK: usize = 256;
 
-fn row(a: &Array2<f32>, i: usize) -> &[f32] {
-    let c = a.ncols();
-    &a.as_slice().expect("standard layout")[i * c..(i + 1) * c]
-}
+/// Queries per tile: the score buffer is one tile of queries high (32 × 256 × 4 bytes
+/// = 32 KiB, whatever `n` and `m`).
+pub const QUERY_BLOCK: usize = 32;
 
 /// `softmax(Q Kᵀ · scale) V` over the keys allowed by `causality`, streaming over key
 /// blocks. `q`: n×d_k, `k`: m×d_k, `v`: m×d_v, all in standard layout with finite values.
@@ -39,41 +38,70 @@ pub fn softmax_attention(
     scale: f32,
     causality: Causality,
 ) -> Array2<f32> {
-    let (n, m, d_v) = (q.nrows(), k.nrows(), v.ncols());
+    let (n, m, d_k, d_v) = (q.nrows(), k.nrows(), q.ncols(), v.ncols());
     let mut out = Array2::zeros((n, d_v));
-    let mut scores = vec![0.0f32; KEY_BLOCK];
-    for i in 0..n {
-        let qi = row(q, i);
-        let limit = match causality {
-            Causality::Full => m,
-            Causality::Causal => (i + 1).min(m),
-        };
-        let o = out.row_mut(i).into_slice().expect("fresh array");
-        let (mut max, mut sum) = (f32::NEG_INFINITY, 0.0f32);
+    let (q_all, k_all, v_all) = (
+        q.as_slice().expect("standard layout"),
+        k.as_slice().expect("standard layout"),
+        v.as_slice().expect("standard layout"),
+    );
+    let out_all = out.as_slice_mut().expect("fresh array");
+    let limit = |i: usize| match causality {
+        Causality::Full => m,
+        Causality::Causal => (i + 1).min(m),
+    };
+    // Scores for a tile of queries × a block of keys at once (the blocked kernel reuses
+    // every load), then the online softmax row by row.
+    let mut tile = vec![0.0f32; QUERY_BLOCK * KEY_BLOCK];
+    let mut weights = vec![0.0f32; KEY_BLOCK];
+    // Per query of the tile: the running maximum and sum.
+    let mut running = [(f32::NEG_INFINITY, 0.0f32); QUERY_BLOCK];
+    for i0 in (0..n).step_by(QUERY_BLOCK) {
+        let i1 = (i0 + QUERY_BLOCK).min(n);
+        let rows = i1 - i0;
+        running[..rows].fill((f32::NEG_INFINITY, 0.0));
+        let tile_limit = limit(i1 - 1); // the last query sees the most keys
         let mut start = 0;
-        while start < limit {
-            let end = (start + KEY_BLOCK).min(limit);
-            let block = &mut scores[..end - start];
-            for (s, j) in block.iter_mut().zip(start..end) {
-                *s = kernels::dot(qi, row(k, j)) * scale;
-            }
-            let block_max = kernels::max(block);
-            if block_max > max {
-                let correction = (max - block_max).exp(); // exp(−∞) = 0 on the first block
-                sum *= correction;
-                o.iter_mut().for_each(|x| *x *= correction);
-                max = block_max;
-            }
-            for (s, j) in block.iter().zip(start..end) {
-                let w = (s - max).exp();
-                sum += w;
-                kernels::axpy(w, row(v, j), o);
+        while start < tile_limit {
+            let end = (start + KEY_BLOCK).min(tile_limit);
+            let width = end - start;
+            let scores = &mut tile[..rows * width];
+            kernels::scores(
+                &q_all[i0 * d_k..i1 * d_k],
+                &k_all[start * d_k..end * d_k],
+                d_k,
+                scale,
+                scores,
+            );
+            for (r, (max, sum)) in running[..rows].iter_mut().enumerate() {
+                let i = i0 + r;
+                let stop = limit(i).min(end);
+                if stop <= start {
+                    continue;
+                }
+                let block = &scores[r * width..r * width + (stop - start)];
+                let o = &mut out_all[i * d_v..(i + 1) * d_v];
+                let block_max = kernels::max(block);
+                if block_max > *max {
+                    let correction = (*max - block_max).exp(); // exp(−∞) = 0 at first
+                    *sum *= correction;
+                    o.iter_mut().for_each(|x| *x *= correction);
+                    *max = block_max;
+                }
+                let w = &mut weights[..block.len()];
+                *sum += kernels::exp_shifted_sum(block, *max, w);
+                kernels::weighted_rows(w, &v_all[start * d_v..stop * d_v], o);
             }
             start = end;
         }
-        if sum > 0.0 {
-            let inv = 1.0 / sum;
-            o.iter_mut().for_each(|x| *x *= inv);
+        for (r, &(_, sum)) in running[..rows].iter().enumerate() {
+            if sum > 0.0 {
+                let inv = 1.0 / sum;
+                let i = i0 + r;
+                out_all[i * d_v..(i + 1) * d_v]
+                    .iter_mut()
+                    .for_each(|x| *x *= inv);
+            }
         }
     }
     out
@@ -107,7 +135,12 @@ mod tests {
         let mut r = rng::stream(3, "streaming-test", 0);
         // m straddles the block size: one block, exactly one, one and a bit, several.
         for m in [1, 7, KEY_BLOCK, KEY_BLOCK + 1, 2 * KEY_BLOCK + 37] {
-            let n = 9.min(m) + 3;
+            // Queries: a few, and more than one tile of QUERY_BLOCK.
+            let n = if m % 2 == 1 {
+                9.min(m) + 3
+            } else {
+                QUERY_BLOCK + 5
+            };
             let q = rng::normal_matrix(&mut r, n, 8, 2.0);
             let k = rng::normal_matrix(&mut r, m, 8, 2.0);
             let v = rng::normal_matrix(&mut r, m, 5, 1.0);

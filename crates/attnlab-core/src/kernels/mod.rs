@@ -2,8 +2,19 @@
 //! version beside it, chosen at compile time (wasm has no run-time feature detection).
 //!
 //! Both paths have the same safe signatures; the SIMD path handles tails with a scalar
-//! leftovers loop. Property tests check that they agree on lengths that straddle the
-//! 4-lane width.
+//! leftovers loop. Property tests (`tests/kernels.rs`) check that they agree on lengths
+//! that straddle the 4-lane width, under wasm32 with and without SIMD128.
+//!
+//! The kernels: [`dot`], [`axpy`], [`max`]; [`scores`] (blocked `Q Kᵀ`); the fused
+//! scale + mask + stable softmax row pass ([`softmax_row`], [`softmax_row_masked`]) with
+//! a vectorised [`exp`]; [`exp_shifted_sum`] (the online softmax's block); `A V`
+//! ([`weighted_rows`], [`weights_times_values`], skipping zero weights); the feature maps
+//! [`elu1`], [`relu`]; the linear-attention state update [`outer_accumulate`]
+//! (`S += φ(k) vᵀ`, four keys per pass) and read ([`weighted_rows`]).
+//!
+//! Where ndarray's matrix product (matrixmultiply: AVX/FMA natively, a simd128 kernel in
+//! wasm) is as fast or faster, it is used instead: dense `A V`, `φ(K)ᵀ V` and `φ(Q) S`
+//! everywhere, and `Q Kᵀ` outside SIMD128 builds. `benches/timing.rs` measures both.
 
 pub mod scalar;
 
@@ -41,4 +52,136 @@ pub fn axpy(alpha: f32, x: &[f32], y: &mut [f32]) {
 #[inline]
 pub fn max(x: &[f32]) -> f32 {
     active::max(x)
+}
+
+/// `out_i = e^{x_i}`. The SIMD path uses a polynomial with range reduction, within 2 ulp
+/// of the true value over `[-88, 88]`, exactly 0 for `-∞` and 1 for 0.
+#[inline]
+pub fn exp(x: &[f32], out: &mut [f32]) {
+    debug_assert_eq!(x.len(), out.len());
+    active::exp(x, out)
+}
+
+/// The raw scores `out[i·m + j] = scale · (q_i · k_j)` of the rows of `q` (`n × d`) against
+/// the rows of `k` (`m × d`), both row-major; `out` is `n × m` row-major.
+///
+/// With SIMD128 this is the blocked kernel (two queries × four keys, so every load is
+/// reused, the scale fused); it matches ndarray's `dot` (matrixmultiply's simd128 kernel)
+/// and skips a pass. Elsewhere ndarray's `dot` is much faster than the scalar oracle
+/// (matrixmultiply's AVX/FMA kernels natively, its blocked fallback in a wasm build
+/// without SIMD128), so it is used; [`scalar::scores`] stays the oracle the tests use.
+#[inline]
+pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
+    debug_assert!(d == 0 || (q.len().is_multiple_of(d) && k.len().is_multiple_of(d)));
+    debug_assert!(d == 0 || out.len() == (q.len() / d) * (k.len() / d));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    simd128::scores(q, k, d, scale, out);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    product::scores(q, k, d, scale, out);
+}
+
+/// `out += A · V` for `A` (`n × m`) and `V` (`m × d_v`), row-major; `out` is `n × d_v`.
+/// Dense weights go through ndarray's `dot` (matrixmultiply: packed, cache-blocked, and
+/// faster than row-by-row updates once most weights are non-zero, on every path); weights
+/// with many exact zeros (masked cells) through [`weighted_rows`], which skips them.
+pub fn weights_times_values(a: &[f32], v: &[f32], d_v: usize, out: &mut [f32]) {
+    let n = out.len().checked_div(d_v).unwrap_or(0);
+    let m = a.len().checked_div(n).unwrap_or(0);
+    debug_assert!(n * m == a.len() && m * d_v == v.len());
+    if out.is_empty() {
+        return;
+    }
+    let zeros = a.iter().filter(|w| **w == 0.0).count();
+    if zeros * 4 <= a.len() {
+        product::matmul_acc(a, v, (n, m, d_v), out);
+    } else {
+        for (a_i, o) in a
+            .chunks_exact(m.max(1))
+            .zip(out.chunks_exact_mut(d_v.max(1)))
+        {
+            weighted_rows(a_i, v, o);
+        }
+    }
+}
+
+/// Matrix products through ndarray's `dot` (matrixmultiply).
+mod product {
+    use ndarray::linalg::general_mat_mul;
+    use ndarray::{ArrayView2, ArrayViewMut2};
+
+    /// `out = scale · Q Kᵀ`.
+    #[allow(dead_code)] // The SIMD128 build uses its own blocked kernel.
+    pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
+        if d == 0 {
+            out.fill(0.0);
+            return;
+        }
+        let (n, m) = (q.len() / d, k.len() / d);
+        let q = ArrayView2::from_shape((n, d), q).expect("n × d");
+        let k = ArrayView2::from_shape((m, d), k).expect("m × d");
+        let mut c = ArrayViewMut2::from_shape((n, m), out).expect("n × m");
+        general_mat_mul(scale, &q, &k.t(), 0.0, &mut c);
+    }
+
+    /// `out += A B` for `A` (`n × m`), `B` (`m × p`).
+    pub fn matmul_acc(a: &[f32], b: &[f32], (n, m, p): (usize, usize, usize), out: &mut [f32]) {
+        let a = ArrayView2::from_shape((n, m), a).expect("n × m");
+        let b = ArrayView2::from_shape((m, p), b).expect("m × p");
+        let mut c = ArrayViewMut2::from_shape((n, p), out).expect("n × p");
+        general_mat_mul(1.0, &a, &b, 1.0, &mut c);
+    }
+}
+
+/// The softmax of `scale · x` over a non-empty row with every entry allowed, written to
+/// `out` (same length): `exp(scale·x_j − max) / Σ`. `scale` must be positive and finite,
+/// `x` finite.
+#[inline]
+pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
+    debug_assert!(!x.is_empty() && x.len() == out.len());
+    active::softmax_row(x, scale, out)
+}
+
+/// The softmax of `scale · x` over the entries where `allowed` is true; blocked entries
+/// are exactly 0. Returns false, with `out` all zeros, when no entry is allowed.
+#[inline]
+pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f32]) -> bool {
+    debug_assert!(x.len() == out.len() && x.len() == allowed.len());
+    active::softmax_row_masked(x, scale, allowed, out)
+}
+
+/// `out_i = e^{x_i − shift}`; returns `Σ out_i`.
+#[inline]
+pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
+    debug_assert_eq!(x.len(), out.len());
+    active::exp_shifted_sum(x, shift, out)
+}
+
+/// `out += Σ_j w_j · rows_j` over the rows of `rows` (each `out.len()` wide, row-major)
+/// whose weight is not zero, in order of `j` (a row of `A V`, or `φ(q)ᵀ S`).
+#[inline]
+pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
+    debug_assert_eq!(w.len() * out.len(), rows.len());
+    active::weighted_rows(w, rows, out)
+}
+
+/// `S += Σ_p φ_p v_pᵀ` over the pairs `(φ_p, v_p)` in order (`S` is `d_φ × d_v`
+/// row-major): the linear-attention state update, four keys per pass on the SIMD path.
+#[inline]
+pub fn outer_accumulate(pairs: &[(&[f32], &[f32])], s: &mut [f32]) {
+    debug_assert!(pairs.iter().all(|(phi, v)| phi.len() * v.len() == s.len()));
+    active::outer_accumulate(pairs, s)
+}
+
+/// The feature map `elu(x) + 1` elementwise (`x + 1` for `x > 0`, else `e^x`).
+#[inline]
+pub fn elu1(x: &[f32], out: &mut [f32]) {
+    debug_assert_eq!(x.len(), out.len());
+    active::elu1(x, out)
+}
+
+/// The feature map `max(x, 0)` elementwise.
+#[inline]
+pub fn relu(x: &[f32], out: &mut [f32]) {
+    debug_assert_eq!(x.len(), out.len());
+    active::relu(x, out)
 }

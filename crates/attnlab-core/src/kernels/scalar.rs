@@ -1,4 +1,6 @@
-//! Scalar kernels: the oracle every other path is tested against.
+//! Scalar kernels: the oracle every other path is tested against. Each is the plainest
+//! loop that states the definition; the SIMD128 versions must agree with these (exactly
+//! for the lane-wise kernels, to a few ulp for the reductions and `exp`).
 
 /// `Σ a_i b_i`, summed left to right.
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -15,4 +17,110 @@ pub fn axpy(alpha: f32, x: &[f32], y: &mut [f32]) {
 /// The largest element, or `-∞` for an empty slice.
 pub fn max(x: &[f32]) -> f32 {
     x.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// `out_i = exp(x_i)`.
+pub fn exp(x: &[f32], out: &mut [f32]) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = v.exp();
+    }
+}
+
+/// `out[i·m + j] = scale · (q_i · k_j)` for the rows of `q` (`n × d`) and `k` (`m × d`).
+pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
+    if d == 0 {
+        out.fill(0.0);
+        return;
+    }
+    let m = k.len() / d;
+    for (qi, oi) in q.chunks_exact(d).zip(out.chunks_exact_mut(m.max(1))) {
+        for (o, kj) in oi.iter_mut().zip(k.chunks_exact(d)) {
+            *o = dot(qi, kj) * scale;
+        }
+    }
+}
+
+/// The softmax of `scale · x` (every entry allowed, `x` not empty) written to `out`.
+pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
+    let max = max(x) * scale;
+    let mut sum = 0.0f32;
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (v * scale - max).exp();
+        sum += *o;
+    }
+    // sum ≥ 1 (the maximum contributes exp(0) = 1), so the division is safe.
+    let inv = 1.0 / sum;
+    out.iter_mut().for_each(|o| *o *= inv);
+}
+
+/// The softmax of `scale · x` over the entries where `allowed` is true (others exactly
+/// 0), written to `out`. Returns false, with `out` all zeros, when nothing is allowed.
+pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f32]) -> bool {
+    let max = x
+        .iter()
+        .zip(allowed)
+        .filter(|(_, a)| **a)
+        .fold(f32::NEG_INFINITY, |m, (&v, _)| m.max(v));
+    if max == f32::NEG_INFINITY {
+        out.fill(0.0);
+        return false;
+    }
+    let max = max * scale;
+    let mut sum = 0.0f32;
+    for ((o, &v), &a) in out.iter_mut().zip(x).zip(allowed) {
+        *o = if a { (v * scale - max).exp() } else { 0.0 };
+        sum += *o;
+    }
+    let inv = 1.0 / sum;
+    out.iter_mut().for_each(|o| *o *= inv);
+    true
+}
+
+/// `out_i = exp(x_i − shift)`; returns `Σ out_i` (summed left to right).
+pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
+    let mut sum = 0.0f32;
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (v - shift).exp();
+        sum += *o;
+    }
+    sum
+}
+
+/// `out += Σ_j w_j · rows_j` over the rows (`out.len()` wide) whose weight is not zero,
+/// in order of `j`: one [`axpy`] per non-zero weight.
+pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
+    let d = out.len();
+    if d == 0 {
+        return;
+    }
+    for (&wj, row) in w.iter().zip(rows.chunks_exact(d)) {
+        if wj != 0.0 {
+            axpy(wj, row, out);
+        }
+    }
+}
+
+/// `S += Σ_p φ_p v_pᵀ` over the pairs `(φ_p, v_p)` in order, for `S` of `φ.len() × v.len()`
+/// (row-major): one rank-1 update per pair.
+pub fn outer_accumulate(pairs: &[(&[f32], &[f32])], s: &mut [f32]) {
+    for &(phi, v) in pairs {
+        let d_v = v.len();
+        for (&f, s_row) in phi.iter().zip(s.chunks_exact_mut(d_v.max(1))) {
+            axpy(f, v, s_row);
+        }
+    }
+}
+
+/// `out_i = elu(x_i) + 1` (`x + 1` for `x > 0`, else `exp(x)`).
+pub fn elu1(x: &[f32], out: &mut [f32]) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = if v > 0.0 { v + 1.0 } else { v.exp() };
+    }
+}
+
+/// `out_i = max(x_i, 0)`.
+pub fn relu(x: &[f32], out: &mut [f32]) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = v.max(0.0);
+    }
 }

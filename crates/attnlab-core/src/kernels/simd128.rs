@@ -1,7 +1,13 @@
 //! WebAssembly SIMD128 kernels (4 × f32 lanes), with scalar tails.
+//!
+//! Lane-wise kernels (`axpy`, `weighted_rows`, `outer_accumulate`, `relu`) add in the
+//! oracle's order and are bit-identical to it; reductions (`dot`, `scores`, the softmax
+//! sums) sum in four lanes and agree to rounding; `exp` is a polynomial within 2 ulp.
 
 use core::arch::wasm32::{
-    f32x4_add, f32x4_extract_lane, f32x4_max, f32x4_mul, f32x4_splat, v128, v128_load, v128_store,
+    f32x4_add, f32x4_extract_lane, f32x4_gt, f32x4_mul, f32x4_pmax, f32x4_pmin, f32x4_splat,
+    f32x4_sub, i32x4, i32x4_add, i32x4_shl, i32x4_shr, i32x4_shuffle, i32x4_splat, i32x4_sub, v128,
+    v128_and, v128_bitselect, v128_load, v128_store,
 };
 
 const LANES: usize = 4;
@@ -65,7 +71,8 @@ pub fn axpy(alpha: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
-/// The largest element, or `-∞` for an empty slice.
+/// The largest element, or `-∞` for an empty slice. Uses `pmax` (one instruction; `max`
+/// must also order NaN and ±0, which the core's finite inputs never need).
 pub fn max(x: &[f32]) -> f32 {
     let n = x.len();
     let mut i = 0;
@@ -74,7 +81,7 @@ pub fn max(x: &[f32]) -> f32 {
         let mut acc = load(x);
         i = LANES;
         while i + LANES <= n {
-            acc = f32x4_max(acc, load(&x[i..]));
+            acc = f32x4_pmax(acc, load(&x[i..]));
             i += LANES;
         }
         m = f32x4_extract_lane::<0>(acc)
@@ -86,4 +93,413 @@ pub fn max(x: &[f32]) -> f32 {
         m = m.max(v);
     }
     m
+}
+
+/// `e^x` in four lanes: `x = n ln 2 + r` with `n = round(x / ln 2)` and `|r| ≤ ln 2 / 2`
+/// (Cody–Waite, `ln 2` in two parts so `n · ln2_hi` is exact), `e^r` by Cephes' degree-7
+/// polynomial, and `2^n` applied as two normal powers of two so that results down to the
+/// subnormals are rounded once. Within 2 ulp of the true value over `[-88, 88]` (a test
+/// checks it against f64); `-∞` and anything below −104 give exactly 0, `0` gives
+/// exactly 1, above ~88.72 gives `+∞`. Not for NaN (the core never feeds it one).
+#[inline(always)]
+pub(crate) fn exp4(x: v128) -> v128 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4; // 355/512: 9 significant bits
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // 1.5·2²³: adding it rounds to an integer (to nearest, ties to even) held in the low
+    // mantissa bits, so n comes without a float→int conversion.
+    const ROUND: f32 = 12_582_912.0;
+    // pmin/pmax are one instruction each (min/max must also order NaN and ±0).
+    let x = f32x4_pmin(f32x4_pmax(x, f32x4_splat(-104.0)), f32x4_splat(88.8));
+    let t = f32x4_add(f32x4_mul(x, f32x4_splat(LOG2E)), f32x4_splat(ROUND));
+    let n = f32x4_sub(t, f32x4_splat(ROUND));
+    let r = f32x4_sub(
+        f32x4_sub(x, f32x4_mul(n, f32x4_splat(LN2_HI))),
+        f32x4_mul(n, f32x4_splat(LN2_LO)),
+    );
+    let mut p = f32x4_splat(1.987_569_1e-4);
+    for c in [
+        1.398_2e-3,
+        8.333_452e-3,
+        4.166_579_6e-2,
+        1.666_666_5e-1,
+        0.5, // Cephes: 5.0000001201e-1, which is 0.5 in f32
+    ] {
+        p = f32x4_add(f32x4_mul(p, r), f32x4_splat(c));
+    }
+    let r2 = f32x4_mul(r, r);
+    let e_r = f32x4_add(f32x4_add(f32x4_mul(p, r2), r), f32x4_splat(1.0));
+    // n ∈ [−150, 128]: split it as n1 + n2 with both halves in [−75, 64].
+    let ni = i32x4_sub(t, i32x4_splat(ROUND.to_bits() as i32));
+    let n1 = i32x4_shr(ni, 1);
+    let n2 = i32x4_sub(ni, n1);
+    let bias = i32x4_splat(127);
+    let pow1 = i32x4_shl(i32x4_add(n1, bias), 23);
+    let pow2 = i32x4_shl(i32x4_add(n2, bias), 23);
+    f32x4_mul(f32x4_mul(e_r, pow1), pow2)
+}
+
+/// `out_i = exp(x_i)`, four lanes at a time with [`exp4`], then the tail through it too.
+pub fn exp(x: &[f32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    let mut i = 0;
+    while i + LANES <= n {
+        store(&mut out[i..], exp4(load(&x[i..])));
+        i += LANES;
+    }
+    for j in i..n {
+        out[j] = exp1(x[j]);
+    }
+}
+
+/// One `e^x` through the four-lane routine, so tails round like the body.
+#[inline(always)]
+fn exp1(x: f32) -> f32 {
+    f32x4_extract_lane::<0>(exp4(f32x4_splat(x)))
+}
+
+/// The four sums of `a0..a3` as one vector `[Σa0, Σa1, Σa2, Σa3]`.
+#[inline(always)]
+fn hsum4(a0: v128, a1: v128, a2: v128, a3: v128) -> v128 {
+    let t0 = f32x4_add(
+        i32x4_shuffle::<0, 4, 1, 5>(a0, a1),
+        i32x4_shuffle::<2, 6, 3, 7>(a0, a1),
+    );
+    let t1 = f32x4_add(
+        i32x4_shuffle::<0, 4, 1, 5>(a2, a3),
+        i32x4_shuffle::<2, 6, 3, 7>(a2, a3),
+    );
+    f32x4_add(
+        i32x4_shuffle::<0, 1, 4, 5>(t0, t1),
+        i32x4_shuffle::<2, 3, 6, 7>(t0, t1),
+    )
+}
+
+/// `[q_r · k_0, …, q_r · k_3]` for `R` query rows against four key rows (register
+/// blocking: each key load is reused by `R` queries, each query load by four keys).
+#[inline(always)]
+fn block<const R: usize>(q: [&[f32]; R], k: [&[f32]; 4], d: usize) -> [v128; R] {
+    let mut acc = [[f32x4_splat(0.0); 4]; R];
+    let mut c = 0;
+    while c + LANES <= d {
+        let kv = [
+            load(&k[0][c..]),
+            load(&k[1][c..]),
+            load(&k[2][c..]),
+            load(&k[3][c..]),
+        ];
+        for r in 0..R {
+            let qv = load(&q[r][c..]);
+            for j in 0..4 {
+                acc[r][j] = f32x4_add(acc[r][j], f32x4_mul(qv, kv[j]));
+            }
+        }
+        c += LANES;
+    }
+    let mut out = [f32x4_splat(0.0); R];
+    for r in 0..R {
+        let mut v = hsum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+        if c < d {
+            let mut tail = [0.0f32; 4];
+            for (j, t) in tail.iter_mut().enumerate() {
+                for cc in c..d {
+                    *t += q[r][cc] * k[j][cc];
+                }
+            }
+            v = f32x4_add(v, load(&tail));
+        }
+        out[r] = v;
+    }
+    out
+}
+
+/// `out[i·m + j] = scale · (q_i · k_j)`, blocked two queries × four keys; leftover keys
+/// through [`dot`], a leftover query one row × four keys.
+pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
+    if d == 0 {
+        out.fill(0.0);
+        return;
+    }
+    let (n, m) = (q.len() / d, k.len() / d);
+    let vs = f32x4_splat(scale);
+    let qrow = |i: usize| &q[i * d..(i + 1) * d];
+    let krow = |j: usize| &k[j * d..(j + 1) * d];
+    let mut i = 0;
+    while i + 2 <= n {
+        let mut j = 0;
+        while j + 4 <= m {
+            let [r0, r1] = block(
+                [qrow(i), qrow(i + 1)],
+                [krow(j), krow(j + 1), krow(j + 2), krow(j + 3)],
+                d,
+            );
+            store(&mut out[i * m + j..], f32x4_mul(r0, vs));
+            store(&mut out[(i + 1) * m + j..], f32x4_mul(r1, vs));
+            j += 4;
+        }
+        for jj in j..m {
+            out[i * m + jj] = dot(qrow(i), krow(jj)) * scale;
+            out[(i + 1) * m + jj] = dot(qrow(i + 1), krow(jj)) * scale;
+        }
+        i += 2;
+    }
+    if i < n {
+        let mut j = 0;
+        while j + 4 <= m {
+            let [r0] = block(
+                [qrow(i)],
+                [krow(j), krow(j + 1), krow(j + 2), krow(j + 3)],
+                d,
+            );
+            store(&mut out[i * m + j..], f32x4_mul(r0, vs));
+            j += 4;
+        }
+        for jj in j..m {
+            out[i * m + jj] = dot(qrow(i), krow(jj)) * scale;
+        }
+    }
+}
+
+/// Multiplies every element by `s`.
+#[inline(always)]
+fn scale_in_place(out: &mut [f32], s: f32) {
+    let vs = f32x4_splat(s);
+    let n = out.len();
+    let mut i = 0;
+    while i + LANES <= n {
+        let v = f32x4_mul(load(&out[i..]), vs);
+        store(&mut out[i..], v);
+        i += LANES;
+    }
+    for o in &mut out[i..] {
+        *o *= s;
+    }
+}
+
+/// The softmax of `scale · x` (`x` not empty): one pass for the maximum, one fused pass
+/// `exp(scale·x − max)` with the sum, one to normalise.
+pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
+    let m = max(x) * scale;
+    let (vm, vs) = (f32x4_splat(m), f32x4_splat(scale));
+    let n = x.len().min(out.len());
+    let mut acc = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        let e = exp4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
+        store(&mut out[i..], e);
+        acc = f32x4_add(acc, e);
+        i += LANES;
+    }
+    let mut sum = hsum(acc);
+    for j in i..n {
+        out[j] = exp1(x[j] * scale - m);
+        sum += out[j];
+    }
+    scale_in_place(&mut out[..n], 1.0 / sum);
+}
+
+/// Four `bool`s as a lane mask (all ones where true).
+#[inline(always)]
+fn mask4(a: &[bool]) -> v128 {
+    i32x4(
+        -i32::from(a[0]),
+        -i32::from(a[1]),
+        -i32::from(a[2]),
+        -i32::from(a[3]),
+    )
+}
+
+/// The masked softmax of `scale · x` (blocked entries exactly 0); false and all zeros
+/// when nothing is allowed.
+pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f32]) -> bool {
+    let n = x.len().min(out.len()).min(allowed.len());
+    let ninf = f32x4_splat(f32::NEG_INFINITY);
+    let mut vmax = ninf;
+    let mut i = 0;
+    while i + LANES <= n {
+        let v = v128_bitselect(load(&x[i..]), ninf, mask4(&allowed[i..]));
+        vmax = f32x4_pmax(vmax, v);
+        i += LANES;
+    }
+    let mut m = f32x4_extract_lane::<0>(vmax)
+        .max(f32x4_extract_lane::<1>(vmax))
+        .max(f32x4_extract_lane::<2>(vmax))
+        .max(f32x4_extract_lane::<3>(vmax));
+    for j in i..n {
+        if allowed[j] {
+            m = m.max(x[j]);
+        }
+    }
+    if m == f32::NEG_INFINITY {
+        out.fill(0.0);
+        return false;
+    }
+    let m = m * scale;
+    let (vm, vs) = (f32x4_splat(m), f32x4_splat(scale));
+    let mut acc = f32x4_splat(0.0);
+    i = 0;
+    while i + LANES <= n {
+        let e = exp4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
+        let e = v128_and(e, mask4(&allowed[i..]));
+        store(&mut out[i..], e);
+        acc = f32x4_add(acc, e);
+        i += LANES;
+    }
+    let mut sum = hsum(acc);
+    for j in i..n {
+        out[j] = if allowed[j] {
+            exp1(x[j] * scale - m)
+        } else {
+            0.0
+        };
+        sum += out[j];
+    }
+    scale_in_place(&mut out[..n], 1.0 / sum);
+    true
+}
+
+/// `out_i = exp(x_i − shift)`; returns `Σ out_i`.
+pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
+    let n = x.len().min(out.len());
+    let vsh = f32x4_splat(shift);
+    let mut acc = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        let e = exp4(f32x4_sub(load(&x[i..]), vsh));
+        store(&mut out[i..], e);
+        acc = f32x4_add(acc, e);
+        i += LANES;
+    }
+    let mut sum = hsum(acc);
+    for j in i..n {
+        out[j] = exp1(x[j] - shift);
+        sum += out[j];
+    }
+    sum
+}
+
+/// `y += w0·x0 + w1·x1 + w2·x2 + w3·x3`, added in that order lane by lane, so the result
+/// is bit-identical to four [`axpy`] calls, with one load and store of `y` instead of four.
+#[inline(always)]
+fn axpy4(w: [f32; 4], x: [&[f32]; 4], y: &mut [f32]) {
+    let n = y.len();
+    let vw = [
+        f32x4_splat(w[0]),
+        f32x4_splat(w[1]),
+        f32x4_splat(w[2]),
+        f32x4_splat(w[3]),
+    ];
+    let mut i = 0;
+    while i + LANES <= n {
+        let mut acc = load(&y[i..]);
+        for r in 0..4 {
+            acc = f32x4_add(acc, f32x4_mul(vw[r], load(&x[r][i..])));
+        }
+        store(&mut y[i..], acc);
+        i += LANES;
+    }
+    for j in i..n {
+        let mut acc = y[j];
+        for r in 0..4 {
+            acc += w[r] * x[r][j];
+        }
+        y[j] = acc;
+    }
+}
+
+/// `out += Σ_j w_j · rows_j` over the non-zero weights in order of `j`, four rows per
+/// pass over `out` (bit-identical to the scalar oracle's one [`axpy`] per row).
+pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
+    let d = out.len();
+    if d == 0 {
+        return;
+    }
+    let row = |j: usize| &rows[j * d..(j + 1) * d];
+    let mut pending = [0usize; 4];
+    let mut count = 0;
+    for (j, &wj) in w.iter().enumerate().take(rows.len() / d) {
+        if wj != 0.0 {
+            pending[count] = j;
+            count += 1;
+            if count == 4 {
+                let p = pending;
+                axpy4(
+                    [w[p[0]], w[p[1]], w[p[2]], w[p[3]]],
+                    [row(p[0]), row(p[1]), row(p[2]), row(p[3])],
+                    out,
+                );
+                count = 0;
+            }
+        }
+    }
+    for &j in &pending[..count] {
+        axpy(w[j], row(j), out);
+    }
+}
+
+/// `S += Σ_p φ_p v_pᵀ` over the pairs in order, four pairs per pass over `S`
+/// (bit-identical to one rank-1 update per pair).
+pub fn outer_accumulate(pairs: &[(&[f32], &[f32])], s: &mut [f32]) {
+    let mut chunks = pairs.chunks_exact(4);
+    for c in &mut chunks {
+        let d_v = c[0].1.len();
+        if d_v == 0 {
+            return;
+        }
+        for (a, s_row) in s.chunks_exact_mut(d_v).enumerate() {
+            axpy4(
+                [c[0].0[a], c[1].0[a], c[2].0[a], c[3].0[a]],
+                [c[0].1, c[1].1, c[2].1, c[3].1],
+                s_row,
+            );
+        }
+    }
+    scalar_outer(chunks.remainder(), s);
+}
+
+fn scalar_outer(pairs: &[(&[f32], &[f32])], s: &mut [f32]) {
+    for &(phi, v) in pairs {
+        if v.is_empty() {
+            return;
+        }
+        for (&f, s_row) in phi.iter().zip(s.chunks_exact_mut(v.len())) {
+            axpy(f, v, s_row);
+        }
+    }
+}
+
+/// `out_i = elu(x_i) + 1`: `x + 1` where `x > 0`, else [`exp4`].
+pub fn elu1(x: &[f32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    let one = f32x4_splat(1.0);
+    let zero = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        let v = load(&x[i..]);
+        // exp of the clamped value, so positive lanes never overflow before the select.
+        let e = exp4(f32x4_pmin(v, zero));
+        store(
+            &mut out[i..],
+            v128_bitselect(f32x4_add(v, one), e, f32x4_gt(v, zero)),
+        );
+        i += LANES;
+    }
+    for j in i..n {
+        let v = x[j];
+        out[j] = if v > 0.0 { v + 1.0 } else { exp1(v) };
+    }
+}
+
+/// `out_i = max(x_i, 0)`.
+pub fn relu(x: &[f32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    let zero = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        store(&mut out[i..], f32x4_pmax(zero, load(&x[i..])));
+        i += LANES;
+    }
+    for j in i..n {
+        out[j] = x[j].max(0.0);
+    }
 }

@@ -1,0 +1,233 @@
+//! The kernels against their scalar oracles (`kernels::scalar`), on lengths that straddle
+//! the 4-lane width (0, 1, 3, 4, 5, 15, 16, 17 and random ones), and the vectorised `exp`
+//! against f64. Natively both sides are the scalar path; the checks bite under wasm32
+//! with `+simd128` (`cargo xtask test` runs both wasm builds).
+
+use attnlab_core::kernels::{self, scalar};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+
+fn config(cases: u32) -> ProptestConfig {
+    // No failure files and a fixed seed: the wasm runs have no file system and ignore
+    // PROPTEST_* variables, so every platform runs the same cases.
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(0x5EED_A77E),
+        ..ProptestConfig::default()
+    }
+}
+
+fn lane_length() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        Just(0usize),
+        Just(1),
+        Just(3),
+        Just(4),
+        Just(5),
+        Just(15),
+        Just(16),
+        Just(17),
+        0usize..70
+    ]
+}
+
+fn values(len: usize, range: f32) -> impl Strategy<Value = Vec<f32>> {
+    prop::collection::vec(-range..range, len)
+}
+
+/// A vector with some exact zeros (masked weights, relu features).
+fn sparse(len: usize) -> impl Strategy<Value = Vec<f32>> {
+    prop::collection::vec(prop_oneof![1 => Just(0.0f32), 3 => -2.0f32..2.0], len)
+}
+
+/// How many f32 steps `got` is from the exact `want`, measured in the spacing of f32 at
+/// `want` (the subnormal spacing 2⁻¹⁴⁹ below the normal range).
+fn ulps(got: f32, want: f64) -> f64 {
+    if got as f64 == want {
+        return 0.0;
+    }
+    let w = want as f32;
+    let spacing = if w.abs() < f32::MIN_POSITIVE {
+        f64::from(f32::from_bits(1))
+    } else {
+        f64::from(f32::from_bits(w.abs().to_bits() + 1) - w.abs())
+    };
+    (f64::from(got) - want).abs() / spacing
+}
+
+fn exp_of(x: f32) -> f32 {
+    let mut out = [0.0];
+    kernels::exp(&[x], &mut out);
+    out[0]
+}
+
+#[test]
+fn exp_is_within_two_ulp_of_f64_over_the_whole_range() {
+    // Every 2⁻¹⁰ from −88 to 88 (180,225 points), four lanes at a time with a tail.
+    let xs: Vec<f32> = (0..=180_224).map(|i| -88.0 + i as f32 / 1024.0).collect();
+    let mut out = vec![0.0; xs.len()];
+    kernels::exp(&xs, &mut out);
+    let worst = xs
+        .iter()
+        .zip(&out)
+        .map(|(&x, &y)| (ulps(y, f64::from(x).exp()), x))
+        .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
+    println!(
+        "exp ({}): worst {} ulp at x = {}",
+        kernels::ACTIVE,
+        worst.0,
+        worst.1
+    );
+    assert!(
+        worst.0 <= 2.0,
+        "exp ({}) is {} ulp off at x = {}",
+        kernels::ACTIVE,
+        worst.0,
+        worst.1
+    );
+}
+
+#[test]
+fn exp_edges() {
+    assert_eq!(exp_of(f32::NEG_INFINITY), 0.0, "e^−∞ = 0");
+    assert_eq!(exp_of(-1000.0), 0.0, "large negative underflows to 0");
+    assert_eq!(exp_of(-104.0), 0.0, "below half the smallest subnormal");
+    assert_eq!(exp_of(0.0), 1.0, "e^0 = 1 exactly");
+    assert_eq!(exp_of(-0.0), 1.0);
+    assert_eq!(exp_of(100.0), f32::INFINITY, "overflow is +∞, never NaN");
+    // e^1 = 2.7182817 to f32; e^−1 = 0.36787945.
+    assert!(ulps(exp_of(1.0), 1f64.exp()) <= 1.0);
+    assert!(ulps(exp_of(-1.0), (-1f64).exp()) <= 1.0);
+    // The smallest normal and the subnormals just below: e^−87.33655 ≈ 1.1754944e−38.
+    for x in [-87.0f32, -87.336_55, -87.5, -100.0, -103.0] {
+        assert!(ulps(exp_of(x), f64::from(x).exp()) <= 2.0, "x = {x}");
+    }
+}
+
+#[test]
+fn softmax_hand_checked_and_stable() {
+    let mut out = [0.0; 2];
+    kernels::softmax_row(&[1234.0, 0.0], 1.0, &mut out);
+    assert_eq!(out, [1.0, 0.0], "softmax([1234, 0]) = [1, 0]");
+    // softmax(0.5 · [2, 0]) = softmax([1, 0]) = [e/(e+1), 1/(e+1)] = [0.7310586, 0.2689414].
+    kernels::softmax_row(&[2.0, 0.0], 0.5, &mut out);
+    assert!((out[0] - 0.731_058_6).abs() < 1e-6 && (out[1] - 0.268_941_4).abs() < 1e-6);
+    // Five entries (a full lane and a tail), the first blocked: the rest share 1/4 each.
+    let mut out = [9.0; 5];
+    let allowed = [false, true, true, true, true];
+    assert!(kernels::softmax_row_masked(
+        &[50.0, 3.0, 3.0, 3.0, 3.0],
+        1.0,
+        &allowed,
+        &mut out
+    ));
+    assert_eq!(out, [0.0, 0.25, 0.25, 0.25, 0.25]);
+    assert!(!kernels::softmax_row_masked(
+        &[1.0; 5],
+        1.0,
+        &[false; 5],
+        &mut out
+    ));
+    assert_eq!(out, [0.0; 5], "a fully masked row is zeros, not NaN");
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn exp_and_feature_maps_match_scalar(x in lane_length().prop_flat_map(|n| values(n, 90.0))) {
+        let (mut a, mut b) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+        kernels::exp(&x, &mut a);
+        scalar::exp(&x, &mut b);
+        for ((&v, &y), &z) in x.iter().zip(&a).zip(&b) {
+            prop_assert!(ulps(y, f64::from(v).exp()) <= 2.0 || (v > 88.0 && y == z), "exp({v}) = {y}, scalar {z}");
+        }
+        kernels::elu1(&x, &mut a);
+        scalar::elu1(&x, &mut b);
+        for ((&v, &y), &z) in x.iter().zip(&a).zip(&b) {
+            if v > 0.0 {
+                prop_assert_eq!(y, z, "elu1 is x + 1 for x > 0");
+            } else {
+                prop_assert!(ulps(y, f64::from(v).exp()) <= 2.0, "elu1({}) = {}", v, y);
+            }
+        }
+        kernels::relu(&x, &mut a);
+        scalar::relu(&x, &mut b);
+        prop_assert_eq!(&a, &b);
+    }
+
+    #[test]
+    fn scores_match_scalar(
+        (q, k, d) in (0usize..7, lane_length(), lane_length()).prop_flat_map(|(n, m, d)| {
+            (values(n * d, 3.0), values(m * d, 3.0), Just(d))
+        }),
+        scale in 0.1f32..2.0,
+    ) {
+        let (n, m) = (q.len().checked_div(d).unwrap_or(0), k.len().checked_div(d).unwrap_or(0));
+        let (mut a, mut b) = (vec![1.0; n * m], vec![2.0; n * m]);
+        kernels::scores(&q, &k, d, scale, &mut a);
+        scalar::scores(&q, &k, d, scale, &mut b);
+        for i in 0..n {
+            for j in 0..m {
+                let bound: f32 = (0..d).map(|c| (q[i * d + c] * k[j * d + c]).abs()).sum::<f32>()
+                    * scale * 1e-6 + 1e-6;
+                let (x, y) = (a[i * m + j], b[i * m + j]);
+                prop_assert!((x - y).abs() <= bound, "({i}, {j}) of {n}×{m}, d {d}: {x} vs {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_rows_match_scalar(
+        (x, allowed) in lane_length().prop_filter("a row", |n| *n > 0).prop_flat_map(|n| {
+            (values(n, 30.0), prop::collection::vec(prop::bool::weighted(0.7), n))
+        }),
+        scale in 0.1f32..2.0,
+    ) {
+        let n = x.len();
+        let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        kernels::softmax_row(&x, scale, &mut a);
+        scalar::softmax_row(&x, scale, &mut b);
+        for (y, z) in a.iter().zip(&b) {
+            prop_assert!((y - z).abs() <= 1e-6 + 4e-7 * z, "{y} vs {z}");
+        }
+        prop_assert!((a.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let ka = kernels::softmax_row_masked(&x, scale, &allowed, &mut a);
+        let kb = scalar::softmax_row_masked(&x, scale, &allowed, &mut b);
+        prop_assert_eq!(ka, kb);
+        prop_assert_eq!(ka, allowed.iter().any(|a| *a));
+        for ((y, z), ok) in a.iter().zip(&b).zip(&allowed) {
+            if *ok {
+                prop_assert!((y - z).abs() <= 1e-6 + 4e-7 * z, "{y} vs {z}");
+            } else {
+                prop_assert_eq!(y.to_bits(), 0, "a masked cell is exactly +0");
+                prop_assert_eq!(z.to_bits(), 0);
+            }
+        }
+        let (sa, sb) = (kernels::exp_shifted_sum(&x, 31.0, &mut a), scalar::exp_shifted_sum(&x, 31.0, &mut b));
+        prop_assert!((sa - sb).abs() <= 1e-5 * sb.abs() + 1e-30, "{sa} vs {sb}");
+    }
+
+    #[test]
+    fn weighted_rows_and_state_updates_are_bit_identical(
+        (w, rows, out, phis, vs) in (lane_length(), 0usize..10, lane_length()).prop_flat_map(|(m, p, d)| {
+            (sparse(m), values(m * d, 2.0), values(d, 2.0),
+             prop::collection::vec(sparse(d.min(9)), p), prop::collection::vec(values(d, 2.0), p))
+        }),
+    ) {
+        // A row of A·V: lane-wise, in the same order, so exactly equal.
+        let (mut a, mut b) = (out.clone(), out.clone());
+        kernels::weighted_rows(&w, &rows, &mut a);
+        scalar::weighted_rows(&w, &rows, &mut b);
+        prop_assert_eq!(&a, &b);
+        // S += Σ φ_p v_pᵀ for p pairs (1–9 of them: four at a time plus the rest).
+        let d_v = out.len();
+        let d_phi = d_v.min(9);
+        let pairs: Vec<(&[f32], &[f32])> = phis.iter().zip(&vs).map(|(p, v)| (p.as_slice(), v.as_slice())).collect();
+        let (mut s1, mut s2) = (vec![0.5; d_phi * d_v], vec![0.5; d_phi * d_v]);
+        kernels::outer_accumulate(&pairs, &mut s1);
+        scalar::outer_accumulate(&pairs, &mut s2);
+        prop_assert_eq!(s1, s2);
+    }
+}
