@@ -1,7 +1,7 @@
 //! # attnlab-web
 //!
 //! The attnlab app: Leptos (client-side rendering) on WebAssembly. A sentence goes in,
-//! its tokens and one head's attention heatmap come out.
+//! every variant's heads come out, side by side.
 //!
 //! - `attnlab_lab` (crate `crates/attnlab-lab`): the domain model in plain Rust — the
 //!   state, its rules and URL fragment, tokens → attention → figure — shared with the CLI;
@@ -11,6 +11,7 @@
 //!
 //! Canvas drawing happens only in an `Effect` reading the heatmap memo.
 
+mod blit_canvas;
 mod components;
 mod paint;
 mod state;

@@ -4,121 +4,478 @@
 //! [`use_app_state`].
 //!
 //! The memos follow `attnlab_lab::compute`'s steps, so a change recomputes only what it
-//! touches: the text → tokens → `X`; the model settings → the projected heads; the
-//! variant → its problem; the head picker → one head.
+//! touches:
+//!
+//! ```text
+//! text, mode, pad_to ─▶ queries ─┐            source ─▶ keys ─┐
+//! model ─────────────────────────┴▶ encoded ─▶ projected ◀────┘   (shared by all variants)
+//! projected + variant i ─▶ problem i ─▶ head (i, h) for each h ─▶ figure (i, h)
+//!                                               └──────────────▶ average i, grid i
+//! two variants' heads ─▶ comparison
+//! ```
+//!
+//! A temperature drag on variant B reruns B's problem and B's heads, and repaints B's
+//! canvases only: A's memos do not read B's signal.
 
 use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
 use attnlab_core::model::{Encoded, Projected};
-use attnlab_lab::compute::{self, Tokens};
-use attnlab_lab::figure::{self, CellReading};
-use attnlab_lab::{DEFAULT_SENTENCE, LabState, ModelSettings, Variant};
+use attnlab_lab::compute::{self, HeadAverage, Tokens, VariantComparison, WeightsRef};
+use attnlab_lab::figure;
+use attnlab_lab::fragment::{self, Loaded};
+use attnlab_lab::state::HEADS_RANGE;
+use attnlab_lab::{LabState, Mode, ModelSettings, Variant, View};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
+
+/// The memos of one variant: its problem, each head, each head's figure, the grid and
+/// the head average. Created once per variant, under the variant's own owner, so
+/// removing a variant disposes of them.
+#[derive(Debug, Clone)]
+pub struct VariantMemos {
+    /// Head `h` (`None` past the model's head count), one memo per possible head.
+    pub heads: Vec<Memo<Option<Result<HeadResult, CoreError>>>>,
+    /// The figure of the selected head.
+    pub selected: Memo<Option<Heatmap>>,
+    /// The figures of every head, for the grid.
+    pub grid: Memo<Vec<Heatmap>>,
+    /// The mean of the heads' weights.
+    pub average: Memo<Option<HeadAverage>>,
+    /// The figure of the head average.
+    pub average_figure: Memo<Option<Heatmap>>,
+    /// Why this variant cannot be computed, as one sentence.
+    pub error: Memo<Option<String>>,
+}
+
+/// One variant on screen: a stable id (for keyed lists), its settings and its memos.
+#[derive(Debug, Clone)]
+pub struct VariantSlot {
+    /// Stable across renames and removals of other variants.
+    pub id: u64,
+    /// The variant's settings.
+    pub variant: RwSignal<Variant>,
+    /// What is computed from them.
+    pub memos: VariantMemos,
+    /// Owns the memos: dropped (and with it the memos) when the variant is removed.
+    _owner: Owner,
+}
+
+/// What the comparison panel compares: the selected head of both, or their averages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompareWhat {
+    /// The selected head of each variant.
+    #[default]
+    Head,
+    /// The head average of each.
+    Average,
+}
+
+/// The comparison of two variants: the difference figure and the metrics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// `A − B` on a diverging scale.
+    pub figure: Heatmap,
+    /// max/mean |ΔA|, KL, JS and the mean entropies.
+    pub result: VariantComparison,
+    /// The names of the two variants.
+    pub names: (String, String),
+}
 
 /// Everything the lab's components share. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct AppState {
-    /// The text in the box, exactly as typed (never trimmed or cut).
+    /// Self-attention or cross-attention.
+    pub mode: RwSignal<Mode>,
+    /// The sentence (self) or target (cross), exactly as typed.
     pub sentence: RwSignal<String>,
+    /// The source sentence of cross-attention.
+    pub source: RwSignal<String>,
     /// The model settings (shared by every variant).
     pub model: RwSignal<ModelSettings>,
-    /// The attention variant shown.
-    // Written by the variant controls, which come with the full lab (issue 3).
-    #[allow(dead_code)]
-    pub variant: RwSignal<Variant>,
-    /// Which head the heatmap shows.
+    /// The variants, side by side.
+    pub variants: RwSignal<Vec<VariantSlot>>,
+    /// The variant last added or worked on (restored from links).
+    pub selected_variant: RwSignal<usize>,
+    /// Which head the large heatmaps show.
     pub head: RwSignal<usize>,
-    /// The heatmap cell (row, column) under the pointer.
+    /// The two variants compared (indices).
+    pub compare: RwSignal<(usize, usize)>,
+    /// Head or average in the comparison.
+    pub compare_what: RwSignal<CompareWhat>,
+    /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
     pub hover: RwSignal<Option<(usize, usize)>>,
-    /// Every token of the text (the first `attnlab_lab::MAX_TOKENS` are used).
+    /// A notice about the link the page was opened with, if any.
+    pub link_notice: RwSignal<Option<String>>,
+    /// The query tokens (the sentence, or the target).
     pub tokens: Memo<Tokens>,
-    /// The figure of the selected head.
-    pub heatmap: Memo<Option<Heatmap>>,
-    /// A sentence to show above the figure, if any.
+    /// The key tokens (the source in cross mode, else the query tokens).
+    pub key_tokens: Memo<Tokens>,
+    /// The projected heads shared by every variant.
+    pub projected: Memo<Result<Projected, CoreError>>,
+    /// The sentence above the figures, if any (nothing typed, text cut, settings refused).
     pub notice: Memo<Option<String>>,
-    /// The cell under the pointer, read out.
-    pub reading: Memo<Option<CellReading>>,
+    /// The comparison of the two compared variants.
+    pub comparison: Memo<Option<Result<Comparison, String>>>,
+    /// The whole state, as a link carries it.
+    pub lab: Memo<LabState>,
+    next_id: StoredValue<u64>,
+    owner: StoredValue<Owner>,
 }
 
 impl AppState {
-    /// Creates the signals and memos, starting from the default sentence, model and
-    /// variant A of the lab's default state.
-    pub fn new() -> AppState {
-        let defaults = LabState::default();
-        let sentence = RwSignal::new(DEFAULT_SENTENCE.to_string());
-        let model = RwSignal::new(defaults.model);
-        let variant = RwSignal::new(defaults.variants[0].clone());
-        let head = RwSignal::new(0);
+    /// The state of the lab opened with `lab`.
+    pub fn from_lab(lab: LabState) -> AppState {
+        let owner = Owner::current().unwrap_or_default();
+        let mode = RwSignal::new(lab.mode);
+        let sentence = RwSignal::new(lab.text.clone());
+        let source = RwSignal::new(lab.source.clone());
+        let model = RwSignal::new(lab.model);
+        let head = RwSignal::new(lab.view.head);
         let hover = RwSignal::new(None);
         let pad_to = Memo::new(move |_| model.with(|m| m.pad_to));
-        let tokens = Memo::new(move |_| sentence.with(|s| Tokens::new(s, pad_to.get())));
-        // The steps between the text and the figure; each reruns only when what it reads
-        // changes (a temperature drag reruns the problem and one head, not the projection).
+        let tokens = Memo::new(move |_| {
+            let pad = match mode.get() {
+                Mode::SelfAttention => pad_to.get(),
+                Mode::Cross => None,
+            };
+            sentence.with(|s| Tokens::new(s, pad))
+        });
+        let key_tokens = Memo::new(move |_| match mode.get() {
+            Mode::SelfAttention => tokens.get(),
+            Mode::Cross => source.with(|s| Tokens::new(s, pad_to.get())),
+        });
         let encoded: Memo<Result<Encoded, CoreError>> =
             Memo::new(move |_| tokens.with(|t| model.with(|m| compute::encode(m, t))));
+        let encoded_keys: Memo<Option<Result<Encoded, CoreError>>> = Memo::new(move |_| {
+            (mode.get() == Mode::Cross)
+                .then(|| key_tokens.with(|t| model.with(|m| compute::encode(m, t))))
+        });
         let projected: Memo<Result<Projected, CoreError>> = Memo::new(move |_| {
             encoded.with(|x| {
                 let x = x.as_ref().map_err(Clone::clone)?;
-                model.with(|m| compute::project(m, x, None))
+                encoded_keys.with(|k| match k {
+                    None => model.with(|m| compute::project(m, x, None)),
+                    Some(Err(e)) => Err(e.clone()),
+                    Some(Ok(k)) => model.with(|m| compute::project(m, x, Some(k))),
+                })
+            })
+        });
+        let notice = Memo::new(move |_| {
+            let empty = tokens.with(Tokens::is_empty)
+                || (mode.get() == Mode::Cross && key_tokens.with(Tokens::is_empty));
+            if empty {
+                return Some(compute::NOTHING_TO_ATTEND.to_string());
+            }
+            let cut = tokens
+                .with(Tokens::cut_notice)
+                .or_else(|| key_tokens.with(Tokens::cut_notice));
+            match projected.with(|p| p.as_ref().err().map(compute::explain)) {
+                Some(e) => Some(e),
+                None => cut,
+            }
+        });
+
+        let variants = RwSignal::new(Vec::new());
+        let state = AppState {
+            mode,
+            sentence,
+            source,
+            model,
+            variants,
+            selected_variant: RwSignal::new(lab.view.variant),
+            head,
+            compare: RwSignal::new(lab.view.compare),
+            compare_what: RwSignal::new(CompareWhat::default()),
+            hover,
+            link_notice: RwSignal::new(None),
+            tokens,
+            key_tokens,
+            projected,
+            notice,
+            comparison: Memo::new(|_| None),
+            lab: Memo::new(|_| LabState::default()),
+            next_id: StoredValue::new(0),
+            owner: StoredValue::new(owner),
+        };
+        let slots: Vec<VariantSlot> = lab.variants.into_iter().map(|v| state.slot(v)).collect();
+        variants.set(slots);
+        let comparison = Memo::new(move |_| state.compute_comparison());
+        let lab = Memo::new(move |_| state.snapshot());
+        AppState {
+            comparison,
+            lab,
+            ..state
+        }
+    }
+
+    /// The state of the lab opened with the link fragment `fragment` (`""`: defaults),
+    /// with a notice when the link was repaired or unreadable.
+    pub fn from_fragment(fragment: &str) -> AppState {
+        let Loaded { state, notice } = fragment::load(fragment);
+        let app = AppState::from_lab(state);
+        app.link_notice.set(notice);
+        app
+    }
+
+    /// A new variant slot with its memos, owned by a child of the app's owner.
+    fn slot(&self, variant: Variant) -> VariantSlot {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        let owner = self.owner.with_value(Owner::child);
+        let variant = owner.with(|| RwSignal::new(variant));
+        let memos = owner.with(|| self.variant_memos(variant));
+        VariantSlot {
+            id,
+            variant,
+            memos,
+            _owner: owner,
+        }
+    }
+
+    fn variant_memos(&self, variant: RwSignal<Variant>) -> VariantMemos {
+        let AppState {
+            model,
+            projected,
+            tokens,
+            key_tokens,
+            head,
+            ..
+        } = *self;
+        // Only what the problem depends on: renaming a variant does not recompute it.
+        let spec = Memo::new(move |_| {
+            variant.with(|v| {
+                let mut v = v.clone();
+                v.name.clear();
+                v
             })
         });
         let problem: Memo<Result<Problem, CoreError>> = Memo::new(move |_| {
             projected.with(|p| {
                 let p = p.as_ref().map_err(Clone::clone)?;
-                model.with(|m| variant.with(|v| tokens.with(|t| compute::problem(m, p, v, t))))
+                model.with(|m| spec.with(|v| key_tokens.with(|t| compute::problem(m, p, v, t))))
             })
         });
-        let head_result: Memo<Result<HeadResult, CoreError>> = Memo::new(move |_| {
-            problem.with(|p| {
-                let p = p.as_ref().map_err(Clone::clone)?;
-                let last = p.heads().len().saturating_sub(1);
-                compute::compute_head(p, head.get().min(last))
+        let heads: Vec<Memo<Option<Result<HeadResult, CoreError>>>> = (0..*HEADS_RANGE.end())
+            .map(|h| {
+                Memo::new(move |_| {
+                    problem.with(|p| match p {
+                        Err(e) => (h == 0).then(|| Err(e.clone())),
+                        Ok(p) => (h < p.heads().len()).then(|| compute::compute_head(p, h)),
+                    })
+                })
             })
+            .collect();
+        let labels = Memo::new(move |_| {
+            let rows = tokens.with(Tokens::labels);
+            let cols = key_tokens.with(|t| spec.with(|v| compute::key_labels(t, v)));
+            (rows, cols)
         });
-        let heatmap = Memo::new(move |_| {
-            if tokens.with(Tokens::is_empty) {
+        let figures: Vec<Memo<Option<Heatmap>>> = heads
+            .iter()
+            .enumerate()
+            .map(|(h, &result)| {
+                Memo::new(move |_| {
+                    if labels.with(|(rows, cols)| rows.is_empty() || cols.is_empty()) {
+                        return None;
+                    }
+                    result.with(|r| {
+                        let r = r.as_ref()?.as_ref().ok()?;
+                        let title = model.with(|m| {
+                            variant.with(|v| {
+                                format!("{} \u{b7} {}", v.name, figure::head_title(m, v, h))
+                            })
+                        });
+                        labels.with(|(rows, cols)| {
+                            let fig = figure::head_heatmap(title, rows, cols, r).ok()?;
+                            let fig = fig
+                                .with_row_entropy(
+                                    r.row_entropy.clone(),
+                                    r.row_entropy_normalised.clone(),
+                                )
+                                .ok()?;
+                            Some(match &r.scores {
+                                Some(s) => {
+                                    let raw = s.iter().copied().collect();
+                                    fig.clone().with_raw_scores(raw).unwrap_or(fig)
+                                }
+                                None => fig,
+                            })
+                        })
+                    })
+                })
+            })
+            .collect();
+        let figs = figures.clone();
+        let selected = Memo::new(move |_| {
+            let last = model.with(|m| m.heads).saturating_sub(1);
+            let h = head.get().min(last);
+            figs.get(h).and_then(|f| f.get())
+        });
+        let figs = figures.clone();
+        let grid = Memo::new(move |_| figs.iter().map_while(|f| f.get()).collect::<Vec<_>>());
+        let results = heads.clone();
+        let average = Memo::new(move |_| {
+            let all: Vec<HeadResult> = results
+                .iter()
+                .map_while(|r| r.with(|r| r.as_ref().and_then(|r| r.as_ref().ok().cloned())))
+                .collect();
+            compute::head_average(&all)
+        });
+        let average_figure = Memo::new(move |_| {
+            if labels.with(|(rows, cols)| rows.is_empty() || cols.is_empty()) {
                 return None;
             }
-            head_result.with(|r| {
-                let r = r.as_ref().ok()?;
-                let h = head.get().min(model.with(|m| m.heads).saturating_sub(1));
-                let title = model.with(|m| variant.with(|v| figure::head_title(m, v, h)));
-                let rows = tokens.with(Tokens::labels);
-                let cols = tokens.with(|t| variant.with(|v| compute::key_labels(t, v)));
-                figure::head_heatmap(title, &rows, &cols, r).ok()
+            average.with(|a| {
+                let a = a.as_ref()?;
+                let title = model.with(|m| variant.with(|v| figure::average_title(m, v)));
+                labels.with(|(rows, cols)| {
+                    let fig = figure::average_heatmap(title, rows, cols, a).ok()?;
+                    fig.with_row_entropy(a.row_entropy.clone(), a.row_entropy_normalised.clone())
+                        .ok()
+                })
             })
         });
-        let notice = Memo::new(move |_| {
-            tokens.with(|t| head_result.with(|r| compute::notice(t, r.as_ref().err())))
+        let error = Memo::new(move |_| {
+            if tokens.with(Tokens::is_empty) || key_tokens.with(Tokens::is_empty) {
+                return None;
+            }
+            problem.with(|p| p.as_ref().err().map(compute::explain))
         });
-        let reading = Memo::new(move |_| {
-            let cell = hover.get()?;
-            heatmap.with(|h| h.as_ref().and_then(|h| figure::read_cell(h, cell)))
-        });
-        AppState {
-            sentence,
-            model,
-            variant,
-            head,
-            hover,
-            tokens,
-            heatmap,
-            notice,
-            reading,
+        VariantMemos {
+            heads,
+            selected,
+            grid,
+            average,
+            average_figure,
+            error,
         }
     }
-}
 
-impl Default for AppState {
-    fn default() -> Self {
-        AppState::new()
+    /// The whole state as a link carries it.
+    pub fn snapshot(&self) -> LabState {
+        LabState {
+            mode: self.mode.get(),
+            text: self.sentence.get(),
+            source: self.source.get(),
+            model: self.model.get(),
+            variants: self
+                .variants
+                .with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
+            view: View {
+                variant: self.selected_variant.get(),
+                // The head shown (a head past the count is never written to a link).
+                head: self.shown_head(),
+                compare: self.compare.get(),
+            },
+        }
+    }
+
+    /// Applies an edit of the variant list made on a [`LabState`] (add, duplicate,
+    /// remove): the slots follow, the others keep their memos. Returns the edit's error.
+    pub fn edit_variants(
+        &self,
+        edit: impl FnOnce(&mut LabState) -> Result<Option<usize>, String>,
+    ) -> Result<(), String> {
+        let mut lab = self.lab.get_untracked();
+        let removed = edit(&mut lab)?;
+        self.variants.update(|slots| {
+            if let Some(i) = removed
+                && i < slots.len()
+            {
+                slots.remove(i);
+            }
+            slots.truncate(lab.variants.len());
+            for (slot, v) in slots.iter().zip(&lab.variants) {
+                if slot.variant.with_untracked(|s| s != v) {
+                    slot.variant.set(v.clone());
+                }
+            }
+            let have = slots.len();
+            for v in &lab.variants[have..] {
+                slots.push(self.slot(v.clone()));
+            }
+        });
+        self.selected_variant.set(lab.view.variant);
+        self.compare.set(lab.view.compare);
+        Ok(())
+    }
+
+    fn compute_comparison(&self) -> Option<Result<Comparison, String>> {
+        let (a, b) = self.compare.get();
+        let what = self.compare_what.get();
+        self.variants.with(|slots| {
+            let (sa, sb) = (slots.get(a)?, slots.get(b)?);
+            if a == b {
+                return None;
+            }
+            let names = (
+                sa.variant.with(|v| v.name.clone()),
+                sb.variant.with(|v| v.name.clone()),
+            );
+            let title = sa.variant.with(|va| {
+                sb.variant.with(|vb| {
+                    let head = (what == CompareWhat::Head).then(|| self.shown_head());
+                    figure::difference_title(va, vb, head)
+                })
+            });
+            let (fa, fb) = match what {
+                CompareWhat::Head => (sa.memos.selected.get(), sb.memos.selected.get()),
+                CompareWhat::Average => {
+                    (sa.memos.average_figure.get(), sb.memos.average_figure.get())
+                }
+            };
+            let (Some(fa), Some(fb)) = (fa, fb) else {
+                return Some(Err(
+                    "One of the two variants has no figure to compare (see its panel).".into(),
+                ));
+            };
+            let result = match what {
+                CompareWhat::Head => {
+                    let h = self.shown_head();
+                    let ra = sa.memos.heads.get(h).and_then(|m| m.get());
+                    let rb = sb.memos.heads.get(h).and_then(|m| m.get());
+                    match (ra, rb) {
+                        (Some(Ok(ra)), Some(Ok(rb))) => {
+                            compute::compare(WeightsRef::from(&ra), WeightsRef::from(&rb))
+                        }
+                        _ => return Some(Err("The selected head could not be computed.".into())),
+                    }
+                }
+                CompareWhat::Average => match (sa.memos.average.get(), sb.memos.average.get()) {
+                    (Some(ra), Some(rb)) => {
+                        compute::compare(WeightsRef::from(&ra), WeightsRef::from(&rb))
+                    }
+                    _ => return Some(Err("The head averages could not be computed.".into())),
+                },
+            };
+            let result = match result {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e.sentence())),
+            };
+            let figure = Heatmap::difference_of(title, &fa, &fb).map_err(|e| e.to_string());
+            Some(figure.map(|figure| Comparison {
+                figure,
+                result,
+                names,
+            }))
+        })
+    }
+
+    /// The head the large heatmaps show (the selected one, within the head count).
+    pub fn shown_head(&self) -> usize {
+        self.head
+            .get()
+            .min(self.model.with(|m| m.heads).saturating_sub(1))
     }
 }
 
-/// Creates the app state and provides it to every component below the caller.
+/// Creates the app state from the page's URL fragment and provides it to every
+/// component below the caller.
 pub fn provide_app_state() -> AppState {
-    let state = AppState::new();
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let state = AppState::from_fragment(hash.trim_start_matches('#'));
     provide_context(state);
     state
 }
@@ -131,88 +488,117 @@ pub fn use_app_state() -> AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use attnlab_core::attention::AttentionKind;
+
+    fn with_state(f: impl FnOnce(AppState)) {
+        let owner = Owner::new();
+        owner.with(|| f(AppState::from_lab(LabState::default())));
+    }
 
     #[test]
-    fn memos_follow_the_sentence_and_the_pointer() {
-        let owner = Owner::new();
-        owner.with(|| {
-            let state = AppState::new();
+    fn memos_follow_the_sentence_and_the_head() {
+        with_state(|state| {
             assert_eq!(state.tokens.with(Tokens::total), 11);
             assert_eq!(state.notice.get(), None);
-            assert_eq!(
-                state.heatmap.with(|h| h.as_ref().map(Heatmap::n_rows)),
-                Some(11)
-            );
-            assert_eq!(
-                state
-                    .heatmap
-                    .with(|h| h.as_ref().map(|h| h.title().to_string())),
-                Some(
-                    "Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
-                        .into()
-                )
-            );
-
-            state.hover.set(Some((7, 1)));
-            let reading = state.reading.get().expect("a reading");
-            assert_eq!(
-                (reading.query.1.as_str(), reading.key.1.as_str()),
-                ("it", "animal")
-            );
+            let slots = state.variants.get_untracked();
+            assert_eq!(slots.len(), 2);
+            let a = slots[0].memos.selected;
+            assert_eq!(a.with(|h| h.as_ref().map(Heatmap::n_rows)), Some(11));
+            assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 0"));
+            assert_eq!(slots[0].memos.grid.with(Vec::len), 4);
 
             state.sentence.set("   ".into());
-            assert_eq!(state.tokens.with(Tokens::total), 0);
             assert!(state.notice.get().unwrap().contains("type a sentence"));
-            assert_eq!(state.heatmap.get(), None);
-            assert_eq!(state.reading.get(), None);
+            assert_eq!(a.get(), None);
 
             state.sentence.set("我爱机器学习".into());
             state.head.set(3);
-            let title = state
-                .heatmap
-                .with(|h| h.as_ref().map(|h| h.title().to_string()));
-            assert!(title.is_some_and(|t| t.starts_with("Head 3")));
-            // A head that does not exist shows the last one.
+            assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 3"));
             state.head.set(99);
-            let title = state
-                .heatmap
-                .with(|h| h.as_ref().map(|h| h.title().to_string()));
-            assert!(title.is_some_and(|t| t.starts_with("Head 3")));
+            assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 3"));
         });
     }
 
     #[test]
-    fn knobs_reach_the_figure_and_settings_errors_are_sentences() {
-        let owner = Owner::new();
-        owner.with(|| {
-            let state = AppState::new();
-            let before = state.heatmap.get().expect("a figure");
-            state.variant.update(|v| v.temperature = 0.5);
-            let after = state.heatmap.get().expect("a figure");
-            assert_ne!(before.values(), after.values(), "τ = 0.5 sharpens the rows");
+    fn a_knob_changes_its_variant_only() {
+        with_state(|state| {
+            let slots = state.variants.get_untracked();
+            let (a, b) = (slots[0].memos.selected, slots[1].memos.selected);
+            let (a0, b0) = (a.get().unwrap(), b.get().unwrap());
+            slots[1].variant.update(|v| v.temperature = 0.5);
+            assert_eq!(a.get().unwrap(), a0);
+            assert_ne!(b.get().unwrap().values(), b0.values());
+            let cmp = state.comparison.get().unwrap().unwrap();
+            assert!(cmp.result.metrics.max_abs > 0.0);
+            assert_eq!(cmp.names, ("A".to_string(), "B".to_string()));
+        });
+    }
 
+    #[test]
+    fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
+        with_state(|state| {
+            let slots = state.variants.get_untracked();
+            slots[0].variant.update(|v| {
+                v.attention = AttentionKind::Linformer;
+                v.linformer_k = 3;
+            });
+            assert_eq!(
+                slots[0]
+                    .memos
+                    .selected
+                    .with(|h| h.as_ref().map(Heatmap::n_cols)),
+                Some(3)
+            );
             state.model.update(|m| m.heads = 5);
             let msg = state.notice.get().expect("a notice");
             assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
-            assert_eq!(state.heatmap.get(), None);
+        });
+    }
+
+    #[test]
+    fn variants_are_added_and_removed_and_the_link_follows() {
+        with_state(|state| {
+            state
+                .edit_variants(|l| l.add_variant().map(|_| None))
+                .unwrap();
+            assert_eq!(state.variants.with_untracked(Vec::len), 3);
+            assert_eq!(state.lab.get().variants[2].name, "C");
+            let b_id = state.variants.with_untracked(|s| s[1].id);
+            state
+                .edit_variants(|l| l.remove_variant(0).map(|_| Some(0)))
+                .unwrap();
+            assert_eq!(state.variants.with_untracked(|s| s[0].id), b_id);
+            state.head.set(9);
+            assert_eq!(
+                state.lab.get().view.head,
+                3,
+                "the head shown, not past the count"
+            );
+            let link = fragment::encode(&state.lab.get());
+            let back = AppState::from_fragment(&link);
+            assert_eq!(back.lab.get(), state.lab.get());
         });
     }
 
     #[test]
     fn long_text_is_cut_at_512_tokens_and_says_so() {
-        let owner = Owner::new();
-        owner.with(|| {
-            let state = AppState::new();
+        with_state(|state| {
             state.sentence.set("word ".repeat(600));
             let msg = state.notice.get().expect("a notice");
             assert!(
                 msg.contains("600 tokens") && msg.contains("first 512"),
                 "{msg}"
             );
-            assert_eq!(
-                state.heatmap.with(|h| h.as_ref().map(Heatmap::n_rows)),
-                Some(512)
-            );
+        });
+    }
+
+    #[test]
+    fn a_tampered_link_keeps_the_text_and_says_so() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let state = AppState::from_fragment("v1.!!!");
+            assert!(state.link_notice.get().is_some());
+            assert_eq!(state.variants.with_untracked(Vec::len), 2);
         });
     }
 }

@@ -1,25 +1,55 @@
 use leptos::prelude::*;
 
-use super::{AppHeader, AttentionHeatmap, CellInfo, HeadPicker, Notice, SentenceInput, TokenStrip};
+use super::token_strip::Side;
+use super::{
+    AppHeader, ComparePanel, LinkBar, ModelSettingsPanel, Notice, SentenceInput, TokenStrip,
+    VariantPanel,
+};
 use crate::state::provide_app_state;
 
-/// The whole lab: the sentence and its tokens beside the attention heatmap.
+/// The whole lab: the text and model on top, the variants side by side, the
+/// comparison below.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_app_state();
+    let state = provide_app_state();
+    let add_why = move || state.lab.with(|l| l.why_not_add_variant());
+    let count = move || state.variants.with(Vec::len);
     view! {
         <AppHeader/>
+        <LinkBar/>
         <main class="lab">
-            <section class="panel panel-input" aria-label="Sentence and tokens">
-                <SentenceInput/>
-                <TokenStrip/>
-            </section>
-            <section class="panel panel-figure" aria-label="Attention heatmap">
-                <HeadPicker/>
-                <Notice/>
-                <AttentionHeatmap/>
-                <CellInfo/>
-            </section>
+            <div class="lab-side">
+                <section class="panel panel-input" aria-label="Sentence and tokens">
+                    <SentenceInput/>
+                    <TokenStrip side=Side::Queries/>
+                    <Show when=move || state.mode.get() == attnlab_lab::Mode::Cross>
+                        <TokenStrip side=Side::Keys/>
+                    </Show>
+                </section>
+                <section class="panel panel-model" aria-label="Model settings">
+                    <ModelSettingsPanel/>
+                </section>
+            </div>
+            <div class="lab-main">
+            <Notice/>
+            <div class="variants-bar">
+                <h2 class="section-title">"Variants " <span class="token-count" data-testid="variant-count">{count}</span></h2>
+                <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
+                    title=move || add_why().unwrap_or("add a variant with the Transformer's defaults")
+                    on:click=move |_| { let _ = state.edit_variants(|lab| lab.add_variant().map(|_| None)); }>
+                    "+ add variant"
+                </button>
+                <span class="why is-shown">{move || add_why()}</span>
+            </div>
+            <div class="variants" style=move || format!("--variant-count: {}", count())>
+                <For
+                    each=move || state.variants.get()
+                    key=|slot| slot.id
+                    children=move |slot| view! { <VariantPanel entry=slot/> }
+                />
+            </div>
+            <ComparePanel/>
+            </div>
         </main>
     }
 }

@@ -1,5 +1,5 @@
-use attnlab_plot::CellMap;
-use leptos::ev::PointerEvent;
+use attnlab_plot::{CellMap, Heatmap};
+use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::logging;
 use leptos::prelude::*;
@@ -8,10 +8,26 @@ use crate::paint::{paint_heatmap, to_backing_pixels};
 use crate::state::use_app_state;
 use crate::viewport::use_viewport;
 
-/// The heatmap of the selected head on a canvas, repainted by an effect whenever the
-/// figure or the window changes; pointing at a cell sets the hover signal.
+/// A heatmap figure on a canvas, repainted by an effect whenever the figure or the
+/// window changes (and only then). Pointing at a cell, or moving the keyboard focus
+/// with the arrow keys, sets `hover`; a click (or Enter) on a cell calls `on_cell`.
 #[component]
-pub fn AttentionHeatmap() -> impl IntoView {
+pub fn AttentionHeatmap(
+    /// The figure to draw.
+    #[prop(into)]
+    figure: Signal<Option<Heatmap>>,
+    /// The cell under the pointer or the keyboard focus.
+    hover: RwSignal<Option<(usize, usize)>>,
+    /// `data-testid` of the canvas.
+    #[prop(into)]
+    testid: Signal<String>,
+    /// `data-figure`: which figure this is (`head`, `average`, `difference`).
+    #[prop(into)]
+    kind: String,
+    /// Called with a cell that is clicked or activated with Enter.
+    #[prop(optional)]
+    on_cell: Option<Callback<(usize, usize)>>,
+) -> impl IntoView {
     let state = use_app_state();
     let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
@@ -21,34 +37,72 @@ pub fn AttentionHeatmap() -> impl IntoView {
     // Effects are for syncing with the outside world: here, the canvas's pixels.
     Effect::new(move |_| {
         let dpr = viewport.get().dpr;
+        let _ = viewport.get().width;
         let Some(canvas) = canvas.get() else { return };
-        let painted = state
-            .heatmap
-            .with(|h| paint_heatmap(&canvas, h.as_ref(), dpr));
+        let painted = figure.with(|h| paint_heatmap(&canvas, h.as_ref(), dpr));
         match painted {
             Ok(map) => cells.set((map, dpr)),
             Err(e) => {
                 cells.set((CellMap::EMPTY, dpr));
-                logging::warn!("attnlab: the heatmap could not be drawn: {e}");
+                logging::warn!("attnlab: a heatmap could not be drawn: {e}");
             }
         }
     });
 
     let set_hover = move |cell: Option<(usize, usize)>| {
+        if hover.get_untracked() != cell {
+            hover.set(cell);
+        }
         if state.hover.get_untracked() != cell {
             state.hover.set(cell);
         }
     };
-    let on_pointer = move |ev: PointerEvent| {
-        let Some(el) = canvas.get_untracked() else {
-            return;
-        };
+    let cell_at = move |ev: &PointerEvent| {
+        let el = canvas.get_untracked()?;
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
-        set_hover(cells.with_untracked(|(map, _)| map.cell_at(x, y)));
+        cells.with_untracked(|(map, _)| map.cell_at(x, y))
+    };
+    let on_pointer = move |ev: PointerEvent| set_hover(cell_at(&ev));
+    let on_click = move |ev: PointerEvent| {
+        let cell = cell_at(&ev);
+        set_hover(cell);
+        if let (Some(cell), Some(cb)) = (cell, on_cell) {
+            cb.run(cell);
+        }
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        let (rows, cols) = cells.with_untracked(|(m, _)| (m.rows(), m.cols()));
+        if rows == 0 || cols == 0 {
+            return;
+        }
+        let (r, c) = hover.get_untracked().unwrap_or((0, 0));
+        let next = match ev.key().as_str() {
+            "ArrowUp" => (r.saturating_sub(1), c),
+            "ArrowDown" => ((r + 1).min(rows - 1), c),
+            "ArrowLeft" => (r, c.saturating_sub(1)),
+            "ArrowRight" => (r, (c + 1).min(cols - 1)),
+            "Home" => (r, 0),
+            "End" => (r, cols - 1),
+            "Enter" | " " => {
+                ev.prevent_default();
+                if let Some(cb) = on_cell {
+                    cb.run((r.min(rows - 1), c.min(cols - 1)));
+                }
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        set_hover(Some(next));
+    };
+    let on_focus = move |_| {
+        if hover.get_untracked().is_none() && cells.with_untracked(|(m, _)| !m.is_empty()) {
+            set_hover(Some((0, 0)));
+        }
     };
     // A ring around the cell under the pointer, in CSS pixels over the canvas.
     let highlight = move || {
-        let (row, col) = state.hover.get()?;
+        let (row, col) = hover.get()?;
         let (map, dpr) = cells.get();
         let ((x0, y0), (x1, y1)) = map.cell_bounds(row, col)?;
         let css = |v: i32| v as f64 / dpr;
@@ -61,27 +115,32 @@ pub fn AttentionHeatmap() -> impl IntoView {
         ))
     };
     let label = move || {
-        state.heatmap.with(|h| match h {
+        figure.with(|h| match h {
             Some(h) => format!(
-                "Attention heatmap: {} query tokens (rows) by {} key tokens (columns). {}",
+                "{}: {} query tokens (rows) by {} keys (columns). Arrow keys move between cells.",
+                h.title(),
                 h.n_rows(),
                 h.n_cols(),
-                h.title()
             ),
-            None => "Attention heatmap (empty)".to_string(),
+            None => "Heatmap (empty)".to_string(),
         })
     };
 
+    let frame = format!("heatmap-frame figure-{kind}");
     view! {
-        <div class="heatmap-frame">
+        <div class=frame>
             <canvas
                 node_ref=canvas
                 class="heatmap"
-                data-testid="heatmap"
+                data-testid=move || testid.get()
+                data-figure=kind
+                tabindex="0"
                 role="img"
                 aria-label=label
                 on:pointermove=on_pointer
-                on:pointerdown=on_pointer
+                on:pointerdown=on_click
+                on:keydown=on_key
+                on:focus=on_focus
                 on:pointerleave=move |ev: PointerEvent| {
                     // A finger lifted off a touch screen leaves too: keep its reading.
                     if ev.pointer_type() != "touch" {

@@ -1,21 +1,32 @@
+use attnlab_lab::figure;
+use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use crate::state::use_app_state;
-
-/// The cell under the pointer, read out: query token, key token and the exact weight.
+/// The cell under the pointer (or the keyboard focus) of `figure`, read out: query
+/// token, key token, the exact weight, and the raw score before softmax when there is one.
 #[component]
-pub fn CellInfo() -> impl IntoView {
-    let state = use_app_state();
-    let text = move || {
-        state
-            .reading
-            .get()
-            .map(|r| r.sentence())
-            .unwrap_or_else(|| "Point at a cell of the heatmap to read its exact weight.".into())
+pub fn CellInfo(
+    /// The figure read.
+    #[prop(into)]
+    figure: Signal<Option<Heatmap>>,
+    /// The cell to read.
+    #[prop(into)]
+    cell: Signal<Option<(usize, usize)>>,
+) -> impl IntoView {
+    let reading = move || {
+        let cell = cell.get()?;
+        figure.with(|h| {
+            let h = h.as_ref()?;
+            let r = figure::read_cell(h, cell)?;
+            Some(match h.raw_score(cell.0, cell.1) {
+                Some(raw) => format!("{}; raw score before softmax {raw}", r.sentence()),
+                None => r.sentence(),
+            })
+        })
     };
     view! {
-        <p class="cell-info" data-testid="cell-info" class:is-idle=move || state.reading.with(Option::is_none)>
-            {text}
+        <p class="cell-info" data-testid="cell-info" class:is-idle=move || reading().is_none() aria-live="polite">
+            {move || reading().unwrap_or_else(|| "Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.".into())}
         </p>
     }
 }

@@ -3,27 +3,53 @@ use leptos::prelude::*;
 use crate::state::use_app_state;
 use attnlab_lab::MAX_TOKENS;
 
+/// Which tokens a strip shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The query tokens (the sentence, or the target).
+    Queries,
+    /// The key tokens of cross-attention (the source).
+    Keys,
+}
+
 /// One chip per token, with its index. The chips of the query and key under the pointer
 /// are highlighted; tokens past the drawing limit are dimmed.
 #[component]
-pub fn TokenStrip() -> impl IntoView {
+pub fn TokenStrip(
+    /// Queries or keys.
+    side: Side,
+) -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.tokens.with(|t| t.total());
+    let tokens = match side {
+        Side::Queries => state.tokens,
+        Side::Keys => state.key_tokens,
+    };
+    let count = move || tokens.with(|t| t.total());
     let hover = state.hover;
+    let (title, testid) = match side {
+        Side::Queries => ("Tokens ", "token-strip"),
+        Side::Keys => ("Source tokens ", "source-token-strip"),
+    };
+    let is_here = move |i: usize| {
+        hover.get().is_some_and(|(r, c)| match side {
+            Side::Queries if state.mode.get() == attnlab_lab::Mode::Cross => r == i,
+            Side::Queries => r == i || c == i,
+            Side::Keys => c == i,
+        })
+    };
     view! {
         <h2 class="field-label">
-            "Tokens " <span class="token-count">{count}</span>
+            {title} <span class="token-count">{count}</span>
         </h2>
-        <ol class="token-strip" data-testid="token-strip">
+        <ol class="token-strip" data-testid=testid>
             <For
-                each=move || state.tokens.with(|t| t.all().to_vec()).into_iter().enumerate()
+                each=move || tokens.with(|t| t.all().to_vec()).into_iter().enumerate()
                 key=|(i, t)| (*i, t.text.clone())
                 children=move |(i, t)| {
                     view! {
                         <li
                             class="token-chip"
-                            class:is-query=move || hover.get().is_some_and(|(r, _)| r == i)
-                            class:is-key=move || hover.get().is_some_and(|(_, c)| c == i)
+                            class:is-query=move || is_here(i)
                             class:is-beyond-limit={i >= MAX_TOKENS}
                         >
                             <span class="token" data-testid="token">

@@ -197,6 +197,8 @@ pub struct HeadAverage {
     pub mask: Mask,
     /// Row entropy of the averaged weights (nats).
     pub row_entropy: Vec<f32>,
+    /// Row entropy ÷ ln(allowed keys of the row), `0..=1` (as the core reports per head).
+    pub row_entropy_normalised: Vec<f32>,
     /// Rows with no allowed key.
     pub empty_rows: Vec<usize>,
 }
@@ -209,8 +211,10 @@ pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
         sum += &h.weights;
     }
     let weights = sum / heads.len() as f32;
+    let row_entropy = metrics::row_entropy(&weights);
     Some(HeadAverage {
-        row_entropy: metrics::row_entropy(&weights),
+        row_entropy_normalised: metrics::normalised_entropy(&row_entropy, &first.mask),
+        row_entropy,
         weights,
         mask: first.mask.clone(),
         empty_rows: first.empty_rows.clone(),
@@ -468,6 +472,25 @@ impl<'a> Pipeline<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_head_average_carries_normalised_row_entropy() {
+        let mut state = LabState::default();
+        state.variants[0].masks.causal = true;
+        let a = Pipeline::new(&state).variant(0).unwrap();
+        let avg = a.average.unwrap();
+        assert_eq!(avg.row_entropy_normalised.len(), 11);
+        // Row 0 sees one key: no entropy to speak of.
+        assert_eq!(avg.row_entropy_normalised[0], 0.0);
+        assert!(
+            avg.row_entropy_normalised
+                .iter()
+                .all(|&h| (0.0..=1.0 + 1e-6).contains(&h))
+        );
+        // Row 10 sees 11 keys: H / ln 11.
+        let expected = avg.row_entropy[10] / 11f32.ln();
+        assert!((avg.row_entropy_normalised[10] - expected).abs() < 1e-6);
+    }
     use crate::state::MaskKind;
 
     #[test]

@@ -90,7 +90,9 @@ pub fn average_heatmap(
     )
 }
 
-/// The diverging figure of `A − B`; cells both variants block are hatched.
+/// The diverging figure of `A − B`, built by [`Heatmap::difference_of`]: a cell that
+/// either variant blocks (or an empty row of either) is drawn as masked, not as a change,
+/// and is left out of the colour range.
 pub fn difference_heatmap(
     title: impl Into<String>,
     rows: &[String],
@@ -98,20 +100,22 @@ pub fn difference_heatmap(
     comparison: &VariantComparison,
     masks: (&Mask, &Mask),
 ) -> Result<Heatmap, HeatmapError> {
+    // The two sides as figures that carry only their masks: `difference_of` subtracts
+    // the values (B is zero, A is the difference) and unions the masks.
     let values: Vec<f32> = comparison.difference.iter().copied().collect();
-    let blocked: Vec<bool> = masks
-        .0
-        .allowed()
-        .iter()
-        .zip(masks.1.allowed().iter())
-        .map(|(&a, &b)| !a && !b)
-        .collect();
-    let heatmap = Heatmap::difference(title, rows.to_vec(), cols.to_vec(), values)?;
-    if blocked.len() == heatmap.values().len() {
-        heatmap.with_blocked(blocked)
-    } else {
-        Ok(heatmap)
-    }
+    let side = |values: Vec<f32>, mask: &Mask| -> Result<Heatmap, HeatmapError> {
+        let blocked: Vec<bool> = mask.allowed().iter().map(|&allowed| !allowed).collect();
+        let h = Heatmap::difference("", rows.to_vec(), cols.to_vec(), values)?;
+        if blocked.len() == h.values().len() {
+            h.with_blocked(blocked)
+        } else {
+            Ok(h)
+        }
+    };
+    let zeros = vec![0.0; values.len()];
+    let a = side(values, masks.0)?;
+    let b = side(zeros, masks.1)?;
+    Heatmap::difference_of(title, &a, &b)
 }
 
 /// What the pointer is on: one cell of a figure.
@@ -213,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn the_difference_figure_is_diverging_and_hatches_cells_both_block() {
+    fn the_difference_figure_is_diverging_and_hatches_cells_either_blocks() {
         let mut state = LabState::default();
         state.set_mode(Mode::Cross);
         for v in &mut state.variants {
@@ -239,5 +243,26 @@ mod tests {
         assert_eq!((h.n_rows(), h.n_cols()), (4, 6));
         assert!(h.range().min() < 0.0 && h.range().max() > 0.0);
         assert!(h.is_blocked(0, 5) && !h.is_blocked(3, 0));
+
+        // Only B causal: the cells B blocks are masked in the difference too.
+        state.variants[0].masks.causal = false;
+        let p = Pipeline::new(&state);
+        let (a, b) = (p.variant(0).unwrap(), p.variant(1).unwrap());
+        let c = compare(
+            a.weights(Which::Head(0)).unwrap(),
+            b.weights(Which::Head(0)).unwrap(),
+        )
+        .unwrap();
+        let h = difference_heatmap(
+            "A \u{2212} B",
+            &p.queries().labels(),
+            &p.keys().labels(),
+            &c,
+            (&a.heads[0].mask, &b.heads[0].mask),
+        )
+        .unwrap();
+        assert!(h.is_blocked(0, 5), "blocked in B only");
+        assert!(!h.is_blocked(3, 0));
+        assert_eq!(h.value(3, 0), Some(c.difference[[3, 0]]));
     }
 }

@@ -1,0 +1,490 @@
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+// The lab, as a class uses it: sentences, model settings, variants side by side, every
+// head on canvas, the comparison, and the whole state in the link.
+//
+// DOM contract (implemented by src/):
+//   [data-testid=variant]                 one panel per variant (data-variant = its name)
+//     canvas[data-figure=head]            the selected head (the first variant's is
+//                                         data-testid=heatmap); data-rendered-tokens after paint
+//     canvas[data-figure=grid]            every head as small multiples (click selects)
+//     canvas[data-figure=average]         the head average
+//     [data-testid=cell-info]             the reading of the cell under the pointer / focus
+//     select[data-testid=score|attention], input[data-testid=temperature|temperature-value|
+//     linformer-k|mask-causal|mask-padding|mask-window|window-r|mask-strided|strided-s|
+//     edit-custom], button[data-testid=global-token]
+//   [data-testid=compare]                 canvas[data-figure=difference] + compare-table
+//   [data-testid=notice]                  one region for every page-level message
+//   [data-testid=share-link], [data-testid=copy-link]
+
+const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired";
+
+/** Every test fails if the page logs a console error or throws, whatever else it checks. */
+const test = base.extend<{ errors: string[] }>({
+  errors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
+      });
+      page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+      await use(errors);
+      expect(errors, 'console errors and uncaught exceptions').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+const variant = (page: Page, i: number) => page.getByTestId('variant').nth(i);
+const head = (v: Locator) => v.locator('canvas[data-figure=head]');
+const grid = (v: Locator) => v.locator('canvas[data-figure=grid]');
+const average = (v: Locator) => v.locator('canvas[data-figure=average]');
+const difference = (page: Page) => page.locator('canvas[data-figure=difference]');
+const pixels = (canvas: Locator) =>
+  canvas.evaluate((c) => (c as HTMLCanvasElement).toDataURL('image/png'));
+
+/** Every canvas of the page, in order. */
+async function allPixels(page: Page): Promise<string[]> {
+  return page.locator('canvas').evaluateAll((cs) =>
+    cs.map((c) => (c as HTMLCanvasElement).toDataURL('image/png')),
+  );
+}
+
+async function open(page: Page, path = '/') {
+  await page.goto(path);
+  await expect(head(variant(page, 0))).toHaveAttribute('data-rendered-tokens', /^[1-9]/);
+  await expect(head(variant(page, 1))).toHaveAttribute('data-rendered-tokens', /^[1-9]/);
+}
+
+/** Moves the keyboard focus of a heatmap to cell (row, col) and presses Enter. */
+async function activateCell(page: Page, canvas: Locator, row: number, col: number) {
+  await canvas.focus();
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < row; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < col; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until `canvas` no longer shows `before`. */
+async function changes(canvas: Locator, before: string, what: string) {
+  await expect.poll(() => pixels(canvas), { message: `${what} repaints` }).not.toEqual(before);
+}
+
+/**
+ * Runs `act` and checks that it changes variant B's canvas `which` and leaves variant
+ * A's canvases alone.
+ */
+async function changesOnlyB(page: Page, what: string, act: (b: Locator) => Promise<void>) {
+  const [a, b] = [variant(page, 0), variant(page, 1)];
+  const aBefore = [await pixels(head(a)), await pixels(grid(a)), await pixels(average(a))];
+  const bBefore = await pixels(head(b));
+  await act(b);
+  await changes(head(b), bBefore, `${what}: B's head`);
+  // Give a stray repaint time to happen before checking that none did.
+  await page.waitForTimeout(150);
+  expect(
+    [await pixels(head(a)), await pixels(grid(a)), await pixels(average(a))],
+    `${what}: A's canvases are untouched`,
+  ).toEqual(aBefore);
+}
+
+test('typing a sentence updates the tokens and every canvas', async ({ page }) => {
+  await open(page);
+  const before = await allPixels(page);
+  expect(before.length).toBe(7); // 2 × (head, grid, average) + difference
+  await page.getByTestId('sentence-input').fill('Colourless green ideas sleep furiously');
+  await expect(page.getByTestId('token-strip').getByTestId('token')).toHaveCount(5);
+  await expect(head(variant(page, 0))).toHaveAttribute('data-rendered-tokens', '5');
+  await expect(head(variant(page, 1))).toHaveAttribute('data-rendered-tokens', '5');
+  await expect
+    .poll(async () => {
+      const now = await allPixels(page);
+      return now.filter((p, i) => p === before[i]).length;
+    }, { message: 'canvases still showing the old sentence' })
+    .toBe(0);
+
+  // The example picker: Chinese, one token per character, and the long paragraph.
+  await page.getByTestId('examples').selectOption('2');
+  await expect(page.getByTestId('token-strip').getByTestId('token').first()).toHaveText('小');
+  await page.getByTestId('examples').selectOption('4');
+  const n = await page.getByTestId('token-strip').getByTestId('token').count();
+  expect(n).toBeGreaterThan(80);
+  await expect(head(variant(page, 0))).toHaveAttribute('data-rendered-tokens', String(n));
+});
+
+test('each kind of variant knob changes its own canvas only', async ({ page }) => {
+  test.setTimeout(120_000);
+  await open(page);
+  await changesOnlyB(page, 'score', (b) => b.getByTestId('score').selectOption('cosine'));
+  await changesOnlyB(page, 'typed temperature', (b) => b.getByTestId('temperature-value').fill('0.25').then(() => b.getByTestId('temperature-value').press('Enter')));
+  await expect(variant(page, 1).getByTestId('temperature')).toHaveValue(/^-0\.60?$/);
+  await changesOnlyB(page, 'temperature slider', (b) => b.getByTestId('temperature').fill('1'));
+  await expect(variant(page, 1).getByTestId('temperature-value')).toHaveValue('10');
+  await changesOnlyB(page, 'causal mask', (b) => b.getByTestId('mask-causal').check());
+  await changesOnlyB(page, 'window mask', (b) => b.getByTestId('mask-window').check());
+  await changesOnlyB(page, 'window radius', (b) => b.getByTestId('window-r').fill('1').then(() => b.getByTestId('window-r').press('Enter')));
+  await changesOnlyB(page, 'window off', (b) => b.getByTestId('mask-window').uncheck());
+  await changesOnlyB(page, 'strided mask', (b) => b.getByTestId('mask-strided').check());
+  await changesOnlyB(page, 'global token', (b) => b.getByTestId('global-token').nth(7).click());
+  await expect(variant(page, 1).getByTestId('global-token').nth(7)).toHaveAttribute('aria-pressed', 'true');
+  await changesOnlyB(page, 'custom cell', async (b) => {
+    await b.getByTestId('edit-custom').check();
+    // (3, 0): allowed by the causal and strided (s = 3) masks, so blocking it shows.
+    await activateCell(page, head(b), 3, 0);
+  });
+  await expect(variant(page, 1).getByTestId('cell-info').first()).toContainText('query “cross” (3) → key “The” (0): blocked by the mask');
+  await expect(variant(page, 1).getByTestId('custom-count')).toHaveText('1');
+  for (const id of ['mask-strided', 'mask-causal']) {
+    await variant(page, 1).getByTestId(id).uncheck();
+  }
+  await variant(page, 1).getByTestId('clear-custom').click();
+  await variant(page, 1).getByTestId('global-token').nth(7).click();
+  await expect(variant(page, 1).getByTestId('global-token').nth(7)).toHaveAttribute('aria-pressed', 'false');
+  await changesOnlyB(page, 'attention kind', (b) => b.getByTestId('attention').selectOption('elu1'));
+  // Kernel attention has no logits: τ and the score function are disabled, with a reason.
+  await expect(variant(page, 1).getByTestId('temperature-value')).toBeDisabled();
+  await expect(variant(page, 1).getByTestId('score')).toBeDisabled();
+  await changesOnlyB(page, 'Linformer', (b) => b.getByTestId('attention').selectOption('linformer'));
+  await expect(head(variant(page, 1))).toHaveAttribute('aria-label', /by 4 keys/);
+  await changesOnlyB(page, 'Linformer k', (b) => b.getByTestId('linformer-k').fill('6').then(() => b.getByTestId('linformer-k').press('Enter')));
+  await expect(head(variant(page, 1))).toHaveAttribute('aria-label', /by 6 keys/);
+});
+
+test('forbidden combinations are disabled with a one-line reason on hover and focus', async ({ page }) => {
+  await open(page);
+  const b = variant(page, 1);
+  await b.getByTestId('mask-causal').check();
+  // Linformer cannot be causal: its option is disabled, and the knob says why.
+  await expect(b.locator('select[data-testid=attention] option[value=linformer]')).toBeDisabled();
+  const attention = b.getByTestId('attention');
+  const whyId = await attention.getAttribute('aria-describedby');
+  const why = page.locator(`[id="${whyId}"]`);
+  await expect(why).toContainText('Linformer cannot apply the causal mask');
+  await attention.focus();
+  await expect(why).toBeVisible();
+  // Efficient attention cannot be causal either; turning the mask off enables both.
+  await b.getByTestId('mask-causal').uncheck();
+  await expect(b.locator('select[data-testid=attention] option[value=linformer]')).toBeEnabled();
+  await b.getByTestId('attention').selectOption('linformer');
+  const causal = b.getByTestId('mask-causal');
+  await expect(causal).toBeDisabled();
+  await expect(causal).toHaveAttribute('aria-describedby', /.+/);
+  await causal.locator('xpath=ancestor::div[contains(@class,"knob")][1]').hover();
+  await expect(page.locator(`[id="${await causal.getAttribute('aria-describedby')}"]`)).toBeVisible();
+
+  // Model settings: 5 heads do not divide d_model = 64, so 5 cannot be chosen;
+  // a d_model that 4 heads do not divide is refused with its reason, not changed.
+  await expect(page.locator('select[data-testid=heads] option[value="5"]')).toBeDisabled();
+  await page.getByTestId('d-model').fill('66');
+  await page.getByTestId('d-model').press('Enter');
+  await expect(page.locator('#d-model-why')).toContainText('not divisible by 4 heads');
+  await expect(page.getByTestId('d-k')).toHaveText('16');
+  const before = await pixels(head(variant(page, 0)));
+  await page.getByTestId('d-model').fill('32');
+  await page.getByTestId('d-model').press('Enter');
+  await expect(page.getByTestId('d-k')).toHaveText('8');
+  await changes(head(variant(page, 0)), before, 'd_model = 32');
+});
+
+test('model settings change every variant', async ({ page }) => {
+  await open(page);
+  const act = async (what: string, f: () => Promise<void>) => {
+    const a = await pixels(head(variant(page, 0)));
+    const b = await pixels(head(variant(page, 1)));
+    await f();
+    await changes(head(variant(page, 0)), a, `${what}: A`);
+    await changes(head(variant(page, 1)), b, `${what}: B`);
+  };
+  await act('heads', () => page.getByTestId('heads').selectOption('8'));
+  await expect(grid(variant(page, 0))).toHaveAttribute('aria-label', /All 8 heads/);
+  await act('seed', async () => {
+    await page.getByTestId('seed').fill('7');
+    await page.getByTestId('seed').press('Enter');
+  });
+  await act('positions', () => page.getByTestId('position').selectOption('none'));
+  await act('embedding scale', () => page.getByTestId('embedding-scale').uncheck());
+  await act('pad to length', async () => {
+    await page.getByTestId('pad-to').fill('14');
+    await page.getByTestId('pad-to').press('Enter');
+  });
+  await expect(head(variant(page, 0))).toHaveAttribute('data-rendered-tokens', '14');
+  // Padding mask: now there are <pad> keys to block.
+  await changesOnlyB(page, 'padding mask', (b) => b.getByTestId('mask-padding').check());
+});
+
+test('the head grid selects the head that the large heatmaps show', async ({ page }) => {
+  await open(page);
+  const a = variant(page, 0);
+  await expect(head(a)).toHaveAttribute('aria-label', /^A · Head 0/);
+  const box = (await grid(a).boundingBox())!;
+  const before = await pixels(head(a));
+  // Four heads in one row: the third tile is head 2.
+  await grid(a).click({ position: { x: box.width * 0.5, y: box.height * 0.55 } });
+  await expect(head(a)).toHaveAttribute('aria-label', /^A · Head 2/);
+  await expect(head(variant(page, 1))).toHaveAttribute('aria-label', /^B · Head 2/);
+  await changes(head(a), before, 'head 2');
+  await grid(a).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(head(a)).toHaveAttribute('aria-label', /^A · Head 3/);
+});
+
+test('variants are added, duplicated, renamed and removed', async ({ page }) => {
+  await open(page);
+  const panels = page.getByTestId('variant');
+  await expect(panels).toHaveCount(2);
+  await page.getByTestId('add-variant').click();
+  await expect(panels).toHaveCount(3);
+  await expect(variant(page, 2).getByTestId('variant-name')).toHaveValue('C');
+  await expect(head(variant(page, 2))).toHaveAttribute('data-rendered-tokens', '11');
+  await variant(page, 1).getByTestId('duplicate-variant').click();
+  await expect(panels).toHaveCount(4);
+  await expect(variant(page, 3).getByTestId('variant-name')).toHaveValue('D');
+  await expect(variant(page, 3).getByTestId('score')).toHaveValue('dot');
+  await expect(page.getByTestId('add-variant')).toBeDisabled();
+  await expect(page.locator('.variants-bar .why')).toContainText('at most 4 variants');
+
+  await variant(page, 3).getByTestId('variant-name').fill('Unscaled');
+  await variant(page, 3).getByTestId('variant-name').press('Enter');
+  await expect(head(variant(page, 3))).toHaveAttribute('aria-label', /^Unscaled · Head 0/);
+  await expect(page.locator('[data-testid=variant][data-variant=Unscaled]')).toHaveCount(1);
+
+  // Removing A keeps B's figures (and makes B's canvas the first heatmap).
+  const bPixels = await pixels(head(variant(page, 1)));
+  await variant(page, 0).getByTestId('remove-variant').click();
+  await expect(panels).toHaveCount(3);
+  await expect(variant(page, 0).getByTestId('variant-name')).toHaveValue('B');
+  await expect(page.getByTestId('heatmap')).toHaveCount(1);
+  expect(await pixels(page.getByTestId('heatmap'))).toEqual(bPixels);
+  for (let i = 0; i < 2; i++) await variant(page, 0).getByTestId('remove-variant').click();
+  await expect(panels).toHaveCount(1);
+  await expect(variant(page, 0).getByTestId('remove-variant')).toBeDisabled();
+});
+
+test('the difference view compares two variants', async ({ page }) => {
+  await open(page);
+  const compare = page.getByTestId('compare');
+  await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '11');
+  await expect(compare.getByTestId('compare-table')).toBeVisible();
+  const maxAbs = Number(await compare.getByTestId('max-abs').textContent());
+  expect(maxAbs).toBeGreaterThan(0);
+  for (const id of ['mean-abs', 'mean-kl', 'mean-js', 'entropy-a', 'entropy-b']) {
+    expect(Number(await compare.getByTestId(id).textContent()), id).toBeGreaterThanOrEqual(0);
+  }
+  // B (unscaled dot product) is sharper than A: lower mean entropy.
+  expect(Number(await compare.getByTestId('entropy-b').textContent())).toBeLessThan(
+    Number(await compare.getByTestId('entropy-a').textContent()),
+  );
+  const before = await pixels(difference(page));
+  await compare.getByTestId('compare-what').selectOption('average');
+  await changes(difference(page), before, 'difference of the averages');
+  // The same variant twice: nothing to compare, and the page says so.
+  await compare.getByTestId('compare-b').selectOption('0');
+  await expect(compare).toContainText('Pick two different variants');
+  await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '0');
+  await compare.getByTestId('compare-b').selectOption('1');
+  await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '11');
+  // Hovering the difference reads a signed value.
+  const box = (await difference(page).boundingBox())!;
+  await difference(page).hover({ position: { x: box.width * 0.4, y: box.height * 0.5 } });
+  await expect(compare.getByTestId('cell-info')).toContainText(/query “.+” \(\d+\) → key “.+” \(\d+\)/);
+});
+
+test('hover and keyboard focus read the exact weight and the raw score', async ({ page }) => {
+  await open(page);
+  const a = variant(page, 0);
+  const info = a.getByTestId('cell-info').first();
+  const box = (await head(a).boundingBox())!;
+  await head(a).hover({ position: { x: box.width * 0.45, y: box.height * 0.5 } });
+  await expect(info).toContainText(/query “.+” \(\d+\) → key “.+” \(\d+\): weight 0\.\d{4,}; raw score before softmax -?\d/);
+  // Keyboard: focus starts at (0, 0); → moves to key 1.
+  await page.mouse.move(0, 0);
+  await head(a).focus();
+  await expect(info).toContainText('query “The” (0) → key “The” (0): weight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await expect(info).toContainText('query “animal” (1) → key “animal” (1): weight');
+  const weight = Number((await info.textContent())!.match(/weight ([0-9.e-]+)/)![1]);
+  expect(weight).toBeGreaterThan(0);
+  expect(weight).toBeLessThanOrEqual(1);
+  // Masked cells read as blocked.
+  await a.getByTestId('mask-causal').check();
+  await page.keyboard.press('ArrowRight'); // focus moved to the checkbox: refocus the canvas
+  await head(a).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(info).toContainText('query “animal” (1) → key “didn\'t” (2): blocked by the mask (weight 0)');
+});
+
+test('the URL round-trips every setting', async ({ page }) => {
+  await open(page);
+  // Model.
+  await page.getByTestId('heads').selectOption('2');
+  await page.getByTestId('d-model').fill('48');
+  await page.getByTestId('d-model').press('Enter');
+  await page.getByTestId('seed').fill('7');
+  await page.getByTestId('seed').press('Enter');
+  await page.getByTestId('layout').selectOption('split');
+  await page.getByTestId('base').fill('1000');
+  await page.getByTestId('base').press('Enter');
+  await page.getByTestId('combine').selectOption('concat');
+  await page.getByTestId('d-pos').fill('12');
+  await page.getByTestId('d-pos').press('Enter');
+  await page.getByTestId('embedding-scale').uncheck();
+  await page.getByTestId('pad-to').fill('13');
+  await page.getByTestId('pad-to').press('Enter');
+  await page.getByTestId('sentence-input').fill('The cat sat on the mat because it was warm');
+  // Variant A.
+  const a = variant(page, 0);
+  await a.getByTestId('score').selectOption('additive');
+  await a.getByTestId('temperature-value').fill('0.37');
+  await a.getByTestId('temperature-value').press('Enter');
+  await a.getByTestId('mask-causal').check();
+  await a.getByTestId('mask-window').check();
+  await a.getByTestId('window-r').fill('3');
+  await a.getByTestId('window-r').press('Enter');
+  await a.getByTestId('mask-strided').check();
+  await a.getByTestId('strided-s').fill('4');
+  await a.getByTestId('strided-s').press('Enter');
+  await a.getByTestId('mask-padding').check();
+  await a.getByTestId('global-token').nth(2).click();
+  await a.getByTestId('edit-custom').check();
+  await activateCell(page, head(a), 4, 1);
+  await expect(a.getByTestId('custom-count')).toHaveText('1');
+  // Variant B, and a third variant with Linformer.
+  const b = variant(page, 1);
+  await b.getByTestId('attention').selectOption('taylor');
+  await page.getByTestId('add-variant').click();
+  const c = variant(page, 2);
+  await c.getByTestId('attention').selectOption('linformer');
+  await c.getByTestId('linformer-k').fill('5');
+  await c.getByTestId('linformer-k').press('Enter');
+  await c.getByTestId('variant-name').fill('Lin');
+  await c.getByTestId('variant-name').press('Enter');
+  await expect(c.getByTestId('score')).toBeDisabled(); // Linformer always scores q·k'/√d_k
+  await page.getByTestId('compare-b').selectOption('2');
+  await expect(page.getByTestId('compare')).toContainText('cannot be compared cell by cell');
+
+  // The link in the address bar follows the state (replaceState), and the copy box too.
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1z?\./);
+  const url = page.url();
+  expect(await page.getByTestId('share-link').inputValue()).toBe(url);
+  await page.getByTestId('copy-link').click();
+  await expect(page.getByTestId('copied')).not.toBeEmpty();
+
+  // A fresh page opened with the link shows the same lab.
+  const other = await page.context().newPage();
+  const errors: string[] = [];
+  other.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  other.on('pageerror', (e) => errors.push(e.message));
+  await other.goto(url);
+  await expect(other.getByTestId('variant')).toHaveCount(3);
+  await expect(other.getByTestId('notice')).toHaveCount(0);
+  await expect(other.getByTestId('sentence-input')).toHaveValue('The cat sat on the mat because it was warm');
+  await expect(other.getByTestId('heads')).toHaveValue('2');
+  await expect(other.getByTestId('d-model')).toHaveValue('48');
+  await expect(other.getByTestId('seed')).toHaveValue('7');
+  await expect(other.getByTestId('layout')).toHaveValue('split');
+  await expect(other.getByTestId('base')).toHaveValue('1000');
+  await expect(other.getByTestId('combine')).toHaveValue('concat');
+  await expect(other.getByTestId('d-pos')).toHaveValue('12');
+  await expect(other.getByTestId('embedding-scale')).not.toBeChecked();
+  await expect(other.getByTestId('pad-to')).toHaveValue('13');
+  const [oa, ob, oc] = [0, 1, 2].map((i) => other.getByTestId('variant').nth(i));
+  await expect(oa.getByTestId('score')).toHaveValue('additive');
+  await expect(oa.getByTestId('temperature-value')).toHaveValue('0.37');
+  for (const id of ['mask-causal', 'mask-window', 'mask-strided', 'mask-padding']) {
+    await expect(oa.getByTestId(id), id).toBeChecked();
+  }
+  await expect(oa.getByTestId('window-r')).toHaveValue('3');
+  await expect(oa.getByTestId('strided-s')).toHaveValue('4');
+  await expect(oa.getByTestId('global-token').nth(2)).toHaveAttribute('aria-pressed', 'true');
+  await expect(oa.getByTestId('custom-count')).toHaveText('1');
+  await expect(ob.getByTestId('attention')).toHaveValue('taylor');
+  await expect(oc.getByTestId('attention')).toHaveValue('linformer');
+  await expect(oc.getByTestId('linformer-k')).toHaveValue('5');
+  await expect(oc.getByTestId('variant-name')).toHaveValue('Lin');
+  await expect(other.getByTestId('compare-b')).toHaveValue('2');
+  expect(await other.getByTestId('share-link').inputValue()).toBe(url);
+  // Same numbers, same pixels.
+  await expect(head(oa)).toHaveAttribute('data-rendered-tokens', '13');
+  expect(await pixels(head(oa))).toEqual(await pixels(head(a)));
+  expect(errors).toEqual([]);
+  await other.close();
+});
+
+test('a tampered URL opens the defaults with a notice, keeping readable text', async ({ page }) => {
+  await page.goto('/#v1.this-is-not!!base64');
+  await expect(page.getByTestId('notice')).toBeVisible();
+  await expect(page.getByTestId('notice')).toContainText('damaged');
+  await expect(page.getByTestId('sentence-input')).toHaveValue(DEFAULT_SENTENCE);
+  await expect(page.getByTestId('variant')).toHaveCount(2);
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+
+  // A link whose settings were edited by hand: the defaults, with the link's text.
+  const json = JSON.stringify({ t: 'Hello tampered world', d: 'sixty-four' });
+  const payload = Buffer.from(json).toString('base64url');
+  await page.goto(`/#v1.${payload}`);
+  await page.reload();
+  await expect(page.getByTestId('notice')).toContainText('with the link\'s text');
+  await expect(page.getByTestId('sentence-input')).toHaveValue('Hello tampered world');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '3');
+
+  // Out-of-range values are repaired, and the notice says what changed.
+  const repaired = Buffer.from(JSON.stringify({ h: 5 })).toString('base64url');
+  await page.goto(`/#v1.${repaired}`);
+  await page.reload();
+  await expect(page.getByTestId('notice')).toContainText('5 heads do not divide');
+  await expect(page.getByTestId('heads')).toHaveValue('4');
+});
+
+test('cross-attention: target queries attend to source keys', async ({ page }) => {
+  await open(page);
+  await page.getByTestId('mode-cross').check();
+  await expect(page.getByTestId('sentence-input')).toHaveValue('I love machine learning');
+  await expect(page.getByTestId('source-input')).toHaveValue('我爱机器学习');
+  await expect(page.getByTestId('source-token-strip').getByTestId('token')).toHaveCount(6);
+  const a = variant(page, 0);
+  await expect(head(a)).toHaveAttribute('data-rendered-tokens', '4');
+  await expect(head(a)).toHaveAttribute('aria-label', /4 query tokens \(rows\) by 6 keys/);
+  await head(a).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(a.getByTestId('cell-info').first()).toContainText('query “I” (0) → key “爱” (1): weight');
+  const before = await pixels(head(a));
+  await page.getByTestId('source-input').fill('我爱学习');
+  await changes(head(a), before, 'a new source');
+  await expect(head(a)).toHaveAttribute('aria-label', /by 4 keys/);
+  // The mode travels in the link too.
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe('');
+  await page.reload();
+  await expect(page.getByTestId('mode-cross')).toBeChecked();
+  await expect(page.getByTestId('source-input')).toHaveValue('我爱学习');
+  await page.getByTestId('mode-self').check();
+  await expect(page.getByTestId('source-input')).toHaveCount(0);
+  await expect(page.getByTestId('sentence-input')).toHaveValue(DEFAULT_SENTENCE);
+});
+
+test('above 512 tokens the page says so and draws the first 512', async ({ page }) => {
+  await open(page);
+  const text = Array.from({ length: 600 }, (_, i) => `w${i % 50}`).join(' ');
+  await page.getByTestId('sentence-input').fill(text);
+  await expect(page.getByTestId('notice')).toContainText('600 tokens');
+  await expect(page.getByTestId('notice')).toContainText('first 512');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '512', { timeout: 30_000 });
+  await expect(page.getByTestId('sentence-input')).toHaveValue(text);
+});
+
+for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
+  test(`screenshot at ${w}×${h}`, async ({ page }) => {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    const b = variant(page, 1);
+    await b.getByTestId('mask-causal').check();
+    await expect(head(b)).toHaveAttribute('data-rendered-tokens', '11');
+    const box = (await head(variant(page, 0)).boundingBox())!;
+    await head(variant(page, 0)).hover({ position: { x: box.width * 0.4, y: box.height * 0.55 } });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `/tmp/lab-${w}.png` });
+    await page.screenshot({ path: `/tmp/lab-${w}-full.png`, fullPage: true });
+  });
+}

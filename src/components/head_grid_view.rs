@@ -1,0 +1,75 @@
+use attnlab_plot::{HeadGridMap, Heatmap};
+use leptos::ev::{KeyboardEvent, PointerEvent};
+use leptos::html::Canvas;
+use leptos::logging;
+use leptos::prelude::*;
+
+use crate::paint::{paint_grid, to_backing_pixels};
+use crate::state::use_app_state;
+use crate::viewport::use_viewport;
+
+/// Every head of a variant as small multiples on one colour scale; the selected head is
+/// outlined. Clicking a head (or Left/Right on the focused grid) selects it in every
+/// variant.
+#[component]
+pub fn HeadGridView(
+    /// One figure per head.
+    #[prop(into)]
+    heads: Signal<Vec<Heatmap>>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let viewport = use_viewport();
+    let canvas = NodeRef::<Canvas>::new();
+    let tiles = StoredValue::new(None::<HeadGridMap>);
+    let selected = Memo::new(move |_| state.shown_head());
+
+    Effect::new(move |_| {
+        let dpr = viewport.get().dpr;
+        let _ = viewport.get().width;
+        let Some(canvas) = canvas.get() else { return };
+        let sel = selected.get();
+        match heads.with(|h| paint_grid(&canvas, h, sel, dpr)) {
+            Ok(map) => tiles.set_value(map),
+            Err(e) => {
+                tiles.set_value(None);
+                logging::warn!("attnlab: the head grid could not be drawn: {e}");
+            }
+        }
+    });
+    let on_click = move |ev: PointerEvent| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
+        if let Some(h) = tiles.with_value(|t| t.as_ref().and_then(|t| t.head_at(x, y))) {
+            state.head.set(h);
+        }
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        let n = heads.with_untracked(Vec::len);
+        if n == 0 {
+            return;
+        }
+        let h = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowLeft" | "ArrowUp" => h.saturating_sub(1),
+            "ArrowRight" | "ArrowDown" => (h + 1).min(n - 1),
+            _ => return,
+        };
+        ev.prevent_default();
+        state.head.set(next);
+    };
+    let rows = move || {
+        let n = heads.with(Vec::len).max(1);
+        n.div_ceil(4)
+    };
+    view! {
+        <canvas node_ref=canvas class="head-grid" data-testid="head-grid" data-figure="grid"
+            tabindex="0" role="img"
+            style=move || format!("aspect-ratio: {} / {};", 4.6, 1.25 * rows() as f64 + 0.35)
+            aria-label=move || format!("All {} heads as small multiples; head {} is selected. Click a head, or use the arrow keys, to select it.", heads.with(Vec::len), selected.get())
+            on:pointerdown=on_click
+            on:keydown=on_key
+        ></canvas>
+    }
+}
