@@ -5,32 +5,9 @@
 
 use attnlab_core::kernels::{self, scalar};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
-fn config(cases: u32) -> ProptestConfig {
-    // No failure files and a fixed seed: the wasm runs have no file system and ignore
-    // PROPTEST_* variables, so every platform runs the same cases.
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        rng_seed: RngSeed::Fixed(0x5EED_A77E),
-        ..ProptestConfig::default()
-    }
-}
-
-fn lane_length() -> impl Strategy<Value = usize> {
-    prop_oneof![
-        Just(0usize),
-        Just(1),
-        Just(3),
-        Just(4),
-        Just(5),
-        Just(15),
-        Just(16),
-        Just(17),
-        0usize..70
-    ]
-}
+mod common;
+use common::{config, lane_length};
 
 fn values(len: usize, range: f32) -> impl Strategy<Value = Vec<f32>> {
     prop::collection::vec(-range..range, len)

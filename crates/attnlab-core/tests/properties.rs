@@ -13,41 +13,12 @@ use attnlab_core::tokenize::{Token, tokenize};
 use ndarray::Array2;
 use proptest::prelude::*;
 
-fn config(cases: u32) -> ProptestConfig {
-    // No failure files: the wasm runs have no file system.
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
-fn assert_close(actual: f32, expected: f32, tol: f32, label: &str) {
-    assert!(
-        (actual - expected).abs() <= tol,
-        "{label}: expected {expected}, got {actual} (|Δ| = {:e}, tol {tol:e})",
-        (actual - expected).abs()
-    );
-}
+mod common;
+use common::{assert_close, config, lane_length};
 
 fn matrix(rows: usize, cols: usize) -> impl Strategy<Value = Array2<f32>> {
     prop::collection::vec(-3.0f32..3.0, rows * cols)
         .prop_map(move |v| Array2::from_shape_vec((rows, cols), v).unwrap())
-}
-
-/// Lengths that straddle the 4-lane width, and some longer ones.
-fn lane_lengths() -> impl Strategy<Value = usize> {
-    prop_oneof![
-        Just(0usize),
-        Just(1),
-        Just(3),
-        Just(4),
-        Just(5),
-        Just(15),
-        Just(16),
-        Just(17),
-        0usize..70
-    ]
 }
 
 fn head(n: usize, m: usize, d_k: usize, d_v: usize) -> impl Strategy<Value = HeadInput> {
@@ -92,7 +63,7 @@ proptest! {
     #![proptest_config(config(200))]
 
     #[test]
-    fn simd_dot_matches_scalar(len in lane_lengths(), seed in any::<u64>()) {
+    fn simd_dot_matches_scalar(len in lane_length(), seed in any::<u64>()) {
         let a: Vec<f32> = (0..len).map(|i| ((seed.wrapping_add(i as u64) % 97) as f32 - 48.0) / 7.0).collect();
         let b: Vec<f32> = (0..len).map(|i| ((seed.wrapping_mul(31).wrapping_add(3 * i as u64) % 89) as f32 - 44.0) / 5.0).collect();
         let bound: f32 = a.iter().zip(&b).map(|(x, y)| (x * y).abs()).sum::<f32>() * 1e-6 + 1e-6;
