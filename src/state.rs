@@ -20,6 +20,7 @@
 use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
 use attnlab_core::model::{Encoded, Projected};
+pub use attnlab_lab::CompareWhat;
 use attnlab_lab::compute::{self, HeadAverage, Tokens, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
@@ -58,16 +59,6 @@ pub struct VariantSlot {
     pub memos: VariantMemos,
     /// Owns the memos: dropped (and with it the memos) when the variant is removed.
     _owner: Owner,
-}
-
-/// What the comparison panel compares: the selected head of both, or their averages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CompareWhat {
-    /// The selected head of each variant.
-    #[default]
-    Head,
-    /// The head average of each.
-    Average,
 }
 
 /// The comparison of two variants: the difference figure and the metrics.
@@ -185,7 +176,7 @@ impl AppState {
             selected_variant: RwSignal::new(lab.view.variant),
             head,
             compare: RwSignal::new(lab.view.compare),
-            compare_what: RwSignal::new(CompareWhat::default()),
+            compare_what: RwSignal::new(lab.view.compare_what),
             hover,
             link_notice: RwSignal::new(None),
             tokens,
@@ -366,6 +357,7 @@ impl AppState {
                 // The head shown (a head past the count is never written to a link).
                 head: self.shown_head(),
                 compare: self.compare.get(),
+                compare_what: self.compare_what.get(),
             },
         }
     }
@@ -574,9 +566,11 @@ mod tests {
                 3,
                 "the head shown, not past the count"
             );
+            state.compare_what.set(CompareWhat::Average);
             let link = fragment::encode(&state.lab.get());
             let back = AppState::from_fragment(&link);
             assert_eq!(back.lab.get(), state.lab.get());
+            assert_eq!(back.compare_what.get_untracked(), CompareWhat::Average);
         });
     }
 

@@ -362,6 +362,7 @@ test('the URL round-trips every setting', async ({ page }) => {
   await c.getByTestId('variant-name').press('Enter');
   await expect(c.getByTestId('score')).toBeDisabled(); // Linformer always scores q·k'/√d_k
   await page.getByTestId('compare-b').selectOption('2');
+  await page.getByTestId('compare-what').selectOption('average');
   await expect(page.getByTestId('compare')).toContainText('cannot be compared cell by cell');
 
   // The link in the address bar follows the state (replaceState), and the copy box too.
@@ -404,6 +405,7 @@ test('the URL round-trips every setting', async ({ page }) => {
   await expect(oc.getByTestId('linformer-k')).toHaveValue('5');
   await expect(oc.getByTestId('variant-name')).toHaveValue('Lin');
   await expect(other.getByTestId('compare-b')).toHaveValue('2');
+  await expect(other.getByTestId('compare-what')).toHaveValue('average');
   expect(await other.getByTestId('share-link').inputValue()).toBe(url);
   // Same numbers, same pixels.
   await expect(head(oa)).toHaveAttribute('data-rendered-tokens', '13');

@@ -3,9 +3,9 @@ use leptos::prelude::*;
 use super::{AttentionHeatmap, CellInfo, HeadGridView, VariantControls};
 use crate::state::{VariantSlot, use_app_state};
 
-/// One variant: its name and buttons, its knobs, and its figures — the selected head
-/// large (with row entropy and legend), every head as small multiples (click one to
-/// select it), and the head average.
+/// One variant: its name and buttons, the selected head large (with row entropy and
+/// legend), its knobs, every head as small multiples (click one to select it), and the
+/// head average.
 #[component]
 pub fn VariantPanel(
     /// The variant shown.
@@ -80,7 +80,6 @@ pub fn VariantPanel(
                     title=move || remove_why().unwrap_or("remove this variant") on:click=remove>"remove"</button>
             </header>
             {move || rename_error.get().or(action_error.get()).map(|e| view! { <p class="why is-shown" role="alert">{e}</p> })}
-            <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
             {move || memos.error.get().map(|e| view! { <p class="variant-error" data-testid="variant-error" role="status">{e}</p> })}
             <AttentionHeatmap
                 figure=selected
@@ -90,6 +89,8 @@ pub fn VariantPanel(
                 on_cell=on_cell
             />
             <CellInfo figure=selected cell=hover/>
+            // The knobs below the figure, so the heatmap is on the first screen.
+            <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
             <HeadGridView heads=grid/>
             <details class="average" open=true>
                 <summary>"Average of the heads"</summary>

@@ -5,7 +5,7 @@
 //! same `attnlab_plot::draw_heatmap`, here on plotters' SVG backend.
 
 use attnlab_lab::compute::{Pipeline, VariantResult, Which, compare};
-use attnlab_lab::{LabState, figure, fragment};
+use attnlab_lab::{CompareWhat, LabState, figure, fragment};
 use attnlab_plot::{Heatmap, HeatmapStyle, draw_heatmap};
 use plotters::prelude::IntoDrawingArea;
 use plotters_svg::SVGBackend;
@@ -198,7 +198,11 @@ fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
             }
             let vb = &state.variants[b];
             let other = computed(&run, b)?;
-            let which = opts.head.unwrap_or(Which::Head(state.view.head));
+            // Without --head, what the link's comparison compared.
+            let which = opts.head.unwrap_or(match state.view.compare_what {
+                CompareWhat::Head => Which::Head(state.view.head),
+                CompareWhat::Average => Which::Average,
+            });
             check_head(&result, which)?;
             let comparison = compare(
                 result.weights(which).map_err(|e| e.sentence())?,

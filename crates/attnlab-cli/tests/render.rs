@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use attnlab_lab::{LabState, Mode, fragment};
+use attnlab_lab::{CompareWhat, LabState, Mode, fragment};
 
 fn attnlab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_attnlab"))
@@ -191,6 +191,16 @@ fn the_head_average_and_the_difference() {
         ],
     );
     assert_eq!(texts(&svg)[0], "B \u{2212} A \u{b7} average of the heads");
+
+    // A link whose comparison compares the head averages: the difference does too.
+    let mut averages = state.clone();
+    averages.view.compare_what = CompareWhat::Average;
+    let f = fragment::encode(&averages);
+    let svg = render(
+        "difference_link_avg.svg",
+        &["--state", &f, "--figure", "difference"],
+    );
+    assert_eq!(texts(&svg)[0], "A \u{2212} B \u{b7} average of the heads");
 }
 
 #[test]

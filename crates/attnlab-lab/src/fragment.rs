@@ -27,6 +27,7 @@
 //! | `n` | pad to length | no padding |
 //! | `v` | variants (below) | A (scaled dot), B (dot) |
 //! | `w` | view: `[variant, head, compare a, compare b]` | `[0, 0, 0, 1]` |
+//! | `o` | what the comparison compares: `"average"` (the head averages) | the selected head |
 //!
 //! A variant: `n` name, `f` score function, `tau` temperature, `a` attention kind (the
 //! core's names, e.g. `"scaled_dot"`, `"elu1"`), `k` Linformer k, `c` causal, `p`
@@ -52,7 +53,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::state::{
-    DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant, View,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant,
+    View,
 };
 
 /// The version this build writes.
@@ -401,6 +403,8 @@ struct Wire {
     v: Option<Vec<WireVariant>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     w: Option<[u64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    o: Option<String>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -535,6 +539,7 @@ impl Wire {
                     .collect()
             }),
             w: unless(view, v1::VIEW),
+            o: (state.view.compare_what == CompareWhat::Average).then(|| "average".into()),
         }
     }
 
@@ -605,6 +610,16 @@ impl Wire {
                 .collect(),
         };
         let [variant, head, a, b] = self.w.unwrap_or(v1::VIEW).map(count);
+        let compare_what = match self.o.as_deref() {
+            None | Some("head") => CompareWhat::Head,
+            Some("average") => CompareWhat::Average,
+            Some(other) => {
+                unknown.push(format!(
+                    "the comparison of “{other}” is unknown, so it compares the selected head"
+                ));
+                CompareWhat::Head
+            }
+        };
         let state = LabState {
             mode,
             text: self.t.unwrap_or_else(|| DEFAULT_SENTENCE.into()),
@@ -615,6 +630,7 @@ impl Wire {
                 variant,
                 head,
                 compare: (a, b),
+                compare_what,
             },
         };
         (state, unknown)

@@ -53,6 +53,6 @@ pub mod state;
 pub use compute::{LabError, Pipeline, Tokens, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
 pub use state::{
-    DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS, MAX_VARIANTS, MaskKind,
-    Masks, Mode, ModelSettings, Variant, View,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS,
+    MAX_VARIANTS, MaskKind, Masks, Mode, ModelSettings, Variant, View,
 };

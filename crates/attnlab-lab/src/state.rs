@@ -357,6 +357,17 @@ pub fn score_label(score: ScoreFunction) -> &'static str {
     }
 }
 
+/// What the comparison compares: the selected head of both variants, or their head
+/// averages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompareWhat {
+    /// The selected head of each variant.
+    #[default]
+    Head,
+    /// The head average of each.
+    Average,
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct View {
@@ -366,6 +377,8 @@ pub struct View {
     pub head: usize,
     /// The two variants compared (equal when there is only one variant).
     pub compare: (usize, usize),
+    /// Whether they are compared on the selected head or on the head average.
+    pub compare_what: CompareWhat,
 }
 
 /// The whole configuration of the lab.
@@ -404,6 +417,7 @@ impl Default for LabState {
                 variant: 0,
                 head: 0,
                 compare: (0, 1),
+                compare_what: CompareWhat::Head,
             },
         }
     }

@@ -9,7 +9,8 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::fragment::{self, FragmentErrorKind, MAX_FRAGMENT_LEN};
 use attnlab_lab::{
-    DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant, View,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant,
+    View,
 };
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -134,10 +135,10 @@ fn any_state() -> impl Strategy<Value = LabState> {
         text(),
         model(),
         prop::collection::vec(variant(), 0..6),
-        (0usize..6, 0usize..20, 0usize..6, 0usize..6),
+        (0usize..6, 0usize..20, 0usize..6, 0usize..6, any::<bool>()),
     )
         .prop_map(
-            |(cross, text, source, model, variants, (variant, head, a, b))| LabState {
+            |(cross, text, source, model, variants, (variant, head, a, b, average))| LabState {
                 mode: if cross {
                     Mode::Cross
                 } else {
@@ -151,6 +152,11 @@ fn any_state() -> impl Strategy<Value = LabState> {
                     variant,
                     head,
                     compare: (a, b),
+                    compare_what: if average {
+                        CompareWhat::Average
+                    } else {
+                        CompareWhat::Head
+                    },
                 },
             },
         )
@@ -243,6 +249,7 @@ fn lengths_of_typical_links() {
         variant: 2,
         head: 5,
         compare: (0, 2),
+        compare_what: CompareWhat::Head,
     };
     let f = fragment::encode(&four);
     assert!(f.starts_with("v1z."), "deflate pays for four variants: {f}");
@@ -449,7 +456,8 @@ fn huge_numbers_are_rejected_or_clamped_with_a_message() {
         View {
             variant: 1,
             head: 0,
-            compare: (0, 1)
+            compare: (0, 1),
+            compare_what: CompareWhat::Head,
         }
     );
     assert!(
@@ -502,6 +510,29 @@ fn unknown_names_fall_back_with_a_message_and_unknown_keys_are_ignored() {
     assert!(d.repairs.contains(
         &"variant Q: the score function “quantum” is unknown, so it is scaled_dot".to_string()
     ));
+}
+
+#[test]
+fn the_comparison_of_head_averages_is_in_the_link_and_the_head_is_left_out() {
+    let mut s = LabState::default();
+    assert_eq!(
+        fragment::encode(&s),
+        "v1.e30",
+        "comparing the selected head is the default"
+    );
+    s.view.compare_what = CompareWhat::Average;
+    let f = fragment::encode(&s);
+    assert_eq!(
+        f,
+        format!("v1.{}", URL_SAFE_NO_PAD.encode(r#"{"o":"average"}"#))
+    );
+    assert_eq!(fragment::decode(&f).unwrap().state, s);
+    let d = fragment::decode(&fragment_of(r#"{"o":"median"}"#)).unwrap();
+    assert_eq!(d.state.view.compare_what, CompareWhat::Head);
+    assert_eq!(
+        d.repairs,
+        ["the comparison of “median” is unknown, so it compares the selected head"]
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use plotters::style::{Color, ShapeStyle};
 
 use crate::cells::{self, Colouring};
 use crate::heatmap::Heatmap;
-use crate::legend::Legend;
+use crate::legend::{GAP, Legend, NARROW_GAP};
 use crate::scale::{self, ColorScale};
 use crate::text;
 
@@ -341,6 +341,8 @@ struct Layout {
     my: f64,
     cell: f64,
     legend_h: f64,
+    /// The gap left of the legend's colour bar (unscaled pixels).
+    legend_gap: f64,
     side: Option<SidePlan>,
 }
 
@@ -356,17 +358,56 @@ struct SidePlan {
     text_px: Option<f64>,
     nats_w: f64,
     header_px: f64,
+    columns: SideColumns,
+}
+
+/// How much of the entropy panel a canvas has room for: the narrower the canvas, the
+/// fewer columns, so the matrix keeps most of the width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SideColumns {
+    /// Bars, H in nats and H as a share of its maximum (canvases at least
+    /// `FULL_SIDE_W` pixels wide, unscaled).
+    BarsNatsShare,
+    /// Bars and H in nats (at least `NARROW_W`).
+    BarsNats,
+    /// Bars only, on a shorter axis, under a shorter title.
+    Bars,
+}
+
+/// Canvas widths (unscaled pixels) from which the entropy panel shows "% of max", and
+/// from which it shows any numbers and the legend keeps its full gap.
+const FULL_SIDE_W: f64 = 720.0;
+const NARROW_W: f64 = 560.0;
+
+impl SideColumns {
+    fn for_width(w: f64, s: f64) -> SideColumns {
+        if w >= FULL_SIDE_W * s {
+            SideColumns::BarsNatsShare
+        } else if w >= NARROW_W * s {
+            SideColumns::BarsNats
+        } else {
+            SideColumns::Bars
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            SideColumns::Bars => "entropy",
+            _ => "row entropy",
+        }
+    }
 }
 
 const MAX_CELL: f64 = 140.0;
 
-/// The legend of a heatmap.
-fn legend(data: &Heatmap) -> Legend<'_> {
+/// The legend of a heatmap, `gap` (unscaled pixels) right of the figure.
+fn legend(data: &Heatmap, gap: f64) -> Legend<'_> {
     Legend {
         scale: data.scale(),
         range: data.range(),
         caption: data.value_label(),
         masked: data.has_blocked(),
+        gap,
     }
 }
 
@@ -378,21 +419,43 @@ const HEADER_PX: f64 = 15.0;
 const SUB_PX: f64 = 13.0;
 const ROW_PX: f64 = 14.0;
 
+/// The bars-only panel's axis heading, `0–ln m`.
+fn short_axis(max_nats: f64) -> String {
+    format!("0\u{2013}{max_nats:.1}")
+}
+
 /// The entropy panel's size, when `data` has row entropies; rows at most `row_px` tall.
-fn side_plan(data: &Heatmap, s: f64, row_px: f64) -> Option<SidePlan> {
+fn side_plan(data: &Heatmap, s: f64, row_px: f64, columns: SideColumns) -> Option<SidePlan> {
     if !data.has_row_entropy() {
         return None;
     }
     let header_px = HEADER_PX * s;
     let small_px = SUB_PX * s;
+    let title_w = text::width(columns.title(), header_px) * 1.1;
+    if columns == SideColumns::Bars {
+        let bar_w = 40.0 * s;
+        let axis_w = text::width(&short_axis((data.n_cols() as f64).ln()), small_px);
+        return Some(SidePlan {
+            gap: 10.0 * s,
+            width: bar_w.max(title_w).max(axis_w) + 4.0 * s,
+            bar_w,
+            text_px: None,
+            nats_w: 0.0,
+            header_px,
+            columns,
+        });
+    }
     let text_px = (row_px >= 11.0 * s).then_some(ROW_PX * s);
     let bar_w = 60.0 * s;
-    let title_w = text::width("row entropy", header_px) * 1.1;
     let (nats_w, width) = match text_px {
         Some(px) => {
             let nats_w = text::width("0.00", px).max(text::width(NATS_HEADING, small_px));
-            let share_w = text::width("100%", px).max(text::width(SHARE_HEADING, small_px));
-            (nats_w, bar_w + 8.0 * s + nats_w + 10.0 * s + share_w)
+            let share_w = if columns == SideColumns::BarsNatsShare {
+                10.0 * s + text::width("100%", px).max(text::width(SHARE_HEADING, small_px))
+            } else {
+                0.0
+            };
+            (nats_w, bar_w + 8.0 * s + nats_w + share_w)
         }
         None => (
             0.0,
@@ -406,15 +469,19 @@ fn side_plan(data: &Heatmap, s: f64, row_px: f64) -> Option<SidePlan> {
         text_px,
         nats_w,
         header_px,
+        columns,
     })
 }
 
 fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     let (n, m) = (data.n_rows(), data.n_cols());
-    let pad = 14.0 * s;
+    let columns = SideColumns::for_width(w, s);
+    // A narrow canvas keeps a thinner margin and smaller legend ticks, for the matrix.
+    let narrow = columns == SideColumns::Bars;
+    let pad = if narrow { 8.0 } else { 14.0 } * s;
     let title_px = 22.0 * s;
     let axis_px = 16.0 * s;
-    let tick_px = 15.0 * s;
+    let tick_px = if narrow { 13.0 } else { 15.0 } * s;
     let (max_px, min_px) = (17.0 * s, 12.0 * s);
     let clip_w = 160.0 * s;
     let title_band = if data.title().is_empty() {
@@ -431,11 +498,13 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     // Room for two lines, plus the overhang of labels on small cells (see below).
     let caption_h = 2.0 * 1.35 * axis_px + 12.0 * s + 0.6 * max_px;
 
-    let legend_w = legend(data).width(s, tick_px);
+    let legend_gap = if narrow { NARROW_GAP } else { GAP };
+    let legend_w = legend(data, legend_gap).width(s, tick_px);
     let side = side_plan(
         data,
         s,
         (h - 2.0 * pad - title_band - caption_h) / n.max(1) as f64,
+        columns,
     );
     let side_w = side.map_or(0.0, |p| p.gap + p.width);
 
@@ -550,7 +619,7 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     let my = (top + col_band).round();
     // The colour bar spans the matrix (at least 180 px tall when there is room), leaving
     // room below it for the "masked" swatch.
-    let room = h - my - pad - legend(data).swatch_room(s);
+    let room = h - my - pad - legend(data, legend_gap).swatch_room(s);
     let legend_h = mat_h.max(room.min(180.0 * s)).min(room).max(60.0 * s);
     Layout {
         plan,
@@ -564,6 +633,7 @@ fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
         my,
         cell,
         legend_h,
+        legend_gap,
         side,
     }
 }
@@ -613,7 +683,9 @@ pub(crate) type DrawResult<DB> =
 /// allowed keys) and a dark bar as long as `H_i`, both on one axis from 0 to `ln m`; when
 /// rows are tall enough, `H_i` in nats and its normalised value in percent are written
 /// beside it. Empty rows show "∅". [`CellMap::entropy_row_at`] finds the row under the
-/// pointer there.
+/// pointer there. On a narrow area the panel gives the matrix room: below 720 px
+/// (unscaled) it drops the percent column, below 560 px it shows the bars alone on a
+/// shorter axis, and the legend (with smaller ticks) and the margins narrow.
 ///
 /// The area is filled with [`BACKGROUND`] first. An empty matrix draws only the title and
 /// returns [`CellMap::EMPTY`].
@@ -743,7 +815,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         map.side = Some((x.round() as i32, (x + side.width).round() as i32));
         figure_right = x + side.width;
     }
-    legend(data).draw(
+    legend(data, l.legend_gap).draw(
         area,
         figure_right,
         l.my,
@@ -839,7 +911,11 @@ fn draw_entropy_panel<DB: DrawingBackend>(
         VPos::Bottom,
     );
     let sub_y = top - 8.0 * s;
-    area.draw_text("row entropy", &heading, p(x, sub_y - 1.45 * small_px))?;
+    area.draw_text(
+        side.columns.title(),
+        &heading,
+        p(x, sub_y - 1.45 * small_px),
+    )?;
     let sub = |h| {
         anchored(
             font(small_px, FontStyle::Normal).color(&MUTED_INK),
@@ -850,10 +926,16 @@ fn draw_entropy_panel<DB: DrawingBackend>(
     let max_nats = (m as f64).ln();
     let nats_right = x + side.bar_w + 8.0 * s + side.nats_w;
     let right = x + side.width - 4.0 * s;
+    let share = side.columns == SideColumns::BarsNatsShare;
     match side.text_px {
         Some(_) => {
             area.draw_text(NATS_HEADING, &sub(HPos::Right), p(nats_right, sub_y))?;
-            area.draw_text(SHARE_HEADING, &sub(HPos::Right), p(right, sub_y))?;
+            if share {
+                area.draw_text(SHARE_HEADING, &sub(HPos::Right), p(right, sub_y))?;
+            }
+        }
+        None if side.columns == SideColumns::Bars => {
+            area.draw_text(&short_axis(max_nats), &sub(HPos::Left), p(x, sub_y))?;
         }
         None => {
             let axis = format!("0 \u{2013} {max_nats:.2} nats");
@@ -925,6 +1007,9 @@ fn draw_entropy_panel<DB: DrawingBackend>(
             };
             let nats = scale::format_cell(nats, 2);
             area.draw_text(&nats, &st(&INK), p(nats_right, cy))?;
+            if !share {
+                continue;
+            }
             // With one allowed key the largest entropy is 0: no share to speak of.
             let share = if data.allowed_in_row(i) > 1 {
                 format!("{:.0}%", (normalised * 100.0).clamp(0.0, 100.0))

@@ -215,6 +215,7 @@ pub fn draw_head_grid<DB: DrawingBackend>(
         range: colouring.range,
         caption: grid.heads[0].value_label(),
         masked: grid.heads.iter().any(Heatmap::has_blocked),
+        gap: crate::legend::GAP,
     };
     let legend_w = legend.width(s, tick_px);
     let gap = 14.0 * s;

@@ -18,10 +18,15 @@ pub(crate) struct Legend<'a> {
     pub caption: &'a str,
     /// Whether to explain the masked-cell swatch.
     pub masked: bool,
+    /// Gap between the figure and the bar, in unscaled pixels (`GAP`, or `NARROW_GAP`
+    /// on a narrow canvas).
+    pub gap: f64,
 }
 
 /// Gap between the figure and the bar.
-const GAP: f64 = 24.0;
+pub(crate) const GAP: f64 = 24.0;
+/// The gap on a narrow canvas, where every pixel goes to the matrix.
+pub(crate) const NARROW_GAP: f64 = 12.0;
 /// Width of the bar.
 const BAR: f64 = 22.0;
 /// Room the "masked" swatch takes below the bar.
@@ -51,10 +56,10 @@ impl Legend<'_> {
             .iter()
             .map(|&v| text::width(&self.tick_label(v), tick_px))
             .fold(0.0, f64::max);
-        let bar_block = GAP * s + BAR * s + 7.0 * s + 5.0 * s + tick_w;
-        let caption_w = GAP * s + text::width(self.caption, tick_px);
+        let bar_block = self.gap * s + BAR * s + 7.0 * s + 5.0 * s + tick_w;
+        let caption_w = self.gap * s + text::width(self.caption, tick_px);
         let swatch_w = if self.masked {
-            GAP * s + BAR * s + 8.0 * s + text::width("masked", tick_px)
+            self.gap * s + BAR * s + 8.0 * s + text::width("masked", tick_px)
         } else {
             0.0
         };
@@ -66,7 +71,7 @@ impl Legend<'_> {
         if self.masked { SWATCH_ROOM * s } else { 0.0 }
     }
 
-    /// Draws the legend with its bar's top-left corner `GAP` right of `figure_right`, at
+    /// Draws the legend with its bar's top-left corner `gap` right of `figure_right`, at
     /// `top`, `bar_h` tall; the gradient as one bitmap when `field` says the backend
     /// blits.
     #[allow(clippy::too_many_arguments)]
@@ -80,7 +85,7 @@ impl Legend<'_> {
         tick_px: f64,
         field: CellField,
     ) -> DrawResult<DB> {
-        let (x, y, bw, bh) = (figure_right + GAP * s, top, BAR * s, bar_h);
+        let (x, y, bw, bh) = (figure_right + self.gap * s, top, BAR * s, bar_h);
         let caption = anchored(
             font(tick_px, FontStyle::Bold).color(&INK),
             HPos::Left,
@@ -174,6 +179,7 @@ mod tests {
             range: ValueRange::symmetric(0.2),
             caption: "",
             masked: false,
+            gap: GAP,
         };
         let labels: Vec<String> = legend
             .ticks()

@@ -576,6 +576,59 @@ fn row_entropy_for_many_tokens_keeps_the_bars_and_names_the_axis() {
 }
 
 #[test]
+fn row_entropy_on_a_narrow_canvas_keeps_the_bars_and_gives_the_matrix_the_room() {
+    let n = 6;
+    let h = entropy_heatmap(n);
+    let count = |svg: &str| {
+        rects(svg)
+            .into_iter()
+            .filter(|(_, fill)| *fill == hex(ENTROPY_BAR))
+            .count()
+    };
+    // Medium: bars and nats, no "% of max" column.
+    let (svg, _) = render(&h, (640, 520), HeatmapStyle::default());
+    let t = texts(&svg);
+    for label in ["row entropy", "nats", "1.61"] {
+        assert!(t.contains(&label.to_string()), "{label:?} in {t:?}");
+    }
+    assert!(!t.contains(&"% of max".to_string()), "{t:?}");
+    assert!(!t.contains(&"100%".to_string()), "{t:?}");
+    assert_eq!(count(&svg), n - 2);
+
+    // Narrow: bars only on a short axis (0 to ln 6 ≈ 1.8 nats), under a short title.
+    let (svg, map) = render(&h, (460, 420), HeatmapStyle::default());
+    let t = texts(&svg);
+    for label in ["entropy", "0\u{2013}1.8", "\u{2205}", "weight"] {
+        assert!(t.contains(&label.to_string()), "{label:?} in {t:?}");
+    }
+    for label in ["row entropy", "nats", "% of max", "1.61"] {
+        assert!(!t.contains(&label.to_string()), "{label:?} in {t:?}");
+    }
+    assert_eq!(count(&svg), n - 2, "one bar per row with H > 0");
+    let (p0, p1) = map.entropy_panel().expect("panel drawn");
+    assert!(
+        p0 > map.edge_x(n) && p1 - p0 < 70,
+        "a compact panel: {p0}..{p1}"
+    );
+    // The matrix keeps a third of the canvas' width (the full panel and legend would
+    // leave it about 50 px).
+    assert!(
+        map.edge_x(n) - map.edge_x(0) > 150,
+        "matrix {}..{}, panel {p0}..{p1}",
+        map.edge_x(0),
+        map.edge_x(n)
+    );
+    for tag in tags(&svg, "text") {
+        let (x, y) = (num(&tag, "x"), num(&tag, "y"));
+        assert!(
+            (0..=460).contains(&x) && (0..=420).contains(&y),
+            "{:?}",
+            tag.text
+        );
+    }
+}
+
+#[test]
 fn raw_scores_ride_along_for_hover() {
     let h = sentence_heatmap();
     let scores: Vec<f32> = (0..121).map(|k| k as f32 / 10.0 - 6.0).collect();
