@@ -1,4 +1,5 @@
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { DEFAULT_SENTENCE, expect, test } from './fixtures';
 
 // The lab, as a class uses it: sentences, model settings, variants side by side, every
 // head on canvas, the comparison, and the whole state in the link.
@@ -17,23 +18,6 @@ import { test as base, expect, type Locator, type Page } from '@playwright/test'
 //   [data-testid=notice]                  one region for every page-level message
 //   [data-testid=share-link], [data-testid=copy-link]
 
-const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired";
-
-/** Every test fails if the page logs a console error or throws, whatever else it checks. */
-const test = base.extend<{ errors: string[] }>({
-  errors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
-      });
-      page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-      await use(errors);
-      expect(errors, 'console errors and uncaught exceptions').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
 
 const variant = (page: Page, i: number) => page.getByTestId('variant').nth(i);
 const head = (v: Locator) => v.locator('canvas[data-figure=head]');

@@ -1,4 +1,5 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { DEFAULT_SENTENCE, expect, test } from './fixtures';
 
 // The app shell, as a person uses it: a sentence goes in, tokens and a heatmap come out.
 //
@@ -9,28 +10,11 @@ import { test as base, expect, type Page } from '@playwright/test';
 //                                         after each paint
 //   [data-testid=notice]                  a message, e.g. when there is nothing to show
 
-const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired";
 // UAX #29 word boundaries, whitespace dropped: the apostrophe inside "didn't" does not
 // break a word (rule WB6/WB7), and the sentence has no punctuation, so 11 tokens.
 const DEFAULT_TOKENS = [
   'The', 'animal', "didn't", 'cross', 'the', 'street', 'because', 'it', 'was', 'too', 'tired',
 ];
-
-/** Every test fails if the page logs a console error or throws, whatever else it checks. */
-const test = base.extend<{ errors: string[] }>({
-  errors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
-      });
-      page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-      await use(errors);
-      expect(errors, 'console errors and uncaught exceptions').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
 
 const input = (page: Page) => page.getByTestId('sentence-input');
 const tokens = (page: Page) => page.getByTestId('token-strip').getByTestId('token');
