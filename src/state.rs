@@ -25,7 +25,7 @@ use attnlab_lab::compute::{self, HeadAverage, Tokens, VariantComparison, Weights
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
 use attnlab_lab::state::HEADS_RANGE;
-use attnlab_lab::{LabState, Mode, ModelSettings, Variant, View};
+use attnlab_lab::{LabState, Mode, ModelSettings, Page, Variant, View};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
@@ -34,6 +34,8 @@ use leptos::prelude::*;
 /// removing a variant disposes of them.
 #[derive(Debug, Clone)]
 pub struct VariantMemos {
+    /// The variant's problem: its heads' Q, K, V, the mask and the spec.
+    pub problem: Memo<Result<Problem, CoreError>>,
     /// Head `h` (`None` past the model's head count), one memo per possible head.
     pub heads: Vec<Memo<Option<Result<HeadResult, CoreError>>>>,
     /// The figure of the selected head.
@@ -75,6 +77,8 @@ pub struct Comparison {
 /// Everything the lab's components share. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct AppState {
+    /// The page on screen: the lab or one of the explanatory views.
+    pub page: RwSignal<Page>,
     /// Self-attention or cross-attention.
     pub mode: RwSignal<Mode>,
     /// The sentence (self) or target (cross), exactly as typed.
@@ -101,6 +105,8 @@ pub struct AppState {
     pub tokens: Memo<Tokens>,
     /// The key tokens (the source in cross mode, else the query tokens).
     pub key_tokens: Memo<Tokens>,
+    /// The queries' input rows: word vectors, positions and `X` (shared by every variant).
+    pub encoded: Memo<Result<Encoded, CoreError>>,
     /// The projected heads shared by every variant.
     pub projected: Memo<Result<Projected, CoreError>>,
     /// The sentence above the figures, if any (nothing typed, text cut, settings refused).
@@ -168,6 +174,7 @@ impl AppState {
 
         let variants = RwSignal::new(Vec::new());
         let state = AppState {
+            page: RwSignal::new(lab.view.page),
             mode,
             sentence,
             source,
@@ -181,6 +188,7 @@ impl AppState {
             link_notice: RwSignal::new(None),
             tokens,
             key_tokens,
+            encoded,
             projected,
             notice,
             comparison: Memo::new(|_| None),
@@ -333,6 +341,7 @@ impl AppState {
             problem.with(|p| p.as_ref().err().map(compute::explain))
         });
         VariantMemos {
+            problem,
             heads,
             selected,
             grid,
@@ -353,6 +362,7 @@ impl AppState {
                 .variants
                 .with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
             view: View {
+                page: self.page.get(),
                 variant: self.selected_variant.get(),
                 // The head shown (a head past the count is never written to a link).
                 head: self.shown_head(),

@@ -1,19 +1,18 @@
+use attnlab_lab::Page;
 use leptos::prelude::*;
 
 use super::token_strip::Side;
 use super::{
-    AppHeader, ComparePanel, LinkBar, ModelSettingsPanel, Notice, SentenceInput, TokenStrip,
-    VariantPanel,
+    AppHeader, ComparePanel, LinkBar, ModelSettingsPanel, Notice, PageNav, SentenceInput,
+    TokenStrip, VariantPanel,
 };
-use crate::state::provide_app_state;
+use crate::state::{provide_app_state, use_app_state};
 
 /// The whole lab: the text and model on top, the variants side by side, the
 /// comparison below.
 #[component]
 pub fn App() -> impl IntoView {
     let state = provide_app_state();
-    let add_why = move || state.lab.with(|l| l.why_not_add_variant());
-    let count = move || state.variants.with(Vec::len);
     view! {
         <AppHeader/>
         <LinkBar/>
@@ -31,7 +30,25 @@ pub fn App() -> impl IntoView {
                 </section>
             </div>
             <div class="lab-main">
+            <PageNav/>
             <Notice/>
+            {move || match state.page.get() {
+                Page::Lab => view! { <LabPage/> }.into_any(),
+                // A page without a view in this build (see `PAGES`) opens the lab.
+                _ => view! { <LabPage/> }.into_any(),
+            }}
+            </div>
+        </main>
+    }
+}
+
+/// The lab itself: the variants side by side and their comparison.
+#[component]
+fn LabPage() -> impl IntoView {
+    let state = use_app_state();
+    let add_why = move || state.lab.with(|l| l.why_not_add_variant());
+    let count = move || state.variants.with(Vec::len);
+    view! {
             <div class="variants-bar">
                 <h2 class="section-title">"Variants " <span class="token-count" data-testid="variant-count">{count}</span></h2>
                 <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
@@ -49,7 +66,5 @@ pub fn App() -> impl IntoView {
                 />
             </div>
             <ComparePanel/>
-            </div>
-        </main>
     }
 }

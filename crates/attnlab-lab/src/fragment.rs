@@ -54,7 +54,7 @@ use std::fmt;
 
 use crate::state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant,
-    View,
+    Page, View,
 };
 
 /// The version this build writes.
@@ -405,6 +405,8 @@ struct Wire {
     w: Option<[u64; 4]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     o: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    u: Option<String>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -540,6 +542,7 @@ impl Wire {
             }),
             w: unless(view, v1::VIEW),
             o: (state.view.compare_what == CompareWhat::Average).then(|| "average".into()),
+            u: (state.view.page != Page::Lab).then(|| state.view.page.name().into()),
         }
     }
 
@@ -620,6 +623,13 @@ impl Wire {
                 CompareWhat::Head
             }
         };
+        let page = match self.u.as_deref() {
+            None => Page::Lab,
+            Some(name) => Page::parse(name).unwrap_or_else(|| {
+                unknown.push(format!("the page “{name}” is unknown, so the lab is shown"));
+                Page::Lab
+            }),
+        };
         let state = LabState {
             mode,
             text: self.t.unwrap_or_else(|| DEFAULT_SENTENCE.into()),
@@ -627,6 +637,7 @@ impl Wire {
             model,
             variants,
             view: View {
+                page,
                 variant,
                 head,
                 compare: (a, b),

@@ -54,5 +54,5 @@ pub use compute::{LabError, Pipeline, Tokens, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
 pub use state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS,
-    MAX_VARIANTS, MaskKind, Masks, Mode, ModelSettings, Variant, View,
+    MAX_VARIANTS, MaskKind, Masks, Mode, ModelSettings, Page, Variant, View,
 };

@@ -368,9 +368,63 @@ pub enum CompareWhat {
     Average,
 }
 
+/// The page on screen: the lab itself, or one of the explanatory views that read the
+/// same sentence, model and variants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Page {
+    /// Variants side by side, their heads and the comparison.
+    #[default]
+    Lab,
+    /// The pipeline of one variant, stage by stage, for one query token.
+    Steps,
+    /// Position encodings and the bag-of-words check.
+    Positions,
+    /// Why the scores are divided by `√d_k`.
+    Scaling,
+    /// Softmax against linear attention: implied matrices, ranks, the RNN form.
+    Linear,
+    /// Token-to-token lines of the selected head.
+    Lines,
+    /// Softmax and linear attention timed in the browser against n.
+    Complexity,
+}
+
+impl Page {
+    /// Every page, in the order of the navigation.
+    pub const ALL: [Page; 7] = [
+        Page::Lab,
+        Page::Steps,
+        Page::Positions,
+        Page::Scaling,
+        Page::Linear,
+        Page::Lines,
+        Page::Complexity,
+    ];
+
+    /// The page's name in links.
+    pub fn name(self) -> &'static str {
+        match self {
+            Page::Lab => "lab",
+            Page::Steps => "steps",
+            Page::Positions => "positions",
+            Page::Scaling => "scaling",
+            Page::Linear => "linear",
+            Page::Lines => "lines",
+            Page::Complexity => "complexity",
+        }
+    }
+
+    /// The page called `name` in links.
+    pub fn parse(name: &str) -> Option<Page> {
+        Page::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct View {
+    /// The page shown.
+    pub page: Page,
     /// The variant shown large (an index into [`LabState::variants`]).
     pub variant: usize,
     /// The head shown large.
@@ -414,6 +468,7 @@ impl Default for LabState {
             model: ModelSettings::default(),
             variants: vec![Variant::named("A"), b],
             view: View {
+                page: Page::Lab,
                 variant: 0,
                 head: 0,
                 compare: (0, 1),

@@ -9,8 +9,8 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::fragment::{self, FragmentErrorKind, MAX_FRAGMENT_LEN};
 use attnlab_lab::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant,
-    View,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Page,
+    Variant, View,
 };
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -136,9 +136,10 @@ fn any_state() -> impl Strategy<Value = LabState> {
         model(),
         prop::collection::vec(variant(), 0..6),
         (0usize..6, 0usize..20, 0usize..6, 0usize..6, any::<bool>()),
+        prop::sample::select(Page::ALL.to_vec()),
     )
         .prop_map(
-            |(cross, text, source, model, variants, (variant, head, a, b, average))| LabState {
+            |(cross, text, source, model, variants, (variant, head, a, b, average), page)| LabState {
                 mode: if cross {
                     Mode::Cross
                 } else {
@@ -149,6 +150,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                 model,
                 variants,
                 view: View {
+                    page,
                     variant,
                     head,
                     compare: (a, b),
@@ -246,6 +248,7 @@ fn lengths_of_typical_links() {
     four.model.heads = 8;
     four.model.pad_to = Some(14);
     four.view = View {
+        page: Page::Linear,
         variant: 2,
         head: 5,
         compare: (0, 2),
@@ -454,6 +457,7 @@ fn huge_numbers_are_rejected_or_clamped_with_a_message() {
     assert_eq!(
         s.view,
         View {
+            page: Page::Lab,
             variant: 1,
             head: 0,
             compare: (0, 1),
@@ -532,6 +536,27 @@ fn the_comparison_of_head_averages_is_in_the_link_and_the_head_is_left_out() {
     assert_eq!(
         d.repairs,
         ["the comparison of “median” is unknown, so it compares the selected head"]
+    );
+}
+
+#[test]
+fn the_page_travels_in_the_link_and_an_unknown_one_opens_the_lab() {
+    let mut s = LabState::default();
+    for page in Page::ALL {
+        s.view.page = page;
+        let f = fragment::encode(&s);
+        assert_eq!(fragment::decode(&f).unwrap().state.view.page, page, "{f}");
+    }
+    s.view.page = Page::Positions;
+    assert_eq!(
+        fragment::encode(&s),
+        format!("v1.{}", URL_SAFE_NO_PAD.encode(r#"{"u":"positions"}"#))
+    );
+    let d = fragment::decode(&fragment_of(r#"{"u":"<b>x</b>"}"#)).unwrap();
+    assert_eq!(d.state.view.page, Page::Lab);
+    assert_eq!(
+        d.repairs,
+        ["the page “<b>x</b>” is unknown, so the lab is shown"]
     );
 }
 
