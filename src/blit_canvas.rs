@@ -151,9 +151,11 @@ impl DrawingBackend for BlitCanvas {
         if w == 0 || h == 0 {
             return Ok(());
         }
-        let mut rgba = Vec::with_capacity(w as usize * h as usize * 4);
-        for px in src.chunks_exact(3) {
-            rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+        // Opaque RGBA from RGB: a fixed-size copy per pixel, no per-pixel growth checks
+        // (this loop runs over every pixel of every heatmap on every repaint).
+        let mut rgba = vec![255u8; w as usize * h as usize * 4];
+        for (out, px) in rgba.chunks_exact_mut(4).zip(src.chunks_exact(3)) {
+            out[..3].copy_from_slice(px);
         }
         let image =
             ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h).map_err(js_error)?;

@@ -5,6 +5,7 @@
 
 use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridMap, Heatmap, HeatmapStyle, draw_head_grid, draw_heatmap,
+    natural_height,
 };
 use plotters::prelude::IntoDrawingArea;
 use web_sys::HtmlCanvasElement;
@@ -14,19 +15,58 @@ use crate::blit_canvas::BlitCanvas;
 /// The attribute set on the canvas after each paint: how many tokens (rows) it shows.
 pub const RENDERED_TOKENS: &str = "data-rendered-tokens";
 
+/// The performance mark set after every canvas paint: `cargo xtask bench` times a knob
+/// change to the last of these, and navigation to the first.
+pub const PAINT_MARK: &str = "attnlab:paint";
+
+/// Sets [`PAINT_MARK`] on the page's performance timeline.
+pub fn mark_painted() {
+    if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = perf.mark(PAINT_MARK);
+    }
+}
+
 /// Sizes the canvas's backing store to its CSS box times `dpr` (so lines and text are
-/// crisp on high-DPI screens), which also clears it. Returns the size in device pixels.
+/// crisp on high-DPI screens). Returns the size in device pixels. The store is resized
+/// only when the size changed: resizing reallocates it and invalidates the page's
+/// layout, which the next canvas's size query would then recompute; the drawings fill
+/// their whole area first anyway.
 fn fit(canvas: &HtmlCanvasElement, dpr: f64) -> (u32, u32) {
     let rect = canvas.get_bounding_client_rect();
     let width = (rect.width() * dpr).round().max(0.0) as u32;
     let height = (rect.height() * dpr).round().max(0.0) as u32;
-    canvas.set_width(width);
-    canvas.set_height(height);
+    if canvas.width() != width {
+        canvas.set_width(width);
+    }
+    if canvas.height() != height {
+        canvas.set_height(height);
+    }
     (width, height)
 }
 
 fn style(dpr: f64) -> HeatmapStyle {
     HeatmapStyle::scaled(dpr).with_cell_field(CellField::Bitmap)
+}
+
+/// Sets the canvas's CSS height to the figure's natural height at the canvas's width
+/// (so the matrix takes the whole width and no blank band is left under it); the
+/// stylesheet's `max-height` still applies. Only touches the style when the height
+/// changes, which a new sentence or a resize does and a slider drag does not.
+fn fit_height(canvas: &HtmlCanvasElement, heatmap: &Heatmap, dpr: f64) {
+    let width = canvas.get_bounding_client_rect().width();
+    if width <= 0.0 {
+        return;
+    }
+    let css = natural_height(heatmap, &style(dpr), width * dpr) / dpr;
+    let value = format!("height: {}px", css.ceil());
+    if canvas.get_attribute("style").as_deref() != Some(value.as_str()) {
+        let _ = canvas.set_attribute("style", &value);
+    }
+}
+
+/// Clears the canvas (setting its width, even to the same value, resets its pixels).
+fn clear(canvas: &HtmlCanvasElement) {
+    canvas.set_width(canvas.width());
 }
 
 /// Draws `heatmap` (if any) filling the canvas. Returns where the cells are, in
@@ -36,6 +76,9 @@ pub fn paint_heatmap(
     heatmap: Option<&Heatmap>,
     dpr: f64,
 ) -> Result<CellMap, String> {
+    if let Some(h) = heatmap {
+        fit_height(canvas, h, dpr);
+    }
     let (width, height) = fit(canvas, dpr);
     let map = match heatmap {
         Some(h) if width > 0 && height > 0 => {
@@ -46,11 +89,15 @@ pub fn paint_heatmap(
             area.present().map_err(|e| e.to_string())?;
             map
         }
-        _ => CellMap::EMPTY,
+        _ => {
+            clear(canvas);
+            CellMap::EMPTY
+        }
     };
     canvas
         .set_attribute(RENDERED_TOKENS, &map.rows().to_string())
         .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    mark_painted();
     Ok(map)
 }
 
@@ -70,6 +117,7 @@ pub fn paint_grid(
         area.present().map_err(|e| e.to_string())?;
         Some(map)
     } else {
+        clear(canvas);
         None
     };
     canvas
@@ -78,6 +126,7 @@ pub fn paint_grid(
             &heads.first().map_or(0, Heatmap::n_rows).to_string(),
         )
         .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    mark_painted();
     Ok(map)
 }
 
