@@ -211,6 +211,15 @@ test('the head grid selects the head that the large heatmaps show', async ({ pag
   await grid(a).focus();
   await page.keyboard.press('ArrowRight');
   await expect(head(a)).toHaveAttribute('aria-label', /^A · Head 3/);
+  // Pointing at a tile's cell reads that head's exact weight without selecting it.
+  const gridInfo = a.getByTestId('cell-info').nth(1);
+  await page.mouse.move(0, 0);
+  await expect(gridInfo).toContainText('Point at any head');
+  await grid(a).hover({ position: { x: box.width * 0.15, y: box.height * 0.55 } });
+  await expect(gridInfo).toContainText(/^Head 0: query “.+” \(\d+\) → key “.+” \(\d+\): weight 0\.\d{4,}/);
+  await grid(a).hover({ position: { x: box.width * 0.7, y: box.height * 0.55 } });
+  await expect(gridInfo).toContainText(/^Head 3: query/);
+  await expect(head(a)).toHaveAttribute('aria-label', /^A · Head 3/);
 });
 
 test('variants are added, duplicated, renamed and removed', async ({ page }) => {
@@ -350,9 +359,10 @@ test('the URL round-trips every setting', async ({ page }) => {
   await expect(page.getByTestId('compare')).toContainText('cannot be compared cell by cell');
 
   // The link in the address bar follows the state (replaceState), and the copy box too.
-  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1z?\./);
-  const url = page.url();
-  expect(await page.getByTestId('share-link').inputValue()).toBe(url);
+  // (The address bar follows once the state rests for a moment.)
+  const url = await page.getByTestId('share-link').inputValue();
+  expect(url).toMatch(/#v1z?\./);
+  await expect.poll(() => page.url()).toBe(url);
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('copied')).not.toBeEmpty();
 

@@ -4,6 +4,7 @@ use leptos::html::Canvas;
 use leptos::logging;
 use leptos::prelude::*;
 
+use super::CellInfo;
 use crate::paint::{paint_grid, to_backing_pixels};
 use crate::state::use_app_state;
 use crate::viewport::use_viewport;
@@ -59,6 +60,35 @@ pub fn HeadGridView(
         ev.prevent_default();
         state.head.set(next);
     };
+    // The cell under the pointer: (head, query row, key column).
+    let hover = RwSignal::new(None::<(usize, usize, usize)>);
+    let on_move = move |ev: PointerEvent| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
+        let at = tiles.with_value(|t| t.as_ref().and_then(|t| t.cell_at(x, y)));
+        if hover.get_untracked() != at {
+            hover.set(at);
+            state.hover.set(at.map(|(_, i, j)| (i, j)));
+        }
+    };
+    let on_leave = move |_: PointerEvent| {
+        hover.set(None);
+        state.hover.set(None);
+    };
+    let hovered_figure = Signal::derive(move || {
+        hover
+            .get()
+            .and_then(|(h, _, _)| heads.with(|f| f.get(h).cloned()))
+    });
+    let hovered_cell = Signal::derive(move || hover.get().map(|(_, i, j)| (i, j)));
+    let hovered_head = Signal::derive(move || {
+        hover
+            .get()
+            .map(|(h, _, _)| format!("Head {h}: "))
+            .unwrap_or_default()
+    });
     let rows = move || {
         let n = heads.with(Vec::len).max(1);
         n.div_ceil(4)
@@ -66,10 +96,14 @@ pub fn HeadGridView(
     view! {
         <canvas node_ref=canvas class="head-grid" data-testid="head-grid" data-figure="grid"
             tabindex="0" role="img"
-            style=move || format!("aspect-ratio: {} / {};", 4.6, 1.25 * rows() as f64 + 0.35)
+            style=move || format!("aspect-ratio: {} / {};", 4.6, 1.05 * rows() as f64 + 0.3)
             aria-label=move || format!("All {} heads as small multiples; head {} is selected. Click a head, or use the arrow keys, to select it.", heads.with(Vec::len), selected.get())
             on:pointerdown=on_click
+            on:pointermove=on_move
+            on:pointerleave=on_leave
             on:keydown=on_key
         ></canvas>
+        <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
+            idle="Point at any head's cell to read it; click a head to show it large."/>
     }
 }

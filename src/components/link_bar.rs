@@ -1,7 +1,9 @@
 use attnlab_lab::fragment;
 use leptos::html::Input;
 use leptos::prelude::*;
+use std::time::Duration;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::state::use_app_state;
 
@@ -14,19 +16,35 @@ pub fn LinkBar() -> impl IntoView {
     let copied = RwSignal::new(None::<&'static str>);
     let input = NodeRef::<Input>::new();
 
-    // Effects are for syncing with the outside world: here, the address bar.
+    // Effects are for syncing with the outside world: here, the address bar. A single
+    // change goes there at once; while a slider is dragged (a change every frame) it is
+    // written at most every ADDRESS_DELAY, and the last state always lands
+    // (`replaceState` costs milliseconds a call in Chromium).
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    let last_write = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
         let hash = format!("#{}", link.get());
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        if window.location().hash().ok().as_deref() == Some(hash.as_str()) {
-            return;
-        }
-        if let Ok(history) = window.history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
-        }
         copied.set(None);
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+        }
+        let since = now() - last_write.get_value();
+        let delay = ADDRESS_DELAY.as_secs_f64() * 1e3;
+        if since >= delay {
+            last_write.set_value(now());
+            write_address(&hash);
+            pending.set_value(None);
+        } else {
+            let wait = Duration::from_secs_f64((delay - since).max(0.0) / 1e3);
+            let handle = set_timeout_with_handle(
+                move || {
+                    last_write.set_value(now());
+                    write_address(&hash);
+                },
+                wait,
+            );
+            pending.set_value(handle.ok());
+        }
     });
     let full = move || {
         let href = web_sys::window()
@@ -36,20 +54,18 @@ pub fn LinkBar() -> impl IntoView {
         format!("{base}#{}", link.get())
     };
     let copy = move |_| {
-        let Some(el) = input.get_untracked() else {
-            return;
-        };
-        el.select();
-        let ok = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
-            .and_then(|d| d.exec_command("copy").ok())
-            .unwrap_or(false);
-        copied.set(Some(if ok {
-            "Copied: paste it anywhere."
-        } else {
-            "Select the link and copy it (Ctrl+C)."
-        }));
+        let text = full();
+        if let Some(el) = input.get_untracked() {
+            el.select();
+        }
+        leptos::task::spawn_local(async move {
+            let ok = copy_text(&text).await;
+            copied.set(Some(if ok {
+                "Copied: paste it anywhere."
+            } else {
+                "Select the link and copy it (Ctrl+C)."
+            }));
+        });
     };
     view! {
         <div class="link-bar">
@@ -59,4 +75,49 @@ pub fn LinkBar() -> impl IntoView {
             <span class="copied" role="status" data-testid="copied">{move || copied.get()}</span>
         </div>
     }
+}
+
+/// The address bar is written at most this often.
+const ADDRESS_DELAY: Duration = Duration::from_millis(200);
+
+/// Milliseconds on the page's clock.
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Puts `hash` in the address bar without a new history entry.
+fn write_address(hash: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if window.location().hash().ok().as_deref() == Some(hash) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
+    }
+}
+
+/// Copies `text` with the Clipboard API, or, where the page is not a secure context
+/// (a classroom server reached by its LAN address), with the selection and
+/// `execCommand("copy")`. Whether it worked.
+async fn copy_text(text: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let clipboard = window.navigator().clipboard();
+    let clipboard_value: &wasm_bindgen::JsValue = clipboard.as_ref();
+    if !clipboard_value.is_undefined() {
+        let written = JsFuture::from(clipboard.write_text(text)).await;
+        if written.is_ok() {
+            return true;
+        }
+    }
+    window
+        .document()
+        .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+        .and_then(|d| d.exec_command("copy").ok())
+        .unwrap_or(false)
 }
