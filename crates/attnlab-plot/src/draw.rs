@@ -666,6 +666,27 @@ fn lightness(c: RGBColor) -> f64 {
 pub(crate) type DrawResult<DB> =
     Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
+/// The height (pixels) at which [`draw_heatmap`] fills a `width`-pixel-wide area with
+/// `data` and leaves no blank band under the matrix: the cells are as large as the width
+/// allows (less the labels, the entropy panel and the legend), and the height holds the
+/// title, the column labels, the rows and the legend's minimum. A page sizes its canvas
+/// with it, so short and long sentences, square and rectangular matrices all fit.
+pub fn natural_height(data: &Heatmap, style: &HeatmapStyle, width: f64) -> f64 {
+    let s = style.px_scale();
+    let (n, m) = (data.n_rows().max(1) as f64, data.n_cols().max(1) as f64);
+    // As tall as the cells could ever need, so only the width limits them.
+    let tall = width * (n / m).max(1.0) * 2.0 + 400.0 * s;
+    let layout = plan_layout(data, s, (width, tall));
+    let below = if SideColumns::for_width(width, s) == SideColumns::Bars {
+        8.0
+    } else {
+        14.0
+    } * s;
+    let legend_min = 120.0 * s + legend(data, layout.legend_gap).swatch_room(s);
+    let matrix = (layout.cell * n).max(legend_min);
+    (layout.my + matrix + below).ceil()
+}
+
 /// Draws `data` as a heatmap filling `area`, and returns where its cells are.
 ///
 /// Query tokens label the rows (left), key tokens the columns (top; rotated when they do

@@ -81,7 +81,7 @@ mod text;
 
 pub use draw::{
     BACKGROUND, CellField, CellMap, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK,
-    HeatmapStyle, MASK_FILL, MASK_HATCH, SELECTED, draw_heatmap,
+    HeatmapStyle, MASK_FILL, MASK_HATCH, SELECTED, draw_heatmap, natural_height,
 };
 pub use grid::{HeadGrid, HeadGridMap, draw_head_grid};
 pub use heatmap::{Heatmap, HeatmapError};

@@ -674,3 +674,42 @@ fn small_cells_paint_runs_of_equal_colour_as_one_rectangle() {
         .count();
     assert_eq!(runs, pixel_rows, "one rectangle per painted row");
 }
+
+#[test]
+fn the_natural_height_fits_the_matrix_without_a_blank_band() {
+    let tokens = |n: usize| (0..n).map(|i| format!("w{i}")).collect::<Vec<_>>();
+    for (n, m) in [(1, 1), (3, 3), (11, 11), (5, 20), (20, 5), (64, 64)] {
+        let entropy = vec![0.5; n];
+        let h = Heatmap::weights("Head 0", tokens(n), tokens(m), weights(n, m))
+            .unwrap()
+            .with_row_entropy(entropy.clone(), entropy)
+            .unwrap();
+        for width in [420u32, 640, 900] {
+            for scale in [1.0, 2.0] {
+                let style = HeatmapStyle::scaled(scale);
+                let w = f64::from(width) * scale;
+                let natural = attnlab_plot::natural_height(&h, &style, w);
+                let (_, fitted) = render(&h, (w as u32, natural as u32), style.clone());
+                let (_, roomy) = render(&h, (w as u32, (natural * 3.0) as u32), style.clone());
+                let label = format!("{n}×{m} at {width} px ×{scale}");
+                // The cells are as large as the width allows: more height adds nothing.
+                assert!(
+                    (fitted.cell_size() - roomy.cell_size()).abs() < 0.51,
+                    "{label}: cells {} at the natural height, {} with room",
+                    fitted.cell_size(),
+                    roomy.cell_size()
+                );
+                // And the matrix ends near the bottom: at most the margin and the
+                // legend's minimum height below it.
+                let bottom = f64::from(fitted.edge_y(n));
+                assert!(bottom <= natural, "{label}: matrix past the canvas");
+                let blank = natural - bottom;
+                let legend_min = 160.0 * scale;
+                assert!(
+                    blank <= 16.0 * scale || bottom < legend_min + 140.0 * scale,
+                    "{label}: {blank} px blank under the matrix"
+                );
+            }
+        }
+    }
+}
