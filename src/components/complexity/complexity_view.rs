@@ -144,12 +144,11 @@ pub fn ComplexityView() -> impl IntoView {
         <section class="explain complexity" data-testid="complexity-view" aria-labelledby="complexity-title">
             <h2 class="section-title" id="complexity-title">"Complexity, measured in this browser"</h2>
             <p class="explain-lead" data-testid="complexity-lesson">
-                "Softmax attention compares every query with every key: n² scores, each a dot product of d numbers, "
-                "so doubling n quadruples the work — a slope of 2 on log–log axes — even when it is streamed over blocks "
-                "of keys so that memory stays O(n·d) (no n × n matrix is ever held). Linear attention writes the "
-                "similarity as φ(q)ᵀφ(k) and multiplies in the other order, φ(Q)(φ(K)ᵀV): the keys are summed once "
-                "into a d × d state that every query reads, n·d² work — doubling n doubles the time, a slope of 1. "
-                "For short sequences the d² per token costs more than the n scores it saves, so the curves cross."
+                "Softmax attention compares every query with every key: n² dot products of length d, so doubling n "
+                "quadruples the time (slope 2 on log–log axes), even streamed over key blocks with O(n·d) memory. "
+                "Linear attention computes φ(Q)(φ(K)ᵀV): the keys are summed once into a d × d state that each query "
+                "reads, n·d² work, so doubling n doubles the time (slope 1). Below n ≈ d the d² per token costs about "
+                "as much as the n scores it saves: that is where the curves can cross."
             </p>
             <div class="complexity-controls" role="group" aria-label="Timing run">
                 <label>"largest n "
