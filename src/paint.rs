@@ -137,3 +137,28 @@ pub fn to_backing_pixels(canvas: &HtmlCanvasElement, offset_x: f64, offset_y: f6
     let sy = canvas.height() as f64 / (canvas.client_height().max(1) as f64);
     (offset_x * sx, offset_y * sy)
 }
+
+/// The attribute set on a line-chart canvas after each paint: the points drawn.
+pub const RENDERED_POINTS: &str = "data-rendered-points";
+
+/// Draws `chart` filling the canvas at `dpr`. Marks the canvas with the number of points
+/// drawn ([`RENDERED_POINTS`]).
+pub fn paint_line_chart(
+    canvas: &HtmlCanvasElement,
+    chart: &attnlab_plot::LineChart,
+    dpr: f64,
+) -> Result<(), String> {
+    let (width, height) = fit(canvas, dpr);
+    let mut points = 0;
+    if width > 0 && height > 0 {
+        let backend = BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+        let area = backend.into_drawing_area();
+        let style = attnlab_plot::LineChartStyle { scale: dpr };
+        let map = attnlab_plot::draw_line_chart(&area, chart, &style).map_err(|e| e.to_string())?;
+        area.present().map_err(|e| e.to_string())?;
+        points = map.points_drawn();
+    }
+    canvas
+        .set_attribute(RENDERED_POINTS, &points.to_string())
+        .map_err(|_| "could not mark the canvas as painted".to_string())
+}

@@ -44,6 +44,7 @@
 
 #![deny(missing_docs)]
 
+pub mod complexity;
 pub mod compute;
 pub mod figure;
 pub mod fragment;

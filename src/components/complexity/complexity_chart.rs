@@ -1,0 +1,42 @@
+use attnlab_plot::LineChart;
+use leptos::html::Canvas;
+use leptos::logging;
+use leptos::prelude::*;
+
+use crate::paint::paint_line_chart;
+use crate::viewport::use_viewport;
+
+/// A line chart on a canvas, repainted at the display's resolution whenever the chart or
+/// the window changes. `data-legend` lists the legend entries (for tests and readers).
+#[component]
+pub fn ComplexityChart(
+    /// The chart to draw.
+    #[prop(into)]
+    chart: Signal<LineChart>,
+) -> impl IntoView {
+    let viewport = use_viewport();
+    let canvas = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let v = viewport.get();
+        let Some(el) = canvas.get() else { return };
+        if let Err(e) = chart.with(|c| paint_line_chart(&el, c, v.dpr)) {
+            logging::warn!("attnlab: the complexity chart could not be drawn: {e}");
+        }
+    });
+    let legend = move || {
+        chart.with(|c| {
+            c.series
+                .iter()
+                .filter_map(|s| s.name.clone())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+    };
+    let label = move || format!("{}. Legend: {}.", chart.with(|c| c.title.clone()), legend());
+    view! {
+        <div class="complexity-chart-frame">
+            <canvas node_ref=canvas class="complexity-chart" data-testid="complexity-chart"
+                role="img" aria-label=label data-legend=legend></canvas>
+        </div>
+    }
+}

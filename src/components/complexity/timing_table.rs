@@ -1,0 +1,47 @@
+use attnlab_lab::complexity::Measurements;
+use leptos::prelude::*;
+
+/// Milliseconds with 3 significant digits (at least 2 decimals below 1 ms).
+fn ms(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) if v >= 1.0 => format!("{v:.2}"),
+        Some(v) => format!("{v:.3}"),
+        None => "…".into(),
+    }
+}
+
+/// The measured points: one row per size with both times and their ratio. Each time
+/// cell carries its exact value in `data-ms`.
+#[component]
+pub fn TimingTable(
+    /// The points measured so far.
+    #[prop(into)]
+    measurements: Signal<Measurements>,
+) -> impl IntoView {
+    let rows = move || measurements.with(Measurements::rows);
+    let raw = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    view! {
+        <table class="timing-table" data-testid="complexity-table">
+            <caption>"Measured milliseconds per call (median of the samples)"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"n"</th>
+                    <th scope="col">"softmax (streaming) ms"</th>
+                    <th scope="col">"linear elu1 ms"</th>
+                    <th scope="col">"softmax / linear"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {move || rows().into_iter().map(|row| view! {
+                    <tr data-testid="complexity-row" data-n=row.n>
+                        <th scope="row">{row.n}</th>
+                        <td data-testid="softmax-ms" data-ms=raw(row.softmax_ms)>{ms(row.softmax_ms)}</td>
+                        <td data-testid="linear-ms" data-ms=raw(row.linear_ms)>{ms(row.linear_ms)}</td>
+                        <td data-testid="ratio">{row.ratio().map_or("…".to_string(), |r| format!("{r:.2}"))}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
