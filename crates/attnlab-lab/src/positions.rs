@@ -157,7 +157,7 @@ pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize) -> String 
     }
     let half = d / 2;
     let (i, wave) = match config.layout {
-        Layout::Interleaved => (dim / 2, if dim % 2 == 0 { "sin" } else { "cos" }),
+        Layout::Interleaved => (dim / 2, if dim.is_multiple_of(2) { "sin" } else { "cos" }),
         Layout::Split if dim < half => (dim, "sin"),
         Layout::Split => (dim - half, "cos"),
     };
