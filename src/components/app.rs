@@ -1,6 +1,8 @@
 use attnlab_lab::Page;
 use leptos::prelude::*;
 
+use super::positions::PositionsPage;
+use super::scaling::ScalingPage;
 use super::token_strip::Side;
 use super::{
     AppHeader, ComparePanel, ComplexityView, LinkBar, ModelSettingsPanel, Notice, PageNav,
@@ -34,6 +36,8 @@ pub fn App() -> impl IntoView {
             <Notice/>
             {move || match state.page.get() {
                 Page::Lab => view! { <LabPage/> }.into_any(),
+                Page::Positions => view! { <PositionsPage/> }.into_any(),
+                Page::Scaling => view! { <ScalingPage/> }.into_any(),
                 Page::Complexity => view! { <ComplexityView/> }.into_any(),
                 // A page without a view in this build (see `PAGES`) opens the lab.
                 _ => view! { <LabPage/> }.into_any(),

@@ -7,7 +7,12 @@ use crate::state::use_app_state;
 
 /// The pages a person can open, in order, with their tab labels. A page missing here
 /// is not offered (a link naming it opens the lab).
-pub const PAGES: &[(Page, &str)] = &[(Page::Lab, "Lab"), (Page::Complexity, "Complexity")];
+pub const PAGES: &[(Page, &str)] = &[
+    (Page::Lab, "Lab"),
+    (Page::Positions, "Positions"),
+    (Page::Scaling, "Why \u{221a}d_k"),
+    (Page::Complexity, "Complexity"),
+];
 
 /// Whether `page` has a view in this build.
 pub fn offered(page: Page) -> bool {

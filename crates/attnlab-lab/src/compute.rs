@@ -82,6 +82,27 @@ impl Tokens {
         (self.typed..self.used().len()).collect()
     }
 
+    /// The used tokens in another order: token `order[i]` is placed at position `i`
+    /// (`order` is a permutation of `0..used().len()`; anything else gives `None`).
+    /// Tokens past [`MAX_TOKENS`] are dropped; the count of typed tokens is kept, so a
+    /// permutation that leaves the padding in place keeps [`Tokens::padding`].
+    pub fn reordered(&self, order: &[usize]) -> Option<Tokens> {
+        let used = self.used();
+        let mut seen = vec![false; used.len()];
+        if order.len() != used.len() {
+            return None;
+        }
+        for &i in order {
+            if i >= used.len() || std::mem::replace(&mut seen[i], true) {
+                return None;
+            }
+        }
+        Some(Tokens {
+            all: order.iter().map(|&i| used[i].clone()).collect(),
+            typed: self.typed.min(used.len()),
+        })
+    }
+
     /// A sentence when the text is longer than what is drawn, e.g. "Your text has 600
     /// tokens; the heatmap shows the first 512 of them. …".
     pub fn cut_notice(&self) -> Option<String> {

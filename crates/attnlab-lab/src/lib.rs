@@ -12,7 +12,11 @@
 //!   with typed errors that keep the text of a damaged link;
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
 //!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
-//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back.
+//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back;
+//! - [`positions`]: the position-encoding page — the PE table, `PE(a)·PE(b)` and its
+//!   spread along diagonals, the `R_k` residual, and the bag-of-words shuffle check;
+//! - [`scaling`]: the `1/√d_k` page — logit spread and softmax entropy against `d_k`,
+//!   and the sentence's own values.
 //!
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
@@ -48,7 +52,9 @@ pub mod complexity;
 pub mod compute;
 pub mod figure;
 pub mod fragment;
+pub mod positions;
 pub mod rules;
+pub mod scaling;
 pub mod state;
 
 pub use compute::{LabError, Pipeline, Tokens, explain};

@@ -304,7 +304,8 @@ fn label_text(text: &str, i: usize, step: usize, empty: bool) -> String {
     if empty {
         s.push_str("\u{2205} ");
     }
-    if step > 1 {
+    // Numbered labels (positions, dimensions) already say where they are.
+    if step > 1 && text != i.to_string() {
         s.push_str(&format!("#{i} "));
     }
     s.push_str(text);

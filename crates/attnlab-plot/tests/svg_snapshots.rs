@@ -255,6 +255,20 @@ fn many_tokens_label_every_kth_with_its_index() {
 }
 
 #[test]
+fn numbered_labels_are_not_numbered_twice() {
+    let n = 60;
+    let labels: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let h = Heatmap::weights("", labels.clone(), labels, weights(n, n)).unwrap();
+    let (svg, _) = render(&h, (900, 700), HeatmapStyle::default());
+    let t = texts(&svg);
+    assert!(!t.iter().any(|s| s.starts_with('#')), "{t:?}");
+    assert!(
+        t.contains(&"58".to_string()) && !t.contains(&"3".to_string()),
+        "{t:?}"
+    );
+}
+
+#[test]
 fn everything_is_drawn_inside_the_area() {
     for (n, size) in [
         (1, (400, 300)),

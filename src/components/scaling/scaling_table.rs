@@ -1,0 +1,73 @@
+use attnlab_lab::scaling::{ScalingStudy, SentenceValues};
+use leptos::prelude::*;
+
+use crate::state::use_app_state;
+
+/// The experiment's numbers, one row per d_k, and the sentence's own row.
+#[component]
+pub fn ScalingTable(
+    /// The experiment.
+    study: Memo<ScalingStudy>,
+    /// The selected head's values on the sentence, if it could be computed.
+    sentence: Memo<Option<SentenceValues>>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let cell = |testid: String, v: f32, digits: usize| {
+        view! { <td data-testid=testid data-value=v.to_string()>{format!("{v:.digits$}")}</td> }
+    };
+    view! {
+        <table class="scaling-table" data-testid="scaling-table">
+            <caption>"Spread of the logits and sharpness of the softmax, without and with 1/\u{221a}d_k"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"d_k"</th>
+                    <th scope="col">"\u{221a}d_k"</th>
+                    <th scope="col">"std of q\u{b7}k"</th>
+                    <th scope="col">"std of q\u{b7}k/\u{221a}d_k"</th>
+                    <th scope="col">"entropy, unscaled"</th>
+                    <th scope="col">"entropy, scaled"</th>
+                    <th scope="col">"max weight, unscaled"</th>
+                    <th scope="col">"max weight, scaled"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {move || study.get().points.into_iter().map(|p| {
+                    let d = p.d_k;
+                    view! {
+                        <tr data-testid=format!("scaling-row-{d}")>
+                            <th scope="row">{d}</th>
+                            <td>{format!("{:.2}", (d as f32).sqrt())}</td>
+                            {cell(format!("std-unscaled-{d}"), p.logit_std_unscaled, 2)}
+                            {cell(format!("std-scaled-{d}"), p.logit_std_scaled, 3)}
+                            {cell(format!("entropy-unscaled-{d}"), p.entropy_unscaled, 3)}
+                            {cell(format!("entropy-scaled-{d}"), p.entropy_scaled, 3)}
+                            {cell(format!("maxw-unscaled-{d}"), p.max_weight_unscaled, 3)}
+                            {cell(format!("maxw-scaled-{d}"), p.max_weight_scaled, 3)}
+                        </tr>
+                    }
+                }).collect_view()}
+                {move || match sentence.get() {
+                    Some(s) => view! {
+                        <tr class="sentence-row" data-testid="sentence-row">
+                            <th scope="row" data-testid="sentence-d-k" data-value=s.d_k.to_string()>
+                                {format!("{} (sentence, head {})", s.d_k, state.shown_head())}
+                            </th>
+                            <td>{format!("{:.2}", (s.d_k as f32).sqrt())}</td>
+                            {cell("sentence-std-unscaled".into(), s.std_unscaled, 2)}
+                            {cell("sentence-std-scaled".into(), s.std_scaled, 3)}
+                            {cell("sentence-entropy-unscaled".into(), s.entropy_unscaled, 3)}
+                            {cell("sentence-entropy-scaled".into(), s.entropy_scaled, 3)}
+                            {cell("sentence-maxw-unscaled".into(), s.max_weight_unscaled, 3)}
+                            {cell("sentence-maxw-scaled".into(), s.max_weight_scaled, 3)}
+                        </tr>
+                    }.into_any(),
+                    None => view! {
+                        <tr class="sentence-row" data-testid="sentence-row">
+                            <td colspan="8">"The sentence's own values appear here once the sentence and the model can be computed."</td>
+                        </tr>
+                    }.into_any(),
+                }}
+            </tbody>
+        </table>
+    }
+}
