@@ -53,8 +53,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::state::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Variant,
-    Page, View,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Page,
+    Variant, View,
 };
 
 /// The version this build writes.

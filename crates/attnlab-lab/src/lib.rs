@@ -12,7 +12,9 @@
 //!   with typed errors that keep the text of a damaged link;
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
 //!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
-//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back.
+//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back;
+//! - [`linear_lab`]: softmax against linear attention on one head (implied matrices,
+//!   singular values and ranks), causal linear attention as an RNN, Linformer's maps.
 //!
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
@@ -47,6 +49,7 @@
 pub mod compute;
 pub mod figure;
 pub mod fragment;
+pub mod linear_lab;
 pub mod rules;
 pub mod state;
 

@@ -139,27 +139,29 @@ fn any_state() -> impl Strategy<Value = LabState> {
         prop::sample::select(Page::ALL.to_vec()),
     )
         .prop_map(
-            |(cross, text, source, model, variants, (variant, head, a, b, average), page)| LabState {
-                mode: if cross {
-                    Mode::Cross
-                } else {
-                    Mode::SelfAttention
-                },
-                text,
-                source,
-                model,
-                variants,
-                view: View {
-                    page,
-                    variant,
-                    head,
-                    compare: (a, b),
-                    compare_what: if average {
-                        CompareWhat::Average
+            |(cross, text, source, model, variants, (variant, head, a, b, average), page)| {
+                LabState {
+                    mode: if cross {
+                        Mode::Cross
                     } else {
-                        CompareWhat::Head
+                        Mode::SelfAttention
                     },
-                },
+                    text,
+                    source,
+                    model,
+                    variants,
+                    view: View {
+                        page,
+                        variant,
+                        head,
+                        compare: (a, b),
+                        compare_what: if average {
+                            CompareWhat::Average
+                        } else {
+                            CompareWhat::Head
+                        },
+                    },
+                }
             },
         )
 }
