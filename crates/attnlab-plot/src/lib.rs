@@ -23,6 +23,9 @@
 //! see [`CellField::Bitmap`], and `BLIT_CANVAS.md` beside this crate for a canvas backend
 //! that blits with `putImageData`.
 //!
+//! The third is the [`LineChart`]: series of points on linear or log10 axes with a legend
+//! and vertical markers ([`draw_line_chart`]), for measured curves and curves over an index.
+//!
 //! This crate knows nothing of attention: it draws labelled matrices. The app turns the
 //! core's results into a [`Heatmap`].
 //!
@@ -76,6 +79,7 @@ mod draw;
 mod grid;
 mod heatmap;
 mod legend;
+mod line_chart;
 mod scale;
 mod text;
 
@@ -85,4 +89,10 @@ pub use draw::{
 };
 pub use grid::{HeadGrid, HeadGridMap, draw_head_grid};
 pub use heatmap::{Heatmap, HeatmapError};
+pub use line_chart::{
+    Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,
+    Ticks, VerticalMarker, draw_line_chart, format_tick,
+};
+/// Colours of figures and series (plotters' RGB colour).
+pub use plotters::style::RGBColor;
 pub use scale::{ColorScale, ValueRange, format_value};
