@@ -54,12 +54,18 @@ test('ranks: linear ≤ φ width, softmax full rank; a long sentence shows the b
   expect(await value(page, 'rank-linear')).toBeLessThanOrEqual(phi);
   expect(await value(page, 'rank-softmax')).toBe(11);
   await expect(page.getByTestId('rank-statement')).toContainText('at most the φ width 16');
+  // The chart marks every singular value of both spectra: 11 + 11 points.
+  await expect(page.getByTestId('spectrum-chart')).toHaveAttribute('data-points', '22');
 
   const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega zero';
   await page.getByTestId('sentence-input').fill(words);
   await expect(page.getByTestId('rank-full')).toHaveAttribute('data-value', '25');
   expect(await value(page, 'rank-linear')).toBe(16);
   expect(await value(page, 'rank-softmax')).toBe(25);
+  // 25 softmax points, and at least the 16 linear ones above the rounding floor.
+  await expect
+    .poll(async () => Number(await page.getByTestId('spectrum-chart').getAttribute('data-points')))
+    .toBeGreaterThanOrEqual(41);
 });
 
 test('the RNN stepper equals the masked parallel form at every t (keyboard)', async ({ page }) => {

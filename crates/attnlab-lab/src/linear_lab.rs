@@ -22,8 +22,8 @@
 //!
 //! // The RNN form agrees with the masked parallel form at every step.
 //! let trace = rnn_trace(&problem, 0, AttentionKind::Elu1)?;
-//! assert!(trace.steps.iter().all(|s| s.max_abs_diff < 1e-5));
-//! # Ok::<(), attnlab_lab::linear_lab::LinearLabError>(())
+//! assert!((0..trace.len()).all(|t| trace.step(t).unwrap().max_abs_diff < 1e-5));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use attnlab_core::CoreError;
@@ -32,7 +32,10 @@ use attnlab_core::linear::{self, FeatureMap, RecurrentState};
 use attnlab_core::mask::{Mask, MaskSpec};
 use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::score::ScoreFunction;
-use attnlab_plot::{Heatmap, HeatmapError};
+use attnlab_plot::{
+    Axis, AxisScale, Heatmap, HeatmapError, LineChart, LineDash, RGBColor, Series, Ticks,
+    VerticalMarker,
+};
 use ndarray::Array2;
 
 use crate::compute::explain;
@@ -325,23 +328,89 @@ pub struct RnnStep {
 }
 
 /// Causal kernel attention stepped through, with the parallel form it must equal.
+///
+/// The states are not stored (`S_t` is `d_φ × d_v` per step, which for wide heads and
+/// long texts would not fit in memory): [`RnnTrace::step`] runs the recurrence again up
+/// to the step asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RnnTrace {
     /// The kernel kind.
     pub kind: AttentionKind,
-    /// One step per position.
-    pub steps: Vec<RnnStep>,
     /// The causal (and padding) mask of the parallel form.
     pub mask: Mask,
     /// The parallel form's implied matrix `Â` under that mask.
     pub implied: Array2<f32>,
+    /// `Â V`: the parallel form's outputs, one row per step.
+    pub parallel: Array2<f32>,
+    /// `max |o_t − (ÂV)_t|` for every step `t`.
+    pub diffs: Vec<f32>,
+    phi_q: Array2<f32>,
+    phi_k: Array2<f32>,
+    v: Array2<f32>,
+    key_allowed: Vec<bool>,
 }
 
 impl RnnTrace {
-    /// The largest `max |o_t − parallel_t|` over all steps.
-    pub fn max_abs_diff(&self) -> f32 {
-        self.steps.iter().fold(0.0, |a, s| a.max(s.max_abs_diff))
+    /// The number of steps (tokens).
+    pub fn len(&self) -> usize {
+        self.diffs.len()
     }
+
+    /// Whether there is no step.
+    pub fn is_empty(&self) -> bool {
+        self.diffs.is_empty()
+    }
+
+    /// The largest `max |o_t − (ÂV)_t|` over all steps.
+    pub fn max_abs_diff(&self) -> f32 {
+        self.diffs.iter().fold(0.0, |a, &d| a.max(d))
+    }
+
+    /// Runs the recurrence over steps `0..=last`, calling `visit` after each read.
+    fn run(&self, last: usize, mut visit: impl FnMut(usize, &RecurrentState, &[f32])) {
+        let mut state = RecurrentState::new(self.phi_k.ncols(), self.v.ncols());
+        let mut output = vec![0.0; self.v.ncols()];
+        for t in 0..=last.min(self.len().saturating_sub(1)) {
+            if self.key_allowed[t] {
+                let pk: Vec<f32> = self.phi_k.row(t).to_vec();
+                let vt: Vec<f32> = self.v.row(t).to_vec();
+                state.absorb(&pk, &vt);
+            }
+            let pq: Vec<f32> = self.phi_q.row(t).to_vec();
+            state.read(&pq, &mut output);
+            visit(t, &state, &output);
+        }
+    }
+
+    /// Step `t`: the state after absorbing keys `0..=t`, the output read from it and row
+    /// `t` of the parallel form (`None` past the last step).
+    pub fn step(&self, t: usize) -> Option<RnnStep> {
+        if t >= self.len() {
+            return None;
+        }
+        let mut step = None;
+        self.run(t, |i, state, output| {
+            if i == t {
+                let parallel = self.parallel.row(t).to_vec();
+                step = Some(RnnStep {
+                    t,
+                    absorbed: self.key_allowed[t],
+                    phi_k: self.phi_k.row(t).to_vec(),
+                    phi_q: self.phi_q.row(t).to_vec(),
+                    s: state.s.clone(),
+                    z: state.z.to_vec(),
+                    max_abs_diff: max_abs_diff(output, &parallel),
+                    output: output.to_vec(),
+                    parallel,
+                });
+            }
+        });
+        step
+    }
+}
+
+fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).fold(0f32, |m, (x, y)| m.max((x - y).abs()))
 }
 
 /// Causal kernel attention of kind `kind` on head `head` of a self-attention problem,
@@ -383,40 +452,23 @@ pub fn rnn_trace(
         }
         .into());
     }
-    let mut state = RecurrentState::new(phi_k.ncols(), v.ncols());
-    let mut steps = Vec::with_capacity(n);
-    for t in 0..n {
-        let pk: Vec<f32> = phi_k.row(t).to_vec();
-        let absorbed = key_allowed[t];
-        if absorbed {
-            state.absorb(&pk, &v.row(t).to_vec());
-        }
-        let pq: Vec<f32> = phi_q.row(t).to_vec();
-        let mut output = vec![0.0; v.ncols()];
-        state.read(&pq, &mut output);
-        let par = parallel.row(t).to_vec();
-        let max_abs_diff = output
-            .iter()
-            .zip(&par)
-            .fold(0f32, |a, (x, y)| a.max((x - y).abs()));
-        steps.push(RnnStep {
-            t,
-            absorbed,
-            phi_k: pk,
-            phi_q: pq,
-            s: state.s.clone(),
-            z: state.z.to_vec(),
-            output,
-            parallel: par,
-            max_abs_diff,
-        });
-    }
-    Ok(RnnTrace {
+    let mut trace = RnnTrace {
         kind,
-        steps,
         mask,
         implied,
-    })
+        parallel,
+        diffs: vec![0.0; n],
+        phi_q,
+        phi_k,
+        v,
+        key_allowed,
+    };
+    let mut diffs = vec![0.0; n];
+    trace.run(n - 1, |t, _, output| {
+        diffs[t] = max_abs_diff(output, &trace.parallel.row(t).to_vec());
+    });
+    trace.diffs = diffs;
+    Ok(trace)
 }
 
 /// Linformer on one head: the projections and the `n × k` attention.
@@ -503,7 +555,7 @@ pub fn comparison_figures(
         &cmp.softmax,
     )?;
     let lin = crate::figure::head_heatmap(
-        format!("{}: implied \u{202f}\u{c2}", cmp.kind.name()),
+        format!("{}: implied matrix \u{c2}", cmp.kind.name()),
         rows,
         cols,
         &cmp.linear,
@@ -520,8 +572,8 @@ pub fn step_figures(step: &RnnStep) -> Result<[Heatmap; 4], HeatmapError> {
     let t = step.t;
     let s = signed(
         format!("S_{t} = \u{3a3}_(j\u{2264}{t}) \u{3c6}(k_j) v_j\u{1d40}"),
-        labels("\u{3c6}", dp),
-        labels("v", dv),
+        labels("", dp),
+        labels("", dv),
         &step.s,
         "S entry",
         ("\u{3c6} feature", "value dimension"),
@@ -531,31 +583,31 @@ pub fn step_figures(step: &RnnStep) -> Result<[Heatmap; 4], HeatmapError> {
         signed(
             title,
             vec![row.to_string()],
-            labels(col, v.len()),
+            labels("", v.len()),
             &a,
             value,
-            ("", ""),
+            ("vector", col),
         )
     };
     let z = strip(
         format!("z_{t} = \u{3a3}_(j\u{2264}{t}) \u{3c6}(k_j)"),
         &format!("z_{t}"),
         &step.z,
-        "\u{3c6}",
+        "\u{3c6} feature",
         "z entry",
     )?;
     let o = strip(
         format!("o_{t}: read from the state"),
         &format!("o_{t}"),
         &step.output,
-        "v",
+        "value dimension",
         "output",
     )?;
     let p = strip(
         format!("row {t} of \u{c2}V: the masked parallel form"),
         &format!("(\u{c2}V)_{t}"),
         &step.parallel,
-        "v",
+        "value dimension",
         "output",
     )?;
     Ok([s, z, o, p])
@@ -571,7 +623,7 @@ pub fn linformer_figures(
     let k = view.k;
     let proj = labels("k'", k);
     let e = signed(
-        format!("E\u{1d40}: how each key mixes into the {k} projected keys"),
+        format!("E\u{1d40}: keys into {k} projected keys"),
         keys.to_vec(),
         proj.clone(),
         &view.e.t().to_owned(),
@@ -579,7 +631,7 @@ pub fn linformer_figures(
         ("keys", "projected keys"),
     )?;
     let f = signed(
-        format!("F\u{1d40}: how each value mixes into the {k} projected values"),
+        format!("F\u{1d40}: values into {k} projected values"),
         keys.to_vec(),
         proj.clone(),
         &view.f.t().to_owned(),
@@ -587,13 +639,83 @@ pub fn linformer_figures(
         ("keys", "projected values"),
     )?;
     let a = Heatmap::weights(
-        format!("softmax(Q (EK)\u{1d40}/\u{221a}d_k): queries \u{d7} {k} projected keys"),
+        format!("softmax(Q(EK)\u{1d40}/\u{221a}d_k): n\u{d7}{k}"),
         rows.to_vec(),
         proj,
         values(&view.weights),
     )?
     .with_axis_titles("queries", "projected keys");
     Ok([e, f, a])
+}
+
+/// The colour of softmax in the singular-value chart (the app's accent blue).
+pub const SOFTMAX_COLOUR: RGBColor = RGBColor(34, 94, 168);
+/// The colour of the kernel variant in the singular-value chart.
+pub const LINEAR_COLOUR: RGBColor = RGBColor(181, 65, 14);
+/// The colour of the rank threshold in the singular-value chart.
+pub const THRESHOLD_COLOUR: RGBColor = RGBColor(110, 110, 120);
+
+/// The singular values of both similarity matrices, each divided by its largest, against
+/// their index on a log10 axis; the φ width as a vertical line and the rank threshold
+/// ([`RANK_TOLERANCE`]) as a dashed line. `None` without spectra.
+pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
+    let s = cmp.spectra.as_ref()?;
+    let relative = |v: &[f32]| -> Vec<(f64, f64)> {
+        let top = f64::from(v.first().copied().unwrap_or(0.0));
+        v.iter()
+            .enumerate()
+            .filter(|_| top > 0.0)
+            .map(|(i, &x)| ((i + 1) as f64, f64::from(x) / top))
+            .collect()
+    };
+    let count = s.softmax.len().max(1) as f64;
+    let kind = cmp.kind.name();
+    Some(LineChart {
+        title: format!(
+            "Singular values of exp(QK\u{1d40}/\u{221a}d_k) and of \u{3c6}(Q)\u{3c6}(K)\u{1d40} ({kind})"
+        ),
+        x: Axis {
+            label: "index i (largest first)".into(),
+            scale: AxisScale::Linear,
+            ticks: Ticks::Auto,
+        },
+        y: Axis {
+            label: "\u{3c3}_i / \u{3c3}_1".into(),
+            scale: AxisScale::Log10,
+            ticks: Ticks::Auto,
+        },
+        series: vec![
+            Series {
+                name: Some(format!("rank threshold {RANK_TOLERANCE:e}")),
+                points: vec![
+                    (1.0, f64::from(RANK_TOLERANCE)),
+                    (count, f64::from(RANK_TOLERANCE)),
+                ],
+                color: THRESHOLD_COLOUR,
+                dash: LineDash::Dashed,
+                markers: false,
+            },
+            Series {
+                name: Some(format!("softmax: rank {}", s.softmax_rank)),
+                points: relative(&s.softmax),
+                color: SOFTMAX_COLOUR,
+                dash: LineDash::Solid,
+                markers: true,
+            },
+            Series {
+                name: Some(format!("{kind}: rank {}", s.linear_rank)),
+                points: relative(&s.linear),
+                color: LINEAR_COLOUR,
+                dash: LineDash::Solid,
+                markers: true,
+            },
+        ],
+        markers: vec![VerticalMarker {
+            x: cmp.phi_width as f64,
+            label: format!("\u{3c6} width {}", cmp.phi_width),
+        }],
+        note: None,
+    })
 }
 
 #[cfg(test)]
@@ -695,18 +817,24 @@ mod tests {
         let p = problem_of(&state, 0);
         for kind in KERNEL_KINDS {
             let trace = rnn_trace(&p, 2, kind).unwrap();
-            assert_eq!(trace.steps.len(), 28);
+            assert_eq!(trace.len(), 28);
             assert!(
                 trace.max_abs_diff() < 1e-5,
                 "{kind:?}: {}",
                 trace.max_abs_diff()
             );
-            assert!(!trace.steps[26].absorbed && trace.steps[24].absorbed);
-            let last = trace.steps.last().unwrap();
+            let steps: Vec<RnnStep> = (0..28).map(|t| trace.step(t).unwrap()).collect();
+            assert!(trace.step(28).is_none());
+            for s in &steps {
+                assert_eq!(s.max_abs_diff, trace.diffs[s.t]);
+            }
+            assert!(!steps[26].absorbed && steps[24].absorbed);
+            assert_eq!(steps[26].s, steps[24].s, "padding is not absorbed");
+            let last = steps.last().unwrap();
             assert_eq!(last.s.dim(), (kind.feature_map().unwrap().width(16), 16));
             // z_t is the sum of the absorbed φ(k_j).
-            let z0: f32 = trace.steps[0].z.iter().sum();
-            let k0: f32 = trace.steps[0].phi_k.iter().sum();
+            let z0: f32 = steps[0].z.iter().sum();
+            let k0: f32 = steps[0].phi_k.iter().sum();
             assert!((z0 - k0).abs() < 1e-5);
             let [s, z, o, par] = step_figures(last).unwrap();
             assert_eq!(
@@ -728,10 +856,10 @@ mod tests {
         };
         let p = problem_of(&state, 0);
         let trace = rnn_trace(&p, 0, AttentionKind::Elu1).unwrap();
-        assert_eq!(trace.steps.len(), 1);
+        assert_eq!(trace.len(), 1);
         // One key: o_0 = φ(q)ᵀφ(k) v / (φ(q)ᵀφ(k) + ε) ≈ v_0.
         let v0 = p.heads()[0].v.row(0).to_vec();
-        for (o, v) in trace.steps[0].output.iter().zip(&v0) {
+        for (o, v) in trace.step(0).unwrap().output.iter().zip(&v0) {
             assert!((o - v).abs() < 1e-5);
         }
         let c = kernel_comparison(&p, 0, AttentionKind::Elu1).unwrap();
@@ -769,6 +897,24 @@ mod tests {
         for r in view.weights.rows() {
             assert!((r.sum() - 1.0).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn the_spectrum_chart_has_both_curves_and_the_bound() {
+        let p = problem_of(&long_state(), 0);
+        let c = kernel_comparison(&p, 0, AttentionKind::Relu).unwrap();
+        let chart = spectrum_chart(&c).unwrap();
+        assert_eq!(chart.series.len(), 3);
+        assert_eq!(chart.series[1].points.len(), 25);
+        assert_eq!(chart.series[1].points[0], (1.0, 1.0));
+        assert_eq!(chart.markers[0].x, 16.0);
+        assert!(
+            chart.series[2]
+                .name
+                .as_ref()
+                .unwrap()
+                .starts_with("relu: rank ")
+        );
     }
 
     #[test]

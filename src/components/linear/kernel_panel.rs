@@ -1,10 +1,12 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
-use attnlab_lab::linear_lab::{KernelComparison, comparison_figures, kernel_comparison};
+use attnlab_lab::linear_lab::{
+    KernelComparison, comparison_figures, kernel_comparison, spectrum_chart,
+};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::{MatrixCanvas, ProblemMemo, number};
+use super::{MatrixCanvas, ProblemMemo, SpectrumChart, number};
 use crate::state::use_app_state;
 
 /// Softmax against the chosen kernel variant on the selected head: both matrices, their
@@ -41,6 +43,8 @@ pub fn KernelPanel(
     let fig = move |i: usize| -> Signal<Option<Heatmap>> {
         Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
     };
+    let chart =
+        Signal::derive(move || cmp.with(|c| c.as_ref()?.as_ref().ok().and_then(spectrum_chart)));
     let error = move || cmp.with(|c| c.as_ref().and_then(|c| c.as_ref().err()).cloned());
     let numbers = move || {
         cmp.with(|c| {
@@ -86,14 +90,13 @@ pub fn KernelPanel(
         <section class="panel linear-panel" data-testid="kernel-panel" aria-label="Softmax against linear attention">
             <h3 class="section-title">{move || format!("Softmax against {} on the same Q, K", kind.get().name())}</h3>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="linear-error">{e}</p> })}
-            <div class="linear-triple">
+            <div class="linear-quad">
                 <MatrixCanvas figure=fig(0) testid="lin-softmax" class="matrix-square"/>
                 <MatrixCanvas figure=fig(1) testid="lin-implied" class="matrix-square"/>
                 <MatrixCanvas figure=fig(2) testid="lin-difference" class="matrix-square"/>
+                <div class="linear-numbers">{numbers}</div>
             </div>
-            <div class="linear-numbers">
-                {numbers}
-            </div>
+            <SpectrumChart chart=chart testid="spectrum-chart"/>
         </section>
     }
 }

@@ -10,6 +10,7 @@ mod linear_pickers;
 mod linformer_panel;
 mod matrix_canvas;
 mod rnn_stepper;
+mod spectrum_chart;
 
 use attnlab_core::attention::Problem;
 use leptos::prelude::Memo;
@@ -21,6 +22,7 @@ pub use linear_pickers::LinearPickers;
 pub use linformer_panel::LinformerPanel;
 pub use matrix_canvas::MatrixCanvas;
 pub use rnn_stepper::RnnStepper;
+pub use spectrum_chart::SpectrumChart;
 
 /// The selected variant's problem: `None` without a variant, else the problem or the
 /// sentence saying why there is none.

@@ -36,7 +36,7 @@ pub fn RnnStepper(
         trace.with(|t| {
             t.as_ref()
                 .and_then(|t| t.as_ref().ok())
-                .map_or(0, |t| t.steps.len())
+                .map_or(0, RnnTrace::len)
         })
     });
     let t_raw = RwSignal::new(0usize);
@@ -45,12 +45,8 @@ pub fn RnnStepper(
         let last = len.get_untracked().saturating_sub(1);
         t_raw.set(to.min(last));
     };
-    let figures = Memo::new(move |_| {
-        trace.with(|tr| {
-            let tr = tr.as_ref()?.as_ref().ok()?;
-            step_figures(tr.steps.get(t.get())?).ok()
-        })
-    });
+    let step = Memo::new(move |_| trace.with(|tr| tr.as_ref()?.as_ref().ok()?.step(t.get())));
+    let figures = Memo::new(move |_| step.with(|s| step_figures(s.as_ref()?).ok()));
     let fig = move |i: usize| -> Signal<Option<Heatmap>> {
         Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
     };
@@ -76,9 +72,9 @@ pub fn RnnStepper(
         go(to);
     };
     let step_text = move || {
-        trace.with(|tr| {
-            let tr = tr.as_ref()?.as_ref().ok()?;
-            let s = tr.steps.get(t.get())?;
+        let n = len.get();
+        step.with(|s| {
+            let s = s.as_ref()?;
             let labels = state.tokens.with(Tokens::labels);
             let token = labels.get(s.t).cloned().unwrap_or_default();
             let absorb = if s.absorbed {
@@ -93,15 +89,13 @@ pub fn RnnStepper(
             Some(format!(
                 "t = {t} of {n}: {absorb}; then read o_{t} = \u{3c6}(q_{t})\u{1d40} S_{t} / (\u{3c6}(q_{t})\u{1d40} z_{t} + \u{3b5}).",
                 t = s.t,
-                n = tr.steps.len(),
             ))
         })
     };
     let diff = move || {
-        trace.with(|tr| {
-            let tr = tr.as_ref()?.as_ref().ok()?;
-            let s = tr.steps.get(t.get())?;
-            let all = tr.max_abs_diff();
+        let all = trace.with(|tr| tr.as_ref()?.as_ref().ok().map(RnnTrace::max_abs_diff))?;
+        step.with(|s| {
+            let s = s.as_ref()?;
             Some(view! {
                 <table class="metrics" data-testid="rnn-metrics">
                     <tbody>
@@ -131,7 +125,7 @@ pub fn RnnStepper(
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="rnn-error">{e}</p> })}
             <Show when=move || len.get() != 0>
                 <div class="rnn-controls" role="group" aria-label="Step">
-                    <button type="button" data-testid="rnn-first" on:click=move |_| go(0)>"\u{23ee} first"</button>
+                    <button type="button" data-testid="rnn-first" on:click=move |_| go(0)>"\u{ab} first"</button>
                     <button type="button" data-testid="rnn-prev" disabled=move || t.get() == 0
                         on:click=move |_| go(t.get_untracked().saturating_sub(1))>"\u{25c0} previous"</button>
                     <label class="rnn-slider">"t "
@@ -144,17 +138,17 @@ pub fn RnnStepper(
                     </label>
                     <button type="button" data-testid="rnn-next" disabled=at_end
                         on:click=move |_| go(t.get_untracked() + 1)>"next \u{25b6}"</button>
-                    <button type="button" data-testid="rnn-last" on:click=move |_| go(usize::MAX)>"last \u{23ed}"</button>
+                    <button type="button" data-testid="rnn-last" on:click=move |_| go(usize::MAX)>"last \u{bb}"</button>
                 </div>
                 <p class="rnn-step" data-testid="rnn-step" tabindex="0" aria-live="polite">{step_text}</p>
                 <div class="rnn-body">
                     <MatrixCanvas figure=fig(0) testid="rnn-s" class="matrix-state"/>
-                    <div class="rnn-strips">
-                        <MatrixCanvas figure=fig(1) testid="rnn-z" class="matrix-strip"/>
-                        <MatrixCanvas figure=fig(2) testid="rnn-o" class="matrix-strip"/>
-                        <MatrixCanvas figure=fig(3) testid="rnn-parallel" class="matrix-strip"/>
-                        {diff}
-                    </div>
+                    {diff}
+                </div>
+                <div class="rnn-strips">
+                    <MatrixCanvas figure=fig(1) testid="rnn-z" class="matrix-strip"/>
+                    <MatrixCanvas figure=fig(2) testid="rnn-o" class="matrix-strip"/>
+                    <MatrixCanvas figure=fig(3) testid="rnn-parallel" class="matrix-strip"/>
                 </div>
             </Show>
         </section>
