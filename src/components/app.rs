@@ -5,7 +5,8 @@ use super::positions::PositionsPage;
 use super::scaling::ScalingPage;
 use super::token_strip::Side;
 use super::{
-    AppHeader, ComparePanel, ComplexityView, LinkBar, ModelSettingsPanel, Notice, PageNav,
+    AppHeader, ComparePanel, ComplexityView, LinearPage, LinkBar, ModelSettingsPanel, Notice,
+    PageNav,
     SentenceInput, TokenStrip, VariantPanel,
 };
 use crate::state::{provide_app_state, use_app_state};
@@ -38,6 +39,7 @@ pub fn App() -> impl IntoView {
                 Page::Lab => view! { <LabPage/> }.into_any(),
                 Page::Positions => view! { <PositionsPage/> }.into_any(),
                 Page::Scaling => view! { <ScalingPage/> }.into_any(),
+                Page::Linear => view! { <LinearPage/> }.into_any(),
                 Page::Complexity => view! { <ComplexityView/> }.into_any(),
                 // A page without a view in this build (see `PAGES`) opens the lab.
                 _ => view! { <LabPage/> }.into_any(),

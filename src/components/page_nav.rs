@@ -11,6 +11,7 @@ pub const PAGES: &[(Page, &str)] = &[
     (Page::Lab, "Lab"),
     (Page::Positions, "Positions"),
     (Page::Scaling, "Why \u{221a}d_k"),
+    (Page::Linear, "Linear attention"),
     (Page::Complexity, "Complexity"),
 ];
 

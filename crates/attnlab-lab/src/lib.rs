@@ -16,7 +16,11 @@
 //! - [`positions`]: the position-encoding page — the PE table, `PE(a)·PE(b)` and its
 //!   spread along diagonals, the `R_k` residual, and the bag-of-words shuffle check;
 //! - [`scaling`]: the `1/√d_k` page — logit spread and softmax entropy against `d_k`,
-//!   and the sentence's own values.
+//!   and the sentence's own values;
+//! - [`linear_lab`]: softmax against linear attention on one head (implied matrices,
+//!   singular values and ranks), causal linear attention as an RNN, Linformer's maps;
+//! - [`complexity`]: the sizes, timing policy, power-law fit and crossover of the
+//!   complexity page (the timing itself runs in a Web Worker).
 //!
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
@@ -52,6 +56,7 @@ pub mod complexity;
 pub mod compute;
 pub mod figure;
 pub mod fragment;
+pub mod linear_lab;
 pub mod positions;
 pub mod rules;
 pub mod scaling;

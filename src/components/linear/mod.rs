@@ -1,0 +1,38 @@
+//! The linear-attention lab (issue 4 §4): softmax against a kernel variant on the same
+//! Q, K of the selected head (implied matrices, difference, singular values and ranks),
+//! causal linear attention stepped through as an RNN, Linformer's projections, and which
+//! kinds can be made causal. The numbers come from `attnlab_lab::linear_lab`.
+
+mod causality_notes;
+mod kernel_panel;
+mod linear_page;
+mod linear_pickers;
+mod linformer_panel;
+mod matrix_canvas;
+mod rnn_stepper;
+mod spectrum_chart;
+
+use attnlab_core::attention::Problem;
+use leptos::prelude::Memo;
+
+pub use causality_notes::CausalityNotes;
+pub use kernel_panel::KernelPanel;
+pub use linear_page::LinearPage;
+pub use linear_pickers::LinearPickers;
+pub use linformer_panel::LinformerPanel;
+pub use matrix_canvas::MatrixCanvas;
+pub use rnn_stepper::RnnStepper;
+pub use spectrum_chart::SpectrumChart;
+
+/// The selected variant's problem: `None` without a variant, else the problem or the
+/// sentence saying why there is none.
+pub type ProblemMemo = Memo<Option<Result<Problem, String>>>;
+
+/// A number for the page: four decimals, or scientific notation below 0.001.
+pub fn number(x: f32) -> String {
+    if x != 0.0 && x.abs() < 1e-3 {
+        format!("{x:.2e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
