@@ -12,7 +12,8 @@
 //!   with typed errors that keep the text of a damaged link;
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
 //!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
-//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back.
+//! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back;
+//! - [`steps`]: one variant's pipeline stage by stage, with each stage's formula as MathML.
 //!
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
@@ -49,6 +50,7 @@ pub mod figure;
 pub mod fragment;
 pub mod rules;
 pub mod state;
+pub mod steps;
 
 pub use compute::{LabError, Pipeline, Tokens, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
