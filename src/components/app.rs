@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use super::token_strip::Side;
 use super::{
     AppHeader, ComparePanel, LinkBar, ModelSettingsPanel, Notice, PageNav, SentenceInput,
-    TokenStrip, VariantPanel,
+    StepsView, TokenStrip, VariantPanel,
 };
 use crate::state::{provide_app_state, use_app_state};
 
@@ -34,6 +34,7 @@ pub fn App() -> impl IntoView {
             <Notice/>
             {move || match state.page.get() {
                 Page::Lab => view! { <LabPage/> }.into_any(),
+                Page::Steps => view! { <StepsView/> }.into_any(),
                 // A page without a view in this build (see `PAGES`) opens the lab.
                 _ => view! { <LabPage/> }.into_any(),
             }}

@@ -23,6 +23,11 @@
 //! see [`CellField::Bitmap`], and `BLIT_CANVAS.md` beside this crate for a canvas backend
 //! that blits with `putImageData`.
 //!
+//! The third is [`TokenLines`]: query tokens left, key tokens right, one line per head
+//! and pair with opacity = weight, one colour per head; [`draw_token_lines`] returns a
+//! [`TokenLinesMap`] that finds the token under a pointer, and a focused token's lines
+//! stay while the others fade.
+//!
 //! This crate knows nothing of attention: it draws labelled matrices. The app turns the
 //! core's results into a [`Heatmap`].
 //!
@@ -76,6 +81,7 @@ mod draw;
 mod grid;
 mod heatmap;
 mod legend;
+mod lines;
 mod scale;
 mod text;
 
@@ -85,4 +91,8 @@ pub use draw::{
 };
 pub use grid::{HeadGrid, HeadGridMap, draw_head_grid};
 pub use heatmap::{Heatmap, HeatmapError};
+pub use lines::{
+    FADE, FOCUS_FILL, Focus, HEAD_COLOURS, LineHead, LinesStyle, TokenLines, TokenLinesMap,
+    draw_token_lines,
+};
 pub use scale::{ColorScale, ValueRange, format_value};
