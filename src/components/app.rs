@@ -3,8 +3,8 @@ use leptos::prelude::*;
 
 use super::token_strip::Side;
 use super::{
-    AppHeader, ComparePanel, LinkBar, ModelSettingsPanel, Notice, PageNav, SentenceInput,
-    StepsView, TokenStrip, VariantPanel,
+    AppHeader, ComparePanel, LinesView, LinkBar, ModelSettingsPanel, Notice, PageNav,
+    SentenceInput, StepsView, TokenStrip, VariantPanel,
 };
 use crate::state::{provide_app_state, use_app_state};
 
@@ -35,6 +35,7 @@ pub fn App() -> impl IntoView {
             {move || match state.page.get() {
                 Page::Lab => view! { <LabPage/> }.into_any(),
                 Page::Steps => view! { <StepsView/> }.into_any(),
+                Page::Lines => view! { <LinesView/> }.into_any(),
                 // A page without a view in this build (see `PAGES`) opens the lab.
                 _ => view! { <LabPage/> }.into_any(),
             }}

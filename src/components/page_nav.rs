@@ -7,7 +7,11 @@ use crate::state::use_app_state;
 
 /// The pages a person can open, in order, with their tab labels. A page missing here
 /// is not offered (a link naming it opens the lab).
-pub const PAGES: &[(Page, &str)] = &[(Page::Lab, "Lab"), (Page::Steps, "Step by step")];
+pub const PAGES: &[(Page, &str)] = &[
+    (Page::Lab, "Lab"),
+    (Page::Steps, "Step by step"),
+    (Page::Lines, "Lines"),
+];
 
 /// Whether `page` has a view in this build.
 pub fn offered(page: Page) -> bool {

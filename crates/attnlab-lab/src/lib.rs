@@ -13,6 +13,7 @@
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
 //!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
 //! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back;
+//! - [`lines`]: the selected heads as token-to-token lines, and a token's strongest links;
 //! - [`steps`]: one variant's pipeline stage by stage, with each stage's formula as MathML.
 //!
 //! ```
@@ -48,6 +49,7 @@
 pub mod compute;
 pub mod figure;
 pub mod fragment;
+pub mod lines;
 pub mod rules;
 pub mod state;
 pub mod steps;

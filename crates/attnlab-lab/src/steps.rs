@@ -567,8 +567,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 qs.clone(),
                 StageValues::Weights,
                 math::efficient_map("Q"),
-                "Each query row is normalised over its d_k features (rows sum to 1)."
-                    .to_string(),
+                "Each query row is normalised over its d_k features (rows sum to 1).".to_string(),
             );
             b.push(
                 StageKind::FeatureKeys,
@@ -602,8 +601,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 result.output.clone(),
                 StageValues::Signed,
                 math::efficient_output(&h),
-                "Efficient attention: d_k×d_v context first, then each query reads it."
-                    .to_string(),
+                "Efficient attention: d_k×d_v context first, then each query reads it.".to_string(),
             );
         }
     }
@@ -867,7 +865,11 @@ pub mod math {
     }
 
     fn qk() -> String {
-        row(&[t(sub(mi("q"), mi("i"))), mo("\u{2062}"), sub(mi("k"), mi("j"))])
+        row(&[
+            t(sub(mi("q"), mi("i"))),
+            mo("\u{2062}"),
+            sub(mi("k"), mi("j")),
+        ])
     }
 
     /// The raw score `s_ij` of the score function.
@@ -926,7 +928,10 @@ pub mod math {
             vec![
                 l,
                 mo("="),
-                frac(s, row(&[sqrt(sub(mi("d"), mi("k"))), mo("\u{2062}"), mi("\u{3c4}")])),
+                frac(
+                    s,
+                    row(&[sqrt(sub(mi("d"), mi("k"))), mo("\u{2062}"), mi("\u{3c4}")]),
+                ),
                 mo(","),
                 mspace(),
                 sub(mi("d"), mi("k")),
@@ -991,11 +996,7 @@ pub mod math {
             row(&[mo("\u{2212}"), mi("\u{221e}")]),
             mtext("otherwise"),
         );
-        wrap(&row(&[
-            sub(mover_tilde(), mi("ij")),
-            mo("="),
-            table,
-        ]))
+        wrap(&row(&[sub(mover_tilde(), mi("ij")), mo("="), table]))
     }
 
     fn mover_tilde() -> String {
@@ -1020,10 +1021,7 @@ pub mod math {
             mo("="),
             frac(
                 e("j"),
-                row(&[
-                    sub(mo("\u{2211}"), mi("j\u{2032}")),
-                    e("j\u{2032}"),
-                ]),
+                row(&[sub(mo("\u{2211}"), mi("j\u{2032}")), e("j\u{2032}")]),
             ),
         ]))
     }
@@ -1143,22 +1141,14 @@ pub mod math {
         let sum = |body: String| row(&[sub(mo("\u{2211}"), range.clone()), body]);
         let phi = |x: &str, i: &str| row(&[mi("\u{3c6}"), paren(sub(mi(x), mi(i)))]);
         wrap(&row(&[
-            sub(
-                mi("o"),
-                row(&[mi("i"), mo(","), mn(head)]),
-            ),
+            sub(mi("o"), row(&[mi("i"), mo(","), mn(head)])),
             mo("="),
             frac(
                 row(&[
                     t(phi("q", "i")),
                     paren(sum(row(&[phi("k", "j"), t(sub(mi("v"), mi("j")))]))),
                 ]),
-                row(&[
-                    t(phi("q", "i")),
-                    sum(phi("k", "j")),
-                    mo("+"),
-                    mi("\u{3b5}"),
-                ]),
+                row(&[t(phi("q", "i")), sum(phi("k", "j")), mo("+"), mi("\u{3b5}")]),
             ),
         ]))
     }
@@ -1305,9 +1295,19 @@ mod tests {
             let r = Pipeline::new(&state).variant(1).unwrap();
             assert!(stages.iter().any(|s| s.kind == StageKind::FeatureQueries));
             assert!(!stages.iter().any(|s| s.kind == StageKind::Softmax));
-            assert_eq!(stage(&stages, StageKind::Implied).values, r.heads[0].weights);
-            assert_eq!(stage(&stages, StageKind::HeadOutput).values, r.heads[0].output);
-            assert!(stage(&stages, StageKind::FeatureQueries).formula.contains("\u{3c6}"));
+            assert_eq!(
+                stage(&stages, StageKind::Implied).values,
+                r.heads[0].weights
+            );
+            assert_eq!(
+                stage(&stages, StageKind::HeadOutput).values,
+                r.heads[0].output
+            );
+            assert!(
+                stage(&stages, StageKind::FeatureQueries)
+                    .formula
+                    .contains("\u{3c6}")
+            );
         }
     }
 
@@ -1321,8 +1321,14 @@ mod tests {
         assert!(!stages.iter().any(|s| s.kind == StageKind::Masked));
         let pk = stage(&stages, StageKind::ProjectedKeys);
         assert_eq!(pk.values.dim(), (3, 16));
-        assert_eq!(stage(&stages, StageKind::Softmax).values, r.heads[2].weights);
-        assert_eq!(stage(&stages, StageKind::Softmax).cols, ["k'0", "k'1", "k'2"]);
+        assert_eq!(
+            stage(&stages, StageKind::Softmax).values,
+            r.heads[2].weights
+        );
+        assert_eq!(
+            stage(&stages, StageKind::Softmax).cols,
+            ["k'0", "k'1", "k'2"]
+        );
     }
 
     #[test]
@@ -1346,10 +1352,18 @@ mod tests {
         assert_eq!(seen.len(), 4);
         state.variants[0].score = ScoreFunction::ScaledDot;
         let stages = run(&state, 0, 0, 1);
-        assert!(stage(&stages, StageKind::Scaled).formula.contains("<msqrt>"));
+        assert!(
+            stage(&stages, StageKind::Scaled)
+                .formula
+                .contains("<msqrt>")
+        );
         state.variants[0].score = ScoreFunction::Cosine;
         let stages = run(&state, 0, 0, 1);
-        assert!(!stage(&stages, StageKind::Scaled).formula.contains("<msqrt>"));
+        assert!(
+            !stage(&stages, StageKind::Scaled)
+                .formula
+                .contains("<msqrt>")
+        );
     }
 
     #[test]
@@ -1374,7 +1388,12 @@ mod tests {
             queries: &q,
             keys: &k,
         };
-        assert!(steps(&input, 9, 0).unwrap_err().sentence().contains("no head 9"));
+        assert!(
+            steps(&input, 9, 0)
+                .unwrap_err()
+                .sentence()
+                .contains("no head 9")
+        );
         // A query past the end highlights nothing.
         assert_eq!(steps(&input, 0, 99).unwrap()[0].highlight, None);
     }

@@ -4,7 +4,9 @@
 //! all the others.
 
 use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingAreaErrorKind, DrawingBackend, PathElement, Rectangle};
+use plotters::prelude::{
+    DrawingArea, DrawingAreaErrorKind, DrawingBackend, PathElement, Rectangle,
+};
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, FontStyle, RGBColor};
 
@@ -321,7 +323,11 @@ pub fn draw_token_lines<DB: DrawingBackend>(
     let title_px = 18.0 * s;
     if !data.title.is_empty() {
         let title = text::clip(&data.title, title_px, w - 2.0 * margin);
-        let st = anchored(font(title_px, FontStyle::Bold).color(&INK), HPos::Left, VPos::Center);
+        let st = anchored(
+            font(title_px, FontStyle::Bold).color(&INK),
+            HPos::Left,
+            VPos::Center,
+        );
         area.draw_text(&title, &st, p(margin, margin + title_px * 0.5))?;
     }
 
@@ -340,7 +346,11 @@ pub fn draw_token_lines<DB: DrawingBackend>(
             HPos::Left,
             VPos::Center,
         );
-        area.draw_text("no head selected: tick a head to draw its lines", &st, p(x, y))?;
+        area.draw_text(
+            "no head selected: tick a head to draw its lines",
+            &st,
+            p(x, y),
+        )?;
     }
     for head in &data.heads {
         let item = 16.0 * s + text::width(&head.label, legend_px) + 18.0 * s;

@@ -77,7 +77,9 @@ fn every_token_is_labelled_and_every_pair_has_a_line_per_head() {
     let data = sentence();
     let (svg, map) = render(&data, (800, 500));
     let t = texts(&svg);
-    for w in ["The", "cat", "sat", "down", "Le", "chat", "s'est", "assis", "là"] {
+    for w in [
+        "The", "cat", "sat", "down", "Le", "chat", "s'est", "assis", "là",
+    ] {
         assert_eq!(t.iter().filter(|x| *x == w).count(), 1, "{w} once: {t:?}");
     }
     assert!(t.contains(&"queries".to_string()) && t.contains(&"keys".to_string()));
@@ -122,7 +124,11 @@ fn focusing_a_token_keeps_its_lines_and_fades_the_others() {
         let mine = (*from as f64 - qy).abs() < 1.0;
         if colour == &hex(HEAD_COLOURS[0]) {
             let max = if mine { 1.0 } else { FADE + 1e-3 };
-            assert!(*alpha <= max, "{alpha} of a {} line", if mine { "focused" } else { "faded" });
+            assert!(
+                *alpha <= max,
+                "{alpha} of a {} line",
+                if mine { "focused" } else { "faded" }
+            );
         }
     }
     // The focused token's lines come last (on top) and keep their weights.
@@ -146,16 +152,27 @@ fn a_hundred_tokens_are_thinned_to_readable_labels() {
         .unwrap()
         .with_focus(Focus::Query(37));
     let (svg, map) = render(&data, (900, 700));
-    assert!(map.label_step() > 1, "100 rows in 700 px cannot all be labelled at 12 px");
+    assert!(
+        map.label_step() > 1,
+        "100 rows in 700 px cannot all be labelled at 12 px"
+    );
     let t = texts(&svg);
-    assert!(t.contains(&format!("#37 w37")), "the focused token is always labelled");
+    assert!(
+        t.contains(&format!("#37 w37")),
+        "the focused token is always labelled"
+    );
     // Every label is at least 12 px: the legend is written at 14 px, whatever unit the
     // SVG backend writes it in.
     let size = |t: &svg::Tag| -> f64 { t.attrs["font-size"].parse().unwrap() };
     let all = tags(&svg, "text");
     let legend = all.iter().find(|t| t.text == "head 0").map(size).unwrap();
     for tag in all.iter().filter(|t| t.text.starts_with('#')) {
-        assert!(size(tag) >= legend * 12.0 / 14.0 - 1e-9, "{} is {}", tag.text, size(tag));
+        assert!(
+            size(tag) >= legend * 12.0 / 14.0 - 1e-9,
+            "{} is {}",
+            tag.text,
+            size(tag)
+        );
     }
     assert!(map.lines_drawn() > 100 && map.lines_drawn() <= 100 * 100);
 }
@@ -163,11 +180,23 @@ fn a_hundred_tokens_are_thinned_to_readable_labels() {
 #[test]
 fn bad_shapes_are_errors_and_no_head_still_draws_the_tokens() {
     let q = words(&["a", "b"]);
-    assert!(TokenLines::new("", q.clone(), q.clone()).with_head("h", HEAD_COLOURS[0], vec![0.5; 3]).is_err());
-    assert!(TokenLines::new("", q.clone(), q.clone()).with_head("h", HEAD_COLOURS[0], vec![f32::NAN; 4]).is_err());
+    assert!(
+        TokenLines::new("", q.clone(), q.clone())
+            .with_head("h", HEAD_COLOURS[0], vec![0.5; 3])
+            .is_err()
+    );
+    assert!(
+        TokenLines::new("", q.clone(), q.clone())
+            .with_head("h", HEAD_COLOURS[0], vec![f32::NAN; 4])
+            .is_err()
+    );
     let (svg, map) = render(&TokenLines::new("none", q.clone(), q), (600, 300));
     assert_eq!(map.lines_drawn(), 0);
-    assert!(texts(&svg).iter().any(|t| t.starts_with("no head selected")));
+    assert!(
+        texts(&svg)
+            .iter()
+            .any(|t| t.starts_with("no head selected"))
+    );
     let (_, map) = render(&TokenLines::new("empty", vec![], vec![]), (600, 300));
     assert_eq!(map, TokenLinesMap::EMPTY);
 }

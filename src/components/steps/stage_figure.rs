@@ -39,7 +39,9 @@ pub fn StageFigure(
     });
 
     let on_click = move |ev: PointerEvent| {
-        let Some(el) = canvas.get_untracked() else { return };
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
         let hit = cells.with_untracked(|(map, _)| map.cell_at(x, y));
         if let (Some((r, _)), Some(_)) = (hit, row.get_untracked()) {

@@ -70,8 +70,12 @@ pub fn StepsView() -> impl IntoView {
         let (k, len, head) = (current(), count(), state.shown_head());
         stage.with(|s| {
             let s = s.as_ref()?;
-            s.heatmap(format!("{} / {len} \u{b7} {} \u{b7} head {head}", k + 1, s.name))
-                .ok()
+            s.heatmap(format!(
+                "{} / {len} \u{b7} {} \u{b7} head {head}",
+                k + 1,
+                s.name
+            ))
+            .ok()
         })
     });
     let step = move |by: isize| {
@@ -111,7 +115,11 @@ pub fn StepsView() -> impl IntoView {
             Some(match s.highlight {
                 Some(_) => {
                     let text = s.row_text(q, 3)?;
-                    format!("Row \u{201c}{}\u{201d} ({q}) of {}: {text}", query_label(), s.name)
+                    format!(
+                        "Row \u{201c}{}\u{201d} ({q}) of {}: {text}",
+                        query_label(),
+                        s.name
+                    )
                 }
                 None => format!(
                     "The rows of {} are the keys (all of them are used by every query); the \

@@ -12,9 +12,11 @@ pub fn VariantPicker(
 ) -> impl IntoView {
     let state = use_app_state();
     let names = move || {
-        state
-            .variants
-            .with(|vs| vs.iter().map(|s| s.variant.with(|v| v.name.clone())).collect::<Vec<_>>())
+        state.variants.with(|vs| {
+            vs.iter()
+                .map(|s| s.variant.with(|v| v.name.clone()))
+                .collect::<Vec<_>>()
+        })
     };
     let shown = move || {
         let count = state.variants.with(Vec::len);
