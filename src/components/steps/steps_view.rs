@@ -185,7 +185,7 @@ pub fn StepsView() -> impl IntoView {
                         {move || format!("{} / {}", if count() == 0 { 0 } else { current() + 1 }, count())}
                     </span>
                     <button type="button" data-testid="steps-next" on:click=move |_| step(1)
-                        disabled=move || current() + 1 >= count()>"Next \u{2192}"</button>
+                        disabled=move || { current() + 1 >= count() }>"Next \u{2192}"</button>
                 </div>
             </div>
             {move || error().map(|e| view! { <p class="notice" role="status" data-testid="steps-error">{e}</p> })}
@@ -207,19 +207,23 @@ pub fn StepsView() -> impl IntoView {
             <Show when=move || stage.with(Option::is_some)>
                 <div class="steps-stage" data-testid="steps-stage"
                     data-stage=move || stage.with(|s| s.as_ref().map(|s| format!("{:?}", s.kind)).unwrap_or_default())>
-                    <h3 class="steps-title" data-testid="steps-title">
-                        {move || stage.with(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default())}
-                    </h3>
-                    <div class="steps-formula" data-testid="steps-formula"
-                        inner_html=move || stage.with(|s| s.as_ref().map(|s| s.formula.clone()).unwrap_or_default())></div>
-                    <p class="steps-note" data-testid="steps-note">
-                        {move || stage.with(|s| s.as_ref().map(|s| s.note.clone()).unwrap_or_default())}
-                    </p>
-                    <p class="steps-readout" data-testid="steps-row" aria-live="polite"
-                        data-values=values_attr data-row-sum=sum_attr>
-                        {readout}
-                    </p>
-                    <StageFigure figure=figure row=row on_row=Callback::new(move |r| query.set(r))/>
+                    <div class="steps-body">
+                        <StageFigure figure=figure row=row on_row=Callback::new(move |r| query.set(r))/>
+                        <div class="steps-text">
+                            <h3 class="steps-title" data-testid="steps-title">
+                                {move || stage.with(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default())}
+                            </h3>
+                            <div class="steps-formula" data-testid="steps-formula"
+                                inner_html=move || stage.with(|s| s.as_ref().map(|s| s.formula.clone()).unwrap_or_default())></div>
+                            <p class="steps-note" data-testid="steps-note">
+                                {move || stage.with(|s| s.as_ref().map(|s| s.note.clone()).unwrap_or_default())}
+                            </p>
+                            <p class="steps-readout" data-testid="steps-row" aria-live="polite"
+                                data-values=values_attr data-row-sum=sum_attr>
+                                {readout}
+                            </p>
+                        </div>
+                    </div>
                 </div>
             </Show>
         </section>
