@@ -4,8 +4,8 @@
 //! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
 
 use attnlab_plot::{
-    CellField, CellMap, HeadGrid, HeadGridMap, Heatmap, HeatmapStyle, draw_head_grid, draw_heatmap,
-    natural_height,
+    CellField, CellMap, HeadGrid, HeadGridMap, Heatmap, HeatmapStyle, LinesStyle, TokenLines,
+    TokenLinesMap, draw_head_grid, draw_heatmap, draw_token_lines, natural_height,
 };
 use plotters::prelude::IntoDrawingArea;
 use web_sys::HtmlCanvasElement;
@@ -160,5 +160,45 @@ pub fn paint_line_chart(
     }
     canvas
         .set_attribute(RENDERED_POINTS, &points.to_string())
-        .map_err(|_| "could not mark the canvas as painted".to_string())
+        .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    mark_painted();
+    Ok(())
+}
+
+/// Draws the token-to-token lines (if any) filling the canvas and marks the canvas with
+/// the numbers of tokens, lines and the label step. Returns where the tokens are.
+pub fn paint_token_lines(
+    canvas: &HtmlCanvasElement,
+    lines: Option<&TokenLines>,
+    dpr: f64,
+) -> Result<TokenLinesMap, String> {
+    let (width, height) = fit(canvas, dpr);
+    let map = match lines {
+        Some(l) if width > 0 && height > 0 => {
+            let backend =
+                BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+            let area = backend.into_drawing_area();
+            let map =
+                draw_token_lines(&area, l, &LinesStyle::scaled(dpr)).map_err(|e| e.to_string())?;
+            area.present().map_err(|e| e.to_string())?;
+            map
+        }
+        _ => {
+            clear(canvas);
+            TokenLinesMap::EMPTY
+        }
+    };
+    let (n, m) = map.tokens();
+    for (name, value) in [
+        (RENDERED_TOKENS, n),
+        ("data-rendered-keys", m),
+        ("data-lines", map.lines_drawn()),
+        ("data-label-step", map.label_step()),
+    ] {
+        canvas
+            .set_attribute(name, &value.to_string())
+            .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    }
+    mark_painted();
+    Ok(map)
 }

@@ -5,9 +5,8 @@ use super::positions::PositionsPage;
 use super::scaling::ScalingPage;
 use super::token_strip::Side;
 use super::{
-    AppHeader, ComparePanel, ComplexityView, LinearPage, LinkBar, ModelSettingsPanel, Notice,
-    PageNav,
-    SentenceInput, TokenStrip, VariantPanel,
+    AppHeader, ComparePanel, ComplexityView, LinearPage, LinesView, LinkBar, ModelSettingsPanel,
+    Notice, PageNav, SentenceInput, StepsView, TokenStrip, VariantPanel,
 };
 use crate::state::{provide_app_state, use_app_state};
 
@@ -37,12 +36,12 @@ pub fn App() -> impl IntoView {
             <Notice/>
             {move || match state.page.get() {
                 Page::Lab => view! { <LabPage/> }.into_any(),
+                Page::Steps => view! { <StepsView/> }.into_any(),
                 Page::Positions => view! { <PositionsPage/> }.into_any(),
                 Page::Scaling => view! { <ScalingPage/> }.into_any(),
                 Page::Linear => view! { <LinearPage/> }.into_any(),
+                Page::Lines => view! { <LinesView/> }.into_any(),
                 Page::Complexity => view! { <ComplexityView/> }.into_any(),
-                // A page without a view in this build (see `PAGES`) opens the lab.
-                _ => view! { <LabPage/> }.into_any(),
             }}
             </div>
         </main>

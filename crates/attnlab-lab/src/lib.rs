@@ -20,7 +20,9 @@
 //! - [`linear_lab`]: softmax against linear attention on one head (implied matrices,
 //!   singular values and ranks), causal linear attention as an RNN, Linformer's maps;
 //! - [`complexity`]: the sizes, timing policy, power-law fit and crossover of the
-//!   complexity page (the timing itself runs in a Web Worker).
+//!   complexity page (the timing itself runs in a Web Worker);
+//! - [`lines`]: the selected heads as token-to-token lines, and a token's strongest links;
+//! - [`steps`]: one variant's pipeline stage by stage, with each stage's formula as MathML.
 //!
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
@@ -57,10 +59,12 @@ pub mod compute;
 pub mod figure;
 pub mod fragment;
 pub mod linear_lab;
+pub mod lines;
 pub mod positions;
 pub mod rules;
 pub mod scaling;
 pub mod state;
+pub mod steps;
 
 pub use compute::{LabError, Pipeline, Tokens, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};

@@ -26,6 +26,11 @@
 //! The third is the [`LineChart`]: series of points on linear or log10 axes with a legend
 //! and vertical markers ([`draw_line_chart`]), for measured curves and curves over an index.
 //!
+//! The fourth is [`TokenLines`]: query tokens left, key tokens right, one line per head
+//! and pair with opacity = weight, one colour per head; [`draw_token_lines`] returns a
+//! [`TokenLinesMap`] that finds the token under a pointer, and a focused token's lines
+//! stay while the others fade.
+//!
 //! This crate knows nothing of attention: it draws labelled matrices. The app turns the
 //! core's results into a [`Heatmap`].
 //!
@@ -80,6 +85,7 @@ mod grid;
 mod heatmap;
 mod legend;
 mod line_chart;
+mod lines;
 mod scale;
 mod text;
 
@@ -95,4 +101,8 @@ pub use line_chart::{
 };
 /// Colours of figures and series (plotters' RGB colour).
 pub use plotters::style::RGBColor;
+pub use lines::{
+    FADE, FOCUS_FILL, Focus, HEAD_COLOURS, LineHead, LinesStyle, TokenLines, TokenLinesMap,
+    draw_token_lines,
+};
 pub use scale::{ColorScale, ValueRange, format_value};

@@ -1,0 +1,29 @@
+use leptos::prelude::*;
+
+use crate::state::use_app_state;
+
+/// A select of the heads, bound to the shared `head` (clamped to the head count).
+#[component]
+pub fn HeadPicker(
+    /// The element id (the label points at it).
+    #[prop(into)]
+    id: String,
+) -> impl IntoView {
+    let state = use_app_state();
+    let count = move || state.model.with(|m| m.heads);
+    view! {
+        <label class="view-picker">
+            <span>"Head"</span>
+            <select id=id data-testid="pick-head"
+                on:change=move |ev| {
+                    if let Ok(h) = event_target_value(&ev).parse::<usize>() {
+                        state.head.set(h);
+                    }
+                }>
+                {move || (0..count()).map(|h| view! {
+                    <option value=h.to_string() selected=move || state.shown_head() == h>{format!("head {h}")}</option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}

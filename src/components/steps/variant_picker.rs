@@ -1,0 +1,40 @@
+use leptos::prelude::*;
+
+use crate::state::use_app_state;
+
+/// A select of the variants by name, bound to the shared `selected_variant` (so the
+/// choice is the lab's and the link's).
+#[component]
+pub fn VariantPicker(
+    /// The element id (the label points at it).
+    #[prop(into)]
+    id: String,
+) -> impl IntoView {
+    let state = use_app_state();
+    let names = move || {
+        state.variants.with(|vs| {
+            vs.iter()
+                .map(|s| s.variant.with(|v| v.name.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    let shown = move || {
+        let count = state.variants.with(Vec::len);
+        state.selected_variant.get().min(count.saturating_sub(1))
+    };
+    view! {
+        <label class="view-picker">
+            <span>"Variant"</span>
+            <select id=id data-testid="pick-variant"
+                on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                        state.selected_variant.set(i);
+                    }
+                }>
+                {move || names().into_iter().enumerate().map(|(i, name)| view! {
+                    <option value=i.to_string() selected=move || shown() == i>{name}</option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
