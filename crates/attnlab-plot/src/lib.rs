@@ -99,10 +99,10 @@ pub use line_chart::{
     Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,
     Ticks, VerticalMarker, draw_line_chart, format_tick,
 };
-/// Colours of figures and series (plotters' RGB colour).
-pub use plotters::style::RGBColor;
 pub use lines::{
     FADE, FOCUS_FILL, Focus, HEAD_COLOURS, LineHead, LinesStyle, TokenLines, TokenLinesMap,
     draw_token_lines,
 };
+/// Colours of figures and series (plotters' RGB colour).
+pub use plotters::style::RGBColor;
 pub use scale::{ColorScale, ValueRange, format_value};
