@@ -51,6 +51,9 @@ pub fn paint_heatmap(
     canvas
         .set_attribute(RENDERED_TOKENS, &map.rows().to_string())
         .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    let _ = web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.mark("attnlab:paint"));
     Ok(map)
 }
 
@@ -78,6 +81,9 @@ pub fn paint_grid(
             &heads.first().map_or(0, Heatmap::n_rows).to_string(),
         )
         .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    let _ = web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.mark("attnlab:paint"));
     Ok(map)
 }
 
