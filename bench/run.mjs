@@ -350,6 +350,9 @@ function table(report) {
     `"× slower" = this row's time / attnlab simd's; GFLOP/s and % roof from the median`);
   const load = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
   lines.push(`load average (1, 5, 15 min) before: ${load(report.machine.loadBefore)}, after: ${load(report.machine.loadAfter)} on ${report.machine.nproc} cores`);
+  const worst = (group) => Math.max(...kernels.checks.filter((c) => c.group === group).flatMap((c) => Object.values(c.maxAbsDiff)));
+  lines.push(`agreement before timing (max |Δ| against attnlab simd, tolerance ${kernels.options.tolerance}): ` +
+    `softmax ${worst('softmax').toExponential(1)}, linear ${worst('linear').toExponential(1)}`);
   lines.push('');
   const head = `${pad('kernel', 26)}${lpad('n', 7)}  ${pad('engine', 16)}${lpad('ms', 10)}${lpad('best ms', 10)}${lpad('GFLOP/s', 9)}${lpad('% roof', 8)}${lpad('× slower', 10)}`;
   lines.push(head);

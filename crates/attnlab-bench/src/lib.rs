@@ -33,6 +33,9 @@ use wasm_bindgen::prelude::*;
 /// The largest `n` for the kernels that hold an `n × n` matrix (the mask, the scores).
 pub const MAX_QUADRATIC_N: usize = 4096;
 
+/// A linear-attention path of the core: `(φ(Q), φ(K), V, allowed keys) → output`.
+type LinearKernel = fn(&Array2<f32>, &Array2<f32>, &Array2<f32>, &[bool]) -> Array2<f32>;
+
 /// What [`Workload::run`] and [`Workload::output`] compute.
 #[wasm_bindgen]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,10 +191,7 @@ impl Workload {
         Ok(())
     }
 
-    fn linear(
-        &self,
-        kernel: fn(&Array2<f32>, &Array2<f32>, &Array2<f32>, &[bool]) -> Array2<f32>,
-    ) -> Array2<f32> {
+    fn linear(&self, kernel: LinearKernel) -> Array2<f32> {
         let phi_q = FeatureMap::Elu1.features(&self.q);
         let phi_k = FeatureMap::Elu1.features(&self.k);
         kernel(&phi_q, &phi_k, &self.v, &self.keep)
