@@ -226,7 +226,7 @@ pub fn roof_flops_per_iteration() -> f64 {
     (ROOF_CHAINS * 2 * lanes) as f64
 }
 
-/// The roof: `iterations` rounds of `acc = acc · b + c` on [`ROOF_CHAINS`] independent
+/// The roof: `iterations` rounds of `acc = acc · b + c` on 12 independent
 /// accumulators held in registers (f32x4 with SIMD128; wasm has no fused multiply-add
 /// outside relaxed SIMD). No memory is touched in the loop. Returns the sum of the
 /// accumulators.
