@@ -4,10 +4,13 @@
 //! - `cargo xtask test` installs what is missing (Chromium too) and runs every check CI
 //!   runs: fmt, clippy, native tests, docs, the core's tests on wasm32 with and without
 //!   SIMD under Node, the release build, and the browser tests.
+//! - `cargo xtask bench` installs what is missing, builds the benchmark wasm (with and
+//!   without SIMD128) and the app, and runs the browser benchmark (`bench/run.mjs`).
 //!
 //! Every install is idempotent and announced with an `[xtask]` line before it runs.
 //! std only, so that a cold `cargo xtask` compiles in seconds.
 
+mod bench;
 mod cmd;
 mod setup;
 mod test;
@@ -27,6 +30,11 @@ commands:
   test          install what is missing (Chromium too), then run every check CI runs:
                 fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
                 scalar, under Node), trunk release build, Playwright browser tests
+  bench [--quick]
+                install what is missing, build the benchmark wasm (SIMD128 and
+                scalar) and the app, then time attnlab against TensorFlow.js (wasm)
+                and the app's interaction and load in headless Chromium; prints a
+                table, writes target/bench/report.json (--quick: smaller sizes)
   help          show this";
 
 const ADDRESS: &str = "127.0.0.1";
@@ -41,6 +49,12 @@ fn main() -> ExitCode {
     let result = match command.as_str() {
         "serve" => context().and_then(|ctx| serve(&ctx, rest)),
         "test" if rest.is_empty() => context().and_then(|ctx| test::run(&ctx)),
+        "bench" if rest.is_empty() => {
+            context().and_then(|ctx| bench::run(&ctx, bench::Sizes::Full))
+        }
+        "bench" if rest == ["--quick"] => {
+            context().and_then(|ctx| bench::run(&ctx, bench::Sizes::Quick))
+        }
         "help" | "--help" | "-h" => {
             // Not println!: `cargo xtask help | head` must not panic on a closed pipe.
             let _ = writeln!(std::io::stdout(), "{USAGE}");

@@ -21,8 +21,8 @@ const RUST_COMPONENTS: [&str; 2] = ["rustfmt", "clippy"];
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// The Debian packages behind the browser tests; the CJK font makes Chinese tokens render.
 const BROWSER_PACKAGES: [&str; 3] = ["chromium", "chromium-driver", "fonts-noto-cjk"];
-/// Written into node_modules after a successful `npm ci`.
-const NPM_STAMP: &str = "end2end/node_modules/.xtask-npm-ci.stamp";
+/// Written into a folder's node_modules after a successful `npm ci` there.
+const NPM_STAMP: &str = "node_modules/.xtask-npm-ci.stamp";
 
 /// Whether a step needs the browser (only `test` does).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -229,32 +229,7 @@ fn node_packages(ctx: &Ctx) -> Result {
             )));
         }
     }
-    let stamp = ctx.at(NPM_STAMP);
-    let inputs = [
-        ctx.at("end2end/package-lock.json"),
-        ctx.at("end2end/package.json"),
-    ];
-    let stale = match modified(&stamp) {
-        None => true,
-        Some(done) => inputs.iter().any(|f| modified(f).is_none_or(|m| m > done)),
-    };
-    if stale {
-        let ci = ctx
-            .cmd("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-            .dir(ctx.at("end2end"));
-        say!("installing node packages in end2end/ ({ci})");
-        let took = ci.run_timed()?;
-        fs::write(
-            &stamp,
-            "npm ci done; xtask reruns it when package-lock.json is newer\n",
-        )
-        .map_err(|e| Error::new(format!("cannot write {}: {e}", stamp.display())))?;
-        say!("installed node packages in {}", human(took));
-    } else {
-        say!("node packages in end2end/ already installed (package-lock.json unchanged)");
-    }
+    npm_ci(ctx, "end2end")?;
 
     // trunk finds wasm-opt on PATH, where end2end/node_modules/.bin comes first, and
     // insists on the version Trunk.toml names.
@@ -282,6 +257,39 @@ fn node_packages(ctx: &Ctx) -> Result {
         "wasm-opt {WASM_OPT_VERSION} ready ({})",
         shown(&wasm_opt, &ctx.root)
     );
+    Ok(())
+}
+
+/// `npm ci` in the folder `dir` of the repository when its node_modules is missing or
+/// older than its `package.json` or `package-lock.json` (a stamp file in node_modules
+/// records the last successful run). Never downloads a browser.
+pub fn npm_ci(ctx: &Ctx, dir: &str) -> Result {
+    let stamp = ctx.at(&format!("{dir}/{NPM_STAMP}"));
+    let inputs = [
+        ctx.at(&format!("{dir}/package-lock.json")),
+        ctx.at(&format!("{dir}/package.json")),
+    ];
+    let stale = match modified(&stamp) {
+        None => true,
+        Some(done) => inputs.iter().any(|f| modified(f).is_none_or(|m| m > done)),
+    };
+    if !stale {
+        say!("node packages in {dir}/ already installed (package-lock.json unchanged)");
+        return Ok(());
+    }
+    let ci = ctx
+        .cmd("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        .dir(ctx.at(dir));
+    say!("installing node packages in {dir}/ ({ci})");
+    let took = ci.run_timed()?;
+    fs::write(
+        &stamp,
+        "npm ci done; xtask reruns it when package-lock.json is newer\n",
+    )
+    .map_err(|e| Error::new(format!("cannot write {}: {e}", stamp.display())))?;
+    say!("installed node packages in {dir}/ in {}", human(took));
     Ok(())
 }
 

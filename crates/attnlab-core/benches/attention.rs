@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the core (native): softmax attention n ∈ {128, 512, 2048},
-//! d = 64; linear elu1 attention n ∈ {1024, 16384}, d = 64. `cargo bench -p attnlab-core`.
+//! d = 64; linear elu1 attention n ∈ {1024, 16384, 65536}, d = 64 (the sizes of the browser
+//! benchmark, `cargo xtask bench`). `cargo bench -p attnlab-core --bench attention`.
 
 #[cfg(not(target_arch = "wasm32"))]
 mod workloads;
@@ -41,7 +42,7 @@ mod native {
     fn linear_attention(c: &mut Criterion) {
         let mut g = c.benchmark_group("linear_elu1");
         g.sample_size(10).warm_up_time(Duration::from_millis(500));
-        for n in [1024, 16384] {
+        for n in [1024, 16384, 65536] {
             let h = head(n, D);
             let keep = vec![true; n];
             g.bench_with_input(BenchmarkId::new("global", n), &n, |b, _| {

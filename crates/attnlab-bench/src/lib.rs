@@ -1,0 +1,352 @@
+//! The core's attention kernels, exported to JavaScript for the browser benchmark
+//! (`cargo xtask bench`, page and driver in `bench/`).
+//!
+//! `cargo xtask bench` builds this crate twice for `wasm32-unknown-unknown`, with SIMD128
+//! (the app's build) and without, and the page times both against TensorFlow.js's wasm
+//! backend on the same data:
+//!
+//! ```js
+//! import init, { Workload, Kernel, simd128 } from './pkg-simd/attnlab_bench.js';
+//! await init();
+//! const w = new Workload(q, k, v, n, d);  // Float32Arrays, n × d row-major
+//! const o = w.output(Kernel.SoftmaxApp);  // n × d, for the agreement check
+//! w.run(Kernel.SoftmaxApp, reps);         // reps calls, nothing copied out
+//! ```
+//!
+//! The timed work is the core's own code: softmax attention as the app computes it
+//! (scores, logits, masked softmax, `A V`) and as the streaming kernel, `Q Kᵀ` alone
+//! (the blocked scores kernel), and linear elu1 attention in O(n) (global and recurrent).
+//! [`roof`] is a register-only multiply-add loop: the most arithmetic this build can do.
+
+use std::cell::RefCell;
+use std::hint::black_box;
+
+use attnlab_core::kernels;
+use attnlab_core::linear::{self, FeatureMap};
+use attnlab_core::mask::Mask;
+use attnlab_core::score::{self, ScoreFunction, ScoreParams};
+use attnlab_core::softmax;
+use attnlab_core::streaming::{self, Causality};
+use ndarray::Array2;
+use wasm_bindgen::prelude::*;
+
+/// The largest `n` for the kernels that hold an `n × n` matrix (the mask, the scores).
+pub const MAX_QUADRATIC_N: usize = 4096;
+
+/// A linear-attention path of the core: `(φ(Q), φ(K), V, allowed keys) → output`.
+type LinearKernel = fn(&Array2<f32>, &Array2<f32>, &Array2<f32>, &[bool]) -> Array2<f32>;
+
+/// What [`Workload::run`] and [`Workload::output`] compute.
+#[wasm_bindgen]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// `softmax(Q Kᵀ/√d) V` as the app computes a head: scores, logits, masked softmax,
+    /// `A V` (n × n memory).
+    SoftmaxApp,
+    /// The same by the streaming kernel (online softmax, O(n·d) memory).
+    SoftmaxStreaming,
+    /// `Q Kᵀ/√d` alone, by the blocked scores kernel, into a reused buffer (output: its
+    /// first row only).
+    Scores,
+    /// Non-causal elu1 linear attention: φ(Q), φ(K), one global state (O(n·d) memory).
+    LinearGlobal,
+    /// Causal elu1 linear attention as a recurrence over `S_i`, `z_i`.
+    LinearRecurrent,
+}
+
+/// One head's `Q`, `K`, `V` (`n × d` each), kept in wasm memory so that timing copies
+/// nothing in.
+#[wasm_bindgen]
+pub struct Workload {
+    q: Array2<f32>,
+    k: Array2<f32>,
+    v: Array2<f32>,
+    /// The all-allowed mask, for `n ≤ MAX_QUADRATIC_N` only.
+    mask: Option<Mask>,
+    keep: Vec<bool>,
+    scratch: RefCell<Vec<f32>>,
+}
+
+#[wasm_bindgen]
+impl Workload {
+    /// Copies `q`, `k`, `v` (each `n · d` values, row-major).
+    #[wasm_bindgen(constructor)]
+    pub fn new(q: &[f32], k: &[f32], v: &[f32], n: usize, d: usize) -> Result<Workload, JsError> {
+        Workload::from_slices(q, k, v, n, d).map_err(|e| JsError::new(&e))
+    }
+
+    /// The kernel's output, row-major (`n × d`; for [`Kernel::Scores`] the first row of
+    /// the scores, `n` values).
+    pub fn output(&self, kernel: Kernel) -> Result<Vec<f32>, JsError> {
+        self.compute(kernel).map_err(|e| JsError::new(&e))
+    }
+
+    /// Runs the kernel `reps` times; returns the sum of each result's first value, so the
+    /// work cannot be skipped.
+    pub fn run(&self, kernel: Kernel, reps: u32) -> Result<f32, JsError> {
+        let mut sum = 0.0;
+        for _ in 0..reps {
+            sum += self.first(kernel).map_err(|e| JsError::new(&e))?;
+        }
+        Ok(sum)
+    }
+}
+
+impl Workload {
+    /// [`Workload::new`] with a plain error.
+    pub fn from_slices(
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        n: usize,
+        d: usize,
+    ) -> Result<Workload, String> {
+        let matrix = |name: &str, x: &[f32]| {
+            Array2::from_shape_vec((n, d), x.to_vec())
+                .map_err(|_| format!("{name} has {} values, expected {n} × {d}", x.len()))
+        };
+        Ok(Workload {
+            q: matrix("q", q)?,
+            k: matrix("k", k)?,
+            v: matrix("v", v)?,
+            mask: (n <= MAX_QUADRATIC_N).then(|| Mask::full(n, n)),
+            keep: vec![true; n],
+            scratch: RefCell::new(Vec::new()),
+        })
+    }
+
+    fn scale(&self) -> f32 {
+        1.0 / (self.q.ncols() as f32).sqrt()
+    }
+
+    fn quadratic_mask(&self) -> Result<&Mask, String> {
+        self.mask.as_ref().ok_or_else(|| {
+            format!(
+                "n = {} is too large for a kernel with an n × n matrix (at most {MAX_QUADRATIC_N})",
+                self.q.nrows()
+            )
+        })
+    }
+
+    /// The kernel's result as an `n × d` matrix (for `Scores`, `1 × n`).
+    pub fn compute(&self, kernel: Kernel) -> Result<Vec<f32>, String> {
+        let out = match kernel {
+            Kernel::SoftmaxApp => self.softmax_app()?,
+            Kernel::SoftmaxStreaming => self.softmax_streaming(),
+            Kernel::Scores => {
+                self.scores()?;
+                let n = self.q.nrows();
+                return Ok(self.scratch.borrow()[..n].to_vec());
+            }
+            Kernel::LinearGlobal => self.linear(linear::kernel_global),
+            Kernel::LinearRecurrent => self.linear(linear::kernel_recurrent),
+        };
+        Ok(out.into_raw_vec_and_offset().0)
+    }
+
+    fn first(&self, kernel: Kernel) -> Result<f32, String> {
+        let out = match kernel {
+            Kernel::SoftmaxApp => self.softmax_app()?,
+            Kernel::SoftmaxStreaming => self.softmax_streaming(),
+            Kernel::Scores => {
+                self.scores()?;
+                return Ok(black_box(self.scratch.borrow()[0]));
+            }
+            Kernel::LinearGlobal => self.linear(linear::kernel_global),
+            Kernel::LinearRecurrent => self.linear(linear::kernel_recurrent),
+        };
+        Ok(black_box(out[[0, 0]]))
+    }
+
+    /// As `attention::compute_head` does for softmax attention (τ = 1, no mask).
+    fn softmax_app(&self) -> Result<Array2<f32>, String> {
+        let mask = self.quadratic_mask()?;
+        let raw = score::scores(
+            ScoreFunction::ScaledDot,
+            &self.q,
+            &self.k,
+            &ScoreParams::None,
+        );
+        let logits = raw.mapv(|s| s / 1.0);
+        let a = softmax::softmax_masked(&logits, mask);
+        Ok(linear::weights_times_values(&a, &self.v))
+    }
+
+    fn softmax_streaming(&self) -> Array2<f32> {
+        streaming::softmax_attention(&self.q, &self.k, &self.v, self.scale(), Causality::Full)
+    }
+
+    fn scores(&self) -> Result<(), String> {
+        self.quadratic_mask()?;
+        let n = self.q.nrows();
+        let mut out = self.scratch.borrow_mut();
+        out.resize(n * n, 0.0);
+        kernels::scores(
+            self.q.as_slice().expect("standard layout"),
+            self.k.as_slice().expect("standard layout"),
+            self.q.ncols(),
+            self.scale(),
+            &mut out,
+        );
+        Ok(())
+    }
+
+    fn linear(&self, kernel: LinearKernel) -> Array2<f32> {
+        let phi_q = FeatureMap::Elu1.features(&self.q);
+        let phi_k = FeatureMap::Elu1.features(&self.k);
+        kernel(&phi_q, &phi_k, &self.v, &self.keep)
+    }
+}
+
+/// Whether this build was compiled with SIMD128 (`cfg!(target_feature = "simd128")`).
+#[wasm_bindgen]
+pub fn simd128() -> bool {
+    cfg!(target_feature = "simd128")
+}
+
+/// The core's kernel path in this build: `"simd128"` or `"scalar"`.
+#[wasm_bindgen]
+pub fn kernel_path() -> String {
+    kernels::ACTIVE.to_string()
+}
+
+/// Independent accumulators in [`roof`]: enough to hide the latency of a multiply then
+/// an add on two ports, few enough to stay in the 16 vector registers of x86-64.
+const ROOF_CHAINS: usize = 12;
+
+/// Floating-point operations per iteration of [`roof`]: every chain does one multiply
+/// and one add, on 4 lanes with SIMD128 (on 1 without).
+#[wasm_bindgen]
+pub fn roof_flops_per_iteration() -> f64 {
+    let lanes = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+        4
+    } else {
+        1
+    };
+    (ROOF_CHAINS * 2 * lanes) as f64
+}
+
+/// The roof: `iterations` rounds of `acc = acc · b + c` on 12 independent
+/// accumulators held in registers (f32x4 with SIMD128; wasm has no fused multiply-add
+/// outside relaxed SIMD). No memory is touched in the loop. Returns the sum of the
+/// accumulators.
+#[wasm_bindgen]
+pub fn roof(iterations: u32) -> f32 {
+    roof_loop(iterations)
+}
+
+/// The roof's loop over twelve named accumulators (locals, not an array, so that the
+/// loop stays register-only whatever the optimisation level), for any lane type.
+macro_rules! roof_chains {
+    ($iterations:expr, $splat:expr, $mul_add:expr, $sum:expr) => {{
+        let (b, c) = ($splat(black_box(0.999_9f32)), $splat(black_box(1e-4f32)));
+        let start = |i: u8| $splat(black_box(f32::from(i) * 0.01));
+        let (mut a0, mut a1, mut a2, mut a3) = (start(0), start(1), start(2), start(3));
+        let (mut a4, mut a5, mut a6, mut a7) = (start(4), start(5), start(6), start(7));
+        let (mut a8, mut a9, mut a10, mut a11) = (start(8), start(9), start(10), start(11));
+        for _ in 0..$iterations {
+            a0 = $mul_add(a0, b, c);
+            a1 = $mul_add(a1, b, c);
+            a2 = $mul_add(a2, b, c);
+            a3 = $mul_add(a3, b, c);
+            a4 = $mul_add(a4, b, c);
+            a5 = $mul_add(a5, b, c);
+            a6 = $mul_add(a6, b, c);
+            a7 = $mul_add(a7, b, c);
+            a8 = $mul_add(a8, b, c);
+            a9 = $mul_add(a9, b, c);
+            a10 = $mul_add(a10, b, c);
+            a11 = $mul_add(a11, b, c);
+        }
+        [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11]
+            .into_iter()
+            .map($sum)
+            .sum::<f32>()
+    }};
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn roof_loop(iterations: u32) -> f32 {
+    use std::arch::wasm32::*;
+    roof_chains!(
+        iterations,
+        f32x4_splat,
+        |a, b, c| f32x4_add(f32x4_mul(a, b), c),
+        |a: v128| f32x4_extract_lane::<0>(a)
+            + f32x4_extract_lane::<1>(a)
+            + f32x4_extract_lane::<2>(a)
+            + f32x4_extract_lane::<3>(a)
+    )
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn roof_loop(iterations: u32) -> f32 {
+    roof_chains!(
+        iterations,
+        |x: f32| x,
+        |a: f32, b: f32, c: f32| a * b + c,
+        |a: f32| a
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workload(n: usize, d: usize) -> Workload {
+        let x: Vec<f32> = (0..n * d)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 40.0)
+            .collect();
+        let y: Vec<f32> = (0..n * d)
+            .map(|i| ((i * 53 % 97) as f32 - 48.0) / 30.0)
+            .collect();
+        let z: Vec<f32> = (0..n * d)
+            .map(|i| ((i * 11 % 89) as f32 - 44.0) / 20.0)
+            .collect();
+        Workload::from_slices(&x, &y, &z, n, d).unwrap()
+    }
+
+    #[test]
+    fn softmax_paths_agree() {
+        let w = workload(37, 8);
+        let app = w.compute(Kernel::SoftmaxApp).unwrap();
+        let streaming = w.compute(Kernel::SoftmaxStreaming).unwrap();
+        assert_eq!(app.len(), 37 * 8);
+        for (a, b) in app.iter().zip(&streaming) {
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        // The first row of the scores: q_0 · k_j / √8.
+        let scores = w.compute(Kernel::Scores).unwrap();
+        let want: f32 = w.q.row(0).dot(&w.k.row(5)) / 8f32.sqrt();
+        assert!((scores[5] - want).abs() < 1e-5);
+    }
+
+    #[test]
+    fn linear_kernels_run_and_the_last_recurrent_row_is_global() {
+        let w = workload(20, 4);
+        let global = w.compute(Kernel::LinearGlobal).unwrap();
+        let recurrent = w.compute(Kernel::LinearRecurrent).unwrap();
+        // The last query of the recurrence has seen every key, as the global state has.
+        for (a, b) in global[19 * 4..].iter().zip(&recurrent[19 * 4..]) {
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        assert!(w.first(Kernel::LinearGlobal).unwrap().is_finite());
+    }
+
+    #[test]
+    fn too_large_for_a_quadratic_kernel_is_an_error_not_an_allocation() {
+        let n = MAX_QUADRATIC_N + 1;
+        let w = Workload::from_slices(&vec![0.0; n], &vec![0.0; n], &vec![0.0; n], n, 1).unwrap();
+        assert!(w.compute(Kernel::SoftmaxApp).is_err());
+        assert!(w.compute(Kernel::Scores).is_err());
+        assert_eq!(w.compute(Kernel::LinearGlobal).unwrap().len(), n);
+    }
+
+    #[test]
+    fn roof_converges_without_overflow() {
+        // acc → c / (1 − b) = 1 for every chain.
+        let total = roof_loop(200_000);
+        let lanes = roof_flops_per_iteration() as f32 / (2 * ROOF_CHAINS) as f32;
+        assert!((total - ROOF_CHAINS as f32 * lanes).abs() < 0.01, "{total}");
+    }
+}
