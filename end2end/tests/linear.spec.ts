@@ -56,6 +56,8 @@ test('ranks: linear ≤ φ width, softmax full rank; a long sentence shows the b
   await expect(page.getByTestId('rank-statement')).toContainText('at most the φ width 16');
   // The chart marks every singular value of both spectra: 11 + 11 points.
   await expect(page.getByTestId('spectrum-chart')).toHaveAttribute('data-points', '22');
+  await expect(page.getByTestId('spectrum-chart-legend')).toContainText('softmax: rank 11');
+  await expect(page.getByTestId('spectrum-chart-legend')).toContainText('elu1: rank 11');
 
   const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega zero';
   await page.getByTestId('sentence-input').fill(words);

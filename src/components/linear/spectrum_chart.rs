@@ -1,4 +1,4 @@
-use attnlab_plot::{LineChart, LineChartStyle, draw_line_chart};
+use attnlab_plot::{LineChart, LineChartStyle, LineDash, RGBColor, draw_line_chart};
 use leptos::html::Canvas;
 use leptos::logging;
 use leptos::prelude::*;
@@ -31,7 +31,8 @@ fn paint(canvas: &HtmlCanvasElement, chart: &LineChart, dpr: f64) -> Result<usiz
 
 /// A line chart (the singular values) on a canvas at devicePixelRatio, repainted by an
 /// effect when the chart or the window changes; `data-points` is how many points were
-/// drawn.
+/// drawn. The legend is written under the canvas (the curves start in the plot's
+/// upper-left corner, where the drawn legend would hide them).
 #[component]
 pub fn SpectrumChart(
     /// The chart (nothing is drawn for `None`).
@@ -49,7 +50,11 @@ pub fn SpectrumChart(
         let _ = viewport.get().width;
         let Some(canvas) = canvas.get() else { return };
         let result = chart.with(|c| match c {
-            Some(c) => paint(&canvas, c, dpr),
+            Some(c) => {
+                let mut bare = c.clone();
+                bare.series.iter_mut().for_each(|s| s.name = None);
+                paint(&canvas, &bare, dpr)
+            }
             None => Ok(0),
         });
         match result {
@@ -57,11 +62,34 @@ pub fn SpectrumChart(
             Err(e) => logging::warn!("attnlab: a chart could not be drawn: {e}"),
         }
     });
+    let legend = move || {
+        chart.with(|c| {
+            c.as_ref().map(|c| {
+                c.series
+                    .iter()
+                    .filter_map(|s| {
+                        let name = s.name.clone()?;
+                        let RGBColor(r, g, b) = s.color;
+                        let line = match s.dash {
+                            LineDash::Solid => "solid",
+                            LineDash::Dashed => "dashed",
+                        };
+                        let style = format!("border-top: 3px {line} rgb({r}, {g}, {b});");
+                        Some(view! {
+                            <li><span class="chart-swatch" style=style></span>{name}</li>
+                        })
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    let legend_id = format!("{testid}-legend");
     let label = move || chart.with(|c| c.as_ref().map_or(String::new(), |c| c.title.clone()));
     view! {
         <div class="heatmap-frame">
             <canvas node_ref=canvas class="line-chart-canvas" data-testid=testid
                 data-points=move || drawn.get().to_string() role="img" aria-label=label></canvas>
         </div>
+        <ul class="chart-legend" data-testid=legend_id>{legend}</ul>
     }
 }
