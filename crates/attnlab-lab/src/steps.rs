@@ -133,14 +133,23 @@ impl Stage {
     }
 
     /// Row `i` as text, each value rounded to `digits` decimals (`−∞` for a blocked
-    /// logit), e.g. `"0.125, −∞, 0.875"`.
+    /// logit), e.g. `"0.125, −∞, 0.875"`; when the columns are tokens, each value follows
+    /// its token, e.g. `"The 0.125, animal −∞, it 0.875"`.
     pub fn row_text(&self, i: usize, digits: usize) -> Option<String> {
         let row = self.row_values(i)?;
+        let tokens = self.col_axis.ends_with("keys") || self.col_axis.ends_with("tokens");
         Some(
             row.iter()
-                .map(|v| match v {
-                    Some(v) => format_number(*v, digits),
-                    None => self.blocked_text().to_string(),
+                .enumerate()
+                .map(|(j, v)| {
+                    let value = match v {
+                        Some(v) => format_number(*v, digits),
+                        None => self.blocked_text().to_string(),
+                    };
+                    match self.cols.get(j) {
+                        Some(label) if tokens => format!("{label} {value}"),
+                        _ => value,
+                    }
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
@@ -1274,6 +1283,18 @@ mod tests {
         assert!(masked.is_blocked(2, 3) && !masked.is_blocked(2, 2));
         let text = masked.row_text(2, 3).unwrap();
         assert_eq!(text.matches("\u{2212}\u{221e}").count(), 8, "{text}");
+        assert!(
+            text.starts_with("The ") && text.contains("animal "),
+            "{text}"
+        );
+        assert!(text.ends_with("tired \u{2212}\u{221e}"), "{text}");
+        let q = stage(&stages, StageKind::Queries).row_text(2, 2).unwrap();
+        assert_eq!(
+            q.split(", ").count(),
+            16,
+            "dimensions are not labelled: {q}"
+        );
+        assert!(!q.chars().any(char::is_alphabetic), "{q}");
         assert!(masked.formula.contains("\u{2264}"), "causal j ≤ i shown");
         let soft = stage(&stages, StageKind::Softmax);
         let row: f32 = soft.row_values(2).unwrap().iter().flatten().sum();

@@ -158,7 +158,7 @@ fn a_hundred_tokens_are_thinned_to_readable_labels() {
     );
     let t = texts(&svg);
     assert!(
-        t.contains(&format!("#37 w37")),
+        t.contains(&"#37 w37".to_string()),
         "the focused token is always labelled"
     );
     // Every label is at least 12 px: the legend is written at 14 px, whatever unit the
