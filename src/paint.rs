@@ -4,8 +4,9 @@
 //! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
 
 use attnlab_plot::{
-    CellField, CellMap, HeadGrid, HeadGridMap, Heatmap, HeatmapStyle, LinesStyle, TokenLines,
-    TokenLinesMap, draw_head_grid, draw_heatmap, draw_token_lines, natural_height,
+    CellField, CellMap, HeadGrid, HeadGridMap, Heatmap, HeatmapStyle, LineChart, LineChartStyle,
+    LinesStyle, TokenLines, TokenLinesMap, draw_head_grid, draw_heatmap, draw_line_chart,
+    draw_token_lines, natural_height,
 };
 use plotters::prelude::IntoDrawingArea;
 use web_sys::HtmlCanvasElement;
@@ -138,31 +139,37 @@ pub fn to_backing_pixels(canvas: &HtmlCanvasElement, offset_x: f64, offset_y: f6
     (offset_x * sx, offset_y * sy)
 }
 
-/// The attribute set on a line-chart canvas after each paint: the points drawn.
-pub const RENDERED_POINTS: &str = "data-rendered-points";
-
-/// Draws `chart` filling the canvas at `dpr`. Marks the canvas with the number of points
-/// drawn ([`RENDERED_POINTS`]).
+/// Draws `chart` (if any) filling the canvas at `dpr`. Marks the canvas with the points
+/// drawn (`data-points`) and the named series (`data-series`), and returns the points.
 pub fn paint_line_chart(
     canvas: &HtmlCanvasElement,
-    chart: &attnlab_plot::LineChart,
+    chart: Option<&LineChart>,
     dpr: f64,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     let (width, height) = fit(canvas, dpr);
-    let mut points = 0;
-    if width > 0 && height > 0 {
-        let backend = BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
-        let area = backend.into_drawing_area();
-        let style = attnlab_plot::LineChartStyle { scale: dpr };
-        let map = attnlab_plot::draw_line_chart(&area, chart, &style).map_err(|e| e.to_string())?;
-        area.present().map_err(|e| e.to_string())?;
-        points = map.points_drawn();
+    let (points, series) = match chart {
+        Some(c) if width > 0 && height > 0 => {
+            let backend =
+                BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+            let area = backend.into_drawing_area();
+            let map = draw_line_chart(&area, c, &LineChartStyle { scale: dpr })
+                .map_err(|e| e.to_string())?;
+            area.present().map_err(|e| e.to_string())?;
+            let named = c.series.iter().filter(|s| s.name.is_some()).count();
+            (map.points_drawn(), named)
+        }
+        _ => {
+            clear(canvas);
+            (0, 0)
+        }
+    };
+    for (name, value) in [("data-points", points), ("data-series", series)] {
+        canvas
+            .set_attribute(name, &value.to_string())
+            .map_err(|_| "could not mark the canvas as painted".to_string())?;
     }
-    canvas
-        .set_attribute(RENDERED_POINTS, &points.to_string())
-        .map_err(|_| "could not mark the canvas as painted".to_string())?;
     mark_painted();
-    Ok(())
+    Ok(points)
 }
 
 /// Draws the token-to-token lines (if any) filling the canvas and marks the canvas with

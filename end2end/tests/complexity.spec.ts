@@ -13,7 +13,7 @@ import { expect, test } from './fixtures';
 //                                        linear-ms with the exact value in data-ms
 //   [data-testid=complexity-slope-softmax|linear]  data-slope = fitted slope
 //   canvas[data-testid=complexity-chart] data-legend = legend entries joined by " | ",
-//                                        data-rendered-points = points drawn
+//                                        data-points = points drawn
 
 const status = (page: Page) => page.getByTestId('complexity-status');
 const progress = (page: Page) => page.getByTestId('complexity-progress');
@@ -75,15 +75,15 @@ test('a run up to n = 4096 fills the table and shows two fitted slopes, softmax 
     'data-legend',
     `softmax (streaming) slope ${s.toFixed(2)} | linear elu1 slope ${l.toFixed(2)}`,
   );
-  await expect(chart(page)).toHaveAttribute('data-rendered-points', '14');
+  await expect(chart(page)).toHaveAttribute('data-points', '14');
   await expect(page.getByTestId('complexity-crossover')).toContainText('Crossover:');
 });
 
 test('Cancel stops the run, says cancelled and keeps the points measured so far', async ({ page }) => {
   await openComplexity(page, '16384');
   await page.getByTestId('complexity-start').click();
-  // Wait for a few points, then cancel.
-  await expect(rows(page)).toHaveCount(3, { timeout: 30_000 });
+  // Wait for a few points (the small sizes come fast), then cancel before the large ones.
+  await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   await page.getByTestId('complexity-cancel').click();
   await expect(status(page)).toHaveAttribute('data-state', 'cancelled');
   await expect(status(page)).toContainText('Cancelled after');

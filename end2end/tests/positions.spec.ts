@@ -170,8 +170,8 @@ test('bag of words: shuffling changes nothing without positions and changes the 
   // Another shuffle gives another order; the check holds for every head and variant.
   await page.getByTestId('bow-shuffle').click();
   await expect(order).not.toHaveText(first!);
-  await page.getByTestId('explain-head').selectOption('2');
-  await page.getByTestId('explain-variant').selectOption('1');
+  await page.getByTestId('pick-head').selectOption('2');
+  await page.getByTestId('pick-variant').selectOption('1');
   await expect.poll(() => value(off)).toBeLessThan(1e-5);
   expect(await value(on)).toBeGreaterThan(1e-3);
 

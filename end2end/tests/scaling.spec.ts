@@ -85,7 +85,7 @@ test("the sentence's marker follows d_model, the heads and the selected head", a
   await page.getByTestId('heads').selectOption('4');
   await expect(d_k).toHaveAttribute('data-value', '32');
   const head0 = await cell(page, 'sentence-entropy-unscaled');
-  await page.getByTestId('explain-head').selectOption('3');
+  await page.getByTestId('pick-head').selectOption('3');
   await expect(d_k).toContainText('head 3');
   expect(await cell(page, 'sentence-entropy-unscaled')).not.toBe(head0);
   // The head chosen here is the lab's: the link carries it.

@@ -22,6 +22,7 @@ mod steps;
 mod token_strip;
 mod variant_controls;
 mod variant_panel;
+mod view_pickers;
 
 pub use app::App;
 pub use app_header::AppHeader;

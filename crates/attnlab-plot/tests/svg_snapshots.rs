@@ -703,8 +703,8 @@ fn the_natural_height_fits_the_matrix_without_a_blank_band() {
                 let style = HeatmapStyle::scaled(scale);
                 let w = f64::from(width) * scale;
                 let natural = attnlab_plot::natural_height(&h, &style, w);
-                let (_, fitted) = render(&h, (w as u32, natural as u32), style.clone());
-                let (_, roomy) = render(&h, (w as u32, (natural * 3.0) as u32), style.clone());
+                let (_, fitted) = render(&h, (w as u32, natural as u32), style);
+                let (_, roomy) = render(&h, (w as u32, (natural * 3.0) as u32), style);
                 let label = format!("{n}×{m} at {width} px ×{scale}");
                 // The cells are as large as the width allows: more height adds nothing.
                 assert!(

@@ -19,7 +19,7 @@ pub fn ComplexityChart(
     Effect::new(move |_| {
         let v = viewport.get();
         let Some(el) = canvas.get() else { return };
-        if let Err(e) = chart.with(|c| paint_line_chart(&el, c, v.dpr)) {
+        if let Err(e) = chart.with(|c| paint_line_chart(&el, Some(c), v.dpr)) {
             logging::warn!("attnlab: the complexity chart could not be drawn: {e}");
         }
     });

@@ -6,7 +6,7 @@ use attnlab_plot::{Focus, TokenLines};
 use leptos::prelude::*;
 
 use super::{HeadToggles, TokenLinesCanvas};
-use crate::components::steps::VariantPicker;
+use crate::components::view_pickers::VariantPicker;
 use crate::state::use_app_state;
 
 /// How many of a token's strongest links the readout lists per head.

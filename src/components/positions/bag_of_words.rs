@@ -5,8 +5,9 @@ use attnlab_lab::positions::{self, BagOfWords, Permutation};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::{VariantHeadPicker, readable};
+use super::readable;
 use crate::components::AttentionHeatmap;
+use crate::components::view_pickers::{HeadPicker, VariantPicker};
 use crate::state::use_app_state;
 
 /// The seeds' central argument for position encodings: shuffle the tokens, run the
@@ -88,7 +89,8 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                 "Without positions the two matrices are the same: attention only sees which words are there, not their order. With positions they differ."
             </p>
             <div class="bow-controls">
-                <VariantHeadPicker/>
+                <VariantPicker id="bag-variant"/>
+                <HeadPicker id="bag-head"/>
                 <button type="button" data-testid="bow-shuffle" disabled=move || !can_shuffle()
                     title=move || if cross() { "the shuffle check runs on one sentence in self-attention mode" } else { "shuffle the tokens (seeded: the same order every time for this seed)" }
                     on:click=move |_| {

@@ -1,11 +1,9 @@
-use attnlab_plot::{LineChart, LineChartStyle, draw_line_chart};
+use attnlab_plot::LineChart;
 use leptos::html::Canvas;
 use leptos::logging;
 use leptos::prelude::*;
-use plotters::prelude::IntoDrawingArea;
-use web_sys::HtmlCanvasElement;
 
-use crate::blit_canvas::BlitCanvas;
+use crate::paint::paint_line_chart;
 use crate::viewport::use_viewport;
 
 /// A line chart on a canvas at the display's resolution, repainted when the chart or
@@ -26,7 +24,7 @@ pub fn LineFigure(
         let dpr = viewport.get().dpr;
         let _ = viewport.get().width;
         let Some(el) = canvas.get() else { return };
-        if let Err(e) = chart.with(|c| paint(&el, c.as_ref(), dpr)) {
+        if let Err(e) = chart.with(|c| paint_line_chart(&el, c.as_ref(), dpr)) {
             logging::warn!("attnlab: a chart could not be drawn: {e}");
         }
     });
@@ -49,33 +47,4 @@ pub fn LineFigure(
     view! {
         <canvas node_ref=canvas class="line-canvas" data-testid=testid role="img" aria-label=label></canvas>
     }
-}
-
-fn paint(canvas: &HtmlCanvasElement, chart: Option<&LineChart>, dpr: f64) -> Result<(), String> {
-    let rect = canvas.get_bounding_client_rect();
-    let (w, h) = (
-        (rect.width() * dpr).round().max(0.0) as u32,
-        (rect.height() * dpr).round().max(0.0) as u32,
-    );
-    canvas.set_width(w);
-    canvas.set_height(h);
-    let (series, points) = match chart {
-        Some(c) if w > 0 && h > 0 => {
-            let backend =
-                BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
-            let area = backend.into_drawing_area();
-            let map = draw_line_chart(&area, c, &LineChartStyle { scale: dpr })
-                .map_err(|e| e.to_string())?;
-            area.present().map_err(|e| e.to_string())?;
-            (
-                c.series.iter().filter(|s| s.name.is_some()).count(),
-                map.points_drawn(),
-            )
-        }
-        _ => (0, 0),
-    };
-    let set = |k: &str, v: usize| canvas.set_attribute(k, &v.to_string());
-    set("data-series", series)
-        .and_then(|_| set("data-points", points))
-        .map_err(|_| "could not mark the canvas as painted".to_string())
 }

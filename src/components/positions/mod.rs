@@ -9,7 +9,6 @@ mod matrix_figure;
 mod pe_curves;
 mod position_knobs;
 mod rotation_readout;
-mod variant_head_picker;
 
 pub use bag_of_words::BagOfWordsPanel;
 pub use line_figure::LineFigure;
@@ -17,7 +16,6 @@ pub use matrix_figure::MatrixFigure;
 pub use pe_curves::PeCurves;
 pub use position_knobs::PositionKnobs;
 pub use rotation_readout::RotationReadout;
-pub use variant_head_picker::VariantHeadPicker;
 
 use attnlab_core::position::PositionKind;
 use attnlab_lab::Tokens;

@@ -14,7 +14,7 @@ pub use scaling_table::ScalingTable;
 use attnlab_lab::scaling::{self, ScalingStudy, SentenceValues};
 use leptos::prelude::*;
 
-use super::positions::VariantHeadPicker;
+use super::view_pickers::{HeadPicker, VariantPicker};
 use crate::state::use_app_state;
 
 /// The "why √d_k" page.
@@ -43,7 +43,8 @@ pub fn ScalingPage() -> impl IntoView {
                 "so its variance is d_k and its spread grows as \u{221a}d_k. Large logits push the softmax into its flat tails: one key takes almost all the weight "
                 "and the gradients of the others vanish. Dividing by \u{221a}d_k brings the spread back to 1 at every width."
             </p>
-            <VariantHeadPicker/>
+            <VariantPicker id="scaling-variant"/>
+            <HeadPicker id="scaling-head"/>
             <p class="explain-note" data-testid="scaling-setup">
                 {move || {
                     let s = study.get();

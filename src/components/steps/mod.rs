@@ -1,12 +1,8 @@
 //! The "Step by step" view: one variant's pipeline, stage by stage, for one head and
 //! one query token, with each stage's formula rendered as MathML.
 
-mod head_picker;
 mod stage_figure;
 mod steps_view;
-mod variant_picker;
 
-pub use head_picker::HeadPicker;
 pub use stage_figure::StageFigure;
 pub use steps_view::StepsView;
-pub use variant_picker::VariantPicker;

@@ -5,7 +5,8 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{HeadPicker, StageFigure, VariantPicker};
+use super::StageFigure;
+use crate::components::view_pickers::{HeadPicker, VariantPicker};
 use crate::state::use_app_state;
 
 /// The pipeline of the selected variant for one head and one query token: each stage as
