@@ -433,6 +433,21 @@ test('a tampered URL opens the defaults with a notice, keeping readable text', a
   await expect(page.getByTestId('heads')).toHaveValue('4');
 });
 
+test('a link pasted into the address bar of an open page opens its state', async ({ page }) => {
+  await open(page);
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  const link = Buffer.from(JSON.stringify({ t: 'attention is all you need', u: 'lines' })).toString('base64url');
+  // Only the fragment changes: no new page load unless the app makes one.
+  await page.evaluate((hash) => { location.hash = hash; }, `v1.${link}`);
+  await expect(page.getByTestId('sentence-input')).toHaveValue('attention is all you need');
+  await expect(page.getByTestId('page-lines')).toHaveAttribute('aria-selected', 'true');
+  // The app's own writes to the address bar (replaceState) never reload it.
+  await page.getByTestId('page-lab').click();
+  await page.getByTestId('sentence-input').fill('still typing here');
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toContain(link);
+  await expect(page.getByTestId('sentence-input')).toHaveValue('still typing here');
+});
+
 test('cross-attention: target queries attend to source keys', async ({ page }) => {
   await open(page);
   await page.getByTestId('mode-cross').check();

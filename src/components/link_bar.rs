@@ -46,6 +46,18 @@ pub fn LinkBar() -> impl IntoView {
             pending.set_value(handle.ok());
         }
     });
+    // A link pasted into the address bar of this tab changes only the fragment (no new
+    // page load): open it as a new page would, so the pasted state is what shows.
+    let on_hash = window_event_listener(leptos::ev::hashchange, move |_| {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let hash = window.location().hash().unwrap_or_default();
+        if hash.trim_start_matches('#') != link.get_untracked() {
+            let _ = window.location().reload();
+        }
+    });
+    on_cleanup(move || on_hash.remove());
     let full = move || {
         let href = web_sys::window()
             .and_then(|w| w.location().href().ok())

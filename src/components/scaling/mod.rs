@@ -43,8 +43,10 @@ pub fn ScalingPage() -> impl IntoView {
                 "so its variance is d_k and its spread grows as \u{221a}d_k. Large logits push the softmax into its flat tails: one key takes almost all the weight "
                 "and the gradients of the others vanish. Dividing by \u{221a}d_k brings the spread back to 1 at every width."
             </p>
-            <VariantPicker id="scaling-variant"/>
-            <HeadPicker id="scaling-head"/>
+            <div class="view-pickers">
+                <VariantPicker id="scaling-variant"/>
+                <HeadPicker id="scaling-head"/>
+            </div>
             <p class="explain-note" data-testid="scaling-setup">
                 {move || {
                     let s = study.get();
