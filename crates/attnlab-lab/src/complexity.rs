@@ -292,9 +292,11 @@ impl Request {
     }
 }
 
-/// What the worker tells the page.
+/// What the worker tells the page. Externally tagged (`{"progress": {…}}`): an
+/// internally tagged enum is read through a buffer that cannot hold serde_json's
+/// arbitrary-precision numbers, which the CLI enables in the same workspace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Report {
     /// The worker has loaded and listens: send the [`Request`] now.
     Ready,
@@ -323,7 +325,7 @@ impl Report {
     /// The report as the text posted between page and worker.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self)
-            .unwrap_or_else(|_| r#"{"type":"failed","message":"unserialisable report"}"#.into())
+            .unwrap_or_else(|_| r#"{"failed":{"message":"unserialisable report"}}"#.into())
     }
 
     /// Reads a posted report.
