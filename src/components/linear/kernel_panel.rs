@@ -6,7 +6,7 @@ use attnlab_lab::linear_lab::{
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::{MatrixCanvas, ProblemMemo, SpectrumChart, number};
+use super::{MatrixCanvas, ProblemMemo, SpectrumChart, from_problem, number};
 use crate::state::use_app_state;
 
 /// Softmax against the chosen kernel variant on the selected head: both matrices, their
@@ -24,13 +24,8 @@ pub fn KernelPanel(
     kind: Signal<AttentionKind>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let cmp: Memo<Option<Result<KernelComparison, String>>> = Memo::new(move |_| {
-        problem.with(|p| {
-            Some(match p.as_ref()? {
-                Ok(p) => kernel_comparison(p, head.get(), kind.get()).map_err(|e| e.sentence()),
-                Err(e) => Err(e.clone()),
-            })
-        })
+    let cmp: Memo<Option<Result<KernelComparison, String>>> = from_problem(problem, move |p| {
+        kernel_comparison(p, head.get(), kind.get())
     });
     let figures = Memo::new(move |_| {
         cmp.with(|c| {

@@ -5,7 +5,7 @@ use attnlab_lab::state::LINFORMER_K_RANGE;
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::{MatrixCanvas, ProblemMemo};
+use super::{MatrixCanvas, ProblemMemo, from_problem};
 use crate::state::use_app_state;
 
 /// Linformer on the selected head: the seeded projections `E`, `F` (keys × k) and the
@@ -29,16 +29,10 @@ pub fn LinformerPanel(
     });
     let picked = RwSignal::new(None::<usize>);
     let k = Memo::new(move |_| picked.get().unwrap_or_else(|| variant_k.get()));
-    let view_memo: Memo<Option<Result<LinformerView, String>>> = Memo::new(move |_| {
-        problem.with(|p| {
-            Some(match p.as_ref()? {
-                Ok(p) => state
-                    .model
-                    .with(|m| linformer_view(m, p, head.get(), k.get()))
-                    .map_err(|e| e.sentence()),
-                Err(e) => Err(e.clone()),
-            })
-        })
+    let view_memo: Memo<Option<Result<LinformerView, String>>> = from_problem(problem, move |p| {
+        state
+            .model
+            .with(|m| linformer_view(m, p, head.get(), k.get()))
     });
     let figures = Memo::new(move |_| {
         view_memo.with(|v| {

@@ -1,4 +1,4 @@
-//! The linear-attention lab (issue 4 §4): softmax against a kernel variant on the same
+//! The linear-attention lab: softmax against a kernel variant on the same
 //! Q, K of the selected head (implied matrices, difference, singular values and ranks),
 //! causal linear attention stepped through as an RNN, Linformer's projections, and which
 //! kinds can be made causal. The numbers come from `attnlab_lab::linear_lab`.
@@ -13,7 +13,8 @@ mod rnn_stepper;
 mod spectrum_chart;
 
 use attnlab_core::attention::Problem;
-use leptos::prelude::Memo;
+use attnlab_lab::linear_lab::LinearLabError;
+use leptos::prelude::*;
 
 pub use causality_notes::CausalityNotes;
 pub use kernel_panel::KernelPanel;
@@ -27,6 +28,25 @@ pub use spectrum_chart::SpectrumChart;
 /// The selected variant's problem: `None` without a variant, else the problem or the
 /// sentence saying why there is none.
 pub type ProblemMemo = Memo<Option<Result<Problem, String>>>;
+
+/// A memo of `f` on the selected variant's problem: `None` without a variant, else what
+/// `f` computes, or the problem's or `f`'s error as a sentence.
+pub fn from_problem<T>(
+    problem: ProblemMemo,
+    f: impl Fn(&Problem) -> Result<T, LinearLabError> + Send + Sync + 'static,
+) -> Memo<Option<Result<T, String>>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| {
+        problem.with(|p| {
+            Some(match p.as_ref()? {
+                Ok(p) => f(p).map_err(|e| e.sentence()),
+                Err(e) => Err(e.clone()),
+            })
+        })
+    })
+}
 
 /// A number for the page: four decimals, or scientific notation below 0.001.
 pub fn number(x: f32) -> String {

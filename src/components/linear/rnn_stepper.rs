@@ -6,7 +6,7 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{MatrixCanvas, ProblemMemo, number};
+use super::{MatrixCanvas, ProblemMemo, from_problem, number};
 use crate::state::use_app_state;
 
 /// Causal linear attention as an RNN, one token at a time: the state `S_t`, `z_t`, the
@@ -24,14 +24,8 @@ pub fn RnnStepper(
     kind: Signal<AttentionKind>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let trace: Memo<Option<Result<RnnTrace, String>>> = Memo::new(move |_| {
-        problem.with(|p| {
-            Some(match p.as_ref()? {
-                Ok(p) => rnn_trace(p, head.get(), kind.get()).map_err(|e| e.sentence()),
-                Err(e) => Err(e.clone()),
-            })
-        })
-    });
+    let trace: Memo<Option<Result<RnnTrace, String>>> =
+        from_problem(problem, move |p| rnn_trace(p, head.get(), kind.get()));
     let len = Memo::new(move |_| {
         trace.with(|t| {
             t.as_ref()
