@@ -21,8 +21,8 @@ pub struct Heatmap {
     raw_scores: Option<Vec<f32>>,
     row_entropy: Option<RowEntropy>,
     range: ValueRange,
-    /// The range follows the data: `±max|v|` over the cells that are not blocked
-    /// (differences), recomputed when the mask changes, until [`Heatmap::with_range`].
+    /// The range follows the data: `±max|v|` (rounded up) over the cells that are not
+    /// blocked (differences), recomputed when the mask changes, until [`Heatmap::with_range`].
     auto_symmetric: bool,
     scale: ColorScale,
     value_label: String,
@@ -107,6 +107,26 @@ impl fmt::Display for HeatmapError {
 
 impl std::error::Error for HeatmapError {}
 
+/// `x` (> 0) rounded up to the next of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of
+/// ten (at most 1.5× larger). A difference's legend then ends at a round number, and it
+/// stays where it is while a slider moves the values a little: the labels and legend of
+/// the figure are not redrawn for every step of a drag.
+pub(crate) fn round_up(x: f32) -> f32 {
+    const STEPS: [f32; 10] = [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0];
+    if !(x.is_finite() && x > 0.0) {
+        return x;
+    }
+    let power = 10f32.powi(x.log10().floor() as i32);
+    let mantissa = x / power;
+    // A value that is a step already (0.2 = 2 × 0.1 up to rounding) stays itself.
+    let step = STEPS
+        .iter()
+        .copied()
+        .find(|&s| s >= mantissa * (1.0 - 1e-5))
+        .unwrap_or(10.0);
+    (step * power).max(x)
+}
+
 impl Heatmap {
     /// Attention weights: `values` is `rows.len() × cols.len()`, row-major; sequential
     /// colours over `0..=1`; the legend says "weight".
@@ -128,7 +148,8 @@ impl Heatmap {
     }
 
     /// A difference of two matrices (e.g. `A − B`): diverging colours over
-    /// `−max|v|..=max|v|`, so white is "no change" and the legend reads from negative
+    /// `−r..=r`, `r` = max|v| rounded up to 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10ᵏ, so
+    /// white is "no change" and the legend reads from negative
     /// through 0 (in the middle) to positive, positive values with a "+"; the legend says
     /// "Δ weight".
     ///
@@ -187,7 +208,8 @@ impl Heatmap {
             .with_empty_rows(empty)
     }
 
-    /// `±max|v|` over the cells that are not blocked.
+    /// `±max|v|` over the cells that are not blocked, rounded up to a round number
+    /// ([`round_up`]).
     fn fit_symmetric_range(&mut self) {
         let m = self.n_cols().max(1);
         let max_abs = self
@@ -196,7 +218,7 @@ impl Heatmap {
             .enumerate()
             .filter(|&(k, _)| !self.is_blocked(k / m, k % m))
             .fold(0f32, |acc, (_, v)| acc.max(v.abs()));
-        self.range = ValueRange::symmetric(max_abs);
+        self.range = ValueRange::symmetric(round_up(max_abs));
     }
 
     fn build(
@@ -477,6 +499,32 @@ mod tests {
 
     fn labels(n: usize) -> Vec<String> {
         (0..n).map(|i| format!("t{i}")).collect()
+    }
+
+    #[test]
+    fn difference_ranges_end_at_round_numbers() {
+        for (x, r) in [
+            (0.2, 0.2),
+            (0.37, 0.4),
+            (0.41, 0.5),
+            (0.51, 0.6),
+            (0.0123, 0.015),
+            (0.7, 0.8),
+            (0.81, 1.0),
+            (1.0, 1.0),
+            (3e-7, 3e-7),
+        ] {
+            let got = round_up(x);
+            assert!((got - r).abs() <= r * 1e-5, "{x} → {got}, want {r}");
+        }
+        // Never below the value, never more than 1.5× above it.
+        for k in 1..2000 {
+            let x = k as f32 * 0.000_731;
+            let r = round_up(x);
+            assert!(r >= x && r <= 1.5 * x * (1.0 + 1e-5), "{x} → {r}");
+        }
+        let d = Heatmap::difference("", labels(1), labels(2), vec![0.33, -0.1]).unwrap();
+        assert_eq!((d.range().min(), d.range().max()), (-0.4, 0.4));
     }
 
     #[test]

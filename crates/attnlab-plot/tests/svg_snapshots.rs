@@ -445,14 +445,26 @@ fn difference_of_two_heads_shows_cells_masked_in_either_as_masked() {
     );
     let t = texts(&svg);
     assert!(t.contains(&"masked".to_string()));
-    // The legend's range is the largest visible change, symmetric around 0.
+    // The legend's range is the largest visible change rounded up to a round number,
+    // symmetric around 0.
     let max = (0..n)
         .flat_map(|i| (0..n).map(move |j| (i, j)))
         .filter(|&(i, j)| !d.is_blocked(i, j))
         .map(|(i, j)| d.value(i, j).unwrap().abs())
         .fold(0f32, f32::max);
-    assert_eq!(d.range().max(), max);
-    assert_eq!(d.range().min(), -max);
+    let r = d.range().max();
+    assert!(
+        max <= r && r <= 1.5 * max,
+        "range {r} for a largest change of {max}"
+    );
+    let mantissa = r / 10f32.powf(r.log10().floor());
+    assert!(
+        [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
+            .iter()
+            .any(|s| (mantissa - s).abs() < 1e-4),
+        "{r} is a round number"
+    );
+    assert_eq!(d.range().min(), -r);
 }
 
 /// A causal heatmap of `n` tokens whose token 0 is padding (query 0 has no allowed key,
