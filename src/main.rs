@@ -12,6 +12,7 @@
 //! Canvas drawing happens only in an `Effect` reading the heatmap memo.
 
 mod blit_canvas;
+mod canvas_size;
 mod components;
 mod paint;
 mod state;

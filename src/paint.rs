@@ -4,9 +4,10 @@
 //! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
 
 use attnlab_plot::{
-    CellField, CellMap, HeadGrid, HeadGridMap, Heatmap, HeatmapStyle, LineChart, LineChartStyle,
-    LinesStyle, TokenLines, TokenLinesMap, draw_head_grid, draw_heatmap, draw_line_chart,
-    draw_token_lines, natural_height,
+    CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
+    LineChart, LineChartStyle, LinesStyle, TokenLines, TokenLinesMap, draw_head_grid, draw_heatmap,
+    draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
+    repaint_heatmap_values,
 };
 use plotters::prelude::IntoDrawingArea;
 use web_sys::HtmlCanvasElement;
@@ -32,10 +33,17 @@ pub fn mark_painted() {
 /// only when the size changed: resizing reallocates it and invalidates the page's
 /// layout, which the next canvas's size query would then recompute; the drawings fill
 /// their whole area first anyway.
-fn fit(canvas: &HtmlCanvasElement, dpr: f64) -> (u32, u32) {
-    let rect = canvas.get_bounding_client_rect();
-    let width = (rect.width() * dpr).round().max(0.0) as u32;
-    let height = (rect.height() * dpr).round().max(0.0) as u32;
+///
+/// `known` is the canvas's CSS size when the caller has it (see
+/// [`crate::canvas_size`]); otherwise the canvas is measured, which forces a layout if
+/// the page changed since the last one.
+fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32, u32) {
+    let (w, h) = known.unwrap_or_else(|| {
+        let rect = canvas.get_bounding_client_rect();
+        (rect.width(), rect.height())
+    });
+    let width = (w * dpr).round().max(0.0) as u32;
+    let height = (h * dpr).round().max(0.0) as u32;
     if canvas.width() != width {
         canvas.set_width(width);
     }
@@ -52,22 +60,41 @@ fn style(dpr: f64) -> HeatmapStyle {
 /// Sets the canvas's CSS height to the figure's natural height at the canvas's width
 /// (so the matrix takes the whole width and no blank band is left under it); the
 /// stylesheet's `max-height` still applies. Only touches the style when the height
-/// changes, which a new sentence or a resize does and a slider drag does not.
-fn fit_height(canvas: &HtmlCanvasElement, heatmap: &Heatmap, dpr: f64) {
-    let width = canvas.get_bounding_client_rect().width();
+/// changes, which a new sentence or a resize does and a slider drag does not; returns
+/// whether it did. `known_width` as for [`fit`].
+fn fit_height(
+    canvas: &HtmlCanvasElement,
+    heatmap: &Heatmap,
+    dpr: f64,
+    known_width: Option<f64>,
+) -> bool {
+    let width = known_width.unwrap_or_else(|| canvas.get_bounding_client_rect().width());
     if width <= 0.0 {
-        return;
+        return false;
     }
     let css = natural_height(heatmap, &style(dpr), width * dpr) / dpr;
     let value = format!("height: {}px", css.ceil());
-    if canvas.get_attribute("style").as_deref() != Some(value.as_str()) {
+    let changed = canvas.get_attribute("style").as_deref() != Some(value.as_str());
+    if changed {
         let _ = canvas.set_attribute("style", &value);
     }
+    changed
 }
 
 /// Clears the canvas (setting its width, even to the same value, resets its pixels).
 fn clear(canvas: &HtmlCanvasElement) {
     canvas.set_width(canvas.width());
+}
+
+/// The frame (`HeatmapFrame`, `HeadGridFrame`) a canvas element shows after its last
+/// paint, or `None` when it is unknown (never painted, cleared, or a paint failed). When
+/// the next figure has the same frame on the same element, only its values are
+/// repainted: a slider drag then leaves every label and legend on the canvas as it is.
+pub type Shown<F> = Option<(HtmlCanvasElement, F)>;
+
+/// Whether `shown` says `canvas` already shows `frame`.
+fn shows<F: PartialEq>(shown: &Shown<F>, canvas: &HtmlCanvasElement, frame: &F) -> bool {
+    matches!(shown, Some((c, f)) if c == canvas && f == frame)
 }
 
 /// Draws `heatmap` (if any) filling the canvas. Returns where the cells are, in
@@ -77,17 +104,41 @@ pub fn paint_heatmap(
     heatmap: Option<&Heatmap>,
     dpr: f64,
 ) -> Result<CellMap, String> {
-    if let Some(h) = heatmap {
-        fit_height(canvas, h, dpr);
+    paint_heatmap_over(canvas, heatmap, dpr, None, &mut None)
+}
+
+/// [`paint_heatmap`] on a canvas of `known` CSS size (see [`fit`]), repainting only the
+/// values when `shown` says the canvas shows the same frame; `shown` is updated.
+pub fn paint_heatmap_over(
+    canvas: &HtmlCanvasElement,
+    heatmap: Option<&Heatmap>,
+    dpr: f64,
+    mut known: Option<(f64, f64)>,
+    shown: &mut Shown<HeatmapFrame>,
+) -> Result<CellMap, String> {
+    if let Some(h) = heatmap
+        && fit_height(canvas, h, dpr, known.map(|k| k.0))
+    {
+        // The new height is not laid out yet: measure it.
+        known = None;
     }
-    let (width, height) = fit(canvas, dpr);
+    let (width, height) = fit(canvas, dpr, known);
+    let previous = shown.take();
     let map = match heatmap {
         Some(h) if width > 0 && height > 0 => {
+            let style = style(dpr);
+            let frame = HeatmapFrame::of(h, &style, (width, height));
             let backend =
                 BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
             let area = backend.into_drawing_area();
-            let map = draw_heatmap(&area, h, &style(dpr)).map_err(|e| e.to_string())?;
+            let map = if shows(&previous, canvas, &frame) {
+                repaint_heatmap_values(&area, h, &style)
+            } else {
+                draw_heatmap(&area, h, &style)
+            }
+            .map_err(|e| e.to_string())?;
             area.present().map_err(|e| e.to_string())?;
+            *shown = Some((canvas.clone(), frame));
             map
         }
         _ => {
@@ -102,20 +153,33 @@ pub fn paint_heatmap(
     Ok(map)
 }
 
-/// Draws every head as small multiples, `selected` outlined. Returns where the tiles are.
+/// Draws every head as small multiples, `selected` outlined, on a canvas of `known` CSS
+/// size (see [`fit`]), repainting only the cells when `shown` says the canvas shows the
+/// same frame (`shown` is updated). Returns where the tiles are.
 pub fn paint_grid(
     canvas: &HtmlCanvasElement,
     heads: &[Heatmap],
     selected: usize,
     dpr: f64,
+    known: Option<(f64, f64)>,
+    shown: &mut Shown<HeadGridFrame>,
 ) -> Result<Option<HeadGridMap>, String> {
-    let (width, height) = fit(canvas, dpr);
+    let (width, height) = fit(canvas, dpr, known);
+    let previous = shown.take();
     let map = if width > 0 && height > 0 && !heads.is_empty() {
         let backend = BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
         let area = backend.into_drawing_area();
         let grid = HeadGrid::new(heads).with_selected(selected);
-        let map = draw_head_grid(&area, &grid, &style(dpr)).map_err(|e| e.to_string())?;
+        let style = style(dpr);
+        let frame = HeadGridFrame::of(&grid, &style, (width, height));
+        let map = if shows(&previous, canvas, &frame) {
+            repaint_head_grid_values(&area, &grid, &style)
+        } else {
+            draw_head_grid(&area, &grid, &style)
+        }
+        .map_err(|e| e.to_string())?;
         area.present().map_err(|e| e.to_string())?;
+        *shown = Some((canvas.clone(), frame));
         Some(map)
     } else {
         clear(canvas);
@@ -146,7 +210,7 @@ pub fn paint_line_chart(
     chart: Option<&LineChart>,
     dpr: f64,
 ) -> Result<usize, String> {
-    let (width, height) = fit(canvas, dpr);
+    let (width, height) = fit(canvas, dpr, None);
     let (points, series) = match chart {
         Some(c) if width > 0 && height > 0 => {
             let backend =
@@ -179,7 +243,7 @@ pub fn paint_token_lines(
     lines: Option<&TokenLines>,
     dpr: f64,
 ) -> Result<TokenLinesMap, String> {
-    let (width, height) = fit(canvas, dpr);
+    let (width, height) = fit(canvas, dpr, None);
     let map = match lines {
         Some(l) if width > 0 && height > 0 => {
             let backend =

@@ -408,6 +408,26 @@ test('the URL round-trips every setting', async ({ page }) => {
   await other.close();
 });
 
+test('a drag repaints only the values, to the pixels of a fresh page', async ({ page }) => {
+  // While a slider moves, each canvas repaints its cells and entropy bars over its
+  // unchanged labels and legend; the result must be the figure a fresh page draws.
+  await open(page);
+  const b = variant(page, 1);
+  await b.getByTestId('mask-causal').check();
+  for (const v of ['-1', '-0.5', '0.2', '0.7', '0.35']) {
+    await b.getByTestId('temperature').fill(v);
+  }
+  await expect(b.getByTestId('temperature-value')).toHaveValue(/^2\.2/);
+  await expect(page.getByTestId('share-link')).not.toHaveValue(/#v1\.e30$/);
+  const url = await page.getByTestId('share-link').inputValue();
+  const before = await allPixels(page);
+  const other = await page.context().newPage();
+  await open(other, url);
+  await expect(difference(other)).toHaveAttribute('data-rendered-tokens', '11');
+  await expect.poll(() => allPixels(other)).toEqual(before);
+  await other.close();
+});
+
 test('a tampered URL opens the defaults with a notice, keeping readable text', async ({ page }) => {
   await page.goto('/#v1.this-is-not!!base64');
   await expect(page.getByTestId('notice')).toBeVisible();

@@ -4,7 +4,8 @@ use leptos::html::Canvas;
 use leptos::logging;
 use leptos::prelude::*;
 
-use crate::paint::{paint_heatmap, to_backing_pixels};
+use crate::canvas_size::observe_size;
+use crate::paint::{paint_heatmap_over, to_backing_pixels};
 use crate::state::use_app_state;
 use crate::viewport::use_viewport;
 
@@ -33,13 +34,20 @@ pub fn AttentionHeatmap(
     let canvas = NodeRef::<Canvas>::new();
     // Where the cells were painted, and the device pixels per CSS pixel of that paint.
     let cells = RwSignal::new((CellMap::EMPTY, 1.0));
+    // The frame the canvas shows, so a change of values repaints only the values.
+    let shown = StoredValue::new_local(None);
+    let size = observe_size(canvas);
 
     // Effects are for syncing with the outside world: here, the canvas's pixels.
     Effect::new(move |_| {
         let dpr = viewport.get().dpr;
         let _ = viewport.get().width;
+        let known = size.get();
         let Some(canvas) = canvas.get() else { return };
-        let painted = figure.with(|h| paint_heatmap(&canvas, h.as_ref(), dpr));
+        let painted = shown.try_update_value(|shown| {
+            figure.with(|h| paint_heatmap_over(&canvas, h.as_ref(), dpr, known, shown))
+        });
+        let Some(painted) = painted else { return };
         match painted {
             Ok(map) => cells.set((map, dpr)),
             Err(e) => {

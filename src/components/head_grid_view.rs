@@ -5,6 +5,7 @@ use leptos::logging;
 use leptos::prelude::*;
 
 use super::CellInfo;
+use crate::canvas_size::observe_size;
 use crate::paint::{paint_grid, to_backing_pixels};
 use crate::state::use_app_state;
 use crate::viewport::use_viewport;
@@ -22,16 +23,24 @@ pub fn HeadGridView(
     let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
     let tiles = StoredValue::new(None::<HeadGridMap>);
+    // The frame the canvas shows, so a change of values repaints only the cells.
+    let shown = StoredValue::new_local(None);
+    let size = observe_size(canvas);
     let selected = Memo::new(move |_| state.shown_head());
 
     Effect::new(move |_| {
         let dpr = viewport.get().dpr;
         let _ = viewport.get().width;
+        let known = size.get();
         let Some(canvas) = canvas.get() else { return };
         let sel = selected.get();
-        match heads.with(|h| paint_grid(&canvas, h, sel, dpr)) {
-            Ok(map) => tiles.set_value(map),
-            Err(e) => {
+        let painted = shown.try_update_value(|shown| {
+            heads.with(|h| paint_grid(&canvas, h, sel, dpr, known, shown))
+        });
+        match painted {
+            None => {}
+            Some(Ok(map)) => tiles.set_value(map),
+            Some(Err(e)) => {
                 tiles.set_value(None);
                 logging::warn!("attnlab: the head grid could not be drawn: {e}");
             }

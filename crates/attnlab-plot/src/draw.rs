@@ -716,11 +716,47 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     data: &Heatmap,
     style: &HeatmapStyle,
 ) -> Result<CellMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    paint_heatmap_parts(area, data, style, Parts::All)
+}
+
+/// Repaints only what depends on `data`'s values — the cells (with their numbers and
+/// empty-row banners) and the rows of the entropy panel — over a figure that
+/// [`draw_heatmap`] drew on the same area with the same [`crate::HeatmapFrame`]; title, labels,
+/// captions, panel headings and legend are left as they are. The result is pixel for
+/// pixel what [`draw_heatmap`] would draw, in a fraction of the backend calls (a slider
+/// drag changes the values of a figure and nothing else). Over a different frame the
+/// result is undefined: compare frames first.
+pub fn repaint_heatmap_values<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Heatmap,
+    style: &HeatmapStyle,
+) -> Result<CellMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    paint_heatmap_parts(area, data, style, Parts::Values)
+}
+
+/// Which parts of a figure a paint draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parts {
+    /// Everything, on a cleared area.
+    All,
+    /// Only what depends on the values, over the same frame drawn before.
+    Values,
+}
+
+fn paint_heatmap_parts<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Heatmap,
+    style: &HeatmapStyle,
+    parts: Parts,
+) -> Result<CellMap, DrawingAreaErrorKind<DB::ErrorType>> {
     let s = style.px_scale();
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as f64, h as f64);
-    area.fill(&BACKGROUND)?;
     let (n, m) = (data.n_rows(), data.n_cols());
+    let all = parts == Parts::All || n == 0 || m == 0;
+    if all {
+        area.fill(&BACKGROUND)?;
+    }
     if n == 0 || m == 0 {
         if !data.title().is_empty() {
             let title = text::clip(data.title(), 22.0 * s, w - 28.0 * s);
@@ -743,8 +779,47 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         grid_gap(l.cell, s),
     );
     let mat_w = (map.edge_x(m) - map.x0) as f64;
-    let centre_x = l.mx + mat_w / 2.0;
 
+    if all {
+        draw_frame(area, data, &l, &map, s, w)?;
+    }
+    cells::paint_cells(area, data, &map, &Colouring::of(data), s, style.cell_field)?;
+    draw_values(area, data, &map, s, style)?;
+    draw_banners(area, data, &map, &l, s)?;
+
+    let mut figure_right = l.mx + mat_w;
+    if let Some(side) = &l.side {
+        let x = figure_right + side.gap;
+        draw_entropy_panel(area, data, &map, side, x, s, parts)?;
+        map.side = Some((x.round() as i32, (x + side.width).round() as i32));
+        figure_right = x + side.width;
+    }
+    if all {
+        legend(data, l.legend_gap).draw(
+            area,
+            figure_right,
+            l.my,
+            l.legend_h,
+            s,
+            l.tick_px,
+            style.cell_field,
+        )?;
+    }
+    Ok(map.shifted(base))
+}
+
+/// The parts of a heatmap that do not depend on its values: title, axis captions, row
+/// and column labels.
+fn draw_frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Heatmap,
+    l: &Layout,
+    map: &CellMap,
+    s: f64,
+    w: f64,
+) -> DrawResult<DB> {
+    let mat_w = (map.edge_x(data.n_cols()) - map.x0) as f64;
+    let centre_x = l.mx + mat_w / 2.0;
     // Title and axis captions.
     if !data.title().is_empty() {
         let title = text::clip(data.title(), l.title_px, w - 28.0 * s);
@@ -773,9 +848,6 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let above = caption_y - 1.35 * l.axis_px;
     area.draw_text(&col_caption(data), &caption, p(caption_x, above))?;
 
-    cells::paint_cells(area, data, &map, &Colouring::of(data), s, style.cell_field)?;
-    draw_values(area, data, &map, s, style)?;
-
     // Row labels, right-aligned against the matrix.
     let label_font = font(l.plan.px, FontStyle::Normal);
     for (i, t) in &l.rows {
@@ -802,8 +874,19 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         };
         area.draw_text(t, &st, p(c, l.my - 7.0 * s))?;
     }
+    Ok(())
+}
 
-    // Empty rows: a banner across the row when it is tall enough.
+/// Empty rows: a banner across the row when it is tall enough.
+fn draw_banners<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Heatmap,
+    map: &CellMap,
+    l: &Layout,
+    s: f64,
+) -> DrawResult<DB> {
+    let mat_w = (map.edge_x(data.n_cols()) - map.x0) as f64;
+    let centre_x = l.mx + mat_w / 2.0;
     let banner_px = (l.cell * 0.62).min(16.0 * s);
     if banner_px >= 11.0 * s {
         let banner = "\u{2205} empty row";
@@ -829,25 +912,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
             }
         }
     }
-
-    let mut figure_right = l.mx + mat_w;
-    if let Some(side) = &l.side {
-        let x = figure_right + side.gap;
-        draw_entropy_panel(area, data, &map, side, x, s)?;
-        map.side = Some((x.round() as i32, (x + side.width).round() as i32));
-        figure_right = x + side.width;
-    }
-    legend(data, l.legend_gap).draw(
-        area,
-        figure_right,
-        l.my,
-        l.legend_h,
-        s,
-        l.tick_px,
-        style.cell_field,
-    )?;
-
-    Ok(map.shifted(base))
+    Ok(())
 }
 
 /// The white gap between cells of side `cell`: one (scaled) pixel, none when small.
@@ -914,7 +979,8 @@ fn draw_values<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The row-entropy side panel, its left edge at `x`.
+/// The row-entropy side panel, its left edge at `x`: headings (with `Parts::All`) and
+/// one bar (and numbers) per row.
 fn draw_entropy_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Heatmap,
@@ -922,49 +988,31 @@ fn draw_entropy_panel<DB: DrawingBackend>(
     side: &SidePlan,
     x: f64,
     s: f64,
+    parts: Parts,
 ) -> DrawResult<DB> {
     let (n, m) = (data.n_rows(), data.n_cols());
-    let top = map.edge_y(0) as f64;
-    let small_px = SUB_PX * s;
-    // Headings: a title, and what the numbers (or the bar's axis) are.
-    let heading = anchored(
-        font(side.header_px, FontStyle::Bold).color(&INK),
-        HPos::Left,
-        VPos::Bottom,
-    );
-    let sub_y = top - 8.0 * s;
-    area.draw_text(
-        side.columns.title(),
-        &heading,
-        p(x, sub_y - 1.45 * small_px),
-    )?;
-    let sub = |h| {
-        anchored(
-            font(small_px, FontStyle::Normal).color(&MUTED_INK),
-            h,
-            VPos::Bottom,
-        )
-    };
     let max_nats = (m as f64).ln();
     let nats_right = x + side.bar_w + 8.0 * s + side.nats_w;
     let right = x + side.width - 4.0 * s;
     let share = side.columns == SideColumns::BarsNatsShare;
-    match side.text_px {
-        Some(_) => {
-            area.draw_text(NATS_HEADING, &sub(HPos::Right), p(nats_right, sub_y))?;
-            if share {
-                area.draw_text(SHARE_HEADING, &sub(HPos::Right), p(right, sub_y))?;
-            }
-        }
-        None if side.columns == SideColumns::Bars => {
-            area.draw_text(&short_axis(max_nats), &sub(HPos::Left), p(x, sub_y))?;
-        }
-        None => {
-            let axis = format!("0 \u{2013} {max_nats:.2} nats");
-            area.draw_text(&axis, &sub(HPos::Left), p(x, sub_y))?;
+    let x0 = x.round() as i32;
+    match parts {
+        Parts::All => draw_entropy_headings(area, map, side, x, s, max_nats)?,
+        // The rows' band back to the background: from just left of the axis line (a
+        // canvas strokes a 1-pixel line across two pixel columns) to the panel's right
+        // edge, a little above and below the rows for the numbers' glyphs. The gap to
+        // the matrix is blank, the headings sit further up.
+        Parts::Values => {
+            let margin = (3.0 * s).round() as i32;
+            area.draw(&Rectangle::new(
+                [
+                    (x0 - margin, map.edge_y(0) - margin),
+                    ((x + side.width).round() as i32, map.edge_y(n) + margin),
+                ],
+                BACKGROUND.filled(),
+            ))?
         }
     }
-
     // The bars share one axis, 0 to ln m nats (the entropy of uniform attention over
     // every key).
     let per_nat = if max_nats > 0.0 {
@@ -976,7 +1024,6 @@ fn draw_entropy_panel<DB: DrawingBackend>(
         .text_px
         .filter(|_| map.cell >= 11.0 * s)
         .map(|px| px.min(map.cell * 0.85));
-    let x0 = x.round() as i32;
     for i in 0..n {
         let (y0, y1) = (map.edge_y(i), map.edge_y(i + 1));
         if y0 == y1 {
@@ -1046,6 +1093,55 @@ fn draw_entropy_panel<DB: DrawingBackend>(
         vec![(x0, map.edge_y(0)), (x0, map.edge_y(n) - 1)],
         ShapeStyle::from(MUTED_INK).stroke_width(1),
     ))?;
+    Ok(())
+}
+
+/// The entropy panel's title and column headings (or its axis), above the rows.
+fn draw_entropy_headings<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    map: &CellMap,
+    side: &SidePlan,
+    x: f64,
+    s: f64,
+    max_nats: f64,
+) -> DrawResult<DB> {
+    let top = map.edge_y(0) as f64;
+    let small_px = SUB_PX * s;
+    let nats_right = x + side.bar_w + 8.0 * s + side.nats_w;
+    let right = x + side.width - 4.0 * s;
+    let heading = anchored(
+        font(side.header_px, FontStyle::Bold).color(&INK),
+        HPos::Left,
+        VPos::Bottom,
+    );
+    let sub_y = top - 8.0 * s;
+    area.draw_text(
+        side.columns.title(),
+        &heading,
+        p(x, sub_y - 1.45 * small_px),
+    )?;
+    let sub = |h| {
+        anchored(
+            font(small_px, FontStyle::Normal).color(&MUTED_INK),
+            h,
+            VPos::Bottom,
+        )
+    };
+    match side.text_px {
+        Some(_) => {
+            area.draw_text(NATS_HEADING, &sub(HPos::Right), p(nats_right, sub_y))?;
+            if side.columns == SideColumns::BarsNatsShare {
+                area.draw_text(SHARE_HEADING, &sub(HPos::Right), p(right, sub_y))?;
+            }
+        }
+        None if side.columns == SideColumns::Bars => {
+            area.draw_text(&short_axis(max_nats), &sub(HPos::Left), p(x, sub_y))?;
+        }
+        None => {
+            let axis = format!("0 \u{2013} {max_nats:.2} nats");
+            area.draw_text(&axis, &sub(HPos::Left), p(x, sub_y))?;
+        }
+    }
     Ok(())
 }
 

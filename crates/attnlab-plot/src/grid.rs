@@ -9,12 +9,16 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use crate::cells::{self, Colouring};
 use crate::draw::{
-    BACKGROUND, CellMap, HeatmapStyle, INK, MUTED_INK, SELECTED, anchored, font, grid_gap, p,
+    BACKGROUND, CellMap, DrawResult, HeatmapStyle, INK, MUTED_INK, Parts, SELECTED, anchored, font,
+    grid_gap, p,
 };
 use crate::heatmap::Heatmap;
 use crate::legend::Legend;
-use crate::scale::ValueRange;
+use crate::scale::{ColorScale, ValueRange};
 use crate::text;
+
+/// Size of the tiles' titles ("head i"), unscaled pixels.
+const TILE_PX: f64 = 14.0;
 
 /// All heads of one variant, to draw as small multiples with [`draw_head_grid`].
 ///
@@ -55,16 +59,22 @@ impl<'a> HeadGrid<'a> {
         HeadGrid { title, ..self }
     }
 
-    /// The colours all tiles share.
-    fn colouring(&self) -> Option<Colouring> {
+    /// The scale and range all tiles share.
+    pub(crate) fn shared_colours(&self) -> Option<(ColorScale, ValueRange)> {
         let first = self.heads.first()?;
         let (lo, hi) = self.heads.iter().fold((f32::MAX, f32::MIN), |(lo, hi), h| {
             (lo.min(h.range().min()), hi.max(h.range().max()))
         });
-        Some(Colouring::new(
+        Some((
             first.scale(),
             ValueRange::new(lo, hi).unwrap_or(first.range()),
         ))
+    }
+
+    /// The colours all tiles share.
+    fn colouring(&self) -> Option<Colouring> {
+        self.shared_colours()
+            .map(|(scale, range)| Colouring::new(scale, range))
     }
 }
 
@@ -183,20 +193,44 @@ pub fn draw_head_grid<DB: DrawingBackend>(
     grid: &HeadGrid<'_>,
     style: &HeatmapStyle,
 ) -> Result<HeadGridMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    paint_grid_parts(area, grid, style, Parts::All)
+}
+
+/// Repaints only the tiles' cells over a grid that [`draw_head_grid`] drew on the same
+/// area with the same [`crate::HeadGridFrame`] (titles, outline and legend stay); pixel
+/// for pixel what [`draw_head_grid`] would draw. Over a different frame the result is
+/// undefined: compare frames first.
+pub fn repaint_head_grid_values<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    grid: &HeadGrid<'_>,
+    style: &HeatmapStyle,
+) -> Result<HeadGridMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    paint_grid_parts(area, grid, style, Parts::Values)
+}
+
+fn paint_grid_parts<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    grid: &HeadGrid<'_>,
+    style: &HeatmapStyle,
+    parts: Parts,
+) -> Result<HeadGridMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    let all = parts == Parts::All;
     let s = style.px_scale();
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as f64, h as f64);
-    area.fill(&BACKGROUND)?;
+    if all {
+        area.fill(&BACKGROUND)?;
+    }
     let pad = 14.0 * s;
     let title_px = 20.0 * s;
     let tick_px = 14.0 * s;
-    let tile_px = 14.0 * s;
+    let tile_px = TILE_PX * s;
     let title_band = if grid.title.is_empty() {
         0.0
     } else {
         title_px * 1.7
     };
-    if !grid.title.is_empty() {
+    if all && !grid.title.is_empty() {
         let title = text::clip(grid.title, title_px, w - 2.0 * pad);
         let st = anchored(
             font(title_px, FontStyle::Bold).color(&INK),
@@ -257,28 +291,9 @@ pub fn draw_head_grid<DB: DrawingBackend>(
         );
         cells::paint_cells(area, data, &map, &colouring, s, style.cell_field)?;
 
-        let selected = grid.selected == Some(head);
-        let label = format!("head {head}");
-        let (weight, ink) = if selected {
-            (FontStyle::Bold, &SELECTED)
-        } else {
-            (FontStyle::Normal, &MUTED_INK)
-        };
-        let st = anchored(font(tile_px, weight).color(ink), HPos::Center, VPos::Bottom);
-        let label = text::clip(&label, tile_px, slot_w + gap);
-        area.draw_text(&label, &st, p(sx + slot_w / 2.0, my - 5.0 * s))?;
-        let (right, bottom) = (map.edge_x(data.n_cols()), map.edge_y(data.n_rows()));
-        if selected {
-            let o = (4.0 * s).round() as i32;
-            let stroke = ShapeStyle::from(SELECTED).stroke_width((3.0 * s).round() as u32);
-            // A closed path, not a stroked rectangle: SVG output drops a rectangle's
-            // stroke width.
-            let (x0, y0) = (mx as i32 - o, my as i32 - o);
-            let (x1, y1) = (right - 1 + o, bottom - 1 + o);
-            area.draw(&PathElement::new(
-                vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)],
-                stroke,
-            ))?;
+        if all {
+            let selected = grid.selected == Some(head);
+            draw_tile_frame(area, head, selected, (sx, slot_w, gap), &map, s)?;
         }
         let bounds = (
             (sx.round() as i32 - half_gap, sy.round() as i32 - half_gap),
@@ -296,6 +311,9 @@ pub fn draw_head_grid<DB: DrawingBackend>(
         });
     }
 
+    if !all {
+        return Ok(HeadGridMap { tiles });
+    }
     // The bar spans the grid's matrices (at least 60 px), its caption level with the
     // first row's titles, and leaves room for the "masked" swatch below.
     let room = h - top - tile_title_h - pad - legend.swatch_room(s);
@@ -312,6 +330,43 @@ pub fn draw_head_grid<DB: DrawingBackend>(
         style.cell_field,
     )?;
     Ok(HeadGridMap { tiles })
+}
+
+/// A tile's title ("head i") above its cells at `map`, centred in the slot that starts
+/// at `sx`; and, when it is the selected head, its outline.
+fn draw_tile_frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    head: usize,
+    selected: bool,
+    (sx, slot_w, gap): (f64, f64, f64),
+    map: &CellMap,
+    s: f64,
+) -> DrawResult<DB> {
+    let tile_px = TILE_PX * s;
+    let (mx, my) = (map.edge_x(0), map.edge_y(0));
+    let (right, bottom) = (map.edge_x(map.cols()), map.edge_y(map.rows()));
+    let label = format!("head {head}");
+    let (weight, ink) = if selected {
+        (FontStyle::Bold, &SELECTED)
+    } else {
+        (FontStyle::Normal, &MUTED_INK)
+    };
+    let st = anchored(font(tile_px, weight).color(ink), HPos::Center, VPos::Bottom);
+    let label = text::clip(&label, tile_px, slot_w + gap);
+    area.draw_text(&label, &st, p(sx + slot_w / 2.0, my as f64 - 5.0 * s))?;
+    if selected {
+        let o = (4.0 * s).round() as i32;
+        let stroke = ShapeStyle::from(SELECTED).stroke_width((3.0 * s).round() as u32);
+        // A closed path, not a stroked rectangle: SVG output drops a rectangle's stroke
+        // width.
+        let (x0, y0) = (mx - o, my - o);
+        let (x1, y1) = (right - 1 + o, bottom - 1 + o);
+        area.draw(&PathElement::new(
+            vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)],
+            stroke,
+        ))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -81,6 +81,7 @@
 
 mod cells;
 mod draw;
+mod frame;
 mod grid;
 mod heatmap;
 mod legend;
@@ -92,8 +93,10 @@ mod text;
 pub use draw::{
     BACKGROUND, CellField, CellMap, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK,
     HeatmapStyle, MASK_FILL, MASK_HATCH, SELECTED, draw_heatmap, natural_height,
+    repaint_heatmap_values,
 };
-pub use grid::{HeadGrid, HeadGridMap, draw_head_grid};
+pub use frame::{HeadGridFrame, HeatmapFrame};
+pub use grid::{HeadGrid, HeadGridMap, draw_head_grid, repaint_head_grid_values};
 pub use heatmap::{Heatmap, HeatmapError};
 pub use line_chart::{
     Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,

@@ -1,0 +1,89 @@
+//! What a figure looks like apart from its values: its *frame*. Two paints with equal
+//! frames differ only in the cells (and the entropy bars), so the second can repaint
+//! just those over the first ([`crate::repaint_heatmap_values`],
+//! [`crate::repaint_head_grid_values`]). A slider that changes the values of every
+//! figure then leaves every label, caption and legend on the canvas as it is.
+
+use crate::draw::HeatmapStyle;
+use crate::grid::HeadGrid;
+use crate::heatmap::Heatmap;
+use crate::scale::{ColorScale, ValueRange};
+
+/// Everything [`crate::draw_heatmap`] draws that does not depend on the values: the
+/// area's size, the style, title, labels, axis names, colour scale and range (the
+/// legend), whether a legend swatch explains masked cells, the empty rows and whether
+/// there is an entropy panel. The layout is a function of these alone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapFrame {
+    size: (u32, u32),
+    style: HeatmapStyle,
+    title: String,
+    rows: Vec<String>,
+    cols: Vec<String>,
+    axes: (String, String),
+    value_label: String,
+    scale: ColorScale,
+    range: ValueRange,
+    masked: bool,
+    empty_rows: Vec<usize>,
+    entropy: bool,
+}
+
+impl HeatmapFrame {
+    /// The frame of `data` drawn with `style` on an area of `size` pixels.
+    pub fn of(data: &Heatmap, style: &HeatmapStyle, size: (u32, u32)) -> HeatmapFrame {
+        HeatmapFrame {
+            size,
+            style: *style,
+            title: data.title().to_string(),
+            rows: data.row_labels().to_vec(),
+            cols: data.col_labels().to_vec(),
+            axes: (data.row_axis().to_string(), data.col_axis().to_string()),
+            value_label: data.value_label().to_string(),
+            scale: data.scale(),
+            range: data.range(),
+            masked: data.has_blocked(),
+            empty_rows: data.empty_rows().to_vec(),
+            entropy: data.has_row_entropy(),
+        }
+    }
+}
+
+/// Everything [`crate::draw_head_grid`] draws that does not depend on the values: the
+/// area's size, the style, the title, the selected head, each head's shape, the shared
+/// colours (the legend) and whether any cell is masked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadGridFrame {
+    size: (u32, u32),
+    style: HeatmapStyle,
+    title: String,
+    selected: Option<usize>,
+    shapes: Vec<(usize, usize)>,
+    value_label: String,
+    colours: Option<(ColorScale, ValueRange)>,
+    masked: bool,
+}
+
+impl HeadGridFrame {
+    /// The frame of `grid` drawn with `style` on an area of `size` pixels.
+    pub fn of(grid: &HeadGrid<'_>, style: &HeatmapStyle, size: (u32, u32)) -> HeadGridFrame {
+        HeadGridFrame {
+            size,
+            style: *style,
+            title: grid.title.to_string(),
+            selected: grid.selected,
+            shapes: grid
+                .heads
+                .iter()
+                .map(|h| (h.n_rows(), h.n_cols()))
+                .collect(),
+            value_label: grid
+                .heads
+                .first()
+                .map(|h| h.value_label().to_string())
+                .unwrap_or_default(),
+            colours: grid.shared_colours(),
+            masked: grid.heads.iter().any(Heatmap::has_blocked),
+        }
+    }
+}
