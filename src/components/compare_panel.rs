@@ -17,13 +17,15 @@ pub fn ComparePanel() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    let figure = Signal::derive(move || {
+    // One copy of the figure per comparison (a derived signal would copy it on every
+    // read).
+    let figure: Signal<Option<attnlab_plot::Heatmap>> = Signal::from(Memo::new(move |_| {
         state.comparison.with(|c| {
             c.as_ref()
                 .and_then(|c| c.as_ref().ok())
                 .map(|c| c.figure.clone())
         })
-    });
+    }));
     let error = move || {
         state
             .comparison

@@ -1,3 +1,4 @@
+use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
 use super::{AttentionHeatmap, CellInfo, HeadGridView, VariantControls};
@@ -58,9 +59,11 @@ pub fn VariantPanel(
     };
     let remove_why = move || state.lab.with(|l| l.why_not_remove_variant());
     let add_why = move || state.lab.with(|l| l.why_not_add_variant());
-    let selected = Signal::derive(move || memos.selected.get());
-    let average = Signal::derive(move || memos.average_figure.get());
-    let grid = Signal::derive(move || memos.grid.get());
+    // The memos themselves, read by reference: a derived signal would clone a figure
+    // (two n × n matrices) on every read.
+    let selected: Signal<Option<Heatmap>> = memos.selected.into();
+    let average: Signal<Option<Heatmap>> = memos.average_figure.into();
+    let grid: Signal<Vec<Heatmap>> = memos.grid.into();
 
     view! {
         <section class="panel variant" data-testid="variant" data-variant=name

@@ -14,14 +14,9 @@ pub fn row_entropy(weights: &Array2<f32>) -> Vec<f32> {
     weights
         .rows()
         .into_iter()
-        .map(|r| {
-            let h = -r
-                .iter()
-                .filter(|&&a| a > 0.0)
-                .map(|&a| f64::from(a) * f64::from(a).ln())
-                .sum::<f64>();
-            // Never −0 or a rounding residue below 0 (a one-hot row is exactly 0).
-            if h > 0.0 { h as f32 } else { 0.0 }
+        .map(|r| match r.as_slice() {
+            Some(row) => crate::kernels::entropy(row),
+            None => crate::kernels::entropy(&r.to_vec()),
         })
         .collect()
 }

@@ -66,6 +66,42 @@ fn exp_is_within_two_ulp_of_f64_over_the_whole_range() {
 }
 
 #[test]
+fn entropy_terms_are_within_a_few_ulp_of_f64() {
+    // One weight a at a time, −a ln a against f64, for a from 1e-30 to 1 (every
+    // 1/64 of a decade): the logarithm's error shows undiluted. Near a = 1 the term
+    // goes to 0, so the error is measured against the term's size or 1e-7, whichever is
+    // larger.
+    let mut worst: (f64, f32) = (0.0, 0.0);
+    for k in 0..=(30 * 64) {
+        let a = 10f64.powf(-30.0 + k as f64 / 64.0) as f32;
+        let got = kernels::entropy(&[a]);
+        let want = -f64::from(a) * f64::from(a).ln();
+        let err = (f64::from(got) - want).abs() / want.abs().max(1e-7);
+        if err > worst.0 {
+            worst = (err, a);
+        }
+    }
+    println!(
+        "entropy ({}): worst relative error {:e} at a = {:e}",
+        kernels::ACTIVE,
+        worst.0,
+        worst.1
+    );
+    assert!(
+        worst.0 <= 5e-7,
+        "entropy ({}) is {:e} off at a = {:e}",
+        kernels::ACTIVE,
+        worst.0,
+        worst.1
+    );
+    // Hand-checked rows: uniform over 4 keys is ln 4; one-hot and empty rows are 0.
+    assert!((kernels::entropy(&[0.25; 4]) - 4f32.ln()).abs() < 1e-6);
+    assert_eq!(kernels::entropy(&[0.0, 1.0, 0.0, 0.0, 0.0]), 0.0);
+    assert_eq!(kernels::entropy(&[]), 0.0);
+    assert_eq!(kernels::entropy(&[0.0; 9]), 0.0);
+}
+
+#[test]
 fn exp_edges() {
     assert_eq!(exp_of(f32::NEG_INFINITY), 0.0, "e^−∞ = 0");
     assert_eq!(exp_of(-1000.0), 0.0, "large negative underflows to 0");
@@ -111,6 +147,18 @@ fn softmax_hand_checked_and_stable() {
 
 proptest! {
     #![proptest_config(config(256))]
+
+    #[test]
+    fn entropy_matches_scalar(w in lane_length().prop_flat_map(|n| {
+        prop::collection::vec(prop_oneof![1 => Just(0.0f32), 1 => 1e-12f32..1e-3, 3 => 0.0f32..1.0], n)
+    })) {
+        // Rows of weights (normalised, so the entropy is at most ln n) with exact zeros.
+        let sum: f32 = w.iter().sum();
+        let row: Vec<f32> = w.iter().map(|v| if sum > 0.0 { v / sum } else { 0.0 }).collect();
+        let (got, want) = (kernels::entropy(&row), scalar::entropy(&row));
+        prop_assert!(got >= 0.0);
+        prop_assert!((got - want).abs() <= 2e-6 * want.max(1.0), "entropy {} vs scalar {}", got, want);
+    }
 
     #[test]
     fn exp_and_feature_maps_match_scalar(x in lane_length().prop_flat_map(|n| values(n, 90.0))) {

@@ -49,7 +49,12 @@ pub fn weights_heatmap(
     mask: &Mask,
     empty_rows: &[usize],
 ) -> Result<Heatmap, HeatmapError> {
-    let values: Vec<f32> = weights.iter().copied().collect();
+    // A plain copy when the matrix is contiguous (it always is here): an element-wise
+    // iterator is several times slower at 512 × 512.
+    let values: Vec<f32> = match weights.as_slice() {
+        Some(s) => s.to_vec(),
+        None => weights.iter().copied().collect(),
+    };
     let blocked: Vec<bool> = mask.allowed().iter().map(|&allowed| !allowed).collect();
     Heatmap::weights(title, rows.to_vec(), cols.to_vec(), values)?
         .with_blocked(blocked)?

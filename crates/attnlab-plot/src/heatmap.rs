@@ -212,12 +212,22 @@ impl Heatmap {
     /// ([`round_up`]).
     fn fit_symmetric_range(&mut self) {
         let m = self.n_cols().max(1);
-        let max_abs = self
-            .values
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| !self.is_blocked(k / m, k % m))
-            .fold(0f32, |acc, (_, v)| acc.max(v.abs()));
+        let mut max_abs = 0f32;
+        for (i, row) in self.values.chunks(m).enumerate() {
+            if self.is_empty_row(i) {
+                continue;
+            }
+            match &self.blocked {
+                Some(blocked) => {
+                    for (v, b) in row.iter().zip(&blocked[i * m..]) {
+                        if !b {
+                            max_abs = max_abs.max(v.abs());
+                        }
+                    }
+                }
+                None => max_abs = row.iter().fold(max_abs, |acc, v| acc.max(v.abs())),
+            }
+        }
         self.range = ValueRange::symmetric(round_up(max_abs));
     }
 

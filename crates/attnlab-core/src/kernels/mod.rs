@@ -9,7 +9,8 @@
 //! scale + mask + stable softmax row pass ([`softmax_row`], [`softmax_row_masked`]) with
 //! a vectorised [`exp`]; [`exp_shifted_sum`] (the online softmax's block); `A V`
 //! ([`weighted_rows`], [`weights_times_values`], skipping zero weights); the feature maps
-//! [`elu1`], [`relu`]; the linear-attention state update [`outer_accumulate`]
+//! [`elu1`], [`relu`]; a row's [`entropy`] (vectorised `ln`); the linear-attention state
+//! update [`outer_accumulate`]
 //! (`S += φ(k) vᵀ`, four keys per pass) and read ([`weighted_rows`]).
 //!
 //! Where ndarray's matrix product (matrixmultiply: AVX/FMA natively, a simd128 kernel in
@@ -170,6 +171,14 @@ pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
 pub fn outer_accumulate(pairs: &[(&[f32], &[f32])], s: &mut [f32]) {
     debug_assert!(pairs.iter().all(|(phi, v)| phi.len() * v.len() == s.len()));
     active::outer_accumulate(pairs, s)
+}
+
+/// The entropy `−Σ a_i ln a_i` (nats) of a row of weights, over its positive entries
+/// (zeros are blocked keys or underflowed weights and contribute nothing); never below 0.
+/// The SIMD path takes the logarithm by a polynomial within a few ulp (Cephes' `logf`).
+#[inline]
+pub fn entropy(a: &[f32]) -> f32 {
+    active::entropy(a)
 }
 
 /// The feature map `elu(x) + 1` elementwise (`x + 1` for `x > 0`, else `e^x`).

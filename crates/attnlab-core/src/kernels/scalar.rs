@@ -86,6 +86,17 @@ pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
     sum
 }
 
+/// `−Σ a_i ln a_i` over the positive entries, summed in f64; never below 0 (a one-hot
+/// row is exactly 0, not −0 or a rounding residue).
+pub fn entropy(a: &[f32]) -> f32 {
+    let h = -a
+        .iter()
+        .filter(|&&v| v > 0.0)
+        .map(|&v| f64::from(v) * f64::from(v).ln())
+        .sum::<f64>();
+    if h > 0.0 { h as f32 } else { 0.0 }
+}
+
 /// `out += Σ_j w_j · rows_j` over the rows (`out.len()` wide) whose weight is not zero,
 /// in order of `j`: one [`axpy`] per non-zero weight.
 pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {

@@ -5,9 +5,9 @@
 //! sums) sum in four lanes and agree to rounding; `exp` is a polynomial within 2 ulp.
 
 use core::arch::wasm32::{
-    f32x4_add, f32x4_extract_lane, f32x4_gt, f32x4_mul, f32x4_pmax, f32x4_pmin, f32x4_splat,
-    f32x4_sub, i32x4, i32x4_add, i32x4_shl, i32x4_shr, i32x4_shuffle, i32x4_splat, i32x4_sub, v128,
-    v128_and, v128_bitselect, v128_load, v128_store,
+    f32x4_add, f32x4_convert_i32x4, f32x4_extract_lane, f32x4_gt, f32x4_lt, f32x4_mul, f32x4_pmax,
+    f32x4_pmin, f32x4_splat, f32x4_sub, i32x4, i32x4_add, i32x4_shl, i32x4_shr, i32x4_shuffle,
+    i32x4_splat, i32x4_sub, v128, v128_and, v128_bitselect, v128_load, v128_or, v128_store,
 };
 
 const LANES: usize = 4;
@@ -137,6 +137,69 @@ pub(crate) fn exp4(x: v128) -> v128 {
     let pow1 = i32x4_shl(i32x4_add(n1, bias), 23);
     let pow2 = i32x4_shl(i32x4_add(n2, bias), 23);
     f32x4_mul(f32x4_mul(e_r, pow1), pow2)
+}
+
+/// `ln x` in four lanes for positive normal `x`: `x = m · 2^e` with `m` in
+/// `[√½, √2)` (read from the bits), `ln(1 + f)` for `f = m − 1` by Cephes' `logf`
+/// polynomial, plus `e ln 2` (in two parts). Within a few ulp of the true value (a test
+/// checks it against f64 under SIMD128). Not for 0, subnormals, ∞ or NaN: callers clamp.
+#[inline(always)]
+pub(crate) fn ln4(x: v128) -> v128 {
+    const SQRT_HALF: f32 = std::f32::consts::FRAC_1_SQRT_2;
+    // The exponent (for a mantissa in [½, 1)) and the mantissa itself.
+    let bits = x;
+    let e = i32x4_sub(i32x4_shr(bits, 23), i32x4_splat(126));
+    let m = v128_or(
+        v128_and(bits, i32x4_splat(0x007f_ffff)),
+        i32x4_splat(0x3f00_0000),
+    );
+    // m < √½: use 2m (in [√½, 1)) and e − 1.
+    let small = f32x4_lt(m, f32x4_splat(SQRT_HALF));
+    let e = i32x4_add(e, small); // a true lane is −1
+    let f = f32x4_sub(f32x4_add(m, v128_and(m, small)), f32x4_splat(1.0));
+    let e = f32x4_convert_i32x4(e);
+    let mut p = f32x4_splat(7.037_683_6e-2);
+    for c in [
+        -1.151_461e-1,
+        1.167_699_9e-1,
+        -1.242_014_1e-1,
+        1.424_932_3e-1,
+        -1.666_805_8e-1,
+        2.000_071_4e-1,
+        -2.499_999_4e-1,
+        3.333_333e-1,
+    ] {
+        p = f32x4_add(f32x4_mul(p, f), f32x4_splat(c));
+    }
+    let z = f32x4_mul(f, f);
+    let mut y = f32x4_mul(f32x4_mul(p, f), z);
+    y = f32x4_add(y, f32x4_mul(e, f32x4_splat(-2.121_944_4e-4)));
+    y = f32x4_sub(y, f32x4_mul(z, f32x4_splat(0.5)));
+    f32x4_add(f32x4_add(f, y), f32x4_mul(e, f32x4_splat(0.693_359_4)))
+}
+
+/// `−Σ a_i ln a_i` over the positive entries, four lanes at a time with [`ln4`] (each
+/// entry clamped to the smallest normal first: a subnormal weight's term is below 1e-36
+/// either way), the tail through it too; never below 0.
+pub fn entropy(a: &[f32]) -> f32 {
+    let zero = f32x4_splat(0.0);
+    let tiny = f32x4_splat(f32::MIN_POSITIVE);
+    let term = |x: v128| {
+        let l = ln4(f32x4_pmax(x, tiny));
+        v128_and(f32x4_mul(x, l), f32x4_gt(x, zero))
+    };
+    let mut acc = zero;
+    let mut i = 0;
+    while i + LANES <= a.len() {
+        acc = f32x4_add(acc, term(load(&a[i..])));
+        i += LANES;
+    }
+    let mut sum = hsum(acc);
+    for &v in &a[i..] {
+        sum += f32x4_extract_lane::<0>(term(f32x4_splat(v)));
+    }
+    let h = -sum;
+    if h > 0.0 { h } else { 0.0 }
 }
 
 /// `out_i = exp(x_i)`, four lanes at a time with [`exp4`], then the tail through it too.
@@ -407,33 +470,58 @@ fn axpy4(w: [f32; 4], x: [&[f32]; 4], y: &mut [f32]) {
     }
 }
 
-/// `out += Σ_j w_j · rows_j` over the non-zero weights in order of `j`, four rows per
-/// pass over `out` (bit-identical to the scalar oracle's one [`axpy`] per row).
+/// `out += Σ_j w_j · rows_j` over the non-zero weights in order of `j`. `out` is taken
+/// in blocks of 32, 16 and 4 columns whose sums stay in registers while every row is
+/// added (one pass over the weights per block, `out` read and written once), then the
+/// last columns one at a time; every element adds its terms in the oracle's order, so
+/// the result is bit-identical to one [`axpy`] per row.
 pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
     let d = out.len();
     if d == 0 {
         return;
     }
-    let row = |j: usize| &rows[j * d..(j + 1) * d];
-    let mut pending = [0usize; 4];
-    let mut count = 0;
-    for (j, &wj) in w.iter().enumerate().take(rows.len() / d) {
-        if wj != 0.0 {
-            pending[count] = j;
-            count += 1;
-            if count == 4 {
-                let p = pending;
-                axpy4(
-                    [w[p[0]], w[p[1]], w[p[2]], w[p[3]]],
-                    [row(p[0]), row(p[1]), row(p[2]), row(p[3])],
-                    out,
-                );
-                count = 0;
+    let w = &w[..w.len().min(rows.len() / d)];
+    let mut start = 0;
+    while start + 32 <= d {
+        weighted_block::<8>(w, rows, start, out);
+        start += 32;
+    }
+    while start + 16 <= d {
+        weighted_block::<4>(w, rows, start, out);
+        start += 16;
+    }
+    while start + LANES <= d {
+        weighted_block::<1>(w, rows, start, out);
+        start += LANES;
+    }
+    for c in start..d {
+        for (j, &wj) in w.iter().enumerate() {
+            if wj != 0.0 {
+                out[c] += wj * rows[j * d + c];
             }
         }
     }
-    for &j in &pending[..count] {
-        axpy(w[j], row(j), out);
+}
+
+/// Columns `start .. start + 4V` of [`weighted_rows`], in `V` registers.
+#[inline(always)]
+fn weighted_block<const V: usize>(w: &[f32], rows: &[f32], start: usize, out: &mut [f32]) {
+    let d = out.len();
+    let mut acc = [f32x4_splat(0.0); V];
+    for (k, a) in acc.iter_mut().enumerate() {
+        *a = load(&out[start + LANES * k..]);
+    }
+    for (j, &wj) in w.iter().enumerate() {
+        if wj != 0.0 {
+            let va = f32x4_splat(wj);
+            let r = &rows[j * d + start..j * d + start + LANES * V];
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = f32x4_add(*a, f32x4_mul(va, load(&r[LANES * k..])));
+            }
+        }
+    }
+    for (k, a) in acc.iter().enumerate() {
+        store(&mut out[start + LANES * k..], *a);
     }
 }
 
