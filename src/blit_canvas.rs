@@ -151,16 +151,71 @@ impl DrawingBackend for BlitCanvas {
         if w == 0 || h == 0 {
             return Ok(());
         }
-        // Opaque RGBA from RGB: a fixed-size copy per pixel, no per-pixel growth checks
-        // (this loop runs over every pixel of every heatmap on every repaint).
-        let mut rgba = vec![255u8; w as usize * h as usize * 4];
-        for (out, px) in rgba.chunks_exact_mut(4).zip(src.chunks_exact(3)) {
-            out[..3].copy_from_slice(px);
-        }
+        let rgba = rgb_to_rgba(src, w as usize * h as usize);
         let image =
             ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h).map_err(js_error)?;
         self.context
             .put_image_data(&image, f64::from(pos.0), f64::from(pos.1))
             .map_err(js_error)
+    }
+}
+
+/// Opaque RGBA from the first `pixels` RGB pixels of `src` (this runs over every pixel of
+/// every heatmap on every repaint): four pixels per SIMD128 shuffle, the rest one at a time
+/// with a fixed-size copy.
+fn rgb_to_rgba(src: &[u8], pixels: usize) -> Vec<u8> {
+    let pixels = pixels.min(src.len() / 3);
+    let mut rgba = vec![255u8; pixels * 4];
+    let mut done = 0;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{
+            i8x16, i8x16_swizzle, u32x4_splat, v128, v128_load, v128_or, v128_store,
+        };
+        // Bytes 0–11 of a 16-byte load are four RGB pixels; byte 0x80 (out of range)
+        // gives 0 in the alpha slots, which the OR fills with 255.
+        let spread = i8x16(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128);
+        let alpha = u32x4_splat(0xff00_0000);
+        // Each load reads 16 bytes: stop while 4 bytes past the 4 pixels remain.
+        while (done + 4) * 3 + 4 <= src.len() && done + 4 <= pixels {
+            // SAFETY: 16 bytes from `done * 3` are inside `src` (checked above), 16 from
+            // `done * 4` inside `rgba` (`done + 4 ≤ pixels`); v128 loads and stores may be
+            // unaligned.
+            unsafe {
+                let v = v128_load(src.as_ptr().add(done * 3) as *const v128);
+                let out = v128_or(i8x16_swizzle(v, spread), alpha);
+                v128_store(rgba.as_mut_ptr().add(done * 4) as *mut v128, out);
+            }
+            done += 4;
+        }
+    }
+    for (out, px) in rgba[done * 4..]
+        .chunks_exact_mut(4)
+        .zip(src[done * 3..].chunks_exact(3))
+    {
+        out[..3].copy_from_slice(px);
+    }
+    rgba
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rgb_to_rgba;
+
+    #[test]
+    fn every_pixel_gets_its_colour_and_full_alpha() {
+        for pixels in [0, 1, 3, 4, 5, 7, 8, 9, 33] {
+            let src: Vec<u8> = (0..pixels * 3).map(|i| (i * 7 % 251) as u8).collect();
+            let rgba = rgb_to_rgba(&src, pixels);
+            assert_eq!(rgba.len(), pixels * 4);
+            for p in 0..pixels {
+                assert_eq!(
+                    &rgba[p * 4..p * 4 + 3],
+                    &src[p * 3..p * 3 + 3],
+                    "pixel {p} of {pixels}"
+                );
+                assert_eq!(rgba[p * 4 + 3], 255);
+            }
+        }
     }
 }
