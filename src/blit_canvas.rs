@@ -166,29 +166,7 @@ impl DrawingBackend for BlitCanvas {
 fn rgb_to_rgba(src: &[u8], pixels: usize) -> Vec<u8> {
     let pixels = pixels.min(src.len() / 3);
     let mut rgba = vec![255u8; pixels * 4];
-    let mut done = 0;
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        use core::arch::wasm32::{
-            i8x16, i8x16_swizzle, u32x4_splat, v128, v128_load, v128_or, v128_store,
-        };
-        // Bytes 0–11 of a 16-byte load are four RGB pixels; byte 0x80 (out of range)
-        // gives 0 in the alpha slots, which the OR fills with 255.
-        let spread = i8x16(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128);
-        let alpha = u32x4_splat(0xff00_0000);
-        // Each load reads 16 bytes: stop while 4 bytes past the 4 pixels remain.
-        while (done + 4) * 3 + 4 <= src.len() && done + 4 <= pixels {
-            // SAFETY: 16 bytes from `done * 3` are inside `src` (checked above), 16 from
-            // `done * 4` inside `rgba` (`done + 4 ≤ pixels`); v128 loads and stores may be
-            // unaligned.
-            unsafe {
-                let v = v128_load(src.as_ptr().add(done * 3) as *const v128);
-                let out = v128_or(i8x16_swizzle(v, spread), alpha);
-                v128_store(rgba.as_mut_ptr().add(done * 4) as *mut v128, out);
-            }
-            done += 4;
-        }
-    }
+    let done = rgb_to_rgba_simd(src, pixels, &mut rgba);
     for (out, px) in rgba[done * 4..]
         .chunks_exact_mut(4)
         .zip(src[done * 3..].chunks_exact(3))
@@ -196,6 +174,39 @@ fn rgb_to_rgba(src: &[u8], pixels: usize) -> Vec<u8> {
         out[..3].copy_from_slice(px);
     }
     rgba
+}
+
+/// The first pixels of [`rgb_to_rgba`], four per SIMD128 shuffle; returns how many it
+/// converted.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn rgb_to_rgba_simd(src: &[u8], pixels: usize, rgba: &mut [u8]) -> usize {
+    use core::arch::wasm32::{
+        i8x16, i8x16_swizzle, u32x4_splat, v128, v128_load, v128_or, v128_store,
+    };
+    // Bytes 0–11 of a 16-byte load are four RGB pixels; byte 0x80 (out of range) gives 0
+    // in the alpha slots, which the OR fills with 255.
+    let spread = i8x16(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128);
+    let alpha = u32x4_splat(0xff00_0000);
+    let mut done = 0;
+    // Each load reads 16 bytes: stop while 4 bytes past the 4 pixels remain.
+    while (done + 4) * 3 + 4 <= src.len() && done + 4 <= pixels {
+        // SAFETY: 16 bytes from `done * 3` are inside `src` (checked above), 16 from
+        // `done * 4` inside `rgba` (`done + 4 ≤ pixels`); v128 loads and stores may be
+        // unaligned.
+        unsafe {
+            let v = v128_load(src.as_ptr().add(done * 3) as *const v128);
+            let out = v128_or(i8x16_swizzle(v, spread), alpha);
+            v128_store(rgba.as_mut_ptr().add(done * 4) as *mut v128, out);
+        }
+        done += 4;
+    }
+    done
+}
+
+/// Without SIMD128 every pixel goes through [`rgb_to_rgba`]'s copy.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn rgb_to_rgba_simd(_: &[u8], _: usize, _: &mut [u8]) -> usize {
+    0
 }
 
 #[cfg(test)]
