@@ -2,7 +2,8 @@
 //!
 //! `a_ij = exp(l_ij − max_j l_ij) / Σ_j exp(l_ij − max_j l_ij)` over the allowed entries
 //! only; blocked entries are exactly 0, and a row with no allowed entry is all zeros
-//! (never NaN).
+//! (never NaN). Terms below `e^−80` of the row's largest, and weights that would be
+//! subnormal, are exactly 0 ([`crate::kernels::SOFTMAX_FLOOR`]).
 
 use ndarray::Array2;
 

@@ -102,6 +102,39 @@ fn entropy_terms_are_within_a_few_ulp_of_f64() {
 }
 
 #[test]
+fn softmax_never_leaves_a_subnormal_weight() {
+    // Logits falling by 0.37 per key over 120 nats, at τ = 1 and τ = 0.1: every term below
+    // e^SOFTMAX_FLOOR is exactly 0, every other weight a normal number, rows sum to 1.
+    let x: Vec<f32> = (0..330).map(|i| -(i as f32) * 0.37).collect();
+    let allowed: Vec<bool> = (0..x.len()).map(|i| i % 7 != 3).collect();
+    for scale in [1.0f32, 10.0] {
+        let mut full = vec![0.0; x.len()];
+        kernels::softmax_row(&x, scale, &mut full);
+        let mut masked = vec![0.0; x.len()];
+        assert!(kernels::softmax_row_masked(
+            &x,
+            scale,
+            &allowed,
+            &mut masked
+        ));
+        for out in [&full, &masked] {
+            for (&w, &l) in out.iter().zip(&x) {
+                assert!(
+                    w == 0.0 || w >= f32::MIN_POSITIVE,
+                    "weight {w:e} is subnormal"
+                );
+                if l * scale < kernels::SOFTMAX_FLOOR {
+                    assert_eq!(w, 0.0, "logit gap {} is below the floor", l * scale);
+                }
+            }
+            let sum: f32 = out.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-6, "sum {sum}");
+        }
+        assert!(full.iter().filter(|w| **w > 0.0).count() > 10);
+    }
+}
+
+#[test]
 fn exp_edges() {
     assert_eq!(exp_of(f32::NEG_INFINITY), 0.0, "e^−∞ = 0");
     assert_eq!(exp_of(-1000.0), 0.0, "large negative underflows to 0");

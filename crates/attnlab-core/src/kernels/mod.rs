@@ -28,6 +28,13 @@ use simd128 as active;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 use scalar as active;
 
+/// Softmax terms `e^(l − max)` with `l − max` below this are exactly 0 (on both paths).
+/// `e^−80` ≈ 1.8·10⁻³⁵ relative to the row's largest term: no figure or sum can show it,
+/// and the terms below it would be subnormal numbers (below 1.2·10⁻³⁸) on the way to 0,
+/// which x86 processors compute through a microcode assist a hundred times slower — a
+/// sharp softmax (small τ) at 512 tokens made `A V` twelve times slower with them.
+pub const SOFTMAX_FLOOR: f32 = -80.0;
+
 /// The name of the kernel path this build uses: `"simd128"` or `"scalar"`.
 pub const ACTIVE: &str = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
     "simd128"

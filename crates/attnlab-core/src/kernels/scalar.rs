@@ -40,17 +40,34 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
     }
 }
 
+/// `e^t`, or 0 below [`super::SOFTMAX_FLOOR`].
+fn softmax_term(t: f32) -> f32 {
+    if t >= super::SOFTMAX_FLOOR {
+        t.exp()
+    } else {
+        0.0
+    }
+}
+
+/// `out_i *= inv`, results below the smallest normal number flushed to 0 (see
+/// [`super::SOFTMAX_FLOOR`]).
+fn normalise(out: &mut [f32], inv: f32) {
+    for o in out {
+        let w = *o * inv;
+        *o = if w >= f32::MIN_POSITIVE { w } else { 0.0 };
+    }
+}
+
 /// The softmax of `scale · x` (every entry allowed, `x` not empty) written to `out`.
 pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
     let max = max(x) * scale;
     let mut sum = 0.0f32;
     for (o, &v) in out.iter_mut().zip(x) {
-        *o = (v * scale - max).exp();
+        *o = softmax_term(v * scale - max);
         sum += *o;
     }
     // sum ≥ 1 (the maximum contributes exp(0) = 1), so the division is safe.
-    let inv = 1.0 / sum;
-    out.iter_mut().for_each(|o| *o *= inv);
+    normalise(out, 1.0 / sum);
 }
 
 /// The softmax of `scale · x` over the entries where `allowed` is true (others exactly
@@ -68,11 +85,14 @@ pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f3
     let max = max * scale;
     let mut sum = 0.0f32;
     for ((o, &v), &a) in out.iter_mut().zip(x).zip(allowed) {
-        *o = if a { (v * scale - max).exp() } else { 0.0 };
+        *o = if a {
+            softmax_term(v * scale - max)
+        } else {
+            0.0
+        };
         sum += *o;
     }
-    let inv = 1.0 / sum;
-    out.iter_mut().for_each(|o| *o *= inv);
+    normalise(out, 1.0 / sum);
     true
 }
 

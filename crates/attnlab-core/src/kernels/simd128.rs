@@ -5,9 +5,10 @@
 //! sums) sum in four lanes and agree to rounding; `exp` is a polynomial within 2 ulp.
 
 use core::arch::wasm32::{
-    f32x4_add, f32x4_convert_i32x4, f32x4_extract_lane, f32x4_gt, f32x4_lt, f32x4_mul, f32x4_pmax,
-    f32x4_pmin, f32x4_splat, f32x4_sub, i32x4, i32x4_add, i32x4_shl, i32x4_shr, i32x4_shuffle,
-    i32x4_splat, i32x4_sub, v128, v128_and, v128_bitselect, v128_load, v128_or, v128_store,
+    f32x4_add, f32x4_convert_i32x4, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_lt, f32x4_mul,
+    f32x4_pmax, f32x4_pmin, f32x4_splat, f32x4_sub, i32x4, i32x4_add, i32x4_shl, i32x4_shr,
+    i32x4_shuffle, i32x4_splat, i32x4_sub, v128, v128_and, v128_bitselect, v128_load, v128_or,
+    v128_store,
 };
 
 const LANES: usize = 4;
@@ -325,18 +326,34 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
 
 /// Multiplies every element by `s`.
 #[inline(always)]
-fn scale_in_place(out: &mut [f32], s: f32) {
+fn normalise(out: &mut [f32], s: f32) {
     let vs = f32x4_splat(s);
+    let tiny = f32x4_splat(f32::MIN_POSITIVE);
     let n = out.len();
     let mut i = 0;
     while i + LANES <= n {
         let v = f32x4_mul(load(&out[i..]), vs);
-        store(&mut out[i..], v);
+        store(&mut out[i..], v128_and(v, f32x4_ge(v, tiny)));
         i += LANES;
     }
     for o in &mut out[i..] {
-        *o *= s;
+        let w = *o * s;
+        *o = if w >= f32::MIN_POSITIVE { w } else { 0.0 };
     }
+}
+
+/// `e^t` in four lanes, 0 below [`super::SOFTMAX_FLOOR`]: those lanes go through [`exp4`]
+/// as `e^0` and are masked afterwards, so no subnormal number is ever computed.
+#[inline(always)]
+fn softmax_term4(t: v128) -> v128 {
+    let keep = f32x4_ge(t, f32x4_splat(super::SOFTMAX_FLOOR));
+    v128_and(exp4(v128_and(t, keep)), keep)
+}
+
+/// One [`softmax_term4`] lane, for tails.
+#[inline(always)]
+fn softmax_term1(t: f32) -> f32 {
+    f32x4_extract_lane::<0>(softmax_term4(f32x4_splat(t)))
 }
 
 /// The softmax of `scale · x` (`x` not empty): one pass for the maximum, one fused pass
@@ -348,17 +365,17 @@ pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
     let mut acc = f32x4_splat(0.0);
     let mut i = 0;
     while i + LANES <= n {
-        let e = exp4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
+        let e = softmax_term4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
         store(&mut out[i..], e);
         acc = f32x4_add(acc, e);
         i += LANES;
     }
     let mut sum = hsum(acc);
     for j in i..n {
-        out[j] = exp1(x[j] * scale - m);
+        out[j] = softmax_term1(x[j] * scale - m);
         sum += out[j];
     }
-    scale_in_place(&mut out[..n], 1.0 / sum);
+    normalise(&mut out[..n], 1.0 / sum);
 }
 
 /// Four `bool`s as a lane mask (all ones where true).
@@ -402,7 +419,7 @@ pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f3
     let mut acc = f32x4_splat(0.0);
     i = 0;
     while i + LANES <= n {
-        let e = exp4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
+        let e = softmax_term4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
         let e = v128_and(e, mask4(&allowed[i..]));
         store(&mut out[i..], e);
         acc = f32x4_add(acc, e);
@@ -411,13 +428,13 @@ pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f3
     let mut sum = hsum(acc);
     for j in i..n {
         out[j] = if allowed[j] {
-            exp1(x[j] * scale - m)
+            softmax_term1(x[j] * scale - m)
         } else {
             0.0
         };
         sum += out[j];
     }
-    scale_in_place(&mut out[..n], 1.0 / sum);
+    normalise(&mut out[..n], 1.0 / sum);
     true
 }
 
