@@ -231,7 +231,10 @@ pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
     for h in &heads[1..] {
         sum += &h.weights;
     }
-    let weights = sum / heads.len() as f32;
+    // A mean of weights the softmax kept (each at least the smallest normal number) can
+    // still be subnormal: those are 0, as in every head (see `kernels::SOFTMAX_FLOOR`).
+    let weights =
+        (sum / heads.len() as f32).mapv(|w| if w.abs() < f32::MIN_POSITIVE { 0.0 } else { w });
     let row_entropy = metrics::row_entropy(&weights);
     Some(HeadAverage {
         row_entropy_normalised: metrics::normalised_entropy(&row_entropy, &first.mask),

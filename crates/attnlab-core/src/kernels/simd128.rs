@@ -179,15 +179,16 @@ pub(crate) fn ln4(x: v128) -> v128 {
     f32x4_add(f32x4_add(f, y), f32x4_mul(e, f32x4_splat(0.693_359_4)))
 }
 
-/// `−Σ a_i ln a_i` over the positive entries, four lanes at a time with [`ln4`] (each
-/// entry clamped to the smallest normal first: a subnormal weight's term is below 1e-36
-/// either way), the tail through it too; never below 0.
+/// `−Σ a_i ln a_i` over the positive entries, four lanes at a time with [`ln4`], the tail
+/// through it too; never below 0. Subnormal entries (an average of tiny weights can
+/// make them) count as 0 — their terms are below 1e-36 — and are zeroed before any
+/// arithmetic touches them, which on x86 would take a slow microcode path.
 pub fn entropy(a: &[f32]) -> f32 {
     let zero = f32x4_splat(0.0);
     let tiny = f32x4_splat(f32::MIN_POSITIVE);
     let term = |x: v128| {
-        let l = ln4(f32x4_pmax(x, tiny));
-        v128_and(f32x4_mul(x, l), f32x4_gt(x, zero))
+        let x = v128_and(x, f32x4_ge(x, tiny));
+        f32x4_mul(x, ln4(f32x4_pmax(x, tiny)))
     };
     let mut acc = zero;
     let mut i = 0;
