@@ -268,6 +268,34 @@ proptest! {
     }
 
     #[test]
+    fn weights_times_values_matches_the_rows_of_the_oracle(
+        (n, m, d, a, v) in (lane_length(), lane_length(), lane_length()).prop_flat_map(|(n, m, d)| {
+            // At least one query and one output column (the shapes come from `out`).
+            let (n, d) = (n.max(1), d.max(1));
+            (Just(n), Just(m), Just(d), sparse(n * m), values(m * d, 2.0))
+        }),
+    ) {
+        // The product on the SIMD path (register-blocked rows) equals one `weighted_rows`
+        // of the scalar oracle per row: the same sums in the same order.
+        let mut got = vec![0.25; n * d];
+        kernels::weights_times_values(&a, &v, d, &mut got);
+        let mut want = vec![0.25; n * d];
+        if m > 0 {
+            for (a_i, o) in a.chunks_exact(m).zip(want.chunks_exact_mut(d)) {
+                scalar::weighted_rows(a_i, &v, o);
+            }
+        }
+        if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            prop_assert_eq!(got, want);
+        } else {
+            // Natively dense weights go through matrixmultiply (another summation order).
+            for (g, w) in got.iter().zip(&want) {
+                prop_assert!((g - w).abs() <= 1e-4 * (1.0 + w.abs()), "{} vs {}", g, w);
+            }
+        }
+    }
+
+    #[test]
     fn weighted_rows_and_state_updates_are_bit_identical(
         (w, rows, out, phis, vs) in (lane_length(), 0usize..10, lane_length()).prop_flat_map(|(m, p, d)| {
             (sparse(m), values(m * d, 2.0), values(d, 2.0),
