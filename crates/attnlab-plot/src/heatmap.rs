@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::scale::{ColorScale, ValueRange};
+use crate::scale::{self, ColorScale, ValueRange};
 
 /// An `n × m` matrix to draw: query tokens on the rows, key tokens on the columns.
 ///
@@ -112,19 +112,12 @@ impl std::error::Error for HeatmapError {}
 /// stays where it is while a slider moves the values a little: the labels and legend of
 /// the figure are not redrawn for every step of a drag.
 pub(crate) fn round_up(x: f32) -> f32 {
-    const STEPS: [f32; 10] = [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0];
     if !(x.is_finite() && x > 0.0) {
         return x;
     }
-    let power = 10f32.powi(x.log10().floor() as i32);
-    let mantissa = x / power;
     // A value that is a step already (0.2 = 2 × 0.1 up to rounding) stays itself.
-    let step = STEPS
-        .iter()
-        .copied()
-        .find(|&s| s >= mantissa * (1.0 - 1e-5))
-        .unwrap_or(10.0);
-    (step * power).max(x)
+    let steps = [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0];
+    scale::round_up_to_steps(x, &steps, 1e-5).max(x)
 }
 
 impl Heatmap {

@@ -136,20 +136,22 @@ fn nice_step(raw: f32) -> f32 {
     if !(raw.is_finite() && raw > 0.0) {
         return 1.0;
     }
-    let p = 10f32.powf(raw.log10().floor());
-    let f = raw / p;
-    let nice = if f <= 1.0 {
-        1.0
-    } else if f <= 2.0 {
-        2.0
-    } else if f <= 2.5 {
-        2.5
-    } else if f <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    nice * p
+    round_up_to_steps(raw, &[1.0, 2.0, 2.5, 5.0], 0.0)
+}
+
+/// `x` (finite, > 0) rounded up to the first of `steps` (ascending, within `1..10`) times
+/// the power of ten at or below `x`, or to the next power of ten; a mantissa at most a
+/// relative `slack` above a step rounds down to that step (so `0.2`, stored as
+/// 2.0000002 × 0.1, stays 0.2 with a slack of 1e-5).
+pub(crate) fn round_up_to_steps(x: f32, steps: &[f32], slack: f32) -> f32 {
+    let p = 10f32.powf(x.log10().floor());
+    let f = x / p;
+    let step = steps
+        .iter()
+        .copied()
+        .find(|&s| s >= f * (1.0 - slack))
+        .unwrap_or(10.0);
+    step * p
 }
 
 /// A short label for a number: at most `digits` significant digits, no trailing zeros,
