@@ -208,14 +208,42 @@ fn curve(name: &str, color: RGBColor, points: Vec<(f64, f64)>) -> Series {
     }
 }
 
-/// One big dot: the sentence's value (a one-point series draws only its marker).
-fn dot(name: String, color: RGBColor, x: usize, y: f32) -> Series {
-    Series {
+/// The sentence's two values at its `d_k` as big dots (a one-point series draws only its
+/// marker), unscaled and scaled; none without a sentence.
+fn sentence_dots(
+    sentence: Option<&SentenceValues>,
+    value: fn(&SentenceValues) -> (f32, f32),
+) -> Vec<Series> {
+    let Some(s) = sentence else {
+        return Vec::new();
+    };
+    let (unscaled, scaled) = value(s);
+    let dot = |name: String, color: RGBColor, y: f32| Series {
         name: Some(name),
-        points: vec![(x as f64, f64::from(y))],
+        points: vec![(s.d_k as f64, f64::from(y))],
         color,
         dash: LineDash::Dashed,
         markers: true,
+    };
+    vec![
+        dot(
+            format!("sentence, unscaled (d_k {})", s.d_k),
+            SENTENCE_UNSCALED,
+            unscaled,
+        ),
+        dot("sentence, scaled".into(), SENTENCE_SCALED, scaled),
+    ]
+}
+
+/// A single point without a marker: draws nothing, but the axis's range includes it
+/// (room for the legend, or a zero at the bottom).
+fn undrawn(y: f64) -> Series {
+    Series {
+        name: None,
+        points: vec![(D_KS[0] as f64, y)],
+        color: REFERENCE,
+        dash: LineDash::Solid,
+        markers: false,
     }
 }
 
@@ -249,28 +277,9 @@ pub fn spread_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) -> 
                 .collect(),
         ),
     ];
-    if let Some(s) = sentence {
-        series.push(dot(
-            format!("sentence, unscaled (d_k {})", s.d_k),
-            SENTENCE_UNSCALED,
-            s.d_k,
-            s.std_unscaled,
-        ));
-        series.push(dot(
-            "sentence, scaled".into(),
-            SENTENCE_SCALED,
-            s.d_k,
-            s.std_scaled,
-        ));
-    }
-    // Headroom for the legend in the upper-left corner (an undrawn point).
-    series.push(Series {
-        name: None,
-        points: vec![(D_KS[0] as f64, 300.0)],
-        color: REFERENCE,
-        dash: LineDash::Solid,
-        markers: false,
-    });
+    series.extend(sentence_dots(sentence, |s| (s.std_unscaled, s.std_scaled)));
+    // Headroom for the legend in the upper-left corner.
+    series.push(undrawn(300.0));
     LineChart {
         title: "Spread of the logits".into(),
         x: d_k_axis(),
@@ -318,31 +327,11 @@ pub fn entropy_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) ->
                 .collect(),
         ),
     ];
-    if let Some(s) = sentence {
-        series.push(dot(
-            format!("sentence, unscaled (d_k {})", s.d_k),
-            SENTENCE_UNSCALED,
-            s.d_k,
-            s.entropy_unscaled,
-        ));
-        series.push(dot(
-            "sentence, scaled".into(),
-            SENTENCE_SCALED,
-            s.d_k,
-            s.entropy_scaled,
-        ));
-    }
-    // Zero at the bottom and headroom for the legend at the top: two undrawn points
-    // (single points without markers).
-    for y in [0.0, ceiling * 1.9] {
-        series.push(Series {
-            name: None,
-            points: vec![(D_KS[0] as f64, y)],
-            color: REFERENCE,
-            dash: LineDash::Solid,
-            markers: false,
-        });
-    }
+    series.extend(sentence_dots(sentence, |s| {
+        (s.entropy_unscaled, s.entropy_scaled)
+    }));
+    // Zero at the bottom and headroom for the legend at the top.
+    series.extend([undrawn(0.0), undrawn(ceiling * 1.9)]);
     LineChart {
         title: "Mean row entropy of the softmax".into(),
         x: d_k_axis(),
