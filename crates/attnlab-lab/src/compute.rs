@@ -227,14 +227,22 @@ pub struct HeadAverage {
 /// The head average; `None` when there are no heads.
 pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
     let first = heads.first()?;
-    let mut sum = first.weights.clone();
+    let mut weights = first.weights.clone();
     for h in &heads[1..] {
-        sum += &h.weights;
+        weights += &h.weights;
     }
-    // A mean of weights the softmax kept (each at least the smallest normal number) can
-    // still be subnormal: those are 0, as in every head (see `kernels::SOFTMAX_FLOOR`).
-    let weights =
-        (sum / heads.len() as f32).mapv(|w| if w.abs() < f32::MIN_POSITIVE { 0.0 } else { w });
+    // The mean, in place. A mean of weights the softmax kept (each at least the smallest
+    // normal number) can still be subnormal: those are 0, as in every head (see
+    // `kernels::SOFTMAX_FLOOR`).
+    let k = heads.len() as f32;
+    weights.mapv_inplace(|w| {
+        let mean = w / k;
+        if mean.abs() < f32::MIN_POSITIVE {
+            0.0
+        } else {
+            mean
+        }
+    });
     let row_entropy = metrics::row_entropy(&weights);
     Some(HeadAverage {
         row_entropy_normalised: metrics::normalised_entropy(&row_entropy, &first.mask),
