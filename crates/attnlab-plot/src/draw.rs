@@ -380,6 +380,18 @@ enum SideColumns {
 const FULL_SIDE_W: f64 = 720.0;
 const NARROW_W: f64 = 560.0;
 
+impl SidePlan {
+    /// The right edge of the nats column, for a panel whose left edge is at `x`.
+    fn nats_right(&self, x: f64, s: f64) -> f64 {
+        x + self.bar_w + 8.0 * s + self.nats_w
+    }
+
+    /// The right edge of the share column (the panel's last), for a panel at `x`.
+    fn share_right(&self, x: f64, s: f64) -> f64 {
+        x + self.width - 4.0 * s
+    }
+}
+
 impl SideColumns {
     fn for_width(w: f64, s: f64) -> SideColumns {
         if w >= FULL_SIDE_W * s {
@@ -779,13 +791,14 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
         grid_gap(l.cell, s),
     );
     let mat_w = (map.edge_x(m) - map.x0) as f64;
+    let centre_x = l.mx + mat_w / 2.0;
 
     if all {
-        draw_frame(area, data, &l, &map, s, w)?;
+        draw_frame(area, data, &l, &map, centre_x, s, w)?;
     }
     cells::paint_cells(area, data, &map, &Colouring::of(data), s, style.cell_field)?;
     draw_values(area, data, &map, s, style)?;
-    draw_banners(area, data, &map, &l, s)?;
+    draw_banners(area, data, &l, &map, (centre_x, mat_w), s)?;
 
     let mut figure_right = l.mx + mat_w;
     if let Some(side) = &l.side {
@@ -808,18 +821,17 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
     Ok(map.shifted(base))
 }
 
-/// The parts of a heatmap that do not depend on its values: title, axis captions, row
-/// and column labels.
+/// The parts of a heatmap that do not depend on its values: title (over the matrix's
+/// centre `centre_x`), axis captions, row and column labels.
 fn draw_frame<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Heatmap,
     l: &Layout,
     map: &CellMap,
+    centre_x: f64,
     s: f64,
     w: f64,
 ) -> DrawResult<DB> {
-    let mat_w = (map.edge_x(data.n_cols()) - map.x0) as f64;
-    let centre_x = l.mx + mat_w / 2.0;
     // Title and axis captions.
     if !data.title().is_empty() {
         let title = text::clip(data.title(), l.title_px, w - 28.0 * s);
@@ -877,16 +889,16 @@ fn draw_frame<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Empty rows: a banner across the row when it is tall enough.
+/// Empty rows: a banner across the row, centred on the matrix (`centre_x`, `mat_w`
+/// wide), when it is tall enough.
 fn draw_banners<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Heatmap,
-    map: &CellMap,
     l: &Layout,
+    map: &CellMap,
+    (centre_x, mat_w): (f64, f64),
     s: f64,
 ) -> DrawResult<DB> {
-    let mat_w = (map.edge_x(data.n_cols()) - map.x0) as f64;
-    let centre_x = l.mx + mat_w / 2.0;
     let banner_px = (l.cell * 0.62).min(16.0 * s);
     if banner_px >= 11.0 * s {
         let banner = "\u{2205} empty row";
@@ -992,8 +1004,7 @@ fn draw_entropy_panel<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let (n, m) = (data.n_rows(), data.n_cols());
     let max_nats = (m as f64).ln();
-    let nats_right = x + side.bar_w + 8.0 * s + side.nats_w;
-    let right = x + side.width - 4.0 * s;
+    let (nats_right, right) = (side.nats_right(x, s), side.share_right(x, s));
     let share = side.columns == SideColumns::BarsNatsShare;
     let x0 = x.round() as i32;
     match parts {
@@ -1107,8 +1118,7 @@ fn draw_entropy_headings<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let top = map.edge_y(0) as f64;
     let small_px = SUB_PX * s;
-    let nats_right = x + side.bar_w + 8.0 * s + side.nats_w;
-    let right = x + side.width - 4.0 * s;
+    let (nats_right, right) = (side.nats_right(x, s), side.share_right(x, s));
     let heading = anchored(
         font(side.header_px, FontStyle::Bold).color(&INK),
         HPos::Left,
