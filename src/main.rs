@@ -15,6 +15,7 @@ mod blit_canvas;
 mod canvas_size;
 mod components;
 mod paint;
+mod repaint;
 mod state;
 mod viewport;
 

@@ -1,13 +1,12 @@
 use attnlab_plot::{CellMap, Heatmap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::canvas_size::observe_size;
 use crate::paint::{paint_heatmap_over, to_backing_pixels};
+use crate::repaint::repaint_effect;
 use crate::state::use_app_state;
-use crate::viewport::use_viewport;
 
 /// A heatmap figure on a canvas, repainted by an effect whenever the figure or the
 /// window changes (and only then). Pointing at a cell, or moving the keyboard focus
@@ -30,7 +29,6 @@ pub fn AttentionHeatmap(
     on_cell: Option<Callback<(usize, usize)>>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
     // Where the cells were painted, and the device pixels per CSS pixel of that paint.
     let cells = RwSignal::new((CellMap::EMPTY, 1.0));
@@ -39,23 +37,19 @@ pub fn AttentionHeatmap(
     let size = observe_size(canvas);
 
     // Effects are for syncing with the outside world: here, the canvas's pixels.
-    Effect::new(move |_| {
-        let dpr = viewport.get().dpr;
-        let _ = viewport.get().width;
-        let known = size.get();
-        let Some(canvas) = canvas.get() else { return };
-        let painted = shown.try_update_value(|shown| {
-            figure.with(|h| paint_heatmap_over(&canvas, h.as_ref(), dpr, known, shown))
-        });
-        let Some(painted) = painted else { return };
-        match painted {
-            Ok(map) => cells.set((map, dpr)),
-            Err(e) => {
-                cells.set((CellMap::EMPTY, dpr));
-                logging::warn!("attnlab: a heatmap could not be drawn: {e}");
-            }
-        }
-    });
+    repaint_effect(
+        canvas,
+        "a heatmap",
+        move |el, dpr| {
+            let known = size.get();
+            shown
+                .try_update_value(|shown| {
+                    figure.with(|h| paint_heatmap_over(el, h.as_ref(), dpr, known, shown))
+                })
+                .unwrap_or_else(|| Err("the canvas's component is gone".into()))
+        },
+        move |map, dpr| cells.set((map.unwrap_or(CellMap::EMPTY), dpr)),
+    );
 
     let set_hover = move |cell: Option<(usize, usize)>| {
         if hover.get_untracked() != cell {

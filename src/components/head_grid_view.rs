@@ -1,14 +1,13 @@
 use attnlab_plot::{HeadGridMap, Heatmap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use super::CellInfo;
 use crate::canvas_size::observe_size;
 use crate::paint::{paint_grid, to_backing_pixels};
+use crate::repaint::repaint_effect;
 use crate::state::use_app_state;
-use crate::viewport::use_viewport;
 
 /// Every head of a variant as small multiples on one colour scale; the selected head is
 /// outlined. Clicking a head (or Left/Right on the focused grid) selects it in every
@@ -20,7 +19,6 @@ pub fn HeadGridView(
     heads: Signal<Vec<Heatmap>>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
     let tiles = StoredValue::new(None::<HeadGridMap>);
     // The frame the canvas shows, so a change of values repaints only the cells.
@@ -28,24 +26,18 @@ pub fn HeadGridView(
     let size = observe_size(canvas);
     let selected = Memo::new(move |_| state.shown_head());
 
-    Effect::new(move |_| {
-        let dpr = viewport.get().dpr;
-        let _ = viewport.get().width;
-        let known = size.get();
-        let Some(canvas) = canvas.get() else { return };
-        let sel = selected.get();
-        let painted = shown.try_update_value(|shown| {
-            heads.with(|h| paint_grid(&canvas, h, sel, dpr, known, shown))
-        });
-        match painted {
-            None => {}
-            Some(Ok(map)) => tiles.set_value(map),
-            Some(Err(e)) => {
-                tiles.set_value(None);
-                logging::warn!("attnlab: the head grid could not be drawn: {e}");
-            }
-        }
-    });
+    repaint_effect(
+        canvas,
+        "the head grid",
+        move |el, dpr| {
+            let known = size.get();
+            let sel = selected.get();
+            shown
+                .try_update_value(|shown| heads.with(|h| paint_grid(el, h, sel, dpr, known, shown)))
+                .unwrap_or_else(|| Err("the canvas's component is gone".into()))
+        },
+        move |map, _| tiles.set_value(map.flatten()),
+    );
     let on_click = move |ev: PointerEvent| {
         let Some(el) = canvas.get_untracked() else {
             return;

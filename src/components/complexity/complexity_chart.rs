@@ -1,10 +1,9 @@
 use attnlab_plot::LineChart;
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::paint_line_chart;
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// A line chart on a canvas, repainted at the display's resolution whenever the chart or
 /// the window changes. `data-legend` lists the legend entries (for tests and readers).
@@ -14,15 +13,13 @@ pub fn ComplexityChart(
     #[prop(into)]
     chart: Signal<LineChart>,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let v = viewport.get();
-        let Some(el) = canvas.get() else { return };
-        if let Err(e) = chart.with(|c| paint_line_chart(&el, Some(c), v.dpr)) {
-            logging::warn!("attnlab: the complexity chart could not be drawn: {e}");
-        }
-    });
+    repaint_effect(
+        canvas,
+        "the complexity chart",
+        move |el, dpr| chart.with(|c| paint_line_chart(el, Some(c), dpr)),
+        |_, _| {},
+    );
     let legend = move || {
         chart.with(|c| {
             c.series

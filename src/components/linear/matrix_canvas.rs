@@ -1,10 +1,9 @@
 use attnlab_plot::Heatmap;
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::paint_heatmap;
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// A labelled matrix (any [`Heatmap`]) painted on a canvas at devicePixelRatio by an
 /// effect, repainted when the figure or the window changes. The canvas carries the
@@ -21,16 +20,13 @@ pub fn MatrixCanvas(
     #[prop(into)]
     class: String,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let dpr = viewport.get().dpr;
-        let _ = viewport.get().width;
-        let Some(canvas) = canvas.get() else { return };
-        if let Err(e) = figure.with(|h| paint_heatmap(&canvas, h.as_ref(), dpr)) {
-            logging::warn!("attnlab: a figure could not be drawn: {e}");
-        }
-    });
+    repaint_effect(
+        canvas,
+        "a figure",
+        move |el, dpr| figure.with(|h| paint_heatmap(el, h.as_ref(), dpr)),
+        |_, _| {},
+    );
     let shape =
         move |f: fn(&Heatmap) -> usize| figure.with(|h| h.as_ref().map_or(0, f).to_string());
     let label = move || {

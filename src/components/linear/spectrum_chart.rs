@@ -1,10 +1,9 @@
 use attnlab_plot::{LineChart, LineDash, RGBColor};
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::paint_line_chart;
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// A line chart (the singular values) on a canvas at devicePixelRatio, repainted by an
 /// effect when the chart or the window changes; `data-points` is how many points were
@@ -19,23 +18,22 @@ pub fn SpectrumChart(
     #[prop(into)]
     testid: String,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let dpr = viewport.get().dpr;
-        let _ = viewport.get().width;
-        let Some(canvas) = canvas.get() else { return };
-        // The legend is written under the canvas: the chart draws none.
-        let bare = chart.with(|c| {
-            c.clone().map(|mut c| {
-                c.series.iter_mut().for_each(|s| s.name = None);
-                c
-            })
-        });
-        if let Err(e) = paint_line_chart(&canvas, bare.as_ref(), dpr) {
-            logging::warn!("attnlab: a chart could not be drawn: {e}");
-        }
-    });
+    repaint_effect(
+        canvas,
+        "a chart",
+        move |el, dpr| {
+            // The legend is written under the canvas: the chart draws none.
+            let bare = chart.with(|c| {
+                c.clone().map(|mut c| {
+                    c.series.iter_mut().for_each(|s| s.name = None);
+                    c
+                })
+            });
+            paint_line_chart(el, bare.as_ref(), dpr)
+        },
+        |_, _| {},
+    );
     let legend = move || {
         chart.with(|c| {
             c.as_ref().map(|c| {

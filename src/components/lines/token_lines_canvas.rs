@@ -1,11 +1,10 @@
 use attnlab_plot::{Focus, TokenLines, TokenLinesMap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::{paint_token_lines, to_backing_pixels};
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// The token-lines figure on a canvas. Pointing at a token isolates its lines; with the
 /// keyboard, ArrowUp/ArrowDown move the isolated token within its column,
@@ -18,21 +17,15 @@ pub fn TokenLinesCanvas(
     /// The isolated token.
     focus: RwSignal<Focus>,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
     let map = RwSignal::new(TokenLinesMap::EMPTY);
 
-    Effect::new(move |_| {
-        let vp = viewport.get();
-        let Some(canvas) = canvas.get() else { return };
-        match figure.with(|f| paint_token_lines(&canvas, f.as_ref(), vp.dpr)) {
-            Ok(m) => map.set(m),
-            Err(e) => {
-                map.set(TokenLinesMap::EMPTY);
-                logging::warn!("attnlab: the token lines could not be drawn: {e}");
-            }
-        }
-    });
+    repaint_effect(
+        canvas,
+        "the token lines",
+        move |el, dpr| figure.with(|f| paint_token_lines(el, f.as_ref(), dpr)),
+        move |m, _| map.set(m.unwrap_or(TokenLinesMap::EMPTY)),
+    );
 
     let on_move = move |ev: PointerEvent| {
         let Some(el) = canvas.get_untracked() else {

@@ -1,10 +1,9 @@
 use attnlab_plot::LineChart;
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::paint_line_chart;
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// A line chart on a canvas at the display's resolution, repainted when the chart or
 /// the window changes. After each paint the canvas carries `data-series` (the named
@@ -18,16 +17,13 @@ pub fn LineFigure(
     #[prop(into)]
     testid: String,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let dpr = viewport.get().dpr;
-        let _ = viewport.get().width;
-        let Some(el) = canvas.get() else { return };
-        if let Err(e) = chart.with(|c| paint_line_chart(&el, c.as_ref(), dpr)) {
-            logging::warn!("attnlab: a chart could not be drawn: {e}");
-        }
-    });
+    repaint_effect(
+        canvas,
+        "a chart",
+        move |el, dpr| chart.with(|c| paint_line_chart(el, c.as_ref(), dpr)),
+        |_, _| {},
+    );
     let label = move || {
         chart.with(|c| match c {
             Some(c) => format!(

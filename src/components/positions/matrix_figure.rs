@@ -1,11 +1,10 @@
 use attnlab_plot::{CellMap, Heatmap, format_value};
 use leptos::ev::PointerEvent;
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::{paint_heatmap, to_backing_pixels};
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// A matrix that is not attention weights (position vectors, their dot products) on a
 /// canvas, repainted when the figure or the window changes. Pointing at a cell reads it
@@ -23,27 +22,24 @@ pub fn MatrixFigure(
     #[prop(into)]
     aspect: Signal<f64>,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
     let cells = RwSignal::new(CellMap::EMPTY);
     let hover = RwSignal::new(None::<(usize, usize)>);
 
-    Effect::new(move |_| {
-        let dpr = viewport.get().dpr;
-        let _ = viewport.get().width;
-        let _ = aspect.get();
-        let Some(el) = canvas.get() else { return };
-        match figure.with(|h| paint_heatmap(&el, h.as_ref(), dpr)) {
-            Ok(map) => cells.set(map),
-            Err(e) => {
-                cells.set(CellMap::EMPTY);
-                logging::warn!("attnlab: a figure could not be drawn: {e}");
-            }
-        }
-        let (rows, cols) = figure.with(|h| h.as_ref().map_or((0, 0), |h| (h.n_rows(), h.n_cols())));
-        let _ = el.set_attribute("data-rows", &rows.to_string());
-        let _ = el.set_attribute("data-cols", &cols.to_string());
-    });
+    repaint_effect(
+        canvas,
+        "a figure",
+        move |el, dpr| {
+            let _ = aspect.get();
+            let painted = figure.with(|h| paint_heatmap(el, h.as_ref(), dpr));
+            let (rows, cols) =
+                figure.with(|h| h.as_ref().map_or((0, 0), |h| (h.n_rows(), h.n_cols())));
+            let _ = el.set_attribute("data-rows", &rows.to_string());
+            let _ = el.set_attribute("data-cols", &cols.to_string());
+            painted
+        },
+        move |map, _| cells.set(map.unwrap_or(CellMap::EMPTY)),
+    );
 
     let on_move = move |ev: PointerEvent| {
         let Some(el) = canvas.get_untracked() else {

@@ -1,11 +1,10 @@
 use attnlab_plot::{CellMap, Heatmap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
-use leptos::logging;
 use leptos::prelude::*;
 
 use crate::paint::{paint_heatmap, to_backing_pixels};
-use crate::viewport::use_viewport;
+use crate::repaint::repaint_effect;
 
 /// One stage's matrix on a canvas, the selected row outlined. A click on a row (or
 /// ArrowUp/ArrowDown while the canvas has focus) selects it, when the rows are the
@@ -21,22 +20,15 @@ pub fn StageFigure(
     /// Called with a row picked by click or keyboard (only when the rows are queries).
     on_row: Callback<usize>,
 ) -> impl IntoView {
-    let viewport = use_viewport();
     let canvas = NodeRef::<Canvas>::new();
     let cells = RwSignal::new((CellMap::EMPTY, 1.0));
 
-    Effect::new(move |_| {
-        let vp = viewport.get();
-        let Some(canvas) = canvas.get() else { return };
-        let painted = figure.with(|h| paint_heatmap(&canvas, h.as_ref(), vp.dpr));
-        match painted {
-            Ok(map) => cells.set((map, vp.dpr)),
-            Err(e) => {
-                cells.set((CellMap::EMPTY, vp.dpr));
-                logging::warn!("attnlab: a stage could not be drawn: {e}");
-            }
-        }
-    });
+    repaint_effect(
+        canvas,
+        "a stage",
+        move |el, dpr| figure.with(|h| paint_heatmap(el, h.as_ref(), dpr)),
+        move |map, dpr| cells.set((map.unwrap_or(CellMap::EMPTY), dpr)),
+    );
 
     let on_click = move |ev: PointerEvent| {
         let Some(el) = canvas.get_untracked() else {
