@@ -9,8 +9,7 @@
 // dist/ (trunk build --release). --quick runs smaller sizes, for trying the harness out.
 
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -18,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
 import { chromium } from 'playwright-core';
+
+import { serveStatic } from '../end2end/serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -65,53 +66,7 @@ const TARGETS = { mainWasmGzipKB: 400, firstPaintMs: 500, roofFraction: 0.5 };
 
 // ---------------------------------------------------------------------------- serving
 
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-// A static server over `mounts` ([url prefix, directory], longest prefix first), on a free
-// port of 127.0.0.1. No caching headers that would let a "cold" load hit a cache.
-function serve(mounts) {
-  const resolve = (urlPath) => {
-    for (const [prefix, dir] of mounts) {
-      if (!urlPath.startsWith(prefix)) continue;
-      const rel = path.posix.normalize('/' + urlPath.slice(prefix.length));
-      let file = path.join(dir, rel);
-      if (!file.startsWith(dir)) return null;
-      if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, 'index.html');
-      return existsSync(file) && statSync(file).isFile() ? file : null;
-    }
-    return null;
-  };
-  const server = createServer((req, res) => {
-    let urlPath;
-    try {
-      urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-    } catch {
-      urlPath = '';
-    }
-    const file = resolve(urlPath);
-    if (!file) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end(`not found: ${urlPath}\n`);
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-      'content-length': statSync(file).size,
-      'cache-control': 'no-store',
-    });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
+// The static server the browser tests use too (end2end/serve.mjs).
 
 const origin = (server) => `http://127.0.0.1:${server.address().port}`;
 
@@ -426,13 +381,13 @@ async function main() {
   if (builds.simd.simdInstructions === 0) throw new Error('the SIMD build has no SIMD instructions');
   console.error(`[bench] simd build: ${builds.simd.simdInstructions} SIMD instructions; scalar build: none`);
 
-  const benchServer = await serve([
+  const benchServer = await serveStatic([
     ['/pkg-simd/', pkg.simd],
     ['/pkg-scalar/', pkg.scalar],
     ['/node_modules/', path.join(here, 'node_modules')],
     ['/', here],
   ]);
-  const appServer = await serve([['/', dist]]);
+  const appServer = await serveStatic([['/', dist]]);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
   try {
     const loadBefore = os.loadavg();
