@@ -232,6 +232,40 @@ pub struct ScalingPoint {
     pub max_weight_scaled: f32,
 }
 
+/// The `1/√d_k` analysis of one matrix of raw scores `qᵀk` (queries × keys, width
+/// `d_k`): the spread of the logits, and the softmax's mean row entropy and mean largest
+/// weight, without and with the scaling.
+pub fn scaling_point(d_k: usize, raw: &Array2<f32>) -> ScalingPoint {
+    let scaled = raw.mapv(|s| s / (d_k as f32).sqrt());
+    let std = |x: &Array2<f32>| {
+        let n = x.len().max(1) as f64;
+        let m = x.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
+        (x.iter().map(|&v| (f64::from(v) - m).powi(2)).sum::<f64>() / n).sqrt() as f32
+    };
+    let full = Mask::full(raw.nrows(), raw.ncols());
+    let stats = |l: &Array2<f32>| {
+        let a = softmax::softmax_masked(l, &full);
+        let h = mean(&row_entropy(&a));
+        let peak: Vec<f32> = a
+            .rows()
+            .into_iter()
+            .map(|r| r.fold(0.0f32, |x, &y| x.max(y)))
+            .collect();
+        (h, mean(&peak))
+    };
+    let (hu, pu) = stats(raw);
+    let (hs, ps) = stats(&scaled);
+    ScalingPoint {
+        d_k,
+        logit_std_unscaled: std(raw),
+        logit_std_scaled: std(&scaled),
+        entropy_unscaled: hu,
+        entropy_scaled: hs,
+        max_weight_unscaled: pu,
+        max_weight_scaled: ps,
+    }
+}
+
 /// For random unit-variance `q`, `k` (seeded): the spread of the logits and the mean row
 /// entropy of the softmax over `keys` keys, with and without `1/√d_k`, for each `d_k`.
 pub fn scaling_analysis(
@@ -245,35 +279,7 @@ pub fn scaling_analysis(
             let mut rng = rng::stream(seed, "scaling", d_k as u64);
             let q = rng::normal_matrix(&mut rng, queries, d_k, 1.0);
             let k = rng::normal_matrix(&mut rng, keys, d_k, 1.0);
-            let raw = q.dot(&k.t());
-            let scaled = raw.mapv(|s| s / (d_k as f32).sqrt());
-            let std = |x: &Array2<f32>| {
-                let n = x.len().max(1) as f64;
-                let m = x.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
-                (x.iter().map(|&v| (f64::from(v) - m).powi(2)).sum::<f64>() / n).sqrt() as f32
-            };
-            let full = Mask::full(queries, keys);
-            let stats = |l: &Array2<f32>| {
-                let a = softmax::softmax_masked(l, &full);
-                let h = mean(&row_entropy(&a));
-                let peak: Vec<f32> = a
-                    .rows()
-                    .into_iter()
-                    .map(|r| r.fold(0.0f32, |x, &y| x.max(y)))
-                    .collect();
-                (h, mean(&peak))
-            };
-            let (hu, pu) = stats(&raw);
-            let (hs, ps) = stats(&scaled);
-            ScalingPoint {
-                d_k,
-                logit_std_unscaled: std(&raw),
-                logit_std_scaled: std(&scaled),
-                entropy_unscaled: hu,
-                entropy_scaled: hs,
-                max_weight_unscaled: pu,
-                max_weight_scaled: ps,
-            }
+            scaling_point(d_k, &q.dot(&k.t()))
         })
         .collect()
 }

@@ -23,7 +23,6 @@ use attnlab_core::metrics::{self, ScalingPoint};
 use attnlab_core::rng;
 use attnlab_core::softmax;
 use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, RGBColor, Series, Ticks};
-use ndarray::Array2;
 
 /// Unscaled `q·k` on the charts (orange).
 pub const UNSCALED: RGBColor = RGBColor(217, 95, 2);
@@ -133,20 +132,16 @@ pub fn sentence_values(head: &HeadInput) -> Option<SentenceValues> {
     if n == 0 || m == 0 || d_k == 0 || head.k.ncols() != d_k {
         return None;
     }
-    let raw = head.q.dot(&head.k.t());
-    let scaled = raw.mapv(|s| s / (d_k as f32).sqrt());
-    let full = Mask::full(n, m);
-    let (hu, pu) = softmax_stats(&raw, &full);
-    let (hs, ps) = softmax_stats(&scaled, &full);
+    let p = metrics::scaling_point(d_k, &head.q.dot(&head.k.t()));
     Some(SentenceValues {
         d_k,
         keys: m,
-        std_unscaled: std(&raw),
-        std_scaled: std(&scaled),
-        entropy_unscaled: hu,
-        entropy_scaled: hs,
-        max_weight_unscaled: pu,
-        max_weight_scaled: ps,
+        std_unscaled: p.logit_std_unscaled,
+        std_scaled: p.logit_std_scaled,
+        entropy_unscaled: p.entropy_unscaled,
+        entropy_scaled: p.entropy_scaled,
+        max_weight_unscaled: p.max_weight_unscaled,
+        max_weight_scaled: p.max_weight_scaled,
     })
 }
 
@@ -346,31 +341,12 @@ pub fn entropy_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) ->
     }
 }
 
-fn std(x: &Array2<f32>) -> f32 {
-    let n = x.len().max(1) as f64;
-    let m = x.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
-    (x.iter().map(|&v| (f64::from(v) - m).powi(2)).sum::<f64>() / n).sqrt() as f32
-}
-
-fn softmax_stats(logits: &Array2<f32>, mask: &Mask) -> (f32, f32) {
-    let a = softmax::softmax_masked(logits, mask);
-    let peak: Vec<f32> = a
-        .rows()
-        .into_iter()
-        .map(|r| r.fold(0.0f32, |x, &y| x.max(y)))
-        .collect();
-    (
-        metrics::mean(&metrics::row_entropy(&a)),
-        metrics::mean(&peak),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compute::Pipeline;
     use crate::state::LabState;
-    use ndarray::array;
+    use ndarray::{Array2, array};
 
     #[test]
     fn the_spread_grows_as_root_d_k_and_scaling_undoes_it() {
