@@ -131,21 +131,15 @@ impl AppState {
         let hover = RwSignal::new(None);
         let pad_to = Memo::new(move |_| model.with(|m| m.pad_to));
         let tokens = Memo::new(move |_| {
-            let pad = match mode.get() {
-                Mode::SelfAttention => pad_to.get(),
-                Mode::Cross => None,
-            };
-            sentence.with(|s| Tokens::new(s, pad))
+            sentence.with(|s| compute::query_tokens(mode.get(), s, pad_to.get()))
         });
-        let key_tokens = Memo::new(move |_| match mode.get() {
-            Mode::SelfAttention => tokens.get(),
-            Mode::Cross => source.with(|s| Tokens::new(s, pad_to.get())),
-        });
+        let cross_keys =
+            Memo::new(move |_| source.with(|s| compute::key_tokens(mode.get(), s, pad_to.get())));
+        let key_tokens = Memo::new(move |_| cross_keys.get().unwrap_or_else(|| tokens.get()));
         let encoded: Memo<Result<Encoded, CoreError>> =
             Memo::new(move |_| tokens.with(|t| model.with(|m| compute::encode(m, t))));
         let encoded_keys: Memo<Option<Result<Encoded, CoreError>>> = Memo::new(move |_| {
-            (mode.get() == Mode::Cross)
-                .then(|| key_tokens.with(|t| model.with(|m| compute::encode(m, t))))
+            cross_keys.with(|k| k.as_ref().map(|t| model.with(|m| compute::encode(m, t))))
         });
         let projected: Memo<Result<Projected, CoreError>> = Memo::new(move |_| {
             encoded.with(|x| {
@@ -158,18 +152,10 @@ impl AppState {
             })
         });
         let notice = Memo::new(move |_| {
-            let empty = tokens.with(Tokens::is_empty)
-                || (mode.get() == Mode::Cross && key_tokens.with(Tokens::is_empty));
-            if empty {
-                return Some(compute::NOTHING_TO_ATTEND.to_string());
-            }
-            let cut = tokens
-                .with(Tokens::cut_notice)
-                .or_else(|| key_tokens.with(Tokens::cut_notice));
-            match projected.with(|p| p.as_ref().err().map(compute::explain)) {
-                Some(e) => Some(e),
-                None => cut,
-            }
+            tokens.with(|q| {
+                cross_keys
+                    .with(|k| projected.with(|p| compute::notice(q, k.as_ref(), p.as_ref().err())))
+            })
         });
 
         let variants = RwSignal::new(Vec::new());
@@ -279,25 +265,11 @@ impl AppState {
                     }
                     result.with(|r| {
                         let r = r.as_ref()?.as_ref().ok()?;
-                        let title = model.with(|m| {
+                        model.with(|m| {
                             variant.with(|v| {
-                                format!("{} \u{b7} {}", v.name, figure::head_title(m, v, h))
-                            })
-                        });
-                        labels.with(|(rows, cols)| {
-                            let fig = figure::head_heatmap(title, rows, cols, r).ok()?;
-                            let fig = fig
-                                .with_row_entropy(
-                                    r.row_entropy.clone(),
-                                    r.row_entropy_normalised.clone(),
-                                )
-                                .ok()?;
-                            Some(match &r.scores {
-                                Some(s) => {
-                                    let raw = s.iter().copied().collect();
-                                    fig.clone().with_raw_scores(raw).unwrap_or(fig)
-                                }
-                                None => fig,
+                                labels.with(|(rows, cols)| {
+                                    figure::head_figure(m, v, h, rows, cols, r).ok()
+                                })
                             })
                         })
                     })
@@ -326,11 +298,10 @@ impl AppState {
             }
             average.with(|a| {
                 let a = a.as_ref()?;
-                let title = model.with(|m| variant.with(|v| figure::average_title(m, v)));
-                labels.with(|(rows, cols)| {
-                    let fig = figure::average_heatmap(title, rows, cols, a).ok()?;
-                    fig.with_row_entropy(a.row_entropy.clone(), a.row_entropy_normalised.clone())
-                        .ok()
+                model.with(|m| {
+                    variant.with(|v| {
+                        labels.with(|(rows, cols)| figure::average_figure(m, v, rows, cols, a).ok())
+                    })
                 })
             })
         });
@@ -410,56 +381,70 @@ impl AppState {
             if a == b {
                 return None;
             }
+            let head = (what == CompareWhat::Head).then(|| self.shown_head());
+            let (fa, fb) = match what {
+                CompareWhat::Head => (sa.memos.selected, sb.memos.selected),
+                CompareWhat::Average => (sa.memos.average_figure, sb.memos.average_figure),
+            };
+            if fa.with(Option::is_none) || fb.with(Option::is_none) {
+                return Some(Err(
+                    "One of the two variants has no figure to compare (see its panel).".into(),
+                ));
+            }
+            let result = match head {
+                Some(h) => {
+                    let (ra, rb) = (sa.memos.heads.get(h)?, sb.memos.heads.get(h)?);
+                    ra.with(|ra| {
+                        rb.with(|rb| match (ra, rb) {
+                            (Some(Ok(ra)), Some(Ok(rb))) => Some(
+                                compute::compare(WeightsRef::from(ra), WeightsRef::from(rb))
+                                    .map_err(|e| e.sentence()),
+                            ),
+                            _ => None,
+                        })
+                    })
+                    .ok_or("The selected head could not be computed.")
+                }
+                None => sa
+                    .memos
+                    .average
+                    .with(|ra| {
+                        sb.memos.average.with(|rb| match (ra, rb) {
+                            (Some(ra), Some(rb)) => Some(
+                                compute::compare(WeightsRef::from(ra), WeightsRef::from(rb))
+                                    .map_err(|e| e.sentence()),
+                            ),
+                            _ => None,
+                        })
+                    })
+                    .ok_or("The head averages could not be computed."),
+            };
+            let result = match result {
+                Ok(Ok(r)) => r,
+                Ok(Err(e)) => return Some(Err(e)),
+                Err(e) => return Some(Err(e.to_string())),
+            };
             let names = (
                 sa.variant.with(|v| v.name.clone()),
                 sb.variant.with(|v| v.name.clone()),
             );
-            let title = sa.variant.with(|va| {
-                sb.variant.with(|vb| {
-                    let head = (what == CompareWhat::Head).then(|| self.shown_head());
-                    figure::difference_title(va, vb, head)
+            let figure = fa.with(|fa| {
+                fb.with(|fb| {
+                    let (fa, fb) = (fa.as_ref()?, fb.as_ref()?);
+                    sa.variant.with(|va| {
+                        sb.variant
+                            .with(|vb| Some(figure::difference_figure(va, vb, head, fa, fb)))
+                    })
                 })
             });
-            let (fa, fb) = match what {
-                CompareWhat::Head => (sa.memos.selected.get(), sb.memos.selected.get()),
-                CompareWhat::Average => {
-                    (sa.memos.average_figure.get(), sb.memos.average_figure.get())
-                }
-            };
-            let (Some(fa), Some(fb)) = (fa, fb) else {
-                return Some(Err(
-                    "One of the two variants has no figure to compare (see its panel).".into(),
-                ));
-            };
-            let result = match what {
-                CompareWhat::Head => {
-                    let h = self.shown_head();
-                    let ra = sa.memos.heads.get(h).and_then(|m| m.get());
-                    let rb = sb.memos.heads.get(h).and_then(|m| m.get());
-                    match (ra, rb) {
-                        (Some(Ok(ra)), Some(Ok(rb))) => {
-                            compute::compare(WeightsRef::from(&ra), WeightsRef::from(&rb))
-                        }
-                        _ => return Some(Err("The selected head could not be computed.".into())),
-                    }
-                }
-                CompareWhat::Average => match (sa.memos.average.get(), sb.memos.average.get()) {
-                    (Some(ra), Some(rb)) => {
-                        compute::compare(WeightsRef::from(&ra), WeightsRef::from(&rb))
-                    }
-                    _ => return Some(Err("The head averages could not be computed.".into())),
-                },
-            };
-            let result = match result {
-                Ok(r) => r,
-                Err(e) => return Some(Err(e.sentence())),
-            };
-            let figure = Heatmap::difference_of(title, &fa, &fb).map_err(|e| e.to_string());
-            Some(figure.map(|figure| Comparison {
-                figure,
-                result,
-                names,
-            }))
+            Some(match figure? {
+                Ok(figure) => Ok(Comparison {
+                    figure,
+                    result,
+                    names,
+                }),
+                Err(e) => Err(e.to_string()),
+            })
         })
     }
 
@@ -594,6 +579,81 @@ mod tests {
                 "{msg}"
             );
         });
+    }
+
+    /// Links that exercise every part of a figure: masks and empty rows, padding,
+    /// cross-attention, Linformer's projected keys, each score and kind.
+    fn links() -> Vec<String> {
+        use attnlab_core::score::ScoreFunction;
+        let mut links = vec![fragment::encode(&LabState::default())];
+        let mut cross = LabState::default();
+        cross.set_mode(Mode::Cross);
+        cross.model.heads = 2;
+        cross.variants[1].masks.causal = true;
+        cross.view.head = 1;
+        cross.view.compare_what = CompareWhat::Average;
+        links.push(fragment::encode(&cross));
+        let mut masked = LabState {
+            text: "我爱机器学习 and 🙂 too".into(),
+            ..LabState::default()
+        };
+        masked.model.pad_to = Some(12);
+        masked.variants[0].masks.padding = true;
+        masked.variants[0].masks.window = Some(1);
+        masked.variants[0].temperature = 0.3;
+        masked.variants[1].score = ScoreFunction::Cosine;
+        masked.variants[1].masks.strided = Some(2);
+        masked.view.variant = 1;
+        masked.view.head = 2;
+        links.push(fragment::encode(&masked));
+        let mut kinds = LabState::default();
+        kinds.add_variant().unwrap();
+        kinds.variants[0].attention = AttentionKind::Elu1;
+        kinds.variants[1].attention = AttentionKind::Linformer;
+        kinds.variants[2].score = ScoreFunction::Additive;
+        kinds.view.compare = (0, 2);
+        links.push(fragment::encode(&kinds));
+        links
+    }
+
+    #[test]
+    fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
+        use attnlab_lab::compute::{Pipeline, Which};
+        use attnlab_lab::figure::FigureRequest;
+        for link in links() {
+            let owner = Owner::new();
+            owner.with(|| {
+                let app = AppState::from_fragment(&link);
+                let lab = app.lab.get();
+                let run = Pipeline::new(&lab);
+                let head = app.shown_head();
+                let slots = app.variants.get_untracked();
+                for (i, slot) in slots.iter().enumerate() {
+                    let want = run.figure(FigureRequest::Head { variant: i, head }).ok();
+                    assert_eq!(slot.memos.selected.get(), want, "{link}: variant {i}");
+                    let want = run.figure(FigureRequest::Average { variant: i }).ok();
+                    assert_eq!(slot.memos.average_figure.get(), want, "{link}: average {i}");
+                    for (h, fig) in slot.memos.grid.get().into_iter().enumerate() {
+                        let want = run.figure(FigureRequest::Head {
+                            variant: i,
+                            head: h,
+                        });
+                        assert_eq!(Ok(fig), want, "{link}: variant {i}, head {h}");
+                    }
+                }
+                let (a, b) = lab.view.compare;
+                let which = match lab.view.compare_what {
+                    CompareWhat::Head => Which::Head(head),
+                    CompareWhat::Average => Which::Average,
+                };
+                let want = run.figure(FigureRequest::Difference { a, b, which });
+                match (app.comparison.get(), want) {
+                    (Some(Ok(got)), Ok(want)) => assert_eq!(got.figure, want, "{link}"),
+                    (Some(Err(got)), Err(want)) => assert_eq!(got, want.sentence(), "{link}"),
+                    (got, want) => panic!("{link}: the app has {got:?}, the lab {want:?}"),
+                }
+            });
+        }
     }
 
     #[test]

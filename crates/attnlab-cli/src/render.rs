@@ -4,8 +4,10 @@
 //! numbers come from the same `attnlab-lab` pipeline as the app, and the figure from the
 //! same `attnlab_plot::draw_heatmap`, here on plotters' SVG backend.
 
-use attnlab_lab::compute::{Pipeline, VariantResult, Which, compare};
-use attnlab_lab::{CompareWhat, LabState, figure, fragment};
+use attnlab_core::CoreError;
+use attnlab_lab::compute::{LabError, Pipeline, Which};
+use attnlab_lab::figure::FigureRequest;
+use attnlab_lab::{CompareWhat, LabState, fragment};
 use attnlab_plot::{Heatmap, HeatmapStyle, draw_heatmap};
 use plotters::prelude::IntoDrawingArea;
 use plotters_svg::SVGBackend;
@@ -138,20 +140,8 @@ fn variant_index(
     }
 }
 
-fn computed(run: &Pipeline<'_>, index: usize) -> Result<VariantResult, String> {
-    run.variant(index).map_err(|e| e.sentence())
-}
-
-fn check_head(result: &VariantResult, which: Which) -> Result<(), String> {
-    result.weights(which).map(|_| ()).map_err(|_| match which {
-        Which::Head(h) => format!(
-            "--head: there is no head {h} (there are {}, numbered from 0)",
-            result.heads.len()
-        ),
-        Which::Average => "--head: there are no heads".to_string(),
-    })
-}
-
+/// The figure the options ask for, built by the same `attnlab-lab` functions as the
+/// app's, so the file shows what the app shows for the link.
 fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
     let a = variant_index(
         state,
@@ -159,32 +149,18 @@ fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
         opts.variant.as_deref(),
         Some(state.view.variant),
     )?;
-    let run = Pipeline::new(state);
-    let rows = run.queries().labels();
-    let va = &state.variants[a];
-    let cols = run.key_labels(va);
-    let result = computed(&run, a)?;
-    let heatmap = match opts.figure {
-        Figure::Heatmap => {
-            let h = match opts.head {
-                None => state.view.head,
-                Some(Which::Head(h)) => h,
-                Some(Which::Average) => {
-                    return Err("--head: use --figure average for the head average".into());
-                }
-            };
-            check_head(&result, Which::Head(h))?;
-            let title = figure::head_title(&state.model, va, h);
-            figure::head_heatmap(title, &rows, &cols, &result.heads[h])
-        }
-        Figure::Average => {
-            let avg = result
-                .average
-                .as_ref()
-                .ok_or("--figure: there are no heads")?;
-            let title = figure::average_title(&state.model, va);
-            figure::average_heatmap(title, &rows, &cols, avg)
-        }
+    let request = match opts.figure {
+        Figure::Heatmap => match opts.head {
+            None => FigureRequest::Head {
+                variant: a,
+                head: state.view.head,
+            },
+            Some(Which::Head(head)) => FigureRequest::Head { variant: a, head },
+            Some(Which::Average) => {
+                return Err("--head: use --figure average for the head average".into());
+            }
+        },
+        Figure::Average => FigureRequest::Average { variant: a },
         Figure::Difference => {
             let partner = state
                 .compared()
@@ -196,29 +172,22 @@ fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
                     "--against: a variant minus itself is zero everywhere; name another".into(),
                 );
             }
-            let vb = &state.variants[b];
-            let other = computed(&run, b)?;
             // Without --head, what the link's comparison compared.
             let which = opts.head.unwrap_or(match state.view.compare_what {
                 CompareWhat::Head => Which::Head(state.view.head),
                 CompareWhat::Average => Which::Average,
             });
-            check_head(&result, which)?;
-            let comparison = compare(
-                result.weights(which).map_err(|e| e.sentence())?,
-                other.weights(which).map_err(|e| e.sentence())?,
-            )
-            .map_err(|e| e.sentence())?;
-            let head = match which {
-                Which::Head(h) => Some(h),
-                Which::Average => None,
-            };
-            let title = figure::difference_title(va, vb, head);
-            let masks = (&result.heads[0].mask, &other.heads[0].mask);
-            figure::difference_heatmap(title, &rows, &cols, &comparison, masks)
+            FigureRequest::Difference { a, b, which }
         }
     };
-    heatmap.map_err(|e| format!("figure: {e}"))
+    Pipeline::new(state).figure(request).map_err(|e| match e {
+        LabError::NoHead { head, heads } => {
+            format!("--head: there is no head {head} (there are {heads}, numbered from 0)")
+        }
+        LabError::Core(CoreError::NoHeads) => "--figure: there are no heads".to_string(),
+        LabError::Figure(e) => format!("figure: {e}"),
+        e => e.sentence(),
+    })
 }
 
 fn draw(heatmap: &Heatmap, size: (u32, u32)) -> Result<String, String> {

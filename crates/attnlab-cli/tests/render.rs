@@ -111,9 +111,12 @@ fn the_default_link_renders_head_0_with_every_token() {
             "{word} labels a row and a column: {t:?}"
         );
     }
-    assert!(t.contains(
-        &"Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64".to_string()
-    ));
+    assert!(
+        t.contains(
+            &"A \u{b7} Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+                .to_string()
+        )
+    );
     assert_eq!(cells(&svg), (121, 11, 11));
 }
 
@@ -135,7 +138,7 @@ fn a_cross_attention_link_with_its_own_settings() {
         assert!(t.contains(&word.to_string()), "{word} in {t:?}");
     }
     assert!(
-        t[0].starts_with("Head 1 \u{b7} dot-product softmax \u{b7} 2 heads"),
+        t[0].starts_with("B \u{b7} Head 1 \u{b7} dot-product softmax \u{b7} 2 heads"),
         "{t:?}"
     );
     assert_eq!(cells(&svg), (24, 4, 6), "4 target queries × 6 source keys");

@@ -16,6 +16,7 @@ use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::model::{Encoded, Projected};
 use attnlab_core::tokenize::{self, Token};
+use attnlab_plot::HeatmapError;
 use ndarray::Array2;
 
 use crate::state::{LabState, MAX_TOKENS, Mode, ModelSettings, PAD_TOKEN, Variant};
@@ -120,31 +121,51 @@ impl Tokens {
 pub const NOTHING_TO_ATTEND: &str = "There is nothing to attend to yet: type a sentence in the box, and each of its words \
      will appear here with the attention it pays to the others.";
 
-/// The sentence above a figure, if any: nothing typed yet, then the settings the maths
-/// refuses (`error`), then a text cut at [`MAX_TOKENS`].
-pub fn notice(queries: &Tokens, error: Option<&CoreError>) -> Option<String> {
-    if queries.is_empty() {
+/// The sentence above the figures, if any, in this order: nothing typed yet (no query,
+/// or no key in cross-attention), then the settings the maths refuses (`error`), then a
+/// text (queries first, then keys) cut at [`MAX_TOKENS`]. The app's notice area and the
+/// CLI both say exactly this.
+pub fn notice(
+    queries: &Tokens,
+    keys: Option<&Tokens>,
+    error: Option<&CoreError>,
+) -> Option<String> {
+    if queries.is_empty() || keys.is_some_and(Tokens::is_empty) {
         return Some(NOTHING_TO_ATTEND.to_string());
     }
     match error {
         Some(e) => Some(explain(e)),
-        None => queries.cut_notice(),
+        None => queries
+            .cut_notice()
+            .or_else(|| keys.and_then(Tokens::cut_notice)),
     }
 }
 
+/// The query tokens of a text: the sentence, padded to `pad_to` in self-attention
+/// (where the queries are also the keys), or the target of cross-attention, never
+/// padded.
+pub fn query_tokens(mode: Mode, text: &str, pad_to: Option<usize>) -> Tokens {
+    match mode {
+        Mode::SelfAttention => Tokens::new(text, pad_to),
+        Mode::Cross => Tokens::new(text, None),
+    }
+}
+
+/// The key tokens of cross-attention: the source, padded to `pad_to`; `None` in
+/// self-attention, where the queries are the keys.
+pub fn key_tokens(mode: Mode, source: &str, pad_to: Option<usize>) -> Option<Tokens> {
+    (mode == Mode::Cross).then(|| Tokens::new(source, pad_to))
+}
+
 impl LabState {
-    /// The query tokens: the sentence (padded in self-attention), or the target.
+    /// The query tokens (see [`query_tokens`]).
     pub fn query_tokens(&self) -> Tokens {
-        match self.mode {
-            Mode::SelfAttention => Tokens::new(&self.text, self.model.pad_to),
-            Mode::Cross => Tokens::new(&self.text, None),
-        }
+        query_tokens(self.mode, &self.text, self.model.pad_to)
     }
 
-    /// The key tokens of cross-attention (the source, padded); `None` in
-    /// self-attention, where the queries are the keys.
+    /// The key tokens of cross-attention (see [`key_tokens`]).
     pub fn key_tokens(&self) -> Option<Tokens> {
-        (self.mode == Mode::Cross).then(|| Tokens::new(&self.source, self.model.pad_to))
+        key_tokens(self.mode, &self.source, self.model.pad_to)
     }
 }
 
@@ -340,6 +361,15 @@ pub enum LabError {
     },
     /// There is no variant of that name.
     NoVariant(String),
+    /// A variant has no head of that number.
+    NoHead {
+        /// The head asked for.
+        head: usize,
+        /// How many heads there are.
+        heads: usize,
+    },
+    /// The figure could not be built from the numbers.
+    Figure(HeatmapError),
 }
 
 impl From<CoreError> for LabError {
@@ -359,6 +389,10 @@ impl LabError {
                 a.0, a.1, b.0, b.1
             ),
             LabError::NoVariant(name) => format!("There is no variant called {name}."),
+            LabError::NoHead { head, heads } => {
+                format!("There is no head {head}: there are {heads}, numbered from 0.")
+            }
+            LabError::Figure(e) => format!("The figure could not be drawn: {e}."),
         }
     }
 }
@@ -451,6 +485,11 @@ impl<'a> Pipeline<'a> {
             keys,
             projected,
         }
+    }
+
+    /// The state being computed.
+    pub fn state(&self) -> &LabState {
+        self.state
     }
 
     /// The query tokens.
@@ -652,17 +691,17 @@ mod tests {
     fn notices_in_order_of_importance() {
         let bad = CoreError::NoHeads;
         assert_eq!(
-            notice(&Tokens::new("", None), Some(&bad)).as_deref(),
+            notice(&Tokens::new("", None), None, Some(&bad)).as_deref(),
             Some(NOTHING_TO_ATTEND)
         );
         let long = Tokens::new(&"a ".repeat(513), None);
         assert!(
-            notice(&long, Some(&bad))
+            notice(&long, None, Some(&bad))
                 .unwrap()
                 .starts_with("The attention could not be computed")
         );
-        assert!(notice(&long, None).unwrap().contains("first 512"));
-        assert_eq!(notice(&Tokens::new("a", None), None), None);
+        assert!(notice(&long, None, None).unwrap().contains("first 512"));
+        assert_eq!(notice(&Tokens::new("a", None), None, None), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use attnlab_core::mask::Mask;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use crate::compute::{HeadAverage, VariantComparison};
+use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
 use crate::state::{ModelSettings, Variant};
 
 /// The title of one head's figure, e.g.
@@ -95,32 +95,154 @@ pub fn average_heatmap(
     )
 }
 
-/// The diverging figure of `A − B`, built by [`Heatmap::difference_of`]: a cell that
-/// either variant blocks (or an empty row of either) is drawn as masked, not as a change,
-/// and is left out of the colour range.
-pub fn difference_heatmap(
-    title: impl Into<String>,
+/// The figure of head `head` of `variant`, exactly as every view draws it: titled with
+/// the variant's name and [`head_title`], the weights with the mask's blocked cells and
+/// the empty rows, each row's entropy, and the raw scores before softmax (for the
+/// read-out) where the attention kind has them.
+pub fn head_figure(
+    model: &ModelSettings,
+    variant: &Variant,
+    head: usize,
     rows: &[String],
     cols: &[String],
-    comparison: &VariantComparison,
-    masks: (&Mask, &Mask),
+    result: &HeadResult,
 ) -> Result<Heatmap, HeatmapError> {
-    // The two sides as figures that carry only their masks: `difference_of` subtracts
-    // the values (B is zero, A is the difference) and unions the masks.
-    let values: Vec<f32> = comparison.difference.iter().copied().collect();
-    let side = |values: Vec<f32>, mask: &Mask| -> Result<Heatmap, HeatmapError> {
-        let blocked: Vec<bool> = mask.allowed().iter().map(|&allowed| !allowed).collect();
-        let h = Heatmap::difference("", rows.to_vec(), cols.to_vec(), values)?;
-        if blocked.len() == h.values().len() {
-            h.with_blocked(blocked)
-        } else {
-            Ok(h)
+    let title = format!(
+        "{} \u{b7} {}",
+        variant.name,
+        head_title(model, variant, head)
+    );
+    let figure = head_heatmap(title, rows, cols, result)?.with_row_entropy(
+        result.row_entropy.clone(),
+        result.row_entropy_normalised.clone(),
+    )?;
+    match &result.scores {
+        // Linformer's scores are over the tokens, its weights over `k` projected keys:
+        // there is no raw score of a cell to read.
+        Some(s) if s.len() == figure.values().len() => {
+            figure.with_raw_scores(s.iter().copied().collect())
         }
-    };
-    let zeros = vec![0.0; values.len()];
-    let a = side(values, masks.0)?;
-    let b = side(zeros, masks.1)?;
-    Heatmap::difference_of(title, &a, &b)
+        _ => Ok(figure),
+    }
+}
+
+/// The figure of `variant`'s head average, exactly as every view draws it: titled by
+/// [`average_title`], with the mask, the empty rows and each row's entropy.
+pub fn average_figure(
+    model: &ModelSettings,
+    variant: &Variant,
+    rows: &[String],
+    cols: &[String],
+    average: &HeadAverage,
+) -> Result<Heatmap, HeatmapError> {
+    average_heatmap(average_title(model, variant), rows, cols, average)?.with_row_entropy(
+        average.row_entropy.clone(),
+        average.row_entropy_normalised.clone(),
+    )
+}
+
+/// The diverging figure of `A − B` from the two figures as drawn (one head of each, or
+/// their averages; `head` says which, for the title), built by
+/// [`Heatmap::difference_of`]: a cell that either variant blocks (or an empty row of
+/// either) is drawn as masked, not as a change, and is left out of the colour range.
+pub fn difference_figure(
+    a: &Variant,
+    b: &Variant,
+    head: Option<usize>,
+    figure_a: &Heatmap,
+    figure_b: &Heatmap,
+) -> Result<Heatmap, HeatmapError> {
+    Heatmap::difference_of(difference_title(a, b, head), figure_a, figure_b)
+}
+
+/// One of the figures a link can ask for (the app shows them; `attnlab render` draws
+/// them from the link).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FigureRequest {
+    /// Head `head` of variant `variant`.
+    Head {
+        /// The variant's index.
+        variant: usize,
+        /// The head.
+        head: usize,
+    },
+    /// The head average of variant `variant`.
+    Average {
+        /// The variant's index.
+        variant: usize,
+    },
+    /// Variant `a` minus variant `b`: one head of each, or their averages.
+    Difference {
+        /// The first variant's index.
+        a: usize,
+        /// The subtracted variant's index.
+        b: usize,
+        /// One head, or the head average.
+        which: Which,
+    },
+}
+
+impl Pipeline<'_> {
+    /// The figure `request` asks for, built by the same functions as the app's
+    /// ([`head_figure`], [`average_figure`], [`difference_figure`]).
+    pub fn figure(&self, request: FigureRequest) -> Result<Heatmap, LabError> {
+        match request {
+            FigureRequest::Head { variant, head } => {
+                self.figure_of(variant, &self.variant(variant)?, Which::Head(head))
+            }
+            FigureRequest::Average { variant } => {
+                self.figure_of(variant, &self.variant(variant)?, Which::Average)
+            }
+            FigureRequest::Difference { a, b, which } => {
+                let figure_a = self.figure_of(a, &self.variant(a)?, which)?;
+                let figure_b = self.figure_of(b, &self.variant(b)?, which)?;
+                let shape = |f: &Heatmap| (f.n_rows(), f.n_cols());
+                if shape(&figure_a) != shape(&figure_b) {
+                    return Err(LabError::Incomparable {
+                        a: shape(&figure_a),
+                        b: shape(&figure_b),
+                    });
+                }
+                let head = match which {
+                    Which::Head(h) => Some(h),
+                    Which::Average => None,
+                };
+                let variants = &self.state().variants;
+                difference_figure(&variants[a], &variants[b], head, &figure_a, &figure_b)
+                    .map_err(LabError::Figure)
+            }
+        }
+    }
+
+    /// One head's or the average's figure of variant `index`, computed as `result`.
+    fn figure_of(
+        &self,
+        index: usize,
+        result: &VariantResult,
+        which: Which,
+    ) -> Result<Heatmap, LabError> {
+        let state = self.state();
+        let variant = &state.variants[index];
+        let rows = self.queries().labels();
+        let cols = self.key_labels(variant);
+        let figure = match which {
+            Which::Head(h) => {
+                let head = result.heads.get(h).ok_or(LabError::NoHead {
+                    head: h,
+                    heads: result.heads.len(),
+                })?;
+                head_figure(&state.model, variant, h, &rows, &cols, head)
+            }
+            Which::Average => {
+                let average = result
+                    .average
+                    .as_ref()
+                    .ok_or(LabError::Core(attnlab_core::CoreError::NoHeads))?;
+                average_figure(&state.model, variant, &rows, &cols, average)
+            }
+        };
+        figure.map_err(LabError::Figure)
+    }
 }
 
 /// What the pointer is on: one cell of a figure.
@@ -237,14 +359,15 @@ mod tests {
         .unwrap();
         let title = difference_title(&state.variants[0], &state.variants[1], None);
         assert_eq!(title, "A \u{2212} B \u{b7} average of the heads");
-        let h = difference_heatmap(
-            title,
-            &p.queries().labels(),
-            &p.keys().labels(),
-            &c,
-            (&a.heads[0].mask, &b.heads[0].mask),
-        )
-        .unwrap();
+        let h = p
+            .figure(FigureRequest::Difference {
+                a: 0,
+                b: 1,
+                which: Which::Average,
+            })
+            .unwrap();
+        assert_eq!(h.title(), title);
+        assert_eq!(h.values(), c.difference.as_slice().unwrap());
         assert_eq!((h.n_rows(), h.n_cols()), (4, 6));
         assert!(h.range().min() < 0.0 && h.range().max() > 0.0);
         assert!(h.is_blocked(0, 5) && !h.is_blocked(3, 0));
@@ -258,14 +381,14 @@ mod tests {
             b.weights(Which::Head(0)).unwrap(),
         )
         .unwrap();
-        let h = difference_heatmap(
-            "A \u{2212} B",
-            &p.queries().labels(),
-            &p.keys().labels(),
-            &c,
-            (&a.heads[0].mask, &b.heads[0].mask),
-        )
-        .unwrap();
+        let h = p
+            .figure(FigureRequest::Difference {
+                a: 0,
+                b: 1,
+                which: Which::Head(0),
+            })
+            .unwrap();
+        assert_eq!(h.title(), "A \u{2212} B \u{b7} head 0");
         assert!(h.is_blocked(0, 5), "blocked in B only");
         assert!(!h.is_blocked(3, 0));
         assert_eq!(h.value(3, 0), Some(c.difference[[3, 0]]));
