@@ -1,5 +1,11 @@
 //! A canvas backend whose `blit_bitmap` is one `putImageData` (plotters-canvas 0.3.1 has
 //! none: plotters' default draws a bitmap one `fillRect` per pixel).
+//!
+//! It lives in the app because it needs web-sys (`ImageData`), which attnlab-plot does
+//! not depend on. `putImageData` ignores the canvas transform, clip and compositing and
+//! writes device pixels at the given position; that is right here, because every figure
+//! is drawn in backing-store pixels (a canvas sized CSS size × dpr, styles scaled by dpr,
+//! no transform).
 
 use plotters::prelude::DrawingBackend;
 use plotters_backend::{

@@ -8,7 +8,7 @@ use super::knob::{Knob, why_id};
 use crate::state::use_app_state;
 
 /// The knobs of one variant: score function, temperature (a log slider and a typed
-/// value), attention kind, Linformer's k, and the masks. A control that SPEC.md forbids
+/// value), attention kind, Linformer's k, and the masks. A control that docs/maths.md forbids
 /// for the current combination is disabled with its one-line reason.
 #[component]
 pub fn VariantControls(

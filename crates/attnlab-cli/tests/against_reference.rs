@@ -134,7 +134,7 @@ const ALL_MASKS: [MaskKind; 8] = [
     MaskKind::Combo,
 ];
 
-/// The masks SPEC §7 allows for each attention variant.
+/// The masks docs/maths.md §7 allows for each attention variant.
 fn allowed_masks(attention: &str) -> &'static [MaskKind] {
     match attention {
         "efficient" => &[MaskKind::None, MaskKind::Padding],
@@ -808,7 +808,7 @@ fn larger_inputs() {
     report.finish("larger inputs");
 }
 
-/// The reference itself against SPEC §7's O(n) formulas (no binary): the
+/// The reference itself against docs/maths.md §7's O(n) formulas (no binary): the
 /// masked quadratic form `Â V` must equal the linear forms, for causal
 /// recurrent elu1 and for taylor's `(Σ v + q̂ᵀ Σ k̂ vᵀ) / (m + q̂ᵀ Σ k̂)`.
 #[test]

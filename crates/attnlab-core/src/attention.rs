@@ -1,4 +1,4 @@
-//! Attention over given Q, K, V (SPEC §4–§7): a validated [`Problem`] of one or more
+//! Attention over given Q, K, V (docs/maths.md §4–§7): a validated [`Problem`] of one or more
 //! heads, computed into weights, outputs and per-row diagnostics.
 //!
 //! The inputs can come from anywhere: the app's seeded model ([`crate::model`]), a JSON

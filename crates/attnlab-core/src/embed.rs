@@ -1,4 +1,4 @@
-//! Deterministic token embeddings (SPEC §1).
+//! Deterministic token embeddings (docs/maths.md §1).
 //!
 //! `e(t) ∈ R^{d_model}` is drawn from N(0, 1/d_model) by a random stream keyed by the
 //! global seed and the *normalised* token text (Unicode NFKC, then lower case), so
@@ -11,7 +11,7 @@ use crate::rng;
 use crate::tokenize::Token;
 
 /// Whether the word vectors are multiplied by √d_model (the Transformer's embedding
-/// scaling, seed 002 §2.1).
+/// scaling; docs/maths.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmbeddingScale {
     /// Entries ~ N(0, 1/d_model).

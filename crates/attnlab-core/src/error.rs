@@ -51,7 +51,7 @@ pub enum CoreError {
         /// Why it is needed, e.g. `"the general score needs w"`.
         reason: &'static str,
     },
-    /// The attention kind cannot honour this mask (SPEC §7): never ignored silently.
+    /// The attention kind cannot honour this mask (docs/maths.md §7): never ignored silently.
     UnsupportedMask {
         /// The attention kind.
         attention: AttentionKind,

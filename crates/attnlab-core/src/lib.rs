@@ -1,6 +1,6 @@
 //! # attnlab-core
 //!
-//! The mathematics of attnlab, exactly as `SPEC.md` defines it: a tokenizer on Unicode
+//! The mathematics of attnlab, exactly as `docs/maths.md` defines it: a tokenizer on Unicode
 //! word boundaries, seeded embeddings and position encodings, projections into heads,
 //! score functions, masks, stable softmax attention, linear attention in O(n), and the
 //! metrics the app shows. Pure Rust on `ndarray`: no browser, no I/O. It builds and is

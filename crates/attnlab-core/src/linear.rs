@@ -1,4 +1,4 @@
-//! Linear attention (SPEC §7; seed 001).
+//! Linear attention (docs/maths.md §7; Katharopoulos et al. 2020).
 //!
 //! General form: `o_i = Σ_j sim(q_i,k_j) v_j / Σ_j sim(q_i,k_j)` with `sim ≥ 0`. With a
 //! feature map φ, `sim(q,k) = φ(q)ᵀφ(k)` and the sums factor:
@@ -21,8 +21,8 @@ pub enum FeatureMap {
     Elu1,
     /// `φ(x) = max(x, 0)` elementwise.
     Relu,
-    /// `φ(x) = [1, x/‖x‖]` (zero vector ↦ `[1, 0…]`), so `sim = 1 + q̂ᵀk̂` (seed 001's
-    /// first-order Taylor proposal).
+    /// `φ(x) = [1, x/‖x‖]` (zero vector ↦ `[1, 0…]`), so `sim = 1 + q̂ᵀk̂` (the
+    /// first-order Taylor form of `exp(q̂ᵀk̂)`, docs/maths.md §7).
     Taylor,
 }
 

@@ -1,4 +1,4 @@
-//! Attention masks (SPEC §5; seeds 000, 001, 002 §2.2.2).
+//! Attention masks (docs/maths.md §5).
 //!
 //! A mask is a boolean `n × m` matrix, `true` = may attend. The kinds combine as the
 //! interchange format defines: start from all-true; AND `causal` (`j ≤ i`), `window r`

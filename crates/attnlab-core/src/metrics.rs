@@ -1,4 +1,4 @@
-//! What the app measures (SPEC §8): row entropy, differences between two variants,
+//! What the app measures (docs/maths.md §8): row entropy, differences between two variants,
 //! singular values of the un-normalised similarity matrix, and the `1/√d_k` analysis.
 
 use ndarray::Array2;

@@ -1,4 +1,4 @@
-//! The app's seeded model (SPEC §1–§3): sentence → tokens → `X` (word vectors plus
+//! The app's seeded model (docs/maths.md §1–§3): sentence → tokens → `X` (word vectors plus
 //! positions) → per-head `Q_i = X W_i^Q`, `K_i = X_kv W_i^K`, `V_i = X_kv W_i^V`, and
 //! `W^O`. For self-attention `X_kv = X`; for encoder–decoder cross-attention `X` is the
 //! target (decoder) sentence and `X_kv` the source sentence.
@@ -23,7 +23,7 @@ pub enum Projection {
     /// Seeded `W^Q, W^K, W^V ∈ R^{d_in×d_k}` per head and `W^O`, entries ~ N(0, 1/d_in).
     #[default]
     Seeded,
-    /// `Q = K = V = X` with one head and no `W^O`: the bare `softmax(X Xᵀ) X` of seed 002.
+    /// `Q = K = V = X` with one head and no `W^O`: the bare `softmax(X Xᵀ) X` (docs/maths.md §3).
     Identity,
 }
 
@@ -51,7 +51,7 @@ impl Default for ModelConfig {
             heads: 4,
             seed: 42,
             position: PositionConfig::default(),
-            // The Transformer's ×√d_model (seed 002 §2.1): word vectors then weigh as much as
+            // The Transformer's ×√d_model (docs/maths.md §1): word vectors then weigh as much as
             // the sinusoids (entries ~1), and the default heads are not flat.
             embedding_scale: EmbeddingScale::SqrtDModel,
             projection: Projection::Seeded,

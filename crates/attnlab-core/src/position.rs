@@ -1,4 +1,4 @@
-//! Position encodings (SPEC §2; seeds 000, 002 §2.1.1, 003 §5).
+//! Position encodings (docs/maths.md §2).
 //!
 //! Sinusoidal: `PE(p, 2i) = sin(p / base^{2i/d})`, `PE(p, 2i+1) = cos(p / base^{2i/d})`
 //! (`interleaved`), or the first half sines and the second half cosines (`split`).
@@ -10,7 +10,7 @@ use ndarray::Array2;
 use crate::error::{CoreError, Result};
 use crate::rng;
 
-/// The default sinusoid base (the Transformer's 10000; one seed misprints it as 1000).
+/// The default sinusoid base (the Transformer's 10000; docs/maths.md §2).
 pub const DEFAULT_BASE: f64 = 10_000.0;
 
 /// How sines and cosines are laid out along the feature axis.

@@ -1,4 +1,4 @@
-//! Score functions (SPEC §4; seed 004 §2, seed 003 §2).
+//! Score functions (docs/maths.md §4).
 //!
 //! For a query `q` and key `k` of width `d_k`: `dot` `qᵀk`, `scaled_dot` `qᵀk/√d_k`,
 //! `general` `qᵀWk`, `additive` `vᵀ tanh(W_a q + U_a k)`, `cosine` `qᵀk/(‖q‖‖k‖)`

@@ -1,4 +1,4 @@
-//! Stable masked softmax (SPEC §6).
+//! Stable masked softmax (docs/maths.md §6).
 //!
 //! `a_ij = exp(l_ij − max_j l_ij) / Σ_j exp(l_ij − max_j l_ij)` over the allowed entries
 //! only; blocked entries are exactly 0, and a row with no allowed entry is all zeros

@@ -1,4 +1,4 @@
-//! Tokenizer (SPEC §1): Unicode word boundaries (UAX #29, via `unicode-segmentation`).
+//! Tokenizer (docs/maths.md §1): Unicode word boundaries (UAX #29, via `unicode-segmentation`).
 //!
 //! Words and numbers are tokens, each punctuation mark is a token, each CJK ideograph is
 //! its own token (UAX #29 never joins ideographs), an emoji grapheme cluster is one token,

@@ -1,4 +1,4 @@
-//! Properties of the core that hold for every input (SPEC §5–§7), checked on random
+//! Properties of the core that hold for every input (docs/maths.md §5–§7), checked on random
 //! problems from a seeded proptest runner. These run natively and under wasm32 (with and
 //! without SIMD128), where `kernels::dot` etc. take the SIMD path.
 

@@ -74,7 +74,7 @@ const LEVEL: u8 = 10;
 pub struct Decoded {
     /// The state, valid (see [`LabState::problems`]).
     pub state: LabState,
-    /// One sentence per value that was out of range or combination that SPEC.md
+    /// One sentence per value that was out of range or combination that docs/maths.md
     /// forbids, saying what it became. Empty for links the app wrote.
     pub repairs: Vec<String>,
 }

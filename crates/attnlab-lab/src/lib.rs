@@ -6,7 +6,7 @@
 //! - [`state`]: [`LabState`], the whole configuration — the texts, self- or
 //!   cross-attention, the model settings shared by every variant, one to four
 //!   [`Variant`]s, and the view a shared link reopens;
-//! - [`rules`]: which combinations SPEC.md forbids, with a one-line reason for each
+//! - [`rules`]: which combinations docs/maths.md forbids, with a one-line reason for each
 //!   disabled control (`why_not_*`), and [`LabState::repair`];
 //! - [`fragment`]: the state in a compact, versioned URL fragment (`#v1.…`) and back,
 //!   with typed errors that keep the text of a damaged link;

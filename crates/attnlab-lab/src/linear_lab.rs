@@ -1,4 +1,4 @@
-//! The linear-attention lab (SPEC §7, §8; seed 001): for one head's Q, K, V, softmax
+//! The linear-attention lab (docs/maths.md §7, §8): for one head's Q, K, V, softmax
 //! attention against a kernel variant's implied matrix, the singular values of both
 //! un-normalised similarity matrices, causal kernel attention run as an RNN step by step
 //! beside the masked parallel form, and Linformer's projections.

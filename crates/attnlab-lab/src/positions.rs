@@ -1,4 +1,4 @@
-//! Position encodings as the lab shows them (SPEC §2): the PE table, the `PE(a)·PE(b)`
+//! Position encodings as the lab shows them (docs/maths.md §2): the PE table, the `PE(a)·PE(b)`
 //! matrix and how far it is from depending only on `a − b`, the residual of
 //! `PE(p+k) = R_k·PE(p)`, and the bag-of-words check: shuffle the tokens, run the
 //! variant again, un-permute, and compare.

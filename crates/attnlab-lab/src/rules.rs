@@ -1,4 +1,4 @@
-//! Which combinations of settings SPEC.md allows, and why not.
+//! Which combinations of settings docs/maths.md allows, and why not.
 //!
 //! Every `why_not_*` method answers for one control: `None` when the choice is allowed,
 //! or one sentence (no trailing full stop) saying why it is disabled, for the control's
@@ -212,7 +212,7 @@ impl LabState {
         self.clone().repair()
     }
 
-    /// Brings every value into range and every combination within what SPEC.md allows,
+    /// Brings every value into range and every combination within what docs/maths.md allows,
     /// and says what it changed, one sentence each (empty when nothing was wrong).
     pub fn repair(&mut self) -> Vec<String> {
         let mut fixes = Vec::new();

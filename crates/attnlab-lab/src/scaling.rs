@@ -1,4 +1,4 @@
-//! Why the scores are divided by `√d_k` (SPEC §8; seeds 000, 002, 003): for random
+//! Why the scores are divided by `√d_k` (docs/maths.md §4, §8): for random
 //! unit-variance `q`, `k`, `Var(qᵀk) = d_k`, so the logits spread as `√d_k` and the
 //! softmax of unscaled logits collapses onto one key as `d_k` grows; `qᵀk/√d_k` keeps
 //! unit spread and a soft distribution at every width.

@@ -38,7 +38,7 @@ pub const HEADS_RANGE: RangeInclusive<usize> = 1..=16;
 /// The choices of the temperature τ (a log slider in the app).
 pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.01..=100.0;
 
-/// The choices of the sinusoid base (the Transformer's is 10000; a seed misprints 1000).
+/// The choices of the sinusoid base (the Transformer's is 10000; docs/maths.md §2).
 pub const BASE_RANGE: RangeInclusive<f64> = 2.0..=1e8;
 
 /// The choices of the width of concatenated position vectors (even: sines and cosines

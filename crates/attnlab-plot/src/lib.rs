@@ -20,7 +20,7 @@
 //! [`HeadGridMap`] that finds the head (and cell) under a pointer.
 //!
 //! On a canvas, large matrices are cheaper as one bitmap than as thousands of rectangles:
-//! see [`CellField::Bitmap`], and `BLIT_CANVAS.md` beside this crate for a canvas backend
+//! see [`CellField::Bitmap`], and the app's `src/blit_canvas.rs` for a canvas backend
 //! that blits with `putImageData`.
 //!
 //! The third is the [`LineChart`]: series of points on linear or log10 axes with a legend

@@ -10,7 +10,7 @@ use crate::components::AttentionHeatmap;
 use crate::components::view_pickers::{HeadPicker, VariantPicker};
 use crate::state::use_app_state;
 
-/// The seeds' central argument for position encodings: shuffle the tokens, run the
+/// The central argument for position encodings (docs/maths.md §2): shuffle the tokens, run the
 /// selected variant and head again, put the rows and columns back, and compare. Without
 /// positions nothing changes (a bag of words); with positions the weights do. Both are
 /// computed side by side whatever the model's setting, so the contrast is always there.

@@ -2,7 +2,7 @@
 //!
 //! It reads the same `attnlab-tensors/1` JSON the binary reads (as a
 //! `serde_json::Value`) and computes what the binary should print, following
-//! `shared/SPEC.md` (§4 scores, §5 masks, §6 softmax, §7 linear attention,
+//! `docs/maths.md` (§4 scores, §5 masks, §6 softmax, §7 linear attention,
 //! §8 row entropy) with plain loops over `Vec<Vec<f64>>`.
 //!
 //! Deliberately simple: every variant is computed through its explicit `n × m`
@@ -20,7 +20,7 @@
 
 use serde_json::Value;
 
-/// The linear-attention normaliser's `ε` (SPEC §7).
+/// The linear-attention normaliser's `ε` (docs/maths.md §7).
 pub const EPS: f64 = 1e-6;
 
 pub type Mat = Vec<Vec<f64>>;
@@ -175,7 +175,7 @@ fn masked_softmax(logits: &[f64], allowed: &[bool]) -> Option<Vec<f64>> {
 
 // ------------------------------------------------------------------ masks --
 
-/// The combined mask of SPEC §5 with the agreed order: start all true; AND
+/// The combined mask of docs/maths.md §5, in its order: start all true; AND
 /// causal / window / strided; global opens its rows and columns; then AND
 /// padding and custom.
 pub fn build_mask(mask: Option<&Value>, n: usize, m: usize) -> Vec<Vec<bool>> {
@@ -245,7 +245,7 @@ pub fn build_mask(mask: Option<&Value>, n: usize, m: usize) -> Vec<Vec<bool>> {
 
 // ----------------------------------------------------------------- scores --
 
-/// `n × m` raw scores (before temperature) for the softmax path (SPEC §4).
+/// `n × m` raw scores (before temperature) for the softmax path (docs/maths.md §4).
 fn scores(score: &str, head: &Value, q: &Mat, k: &Mat) -> Mat {
     let d_k = width(q) as f64;
     let params = head.get("score_params");
