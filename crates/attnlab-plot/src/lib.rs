@@ -79,25 +79,26 @@
 
 #![deny(missing_docs)]
 
+mod cell_map;
 mod cells;
-mod draw;
 mod frame;
 mod grid;
 mod heatmap;
+mod heatmap_paint;
+mod layout;
 mod legend;
 mod line_chart;
 mod lines;
 mod scale;
+mod style;
 mod text;
 
-pub use draw::{
-    BACKGROUND, CellField, CellMap, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK,
-    HeatmapStyle, MASK_FILL, MASK_HATCH, SELECTED, draw_heatmap, natural_height,
-    repaint_heatmap_values,
-};
+pub use cell_map::CellMap;
 pub use frame::{HeadGridFrame, HeatmapFrame};
 pub use grid::{HeadGrid, HeadGridMap, draw_head_grid, repaint_head_grid_values};
 pub use heatmap::{Heatmap, HeatmapError};
+pub use heatmap_paint::{draw_heatmap, repaint_heatmap_values};
+pub use layout::natural_height;
 pub use line_chart::{
     Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,
     Ticks, VerticalMarker, draw_line_chart, format_tick,
@@ -109,3 +110,7 @@ pub use lines::{
 /// Colours of figures and series (plotters' RGB colour).
 pub use plotters::style::RGBColor;
 pub use scale::{ColorScale, ValueRange, format_value};
+pub use style::{
+    BACKGROUND, CellField, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle,
+    MASK_FILL, MASK_HATCH, SELECTED,
+};

@@ -41,7 +41,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use crate::draw::{BACKGROUND, INK, MUTED_INK, anchored, font};
+use crate::style::{BACKGROUND, INK, MUTED_INK, anchored, font};
 use crate::text;
 
 /// How an axis maps values to positions.
