@@ -1,8 +1,8 @@
 //! # attnlab-plot
 //!
 //! attnlab's figures, each a pure function of its data and a plotters backend: the app
-//! draws on an HTML canvas (`plotters-canvas`), the CLI, exports and the snapshot tests on
-//! SVG. One drawing code, every output.
+//! draws on an HTML canvas (`plotters-canvas`), the CLI, exports and the tests on SVG (and
+//! on a raster backend). One drawing code, every output.
 //!
 //! The first figure is the attention [`Heatmap`]: query tokens on the rows, key tokens on
 //! the columns, a colour legend with numeric ticks, blocked cells hatched in grey (never

@@ -1,5 +1,7 @@
-//! Snapshot-style tests: draw on plotters' SVG backend into a `String` and read the
-//! figure back (texts, rectangles, hatch lines), the way a person would check a plot.
+//! The heatmap, drawn on plotters' SVG backend into a `String` and read back (texts,
+//! rectangles, hatch lines, the cell map), the way a person would check a plot: labels,
+//! legend, masked cells and empty rows, differences, the row-entropy panel, the natural
+//! height.
 
 use attnlab_plot::{
     CellMap, CellText, ENTROPY_BAR, ENTROPY_TRACK, Heatmap, HeatmapStyle, MASK_FILL, MASK_HATCH,
