@@ -7,9 +7,10 @@ use plotters::prelude::{DrawingArea, DrawingBackend, PathElement, RGBColor, Rect
 use plotters::style::{Color, ShapeStyle};
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
-use crate::draw::{BACKGROUND, CellField, CellMap, DrawResult, MASK_FILL, MASK_HATCH, p};
+use crate::cell_map::CellMap;
 use crate::heatmap::Heatmap;
 use crate::scale::{ColorScale, ValueRange};
+use crate::style::{BACKGROUND, CellField, DrawResult, MASK_FILL, MASK_HATCH, p};
 
 /// Above this many cells, rectangles round colours to [`MANY_CELLS_LEVELS`] steps.
 const MANY_CELLS: usize = 256 * 256;

@@ -4,10 +4,10 @@
 //! [`crate::repaint_head_grid_values`]). A slider that changes the values of every
 //! figure then leaves every label, caption and legend on the canvas as it is.
 
-use crate::draw::HeatmapStyle;
 use crate::grid::HeadGrid;
 use crate::heatmap::Heatmap;
 use crate::scale::{ColorScale, ValueRange};
+use crate::style::HeatmapStyle;
 
 /// Everything [`crate::draw_heatmap`] draws that does not depend on the values: the
 /// area's size, the style, title, labels, axis names, colour scale and range (the

@@ -7,14 +7,14 @@ use plotters::prelude::{
 use plotters::style::ShapeStyle;
 use plotters::style::text_anchor::{HPos, VPos};
 
+use crate::cell_map::{CellMap, grid_gap};
 use crate::cells::{self, Colouring};
-use crate::draw::{
-    BACKGROUND, CellMap, DrawResult, HeatmapStyle, INK, MUTED_INK, Parts, SELECTED, anchored, font,
-    grid_gap, p,
-};
 use crate::heatmap::Heatmap;
 use crate::legend::Legend;
 use crate::scale::{ColorScale, ValueRange};
+use crate::style::{
+    BACKGROUND, DrawResult, HeatmapStyle, INK, MUTED_INK, Parts, SELECTED, anchored, font, p,
+};
 use crate::text;
 
 /// Size of the tiles' titles ("head i"), unscaled pixels.

@@ -7,8 +7,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, ShapeStyle};
 
 use crate::cells::{Bitmap, draw_masked};
-use crate::draw::{CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
 use crate::scale::{self, ColorScale, ValueRange};
+use crate::style::{CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
 use crate::text;
 
 /// What a legend shows.

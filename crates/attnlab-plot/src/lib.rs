@@ -1,8 +1,8 @@
 //! # attnlab-plot
 //!
 //! attnlab's figures, each a pure function of its data and a plotters backend: the app
-//! draws on an HTML canvas (`plotters-canvas`), the CLI, exports and the snapshot tests on
-//! SVG. One drawing code, every output.
+//! draws on an HTML canvas (`plotters-canvas`), the CLI, exports and the tests on SVG (and
+//! on a raster backend). One drawing code, every output.
 //!
 //! The first figure is the attention [`Heatmap`]: query tokens on the rows, key tokens on
 //! the columns, a colour legend with numeric ticks, blocked cells hatched in grey (never
@@ -79,25 +79,26 @@
 
 #![deny(missing_docs)]
 
+mod cell_map;
 mod cells;
-mod draw;
 mod frame;
 mod grid;
 mod heatmap;
+mod heatmap_paint;
+mod layout;
 mod legend;
 mod line_chart;
 mod lines;
 mod scale;
+mod style;
 mod text;
 
-pub use draw::{
-    BACKGROUND, CellField, CellMap, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK,
-    HeatmapStyle, MASK_FILL, MASK_HATCH, SELECTED, draw_heatmap, natural_height,
-    repaint_heatmap_values,
-};
+pub use cell_map::CellMap;
 pub use frame::{HeadGridFrame, HeatmapFrame};
 pub use grid::{HeadGrid, HeadGridMap, draw_head_grid, repaint_head_grid_values};
 pub use heatmap::{Heatmap, HeatmapError};
+pub use heatmap_paint::{draw_heatmap, repaint_heatmap_values};
+pub use layout::natural_height;
 pub use line_chart::{
     Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,
     Ticks, VerticalMarker, draw_line_chart, format_tick,
@@ -109,3 +110,7 @@ pub use lines::{
 /// Colours of figures and series (plotters' RGB colour).
 pub use plotters::style::RGBColor;
 pub use scale::{ColorScale, ValueRange, format_value};
+pub use style::{
+    BACKGROUND, CellField, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle,
+    MASK_FILL, MASK_HATCH, SELECTED,
+};

@@ -41,7 +41,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use crate::draw::{BACKGROUND, INK, MUTED_INK, anchored, font};
+use crate::scale;
+use crate::style::{BACKGROUND, INK, MUTED_INK, anchored, font};
 use crate::text;
 
 /// How an axis maps values to positions.
@@ -239,30 +240,12 @@ fn axis_range(axis: &Axis, values: impl Iterator<Item = f64>) -> AxisMap {
     }
 }
 
-fn nice_step(raw: f64) -> f64 {
-    if !(raw.is_finite() && raw > 0.0) {
-        return 1.0;
-    }
-    let p = 10f64.powf(raw.log10().floor());
-    let f = raw / p;
-    let nice = if f <= 1.0 {
-        1.0
-    } else if f <= 2.0 {
-        2.0
-    } else if f <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    nice * p
-}
-
 /// The tick values of `axis` over `map`'s range.
 fn tick_values(axis: &Axis, map: &AxisMap) -> Vec<f64> {
     let values = match (&axis.ticks, axis.scale) {
         (Ticks::At(v), _) => v.clone(),
         (Ticks::Auto, AxisScale::Linear) => {
-            let step = nice_step((map.hi - map.lo) / 6.0);
+            let step = scale::nice_step((map.hi - map.lo) / 6.0, &[1.0, 2.0, 5.0]);
             let first = (map.lo / step).ceil() as i64;
             let last = (map.hi / step).floor() as i64;
             (first..=last).map(|k| k as f64 * step).collect()

@@ -10,8 +10,8 @@ use plotters::prelude::{
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, FontStyle, RGBColor};
 
-use crate::draw::{BACKGROUND, INK, MUTED_INK, anchored, font, p};
 use crate::heatmap::HeatmapError;
+use crate::style::{BACKGROUND, INK, MUTED_INK, anchored, font, p};
 use crate::text;
 
 /// One colour per head (head `h` gets `HEAD_COLOURS[h % 16]`): distinct hues, dark

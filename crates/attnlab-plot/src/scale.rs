@@ -1,5 +1,7 @@
 //! Colour scales, value ranges and the numbers printed on the legend.
 
+use std::ops::{Div, Mul, Sub};
+
 use plotters::style::RGBColor;
 
 /// How values map to colours.
@@ -113,7 +115,7 @@ impl ValueRange {
 /// fraction `min_gap` of the range to an end are dropped so labels never collide.
 pub(crate) fn ticks(range: ValueRange, target: usize, min_gap: f32) -> Vec<f32> {
     let (lo, hi) = (range.min(), range.max());
-    let step = nice_step((hi - lo) / target.max(1) as f32);
+    let step = nice_step((hi - lo) / target.max(1) as f32, &[1.0, 2.0, 2.5, 5.0]);
     let mut out = vec![lo];
     let mut k = (lo / step).ceil();
     loop {
@@ -132,25 +134,73 @@ pub(crate) fn ticks(range: ValueRange, target: usize, min_gap: f32) -> Vec<f32> 
     out
 }
 
-fn nice_step(raw: f32) -> f32 {
-    if !(raw.is_finite() && raw > 0.0) {
-        return 1.0;
+/// The floating-point arithmetic of [`round_up_to_steps`] and [`nice_step`], for `f32`
+/// (legends, differences' ranges) and `f64` (line charts): each type's own operations, so
+/// either computes exactly what a copy written for it alone would.
+pub(crate) trait Float:
+    Copy + PartialOrd + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// 10.
+    const TEN: Self;
+    /// Neither infinite nor NaN.
+    fn is_finite(self) -> bool;
+    /// The base-10 logarithm.
+    fn log10(self) -> Self;
+    /// The largest integer at or below.
+    fn floor(self) -> Self;
+    /// `self` to the power `n`.
+    fn powf(self, n: Self) -> Self;
+}
+
+macro_rules! float {
+    ($($t:ty),*) => {$(
+        impl Float for $t {
+            const ZERO: $t = 0.0;
+            const ONE: $t = 1.0;
+            const TEN: $t = 10.0;
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            fn log10(self) -> $t {
+                <$t>::log10(self)
+            }
+            fn floor(self) -> $t {
+                <$t>::floor(self)
+            }
+            fn powf(self, n: $t) -> $t {
+                <$t>::powf(self, n)
+            }
+        }
+    )*};
+}
+
+float!(f32, f64);
+
+/// A step between ticks: `raw` rounded up to the first of `steps` times a power of ten
+/// ([`round_up_to_steps`] with no slack); 1 when `raw` is not finite and positive.
+pub(crate) fn nice_step<F: Float>(raw: F, steps: &[F]) -> F {
+    if !(raw.is_finite() && raw > F::ZERO) {
+        return F::ONE;
     }
-    round_up_to_steps(raw, &[1.0, 2.0, 2.5, 5.0], 0.0)
+    round_up_to_steps(raw, steps, F::ZERO)
 }
 
 /// `x` (finite, > 0) rounded up to the first of `steps` (ascending, within `1..10`) times
 /// the power of ten at or below `x`, or to the next power of ten; a mantissa at most a
 /// relative `slack` above a step rounds down to that step (so `0.2`, stored as
 /// 2.0000002 × 0.1, stays 0.2 with a slack of 1e-5).
-pub(crate) fn round_up_to_steps(x: f32, steps: &[f32], slack: f32) -> f32 {
-    let p = 10f32.powf(x.log10().floor());
+pub(crate) fn round_up_to_steps<F: Float>(x: F, steps: &[F], slack: F) -> F {
+    let p = F::TEN.powf(x.log10().floor());
     let f = x / p;
     let step = steps
         .iter()
         .copied()
-        .find(|&s| s >= f * (1.0 - slack))
-        .unwrap_or(10.0);
+        .find(|&s| s >= f * (F::ONE - slack))
+        .unwrap_or(F::TEN);
     step * p
 }
 
@@ -237,6 +287,19 @@ mod tests {
         assert_eq!(t.last(), Some(&0.37));
         assert!(t.contains(&0.0));
         assert!(t.windows(2).all(|w| w[1] - w[0] >= 0.07), "{t:?}");
+    }
+
+    #[test]
+    fn nice_steps_in_either_precision() {
+        let chart = [1.0, 2.0, 5.0];
+        let got: Vec<f64> = [0.07, 1.0, 1.3, 2.0, 3.0, 7.0, 12.0, 0.0, -1.0, f64::NAN]
+            .into_iter()
+            .map(|x| nice_step(x, &chart))
+            .collect();
+        assert_eq!(got, [0.1, 1.0, 2.0, 2.0, 5.0, 10.0, 20.0, 1.0, 1.0, 1.0]);
+        let legend = [1.0, 2.0, 2.5, 5.0];
+        assert_eq!(nice_step(0.25f32, &legend), 0.25);
+        assert_eq!(nice_step(0.3f32, &legend), 0.5);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use plotters_svg::SVGBackend;
 #[path = "support/svg.rs"]
 mod svg;
 
-use svg::{hex, num, rects, tags, texts};
+use svg::{hex, num, rects, tags, texts, texts_outside};
 
 fn labels(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("tok{i}")).collect()
@@ -220,14 +220,8 @@ fn one_to_sixteen_heads_fit_inside_the_area() {
                 );
                 assert!(x1 > x0 && y1 > y0, "head {k} has pixels");
             }
-            for t in tags(&svg, "text") {
-                let (x, y) = (num(&t, "x"), num(&t, "y"));
-                assert!(
-                    (0..=w).contains(&x) && (0..=h).contains(&y),
-                    "{:?} at {x},{y}",
-                    t.text
-                );
-            }
+            let outside = texts_outside(&svg, (w, h));
+            assert!(outside.is_empty(), "{outside:?}");
         }
     }
 }

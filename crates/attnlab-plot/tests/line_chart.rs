@@ -1,5 +1,5 @@
-//! Snapshot-style tests of the line chart: draw on the SVG backend and read back the axis
-//! captions, tick labels, legend entries, markers and the number of points.
+//! The line chart, drawn on the SVG backend and read back: the axis captions, tick
+//! labels, legend entries, markers and the number of points.
 
 use attnlab_plot::{
     Axis, AxisScale, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, RGBColor, Series,

@@ -72,6 +72,29 @@ pub fn rects(svg: &str) -> Vec<(Corners, String)> {
         .collect()
 }
 
+/// The rectangles of the SVG filled with `colour`.
+pub fn rects_filled(svg: &str, colour: plotters::style::RGBColor) -> Vec<Corners> {
+    let fill = hex(colour);
+    rects(svg)
+        .into_iter()
+        .filter(|(_, f)| *f == fill)
+        .map(|(r, _)| r)
+        .collect()
+}
+
+/// The texts anchored outside a `w × h` area, with their anchors: none when every text
+/// is drawn inside.
+pub fn texts_outside(svg: &str, (w, h): (i32, i32)) -> Vec<(String, i32, i32)> {
+    tags(svg, "text")
+        .into_iter()
+        .filter_map(|t| {
+            let (x, y) = (num(&t, "x"), num(&t, "y"));
+            let inside = (0..=w).contains(&x) && (0..=h).contains(&y);
+            (!inside).then_some((t.text, x, y))
+        })
+        .collect()
+}
+
 pub fn hex(c: plotters::style::RGBColor) -> String {
     format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }

@@ -1,5 +1,7 @@
-//! Snapshot-style tests: draw on plotters' SVG backend into a `String` and read the
-//! figure back (texts, rectangles, hatch lines), the way a person would check a plot.
+//! The heatmap, drawn on plotters' SVG backend into a `String` and read back (texts,
+//! rectangles, hatch lines, the cell map), the way a person would check a plot: labels,
+//! legend, masked cells and empty rows, differences, the row-entropy panel, the natural
+//! height.
 
 use attnlab_plot::{
     CellMap, CellText, ENTROPY_BAR, ENTROPY_TRACK, Heatmap, HeatmapStyle, MASK_FILL, MASK_HATCH,
@@ -11,7 +13,7 @@ use plotters_svg::SVGBackend;
 #[path = "support/svg.rs"]
 mod svg;
 
-use svg::{Corners, Tag, hex, num, rects, tags, texts};
+use svg::{Tag, hex, num, rects, rects_filled, tags, texts, texts_outside};
 
 const SENTENCE: [&str; 11] = [
     "The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired",
@@ -280,14 +282,8 @@ fn everything_is_drawn_inside_the_area() {
         let h = Heatmap::weights("A title", labels.clone(), labels, weights(n, n)).unwrap();
         let (svg, map) = render(&h, size, HeatmapStyle::default());
         let (w, hgt) = (size.0 as i32, size.1 as i32);
-        for t in tags(&svg, "text") {
-            let (x, y) = (num(&t, "x"), num(&t, "y"));
-            assert!(
-                (0..=w).contains(&x) && (0..=hgt).contains(&y),
-                "n={n}: {:?} at {x},{y}",
-                t.text
-            );
-        }
+        let outside = texts_outside(&svg, (w, hgt));
+        assert!(outside.is_empty(), "n={n}: {outside:?}");
         let ((x0, y0), _) = map.cell_bounds(0, 0).unwrap();
         let (x1, y1) = (map.edge_x(n), map.edge_y(n));
         assert!(
@@ -533,16 +529,8 @@ fn row_entropy_bars_line_up_with_the_rows() {
     );
 
     // One bar per non-empty row, inside its row; bars grow with H.
-    let bars: Vec<Corners> = rects(&svg)
-        .into_iter()
-        .filter(|(_, fill)| *fill == hex(ENTROPY_BAR))
-        .map(|(r, _)| r)
-        .collect();
-    let tracks: Vec<Corners> = rects(&svg)
-        .into_iter()
-        .filter(|(_, fill)| *fill == hex(ENTROPY_TRACK))
-        .map(|(r, _)| r)
-        .collect();
+    let bars = rects_filled(&svg, ENTROPY_BAR);
+    let tracks = rects_filled(&svg, ENTROPY_TRACK);
     assert_eq!(bars.len(), n - 2, "rows 2..n have H > 0: {bars:?}");
     assert_eq!(tracks.len(), n - 2);
     let mut last_w = 0;
@@ -583,34 +571,20 @@ fn row_entropy_for_many_tokens_keeps_the_bars_and_names_the_axis() {
         !t.contains(&"% of max".to_string()),
         "rows too small for numbers"
     );
-    let bars = rects(&svg)
-        .into_iter()
-        .filter(|(_, fill)| *fill == hex(ENTROPY_BAR))
-        .count();
+    let bars = rects_filled(&svg, ENTROPY_BAR).len();
     let painted_rows = (2..n)
         .filter(|&i| map.edge_y(i) < map.edge_y(i + 1))
         .count();
     assert_eq!(bars, painted_rows);
-    for tag in tags(&svg, "text") {
-        let (x, y) = (num(&tag, "x"), num(&tag, "y"));
-        assert!(
-            (0..=900).contains(&x) && (0..=700).contains(&y),
-            "{:?}",
-            tag.text
-        );
-    }
+    let outside = texts_outside(&svg, (900, 700));
+    assert!(outside.is_empty(), "{outside:?}");
 }
 
 #[test]
 fn row_entropy_on_a_narrow_canvas_keeps_the_bars_and_gives_the_matrix_the_room() {
     let n = 6;
     let h = entropy_heatmap(n);
-    let count = |svg: &str| {
-        rects(svg)
-            .into_iter()
-            .filter(|(_, fill)| *fill == hex(ENTROPY_BAR))
-            .count()
-    };
+    let count = |svg: &str| rects_filled(svg, ENTROPY_BAR).len();
     // Medium: bars and nats, no "% of max" column.
     let (svg, _) = render(&h, (640, 520), HeatmapStyle::default());
     let t = texts(&svg);
@@ -644,14 +618,8 @@ fn row_entropy_on_a_narrow_canvas_keeps_the_bars_and_gives_the_matrix_the_room()
         map.edge_x(0),
         map.edge_x(n)
     );
-    for tag in tags(&svg, "text") {
-        let (x, y) = (num(&tag, "x"), num(&tag, "y"));
-        assert!(
-            (0..=460).contains(&x) && (0..=420).contains(&y),
-            "{:?}",
-            tag.text
-        );
-    }
+    let outside = texts_outside(&svg, (460, 420));
+    assert!(outside.is_empty(), "{outside:?}");
 }
 
 #[test]
