@@ -89,8 +89,11 @@ pub struct AppState {
     pub model: RwSignal<ModelSettings>,
     /// The variants, side by side.
     pub variants: RwSignal<Vec<VariantSlot>>,
-    /// The variant last added or worked on (restored from links).
+    /// The variant last added or worked on (restored from links); pages read
+    /// [`AppState::shown_variant`], which always names an existing variant.
     pub selected_variant: RwSignal<usize>,
+    /// The variant every page shows: the selected one, within the variants there are.
+    pub shown_variant: Memo<usize>,
     /// Which head the large heatmaps show.
     pub head: RwSignal<usize>,
     /// The two variants compared (indices).
@@ -158,7 +161,8 @@ impl AppState {
             })
         });
 
-        let variants = RwSignal::new(Vec::new());
+        let variants = RwSignal::new(Vec::<VariantSlot>::new());
+        let selected_variant = RwSignal::new(lab.view.variant);
         let state = AppState {
             page: RwSignal::new(lab.view.page),
             mode,
@@ -166,7 +170,10 @@ impl AppState {
             source,
             model,
             variants,
-            selected_variant: RwSignal::new(lab.view.variant),
+            selected_variant,
+            shown_variant: Memo::new(move |_| {
+                View::shown_variant(selected_variant.get(), variants.with(Vec::len))
+            }),
             head,
             compare: RwSignal::new(lab.view.compare),
             compare_what: RwSignal::new(lab.view.compare_what),
@@ -278,8 +285,7 @@ impl AppState {
             .collect();
         let figs = figures.clone();
         let selected = Memo::new(move |_| {
-            let last = model.with(|m| m.heads).saturating_sub(1);
-            let h = head.get().min(last);
+            let h = View::shown_head(head.get(), model.with(|m| m.heads));
             figs.get(h).and_then(|f| f.get())
         });
         let figs = figures.clone();
@@ -334,7 +340,7 @@ impl AppState {
                 .with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
             view: View {
                 page: self.page.get(),
-                variant: self.selected_variant.get(),
+                variant: self.shown_variant.get(),
                 // The head shown (a head past the count is never written to a link).
                 head: self.shown_head(),
                 compare: self.compare.get(),
@@ -448,11 +454,16 @@ impl AppState {
         })
     }
 
-    /// The head the large heatmaps show (the selected one, within the head count).
+    /// The head every page shows (the selected one, within the head count).
     pub fn shown_head(&self) -> usize {
-        self.head
-            .get()
-            .min(self.model.with(|m| m.heads).saturating_sub(1))
+        View::shown_head(self.head.get(), self.model.with(|m| m.heads))
+    }
+
+    /// The slot of the variant every page shows ([`AppState::shown_variant`]); `None`
+    /// only while there is no variant.
+    pub fn shown_slot(&self) -> Option<VariantSlot> {
+        let i = self.shown_variant.get();
+        self.variants.with(|slots| slots.get(i).cloned())
     }
 }
 

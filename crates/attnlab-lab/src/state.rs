@@ -51,6 +51,9 @@ pub const PAD_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
 /// The choices of Linformer's number of projected keys `k`.
 pub const LINFORMER_K_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
 
+/// Linformer's `k` in a new variant.
+pub const DEFAULT_LINFORMER_K: usize = 4;
+
 /// The choices of the window radius `r` (0 = each token sees only itself).
 pub const WINDOW_RANGE: RangeInclusive<usize> = 0..=MAX_TOKENS;
 
@@ -313,7 +316,7 @@ impl Variant {
             score: ScoreFunction::ScaledDot,
             temperature: 1.0,
             attention: AttentionKind::Softmax,
-            linformer_k: 4,
+            linformer_k: DEFAULT_LINFORMER_K,
             masks: Masks::default(),
         }
     }
@@ -433,6 +436,20 @@ pub struct View {
     pub compare: (usize, usize),
     /// Whether they are compared on the selected head or on the head average.
     pub compare_what: CompareWhat,
+}
+
+impl View {
+    /// The variant every page shows among `count` variants: the selected one, or the
+    /// last when the selected one no longer exists. (0 when there are none.)
+    pub fn shown_variant(selected: usize, count: usize) -> usize {
+        selected.min(count.saturating_sub(1))
+    }
+
+    /// The head every page shows among `heads` heads: the selected one, or the last when
+    /// the model has fewer heads. (0 when there are none.)
+    pub fn shown_head(selected: usize, heads: usize) -> usize {
+        selected.min(heads.saturating_sub(1))
+    }
 }
 
 /// The whole configuration of the lab.

@@ -13,20 +13,14 @@ use crate::state::use_app_state;
 #[component]
 pub fn LinearPage() -> impl IntoView {
     let state = use_app_state();
-    let slot = Memo::new(move |_| {
-        let count = state.variants.with(Vec::len);
-        state.selected_variant.get().min(count.saturating_sub(1))
-    });
     let variant_kind = Memo::new(move |_| {
         state
-            .variants
-            .with(|s| s.get(slot.get()).map(|s| s.variant.with(|v| v.attention)))
+            .shown_slot()
+            .map(|s| s.variant.with(|v| v.attention))
             .unwrap_or_default()
     });
     let problem: ProblemMemo = Memo::new(move |_| {
-        let memo = state
-            .variants
-            .with(|s| s.get(slot.get()).map(|s| s.memos.problem))?;
+        let memo = state.shown_slot()?.memos.problem;
         Some(memo.get().map_err(|e| explain(&e)))
     });
     let picked = RwSignal::new(None::<AttentionKind>);

@@ -1,7 +1,7 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
 use attnlab_lab::linear_lab::{LinformerView, linformer_figures, linformer_view};
-use attnlab_lab::state::LINFORMER_K_RANGE;
+use attnlab_lab::state::{DEFAULT_LINFORMER_K, LINFORMER_K_RANGE};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
@@ -20,12 +20,9 @@ pub fn LinformerPanel(
 ) -> impl IntoView {
     let state = use_app_state();
     let variant_k = Memo::new(move |_| {
-        let i = state.selected_variant.get();
-        state.variants.with(|s| {
-            s.get(i)
-                .or(s.first())
-                .map_or(4, |s| s.variant.with(|v| v.linformer_k))
-        })
+        state
+            .shown_slot()
+            .map_or(DEFAULT_LINFORMER_K, |s| s.variant.with(|v| v.linformer_k))
     });
     let picked = RwSignal::new(None::<usize>);
     let k = Memo::new(move |_| picked.get().unwrap_or_else(|| variant_k.get()));

@@ -29,11 +29,8 @@ pub fn LinesView() -> impl IntoView {
         }
         let count = state.model.with(|m| m.heads);
         let heads = state
-            .variants
-            .with(|vs| {
-                let i = state.selected_variant.get().min(vs.len().saturating_sub(1));
-                vs.get(i).map(|s| s.memos.heads.clone())
-            })
+            .shown_slot()
+            .map(|s| s.memos.heads)
             .ok_or_else(|| "There is no variant to draw.".to_string())?;
         let mut out = Vec::new();
         for h in shown.get().into_iter().filter(|&h| h < count) {
@@ -46,10 +43,7 @@ pub fn LinesView() -> impl IntoView {
         Ok(out)
     });
     let labels = Memo::new(move |_| {
-        let variant = state.variants.with(|vs| {
-            let i = state.selected_variant.get().min(vs.len().saturating_sub(1));
-            vs.get(i).map(|s| s.variant.get())
-        });
+        let variant = state.shown_slot().map(|s| s.variant.get());
         let rows = state.tokens.with(Tokens::labels);
         let cols = match variant {
             Some(v) => state.key_tokens.with(|t| compute::key_labels(t, &v)),
@@ -58,12 +52,10 @@ pub fn LinesView() -> impl IntoView {
         (rows, cols)
     });
     let title = move || {
-        state.variants.with(|vs| {
-            let i = state.selected_variant.get().min(vs.len().saturating_sub(1));
-            vs.get(i)
-                .map(|s| s.variant.with(|v| v.name.clone()))
-                .unwrap_or_default()
-        })
+        state
+            .shown_slot()
+            .map(|s| s.variant.with(|v| v.name.clone()))
+            .unwrap_or_default()
     };
     let figure: Memo<Option<TokenLines>> = Memo::new(move |_| {
         let f = focus.get();

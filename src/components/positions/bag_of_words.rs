@@ -20,13 +20,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
     // `None`: the sentence as typed; `Some(d)`: the d-th shuffle.
     let draw = RwSignal::new(None::<u64>);
     let next_draw = StoredValue::new(0u64);
-    let variant = Memo::new(move |_| {
-        let i = state.selected_variant.get();
-        state.variants.with(|vs| {
-            let last = vs.len().checked_sub(1)?;
-            vs.get(i.min(last)).map(|s| s.variant.get())
-        })
-    });
+    let variant = Memo::new(move |_| state.shown_slot().map(|s| s.variant.get()));
     let permutation = Memo::new(move |_| {
         let d = draw.get()?;
         let (n, typed) = state.tokens.with(|t| (t.used().len(), t.typed()));

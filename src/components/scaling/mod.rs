@@ -26,13 +26,9 @@ pub fn ScalingPage() -> impl IntoView {
     let study: Memo<ScalingStudy> = Memo::new(move |_| scaling::study(keys.get(), seed.get()));
     let sentence: Memo<Option<SentenceValues>> = Memo::new(move |_| {
         let h = state.shown_head();
-        let i = state.selected_variant.get();
-        state.variants.with(|vs| {
-            let slot = vs.get(i.min(vs.len().checked_sub(1)?))?;
-            slot.memos.problem.with(|p| {
-                let p = p.as_ref().ok()?;
-                scaling::sentence_values(p.heads().get(h)?)
-            })
+        state.shown_slot()?.memos.problem.with(|p| {
+            let p = p.as_ref().ok()?;
+            scaling::sentence_values(p.heads().get(h)?)
         })
     });
     view! {

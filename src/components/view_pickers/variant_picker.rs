@@ -18,10 +18,7 @@ pub fn VariantPicker(
                 .collect::<Vec<_>>()
         })
     };
-    let shown = move || {
-        let count = state.variants.with(Vec::len);
-        state.selected_variant.get().min(count.saturating_sub(1))
-    };
+    let shown = move || state.shown_variant.get();
     view! {
         <label class="view-picker">
             <span>"Variant"</span>
