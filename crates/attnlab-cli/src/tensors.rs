@@ -2,23 +2,23 @@
 //! [`attnlab_core::attention::Problem`] out, and the result back as JSON.
 //!
 //! Every error names the field path (`heads[0].k`) and what is wrong with it
-//! (`row 3 has 5 values, expected 4`), in one line.
+//! (`row 3 has 5 values, expected 4`), in one line. The result's JSON is in [`output`].
+
+mod output;
 
 use std::fmt;
 
 use attnlab_core::CoreError;
-use attnlab_core::attention::{
-    AttentionKind, AttentionResult, AttentionSpec, Computation, HeadInput, LinformerParams, Problem,
-};
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
 use attnlab_core::mask::MaskSpec;
 use attnlab_core::score::{ScoreFunction, ScoreParams};
 use ndarray::{Array1, Array2};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+
+pub use output::result_json;
 
 /// The format tag of inputs.
 pub const INPUT_FORMAT: &str = "attnlab-tensors/1";
-/// The format tag of results.
-pub const OUTPUT_FORMAT: &str = "attnlab-result/1";
 
 /// A bad input: the field path and what is wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -541,64 +541,6 @@ pub fn parse(text: &str) -> Parsed<Document> {
     })
 }
 
-/// An f32 as the shortest JSON number that reads back as the same f32.
-fn num(x: f32) -> Value {
-    let shortest: f64 = format!("{x}").parse().expect("f32 Display is a valid f64");
-    serde_json::Number::from_f64(shortest)
-        .map(Value::Number)
-        .unwrap_or(Value::Null)
-}
-
-fn rows(a: &Array2<f32>) -> Value {
-    Value::Array(
-        a.rows()
-            .into_iter()
-            .map(|r| Value::Array(r.iter().map(|&x| num(x)).collect()))
-            .collect(),
-    )
-}
-
-fn computation_name(c: Computation) -> &'static str {
-    match c {
-        Computation::Quadratic => "quadratic",
-        Computation::LinearGlobal => "linear",
-        Computation::LinearRecurrent => "linear_recurrent",
-        Computation::LinearMaskedQuadratic => "linear_kernel_masked_quadratic",
-        Computation::Efficient => "efficient",
-        Computation::Linformer => "linformer",
-    }
-}
-
-/// The result as an `attnlab-result/1` JSON document.
-pub fn result_json(doc: &Document, result: &AttentionResult) -> Value {
-    let heads: Vec<Value> = result
-        .heads
-        .iter()
-        .map(|h| {
-            json!({
-                "weights": rows(&h.weights),
-                "output": rows(&h.output),
-                "row_entropy": h.row_entropy.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-                "row_entropy_normalised": h.row_entropy_normalised.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-                "empty_rows": h.empty_rows,
-                "computation": computation_name(h.computation),
-            })
-        })
-        .collect();
-    let mut out = json!({
-        "format": OUTPUT_FORMAT,
-        "heads": heads,
-        "output": rows(&result.output),
-    });
-    if let Some(q) = &doc.query_tokens {
-        out["query_tokens"] = json!(q);
-    }
-    if let Some(k) = &doc.key_tokens {
-        out["key_tokens"] = json!(k);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,11 +600,5 @@ mod tests {
         let d = parse(r#"{"temprature":2,"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"extra":1}]}"#)
             .unwrap();
         assert_eq!(d.unknown_fields, ["temprature", "heads[0].extra"]);
-    }
-
-    #[test]
-    fn numbers_print_shortest() {
-        assert_eq!(num(0.1).to_string(), "0.1");
-        assert_eq!(num(1.0).to_string(), "1.0");
     }
 }
