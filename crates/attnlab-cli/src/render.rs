@@ -4,6 +4,10 @@
 //! numbers come from the same `attnlab-lab` pipeline as the app, and the figure from the
 //! same `attnlab_plot::draw_heatmap`, here on plotters' SVG backend.
 
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
 use attnlab_core::CoreError;
 use attnlab_lab::compute::{LabError, Pipeline, Which};
 use attnlab_lab::figure::FigureRequest;
@@ -12,113 +16,111 @@ use attnlab_plot::{Heatmap, HeatmapStyle, draw_heatmap};
 use plotters::prelude::IntoDrawingArea;
 use plotters_svg::SVGBackend;
 
+use crate::Failure;
+
 /// The figures `render` draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Figure {
-    /// One head of one variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Figure {
+    /// One head of one variant
     Heatmap,
-    /// The head average of one variant.
+    /// The head average of one variant
     Average,
-    /// One variant minus another, on a diverging scale.
+    /// --variant minus --against, on a diverging scale
     Difference,
 }
 
-/// `render`'s options, parsed.
-#[derive(Debug)]
-struct Options {
-    state: String,
-    figure: Figure,
-    variant: Option<String>,
-    against: Option<String>,
-    head: Option<Which>,
-    output: String,
-    size: (u32, u32),
+/// A figure's size in pixels, written `WIDTHxHEIGHT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    /// Width in pixels, from 200 to 8000.
+    pub width: u32,
+    /// Height in pixels, from 200 to 8000.
+    pub height: u32,
 }
 
-/// Runs `attnlab render ARGS…`; returns warnings for standard error, or one line of error.
-pub fn run(args: &[&str]) -> Result<Vec<String>, String> {
-    let opts = parse(args)?;
-    let decoded = fragment::decode(&opts.state).map_err(|e| format!("--state: {}", e.reason()))?;
-    let warnings = decoded
-        .repairs
-        .iter()
-        .map(|r| format!("warning: the state was repaired: {r}"))
-        .collect();
-    let heatmap = build(&decoded.state, &opts)?;
-    let svg = draw(&heatmap, opts.size)?;
-    if opts.output == "-" {
-        print!("{svg}");
+impl FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Size, String> {
+        text.split_once('x')
+            .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+            .filter(|&(w, h): &(u32, u32)| (200..=8000).contains(&w) && (200..=8000).contains(&h))
+            .map(|(width, height)| Size { width, height })
+            .ok_or_else(|| {
+                format!("{text:?} is not WIDTHxHEIGHT with both from 200 to 8000, e.g. 1100x760")
+            })
+    }
+}
+
+/// `--head`'s value: a head number or `average`.
+fn parse_head(text: &str) -> Result<Which, String> {
+    match text {
+        "average" => Ok(Which::Average),
+        n => n
+            .parse()
+            .map(Which::Head)
+            .map_err(|_| format!("{n:?} is not a head number (0, 1, …) or \"average\"")),
+    }
+}
+
+/// The arguments of `attnlab render`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Draw one of the app's figures as SVG, from the app's link",
+    long_about = "Draw one of the app's figures as SVG, for slides, from the link the app's \
+                  \"copy link\" gives. The numbers and the drawing are the app's own.\n\n\
+                  A link with values out of range is repaired with a warning on standard error."
+)]
+pub struct RenderArgs {
+    /// The app's link from "copy link": the whole link, or its part after #
+    #[arg(short, long, value_name = "LINK", allow_hyphen_values = true)]
+    pub state: String,
+    /// The figure to draw
+    #[arg(short, long, value_enum, default_value_t = Figure::Heatmap)]
+    pub figure: Figure,
+    /// The variant to draw (A, B, …) [default: the one the link had selected]
+    #[arg(short, long, value_name = "NAME", allow_hyphen_values = true)]
+    pub variant: Option<String>,
+    /// For difference: the variant to subtract [default: the other one the link compared]
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+    pub against: Option<String>,
+    /// The head, numbered from 0, or "average" for a difference of the head averages
+    /// [default: the link's selected head; for difference, what the link's comparison
+    /// compared]
+    #[arg(long, value_name = "N|average", value_parser = parse_head, allow_hyphen_values = true)]
+    pub head: Option<Which>,
+    /// The SVG's width and height in pixels, each from 200 to 8000
+    #[arg(
+        long,
+        value_name = "WIDTHxHEIGHT",
+        default_value = "1100x760",
+        allow_hyphen_values = true
+    )]
+    pub size: Size,
+    /// The SVG file to write, or - for standard output
+    #[arg(short, long, value_name = "FILE", allow_hyphen_values = true)]
+    pub output: PathBuf,
+}
+
+/// Runs `attnlab render`: the figure goes to its file (or standard output), then any
+/// warnings about the link to standard error.
+pub fn run(args: &RenderArgs) -> Result<(), Failure> {
+    let decoded = fragment::decode(&args.state).map_err(|e| format!("--state: {}", e.reason()))?;
+    let heatmap = build(&decoded.state, args)?;
+    let svg = draw(&heatmap, args.size)?;
+    if args.output == Path::new("-") {
+        io::stdout()
+            .lock()
+            .write_all(svg.as_bytes())
+            .map_err(Failure::Output)?;
     } else {
-        std::fs::write(&opts.output, svg)
-            .map_err(|e| format!("-o: cannot write {} ({e})", opts.output))?;
+        std::fs::write(&args.output, svg)
+            .map_err(|e| format!("-o: cannot write {} ({e})", args.output.display()))?;
     }
-    Ok(warnings)
-}
-
-fn parse(args: &[&str]) -> Result<Options, String> {
-    let mut state = None;
-    let mut figure = Figure::Heatmap;
-    let (mut variant, mut against, mut head, mut output) = (None, None, None, None);
-    let mut size = (1100, 760);
-    let mut it = args.iter();
-    while let Some(&flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .map(|v| v.to_string())
-                .ok_or_else(|| format!("{flag}: a value is needed"))
-        };
-        match flag {
-            "--state" | "-s" => state = Some(value()?),
-            "--figure" | "-f" => {
-                figure = match value()?.as_str() {
-                    "heatmap" => Figure::Heatmap,
-                    "average" => Figure::Average,
-                    "difference" => Figure::Difference,
-                    other => {
-                        return Err(format!(
-                            "--figure: unknown figure {other:?} (heatmap, average or difference)"
-                        ));
-                    }
-                }
-            }
-            "--variant" | "-v" => variant = Some(value()?),
-            "--against" => against = Some(value()?),
-            "--head" => {
-                let v = value()?;
-                head = Some(match v.as_str() {
-                    "average" => Which::Average,
-                    n => Which::Head(n.parse().map_err(|_| {
-                        format!("--head: {n:?} is not a head number (0, 1, …) or \"average\"")
-                    })?),
-                });
-            }
-            "--output" | "-o" => output = Some(value()?),
-            "--size" => {
-                let v = value()?;
-                size = v
-                    .split_once('x')
-                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-                    .filter(|&(w, h): &(u32, u32)| (200..=8000).contains(&w) && (200..=8000).contains(&h))
-                    .ok_or_else(|| {
-                        format!("--size: {v:?} is not WIDTHxHEIGHT with both from 200 to 8000, e.g. 1100x760")
-                    })?;
-            }
-            other => {
-                return Err(format!(
-                    "render: unknown option {other:?} (see attnlab --help)"
-                ));
-            }
-        }
+    for repair in &decoded.repairs {
+        eprintln!("warning: the state was repaired: {repair}");
     }
-    Ok(Options {
-        state: state.ok_or("render: --state is needed (the app's link, or the part after #)")?,
-        figure,
-        variant,
-        against,
-        head,
-        output: output.ok_or("render: -o FILE is needed (or -o - for standard output)")?,
-        size,
-    })
+    Ok(())
 }
 
 /// The index of the variant named by `flag`'s value, or the default.
@@ -142,15 +144,15 @@ fn variant_index(
 
 /// The figure the options ask for, built by the same `attnlab-lab` functions as the
 /// app's, so the file shows what the app shows for the link.
-fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
+fn build(state: &LabState, args: &RenderArgs) -> Result<Heatmap, String> {
     let a = variant_index(
         state,
         "--variant",
-        opts.variant.as_deref(),
+        args.variant.as_deref(),
         Some(state.view.variant),
     )?;
-    let request = match opts.figure {
-        Figure::Heatmap => match opts.head {
+    let request = match args.figure {
+        Figure::Heatmap => match args.head {
             None => FigureRequest::Head {
                 variant: a,
                 head: state.view.head,
@@ -166,14 +168,14 @@ fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
                 .compared()
                 .and_then(|(x, y)| [(x, y), (y, x)].into_iter().find(|p| p.0 == a))
                 .map(|(_, other)| other);
-            let b = variant_index(state, "--against", opts.against.as_deref(), partner)?;
+            let b = variant_index(state, "--against", args.against.as_deref(), partner)?;
             if a == b {
                 return Err(
                     "--against: a variant minus itself is zero everywhere; name another".into(),
                 );
             }
             // Without --head, what the link's comparison compared.
-            let which = opts.head.unwrap_or(match state.view.compare_what {
+            let which = args.head.unwrap_or(match state.view.compare_what {
                 CompareWhat::Head => Which::Head(state.view.head),
                 CompareWhat::Average => Which::Average,
             });
@@ -190,10 +192,10 @@ fn build(state: &LabState, opts: &Options) -> Result<Heatmap, String> {
     })
 }
 
-fn draw(heatmap: &Heatmap, size: (u32, u32)) -> Result<String, String> {
+fn draw(heatmap: &Heatmap, size: Size) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let area = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
         draw_heatmap(&area, heatmap, &HeatmapStyle::default())
             .map_err(|e| format!("figure: cannot draw ({e})"))?;
         area.present()

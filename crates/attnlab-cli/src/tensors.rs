@@ -1,31 +1,41 @@
 //! The `attnlab-tensors/1` interchange format: JSON in, a validated
 //! [`attnlab_core::attention::Problem`] out, and the result back as JSON.
 //!
-//! Every error names the field path (`heads[0].k`) and what is wrong with it
-//! (`row 3 has 5 values, expected 4`), in one line.
+//! Every error names the path of the bad value (`heads[1].k[3]`) and what is wrong with it
+//! (`expected 4 numbers, found 3`), in one line. serde reads the document into the typed
+//! structs of [`input`], and `serde_path_to_error` names the value it rejects; the checks
+//! serde cannot make (rectangular matrices, sizes that agree, values in range) follow here
+//! and name their paths the same way. Unknown fields are collected, with their paths, by
+//! `serde_ignored`.
+
+mod input;
+mod output;
 
 use std::fmt;
 
 use attnlab_core::CoreError;
-use attnlab_core::attention::{
-    AttentionKind, AttentionResult, AttentionSpec, Computation, HeadInput, LinformerParams, Problem,
-};
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
 use attnlab_core::mask::MaskSpec;
 use attnlab_core::score::{ScoreFunction, ScoreParams};
 use ndarray::{Array1, Array2};
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny};
+use serde_json::Value;
+
+use input::{
+    Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
+};
+pub use output::result_json;
 
 /// The format tag of inputs.
 pub const INPUT_FORMAT: &str = "attnlab-tensors/1";
-/// The format tag of results.
-pub const OUTPUT_FORMAT: &str = "attnlab-result/1";
 
 /// A bad input: the field path and what is wrong.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldError {
-    /// e.g. `heads[0].k`.
+    /// e.g. `heads[0].k[3]`.
     pub path: String,
-    /// e.g. `row 3 has 5 values, expected 4`.
+    /// e.g. `expected 4 numbers, found 5`.
     pub message: String,
 }
 
@@ -65,137 +75,117 @@ pub struct Document {
     pub unknown_fields: Vec<String>,
 }
 
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => {
-            let short: String = s.chars().take(20).collect();
-            format!("the string {short:?}")
-        }
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
+/// `at` followed by the path `rest` below it: `heads[0]` + `q[2]` → `heads[0].q[2]`.
+fn join(at: &str, rest: &str) -> String {
+    match (at, rest) {
+        ("", _) => rest.to_string(),
+        (_, "") => at.to_string(),
+        (_, r) if r.starts_with('[') => format!("{at}{rest}"),
+        _ => format!("{at}.{rest}"),
     }
 }
 
-/// A finite f32 from a JSON number.
-fn number(v: &Value, path: &str, place: impl FnOnce() -> String) -> Parsed<f32> {
-    let Some(x) = v.as_f64() else {
-        let problem = if v.is_number() {
-            "outside the f32 range (|x| ≤ 3.4e38)"
-        } else {
-            "expected a number"
+/// An unknown field's path as the messages write paths (`heads[0].extra`).
+fn ignored_path(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", ignored_path(parent)),
+        Path::Map { parent, key } => join(&ignored_path(parent), key),
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_path(parent),
+    }
+}
+
+/// serde_json's message without its ` at line L column C`: the path names the place.
+fn message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(bare) => bare.to_string(),
+        None => text,
+    }
+}
+
+/// Reads a `T` from `from`, a value found at the path `at`: a value serde rejects is named
+/// by its path, and the paths of fields `T` does not have are added to `unknown`.
+fn typed<'de, D, T>(from: D, at: &str, unknown: &mut Vec<String>) -> Parsed<T>
+where
+    D: Deserializer<'de, Error = serde_json::Error>,
+    T: Deserialize<'de>,
+{
+    let mut note = |path: serde_ignored::Path<'_>| unknown.push(join(at, &ignored_path(&path)));
+    let ignoring = serde_ignored::Deserializer::new(from, &mut note);
+    serde_path_to_error::deserialize(ignoring).map_err(|e| {
+        // The library writes the empty path as ".": the document itself.
+        let below = match e.path().iter().next() {
+            Some(_) => e.path().to_string(),
+            None => String::new(),
         };
-        return Err(FieldError::new(
-            path,
-            format!("{} is {}, {problem}", place(), describe(v)),
-        ));
-    };
-    let y = x as f32;
-    if !y.is_finite() {
-        return Err(FieldError::new(
-            path,
-            format!("{} is {x}, outside the f32 range (|x| ≤ 3.4e38)", place()),
-        ));
-    }
-    Ok(y)
+        match join(at, &below) {
+            path if path.is_empty() => FieldError::new("input", message(e.inner())),
+            path => FieldError::new(path, message(e.inner())),
+        }
+    })
 }
 
-/// A rectangular matrix of finite numbers with at least one row and one column.
-fn matrix(v: &Value, path: &str) -> Parsed<Array2<f32>> {
-    let rows = v.as_array().ok_or_else(|| {
-        FieldError::new(
-            path,
-            format!("is {}, expected an array of rows", describe(v)),
-        )
-    })?;
-    if rows.is_empty() {
-        return Err(FieldError::new(path, "has no rows, expected at least one"));
+/// "1 number", "4 numbers".
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
-    let mut width = None;
-    let mut data = Vec::new();
+}
+
+/// A rectangular matrix with at least one row and one column.
+fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
+    let rows = rows.0;
+    let Some(first) = rows.first() else {
+        return Err(FieldError::new(path, "has no rows, expected at least one"));
+    };
+    let width = first.0.len();
+    if width == 0 {
+        return Err(FieldError::new(
+            format!("{path}[0]"),
+            "is empty, expected at least one number",
+        ));
+    }
+    let mut data = Vec::with_capacity(rows.len() * width);
     for (i, row) in rows.iter().enumerate() {
-        let vals = row.as_array().ok_or_else(|| {
-            FieldError::new(
-                path,
-                format!("row {i} is {}, expected an array of numbers", describe(row)),
-            )
-        })?;
-        let w = *width.get_or_insert(vals.len());
-        if vals.len() != w {
+        if row.0.len() != width {
             return Err(FieldError::new(
-                path,
-                format!("row {i} has {} values, expected {w}", vals.len()),
+                format!("{path}[{i}]"),
+                format!(
+                    "expected {}, found {}",
+                    counted(width, "number"),
+                    row.0.len()
+                ),
             ));
         }
-        for (j, x) in vals.iter().enumerate() {
-            data.push(number(x, path, || format!("row {i}, column {j}"))?);
-        }
+        data.extend(row.0.iter().map(|x| x.0));
     }
-    let w = width.unwrap_or(0);
-    if w == 0 {
-        return Err(FieldError::new(
-            path,
-            "rows are empty, expected at least one value per row",
-        ));
-    }
-    Ok(Array2::from_shape_vec((rows.len(), w), data).expect("rectangular by construction"))
+    Ok(Array2::from_shape_vec((rows.len(), width), data).expect("rectangular by construction"))
 }
 
-fn vector(v: &Value, path: &str) -> Parsed<Array1<f32>> {
-    let vals = v.as_array().ok_or_else(|| {
-        FieldError::new(
-            path,
-            format!("is {}, expected an array of numbers", describe(v)),
-        )
-    })?;
-    if vals.is_empty() {
+/// A matrix that must be there.
+fn required_matrix(rows: Option<Rows>, path: &str, why: &str) -> Parsed<Array2<f32>> {
+    matrix(rows.ok_or_else(|| FieldError::new(path, why))?, path)
+}
+
+fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
+    if values.0.is_empty() {
         return Err(FieldError::new(
             path,
             "is empty, expected at least one value",
         ));
     }
-    vals.iter()
-        .enumerate()
-        .map(|(j, x)| number(x, path, || format!("value {j}")))
-        .collect::<Parsed<Vec<f32>>>()
-        .map(Array1::from)
+    Ok(values.0.iter().map(|x| x.0).collect())
 }
 
-fn index_list(v: &Value, path: &str) -> Parsed<Vec<usize>> {
-    let vals = v.as_array().ok_or_else(|| {
-        FieldError::new(
-            path,
-            format!("is {}, expected an array of token indices", describe(v)),
-        )
-    })?;
-    vals.iter()
-        .enumerate()
-        .map(|(j, x)| {
-            x.as_u64().map(|u| u as usize).ok_or_else(|| {
-                FieldError::new(
-                    path,
-                    format!(
-                        "entry {j} is {}, expected a non-negative integer",
-                        describe(x)
-                    ),
-                )
-            })
-        })
-        .collect()
-}
-
-fn bool_matrix(v: &Value, path: &str, n: usize, m: usize) -> Parsed<Array2<bool>> {
-    let rows = v.as_array().ok_or_else(|| {
-        FieldError::new(
-            path,
-            format!(
-                "is {}, expected an array of rows of true/false",
-                describe(v)
-            ),
-        )
-    })?;
+fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Parsed<Array2<bool>> {
+    let rows = rows.0;
     if rows.len() != n {
         return Err(FieldError::new(
             path,
@@ -204,158 +194,115 @@ fn bool_matrix(v: &Value, path: &str, n: usize, m: usize) -> Parsed<Array2<bool>
     }
     let mut data = Vec::with_capacity(n * m);
     for (i, row) in rows.iter().enumerate() {
-        let vals = row.as_array().ok_or_else(|| {
-            FieldError::new(
-                path,
-                format!(
-                    "row {i} is {}, expected an array of true/false",
-                    describe(row)
-                ),
-            )
-        })?;
-        if vals.len() != m {
+        if row.0.len() != m {
             return Err(FieldError::new(
-                path,
+                format!("{path}[{i}]"),
                 format!(
-                    "row {i} has {} values, expected {m} (one per key)",
-                    vals.len()
+                    "expected {} (one per key), found {}",
+                    counted(m, "value"),
+                    row.0.len()
                 ),
             ));
         }
-        for (j, x) in vals.iter().enumerate() {
-            data.push(x.as_bool().ok_or_else(|| {
-                FieldError::new(
-                    path,
-                    format!(
-                        "row {i}, column {j} is {}, expected true or false",
-                        describe(x)
-                    ),
-                )
-            })?);
-        }
+        data.extend_from_slice(&row.0);
     }
     Ok(Array2::from_shape_vec((n, m), data).expect("rectangular by construction"))
 }
 
-fn labels(v: &Value, path: &str, len: usize, what: &str) -> Parsed<Vec<String>> {
-    let vals = v.as_array().ok_or_else(|| {
-        FieldError::new(
-            path,
-            format!("is {}, expected an array of strings", describe(v)),
-        )
-    })?;
-    if vals.len() != len {
+fn labels(values: Array<String>, path: &str, len: usize, what: &str) -> Parsed<Vec<String>> {
+    if values.0.len() != len {
         return Err(FieldError::new(
             path,
-            format!("has {} labels, expected {len} (one per {what})", vals.len()),
+            format!(
+                "has {} labels, expected {len} (one per {what})",
+                values.0.len()
+            ),
         ));
     }
-    vals.iter()
-        .enumerate()
-        .map(|(j, x)| {
-            x.as_str().map(str::to_string).ok_or_else(|| {
-                FieldError::new(
-                    path,
-                    format!("entry {j} is {}, expected a string", describe(x)),
-                )
-            })
-        })
-        .collect()
+    Ok(values.0)
 }
 
-/// An object's field, treating `null` as absent.
-fn field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    obj.get(key).filter(|v| !v.is_null())
+/// A string as messages quote it: its first 20 characters.
+fn quoted(s: &str) -> String {
+    let short: String = s.chars().take(20).collect();
+    format!("the string {short:?}")
 }
 
-fn object<'a>(v: &'a Value, path: &str) -> Parsed<&'a Map<String, Value>> {
-    v.as_object()
-        .ok_or_else(|| FieldError::new(path, format!("is {}, expected an object", describe(v))))
-}
-
-fn note_unknown(obj: &Map<String, Value>, known: &[&str], prefix: &str, out: &mut Vec<String>) {
-    for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
-        out.push(format!("{prefix}{key}"));
-    }
-}
-
-fn name_list<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
-    all.iter()
-        .map(|&x| format!("\"{}\"", name(x)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn parse_mask(v: &Value, n: usize, m: usize, unknown: &mut Vec<String>) -> Parsed<MaskSpec> {
-    let obj = object(v, "mask")?;
-    note_unknown(obj, &attnlab_core::mask::KINDS, "mask.", unknown);
-    let mut spec = MaskSpec::default();
-    if let Some(c) = field(obj, "causal") {
-        spec.causal = c.as_bool().ok_or_else(|| {
-            FieldError::new(
-                "mask.causal",
-                format!("is {}, expected true or false", describe(c)),
-            )
-        })?;
-    }
-    let count = |key: &'static str, min: u64| -> Parsed<Option<usize>> {
-        match field(obj, key) {
-            None => Ok(None),
-            Some(x) => match x.as_u64() {
-                Some(u) if u >= min => Ok(Some(u as usize)),
-                _ => Err(FieldError::new(
-                    format!("mask.{key}"),
-                    format!("is {}, expected an integer ≥ {min}", describe(x)),
-                )),
-            },
-        }
+/// A name among `all`, as `T::parse` reads it.
+fn choice<T: Copy>(
+    given: Option<String>,
+    path: &str,
+    default: T,
+    all: &[T],
+    parse: fn(&str) -> Option<T>,
+    name: fn(T) -> &'static str,
+) -> Parsed<T> {
+    let Some(given) = given else {
+        return Ok(default);
     };
-    spec.window = count("window", 0)?;
-    spec.strided = count("strided", 1)?;
-    if let Some(g) = field(obj, "global") {
-        spec.global = index_list(g, "mask.global")?;
+    parse(&given).ok_or_else(|| {
+        let names: Vec<String> = all.iter().map(|&x| format!("\"{}\"", name(x))).collect();
+        FieldError::new(
+            path,
+            format!(
+                "is {}, expected one of {}",
+                quoted(&given),
+                names.join(", ")
+            ),
+        )
+    })
+}
+
+fn parse_mask(raw: RawMask, n: usize, m: usize) -> Parsed<MaskSpec> {
+    if let Some(Count(0)) = raw.strided {
+        return Err(FieldError::new(
+            "mask.strided",
+            "is 0, expected an integer ≥ 1",
+        ));
     }
-    if let Some(p) = field(obj, "padding_keys") {
-        spec.padding_keys = index_list(p, "mask.padding_keys")?;
-    }
-    if let Some(c) = field(obj, "custom") {
-        spec.custom = Some(bool_matrix(c, "mask.custom", n, m)?);
-    }
-    Ok(spec)
+    let indices = |list: Option<Array<Count>>| -> Vec<usize> {
+        list.map_or(Vec::new(), |l| l.0.iter().map(|c| c.0).collect())
+    };
+    Ok(MaskSpec {
+        causal: raw.causal.unwrap_or(false),
+        window: raw.window.map(|c| c.0),
+        strided: raw.strided.map(|c| c.0),
+        global: indices(raw.global),
+        padding_keys: indices(raw.padding_keys),
+        custom: raw
+            .custom
+            .map(|c| bool_matrix(c, "mask.custom", n, m))
+            .transpose()?,
+    })
 }
 
 fn parse_score_params(
-    obj: &Map<String, Value>,
-    h: usize,
+    raw: Option<&Value>,
+    at: &str,
     score: ScoreFunction,
     unknown: &mut Vec<String>,
 ) -> Parsed<ScoreParams> {
-    let base = format!("heads[{h}].score_params");
-    let params = match field(obj, "score_params") {
-        Some(p) => Some(object(p, &base)?),
-        None => None,
-    };
-    if let Some(p) = params {
-        note_unknown(p, &["w", "w_a", "u_a", "v_a"], &format!("{base}."), unknown);
-    }
-    let need = |key: &str, why: &str| -> Parsed<&Value> {
-        params
-            .and_then(|p| field(p, key))
-            .ok_or_else(|| FieldError::new(format!("{base}.{key}"), format!("missing: {why}")))
-    };
+    let base = format!("{at}.score_params");
+    let params: Option<Object<RawScoreParams>> =
+        raw.map(|v| typed(v, &base, unknown)).transpose()?;
+    let RawScoreParams { w, w_a, u_a, v_a } = params.map(|p| p.0).unwrap_or_default();
+    let field = |key: &str| format!("{base}.{key}");
     Ok(match score {
-        ScoreFunction::General => ScoreParams::General {
-            w: matrix(
-                need("w", "the general score needs w (d_k×d_k)")?,
-                &format!("{base}.w"),
-            )?,
-        },
+        ScoreFunction::General => {
+            let why = "missing: the general score needs w (d_k×d_k)";
+            ScoreParams::General {
+                w: required_matrix(w, &field("w"), why)?,
+            }
+        }
         ScoreFunction::Additive => {
-            let why = "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)";
+            let why = "missing: the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)";
             ScoreParams::Additive {
-                w_a: matrix(need("w_a", why)?, &format!("{base}.w_a"))?,
-                u_a: matrix(need("u_a", why)?, &format!("{base}.u_a"))?,
-                v_a: vector(need("v_a", why)?, &format!("{base}.v_a"))?,
+                w_a: required_matrix(w_a, &field("w_a"), why)?,
+                u_a: required_matrix(u_a, &field("u_a"), why)?,
+                v_a: vector(
+                    v_a.ok_or_else(|| FieldError::new(field("v_a"), why))?,
+                    &field("v_a"),
+                )?,
             }
         }
         _ => ScoreParams::None,
@@ -363,27 +310,17 @@ fn parse_score_params(
 }
 
 fn parse_head(
-    v: &Value,
+    raw: RawHead,
     h: usize,
     score: ScoreFunction,
     attention: AttentionKind,
     unknown: &mut Vec<String>,
 ) -> Parsed<HeadInput> {
     let path = format!("heads[{h}]");
-    let obj = object(v, &path)?;
-    note_unknown(
-        obj,
-        &["q", "k", "v", "score_params", "linformer"],
-        &format!("{path}."),
-        unknown,
-    );
-    let get = |key: &str| -> Parsed<Array2<f32>> {
-        let p = format!("{path}.{key}");
-        let x = field(obj, key).ok_or_else(|| FieldError::new(&p, "missing"))?;
-        matrix(x, &p)
-    };
-    let (q, k, v) = (get("q")?, get("k")?, get("v")?);
-    let (n, d_k) = q.dim();
+    let q = required_matrix(raw.q, &format!("{path}.q"), "missing")?;
+    let k = required_matrix(raw.k, &format!("{path}.k"), "missing")?;
+    let v = required_matrix(raw.v, &format!("{path}.v"), "missing")?;
+    let d_k = q.ncols();
     if k.ncols() != d_k {
         return Err(FieldError::new(
             format!("{path}.k"),
@@ -403,27 +340,19 @@ fn parse_head(
             ),
         ));
     }
-    let _ = n;
     let mut head = HeadInput::new(q, k, v);
     if attention.uses_score_function() {
-        head.score_params = parse_score_params(obj, h, score, unknown)?;
+        head.score_params = parse_score_params(raw.score_params.as_ref(), &path, score, unknown)?;
     }
     if attention == AttentionKind::Linformer {
         let lp = format!("{path}.linformer");
-        let lin = field(obj, "linformer").ok_or_else(|| {
+        let lin = raw.linformer.as_ref().ok_or_else(|| {
             FieldError::new(&lp, "missing: linformer attention needs e and f (k×m)")
         })?;
-        let lin = object(lin, &lp)?;
-        let mat = |key: &str| -> Parsed<Array2<f32>> {
-            let p = format!("{lp}.{key}");
-            matrix(
-                field(lin, key).ok_or_else(|| FieldError::new(&p, "missing"))?,
-                &p,
-            )
-        };
+        let lin: Object<RawLinformer> = typed(lin, &lp, unknown)?;
         head.linformer = Some(LinformerParams {
-            e: mat("e")?,
-            f: mat("f")?,
+            e: required_matrix(lin.0.e, &format!("{lp}.e"), "missing")?,
+            f: required_matrix(lin.0.f, &format!("{lp}.f"), "missing")?,
         });
     }
     Ok(head)
@@ -431,99 +360,75 @@ fn parse_head(
 
 /// Parses and validates a whole `attnlab-tensors/1` document.
 pub fn parse(text: &str) -> Parsed<Document> {
-    let root: Value = serde_json::from_str(text)
+    // Syntax first, so that broken JSON is reported as such wherever it breaks.
+    serde_json::from_str::<IgnoredAny>(text)
         .map_err(|e| FieldError::new("input", format!("is not valid JSON ({e})")))?;
-    let obj = object(&root, "input")?;
     let mut unknown = Vec::new();
-    note_unknown(
-        obj,
-        &[
-            "format",
-            "query_tokens",
-            "key_tokens",
-            "heads",
-            "score",
-            "temperature",
-            "attention",
-            "mask",
-            "w_o",
-        ],
+    let raw: Object<RawDocument> = typed(
+        &mut serde_json::Deserializer::from_str(text),
         "",
         &mut unknown,
-    );
-    if let Some(f) = field(obj, "format").filter(|f| f.as_str() != Some(INPUT_FORMAT)) {
+    )?;
+    let raw = raw.0;
+    if let Some(f) = raw.format.as_deref().filter(|&f| f != INPUT_FORMAT) {
         return Err(FieldError::new(
             "format",
-            format!("is {}, expected \"{INPUT_FORMAT}\"", describe(f)),
+            format!("is {}, expected \"{INPUT_FORMAT}\"", quoted(f)),
         ));
     }
-    let score = match field(obj, "score") {
-        None => ScoreFunction::ScaledDot,
-        Some(s) => s.as_str().and_then(ScoreFunction::parse).ok_or_else(|| {
-            FieldError::new(
-                "score",
-                format!(
-                    "is {}, expected one of {}",
-                    describe(s),
-                    name_list(&ScoreFunction::ALL, ScoreFunction::name)
-                ),
-            )
-        })?,
-    };
-    let attention = match field(obj, "attention") {
-        None => AttentionKind::Softmax,
-        Some(s) => s.as_str().and_then(AttentionKind::parse).ok_or_else(|| {
-            FieldError::new(
-                "attention",
-                format!(
-                    "is {}, expected one of {}",
-                    describe(s),
-                    name_list(&AttentionKind::ALL, AttentionKind::name)
-                ),
-            )
-        })?,
-    };
-    let temperature = match field(obj, "temperature") {
+    let score = choice(
+        raw.score,
+        "score",
+        ScoreFunction::ScaledDot,
+        &ScoreFunction::ALL,
+        ScoreFunction::parse,
+        ScoreFunction::name,
+    )?;
+    let attention = choice(
+        raw.attention,
+        "attention",
+        AttentionKind::Softmax,
+        &AttentionKind::ALL,
+        AttentionKind::parse,
+        AttentionKind::name,
+    )?;
+    let temperature = match raw.temperature {
         None => 1.0,
-        Some(t) => {
-            let x = number(t, "temperature", || "the value".into())?;
-            if x <= 0.0 {
-                return Err(FieldError::new(
-                    "temperature",
-                    format!("is {x}, expected a number greater than 0"),
-                ));
-            }
-            x
+        Some(Finite(x)) if x <= 0.0 => {
+            return Err(FieldError::new(
+                "temperature",
+                format!("is {x}, expected a number greater than 0"),
+            ));
         }
+        Some(Finite(x)) => x,
     };
-    let heads_v = field(obj, "heads").ok_or_else(|| FieldError::new("heads", "missing"))?;
-    let heads_a = heads_v.as_array().ok_or_else(|| {
-        FieldError::new(
-            "heads",
-            format!("is {}, expected an array of heads", describe(heads_v)),
-        )
-    })?;
-    if heads_a.is_empty() {
+    let heads = raw
+        .heads
+        .ok_or_else(|| FieldError::new("heads", "missing"))?
+        .0;
+    if heads.is_empty() {
         return Err(FieldError::new(
             "heads",
             "is empty, expected at least one head",
         ));
     }
-    let heads = heads_a
-        .iter()
+    let heads = heads
+        .into_iter()
         .enumerate()
-        .map(|(h, v)| parse_head(v, h, score, attention, &mut unknown))
+        .map(|(h, head)| parse_head(head.0, h, score, attention, &mut unknown))
         .collect::<Parsed<Vec<_>>>()?;
     let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
-    let mask = match field(obj, "mask") {
+    let mask = match raw.mask {
         None => MaskSpec::default(),
-        Some(v) => parse_mask(v, n, m, &mut unknown)?,
+        Some(mask) => parse_mask(mask.0, n, m)?,
     };
-    let w_o = field(obj, "w_o").map(|w| matrix(w, "w_o")).transpose()?;
-    let query_tokens = field(obj, "query_tokens")
+    let w_o = raw.w_o.map(|w| matrix(w, "w_o")).transpose()?;
+    let query_tokens = raw
+        .query_tokens
         .map(|v| labels(v, "query_tokens", n, "query"))
         .transpose()?;
-    let key_tokens = field(obj, "key_tokens")
+    let key_tokens = raw
+        .key_tokens
         .map(|v| labels(v, "key_tokens", m, "key"))
         .transpose()?;
     let spec = AttentionSpec {
@@ -541,64 +446,6 @@ pub fn parse(text: &str) -> Parsed<Document> {
     })
 }
 
-/// An f32 as the shortest JSON number that reads back as the same f32.
-fn num(x: f32) -> Value {
-    let shortest: f64 = format!("{x}").parse().expect("f32 Display is a valid f64");
-    serde_json::Number::from_f64(shortest)
-        .map(Value::Number)
-        .unwrap_or(Value::Null)
-}
-
-fn rows(a: &Array2<f32>) -> Value {
-    Value::Array(
-        a.rows()
-            .into_iter()
-            .map(|r| Value::Array(r.iter().map(|&x| num(x)).collect()))
-            .collect(),
-    )
-}
-
-fn computation_name(c: Computation) -> &'static str {
-    match c {
-        Computation::Quadratic => "quadratic",
-        Computation::LinearGlobal => "linear",
-        Computation::LinearRecurrent => "linear_recurrent",
-        Computation::LinearMaskedQuadratic => "linear_kernel_masked_quadratic",
-        Computation::Efficient => "efficient",
-        Computation::Linformer => "linformer",
-    }
-}
-
-/// The result as an `attnlab-result/1` JSON document.
-pub fn result_json(doc: &Document, result: &AttentionResult) -> Value {
-    let heads: Vec<Value> = result
-        .heads
-        .iter()
-        .map(|h| {
-            json!({
-                "weights": rows(&h.weights),
-                "output": rows(&h.output),
-                "row_entropy": h.row_entropy.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-                "row_entropy_normalised": h.row_entropy_normalised.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-                "empty_rows": h.empty_rows,
-                "computation": computation_name(h.computation),
-            })
-        })
-        .collect();
-    let mut out = json!({
-        "format": OUTPUT_FORMAT,
-        "heads": heads,
-        "output": rows(&result.output),
-    });
-    if let Some(q) = &doc.query_tokens {
-        out["query_tokens"] = json!(q);
-    }
-    if let Some(k) = &doc.key_tokens {
-        out["key_tokens"] = json!(k);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -612,7 +459,77 @@ mod tests {
         let e = err(
             r#"{"heads":[{"q":[[1,2]],"k":[[1,2],[1,2],[1,2],[1,2,3,4,5]],"v":[[1],[1],[1],[1]]}]}"#,
         );
-        assert_eq!(e, "heads[0].k: row 3 has 5 values, expected 2");
+        assert_eq!(e, "heads[0].k[3]: expected 2 numbers, found 5");
+    }
+
+    #[test]
+    fn a_short_row_in_a_later_head() {
+        let h0 = r#"{"q":[[1,0,0,0]],"k":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]],"v":[[1],[2],[3],[4]]}"#;
+        let h1 = r#"{"q":[[1,0,0,0]],"k":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,1]],"v":[[1],[2],[3],[4]]}"#;
+        let e = err(&format!(r#"{{"heads":[{h0},{h1}]}}"#));
+        assert_eq!(e, "heads[1].k[3]: expected 4 numbers, found 3");
+    }
+
+    #[test]
+    fn a_wrong_type_deep_in_a_nested_array() {
+        let e = err(r#"{"heads":[{"q":[[1,2],[3,4],[5,"x"]],"k":[[1,2]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            r#"heads[0].q[2][1]: invalid type: string "x", expected f32"#
+        );
+        let e = err(
+            r#"{"score":"general","heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"score_params":{"w":[[null]]}}]}"#,
+        );
+        assert_eq!(
+            e,
+            "heads[0].score_params.w[0][0]: invalid type: null, expected f32"
+        );
+        let e = err(
+            r#"{"heads":[{"q":[[1],[2]],"k":[[1],[2]],"v":[[1],[2]]}],"mask":{"custom":[[true,true],[true,1]]}}"#,
+        );
+        assert_eq!(
+            e,
+            "mask.custom[1][1]: invalid type: integer `1`, expected a boolean"
+        );
+        let e = err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}],"mask":{"global":[0,-1]}}"#);
+        assert_eq!(
+            e,
+            "mask.global[1]: invalid value: integer `-1`, expected a non-negative integer"
+        );
+        let e = err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}, [1]]}"#);
+        assert_eq!(e, "heads[1]: invalid type: sequence, expected an object");
+        let e = err(r#"{"heads":[{"q":[1],"k":[[1]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            "heads[0].q[0]: invalid type: integer `1`, expected an array of numbers"
+        );
+        assert_eq!(
+            err("[1, 2]"),
+            "input: invalid type: sequence, expected an object"
+        );
+    }
+
+    #[test]
+    fn missing_fields_are_named() {
+        assert_eq!(err(r#"{"format":"attnlab-tensors/1"}"#), "heads: missing");
+        assert_eq!(err(r#"{"heads":null}"#), "heads: missing");
+        assert_eq!(
+            err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]},{"q":[[1]],"v":[[1]]}]}"#),
+            "heads[1].k: missing"
+        );
+    }
+
+    #[test]
+    fn a_repeated_field_is_refused() {
+        let head = r#"{"q":[[1]],"k":[[1]],"v":[[1]]}"#;
+        assert_eq!(
+            err(&format!(r#"{{"heads":[{head}],"heads":[{head}]}}"#)),
+            "input: duplicate field `heads`"
+        );
+        assert_eq!(
+            err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"q":[[2]]}]}"#),
+            "heads[0]: duplicate field `q`"
+        );
     }
 
     #[test]
@@ -643,13 +560,22 @@ mod tests {
         );
         assert!(
             err(r#"{"heads":[{"q":[["x"]],"k":[[1]],"v":[[1]]}]}"#)
-                .starts_with("heads[0].q: row 0, column 0 is the string")
+                .starts_with("heads[0].q[0][0]: invalid type: string")
         );
         assert!(err("{").starts_with("input: is not valid JSON"));
         let e = err(r#"{"heads":[{"q":[[1],[-1e999]],"k":[[1]],"v":[[1]]}]}"#);
         assert_eq!(
             e,
-            "heads[0].q: row 1, column 0 is -1e+999, outside the f32 range (|x| ≤ 3.4e38)"
+            "heads[0].q[1][0]: is -1e+999, outside the f32 range (|x| ≤ 3.4e38)"
+        );
+    }
+
+    #[test]
+    fn a_wrong_score_name_names_the_allowed_ones() {
+        let e = err(r#"{"score":"dott","heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            r#"score: is the string "dott", expected one of "dot", "scaled_dot", "general", "additive", "cosine""#
         );
     }
 
@@ -661,8 +587,34 @@ mod tests {
     }
 
     #[test]
-    fn numbers_print_shortest() {
-        assert_eq!(num(0.1).to_string(), "0.1");
-        assert_eq!(num(1.0).to_string(), "1.0");
+    fn unknown_fields_deep_down_are_warnings_not_errors() {
+        let d = parse(
+            r#"{"score":"general",
+                "heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"score_params":{"w":[[1]],"bias":[0]}}],
+                "mask":{"padding":[0]}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            d.unknown_fields,
+            ["mask.padding", "heads[0].score_params.bias"]
+        );
+        assert!(d.problem.compute().is_ok());
+        let d = parse(
+            r#"{"attention":"linformer",
+                "heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"linformer":{"e":[[1]],"f":[[1]],"rank":1}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(d.unknown_fields, ["heads[0].linformer.rank"]);
+        assert!(d.problem.compute().is_ok());
+    }
+
+    #[test]
+    fn parameters_an_attention_kind_does_not_use_are_not_read() {
+        let d = parse(
+            r#"{"attention":"elu1","heads":[{"q":[[1]],"k":[[1]],"v":[[1]],
+                "score_params":"unused","linformer":{"e":"unused"}}]}"#,
+        )
+        .unwrap();
+        assert!(d.unknown_fields.is_empty());
     }
 }

@@ -289,11 +289,11 @@ fn errors_exit_2_with_one_line() {
         ),
         (
             &["render", "--state", &f],
-            "render: -o FILE is needed (or -o - for standard output)",
+            "render: --output FILE is needed (the SVG file to write, or - for standard output)",
         ),
         (
             &["render", "--state", &f, "--colour", "red", "-o", "-"],
-            "render: unknown option \"--colour\" (see attnlab --help)",
+            "render: unknown option \"--colour\" (see attnlab render --help)",
         ),
     ];
     for (args, want) in cases {

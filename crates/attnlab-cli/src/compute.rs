@@ -1,0 +1,57 @@
+//! `attnlab compute`: one `attnlab-tensors/1` JSON document in, its `attnlab-result/1`
+//! result out on standard output.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::Failure;
+use crate::tensors;
+
+/// The arguments of `attnlab compute`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Compute attention for tensors you bring and print the result as JSON",
+    long_about = "Compute attention for tensors you bring (Q, K, V per head, from PyTorch, \
+                  numpy or anywhere else) and print the result (attnlab-result/1: per head \
+                  the weights, output, row entropy and empty rows; the combined output) as \
+                  JSON on standard output.\n\n\
+                  Fields that are not part of attnlab-tensors/1 are reported as warnings on \
+                  standard error and ignored. README.md documents the format."
+)]
+pub struct ComputeArgs {
+    /// The attnlab-tensors/1 JSON document to read, or - for standard input
+    ///
+    /// The document holds Q, K and V per head, and optionally the score function,
+    /// temperature, attention kind, mask, W^O and token labels.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+fn read_input(source: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    if source == Path::new("-") {
+        io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("input: cannot read standard input ({e})"))?;
+    } else {
+        text = std::fs::read_to_string(source)
+            .map_err(|e| format!("input: cannot read {} ({e})", source.display()))?;
+    }
+    Ok(text)
+}
+
+/// Runs `attnlab compute`: warnings for unknown fields go to standard error, the result
+/// to standard output.
+pub fn run(args: &ComputeArgs) -> Result<(), Failure> {
+    let text = read_input(&args.file)?;
+    let doc = tensors::parse(&text).map_err(|e| e.to_string())?;
+    for field in &doc.unknown_fields {
+        eprintln!("warning: ignoring unknown field {field}");
+    }
+    let result = doc
+        .problem
+        .compute()
+        .map_err(|e| tensors::FieldError::from(e).to_string())?;
+    let json = tensors::result_json(&doc, &result).to_string();
+    writeln!(io::stdout().lock(), "{json}").map_err(Failure::Output)
+}

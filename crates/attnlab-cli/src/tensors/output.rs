@@ -1,0 +1,79 @@
+//! The result of a computation as an `attnlab-result/1` JSON document.
+
+use attnlab_core::attention::{AttentionResult, Computation};
+use ndarray::Array2;
+use serde_json::{Value, json};
+
+use super::Document;
+
+/// The format tag of results.
+pub const OUTPUT_FORMAT: &str = "attnlab-result/1";
+
+/// An f32 as the shortest JSON number that reads back as the same f32.
+fn num(x: f32) -> Value {
+    let shortest: f64 = format!("{x}").parse().expect("f32 Display is a valid f64");
+    serde_json::Number::from_f64(shortest)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
+}
+
+fn rows(a: &Array2<f32>) -> Value {
+    Value::Array(
+        a.rows()
+            .into_iter()
+            .map(|r| Value::Array(r.iter().map(|&x| num(x)).collect()))
+            .collect(),
+    )
+}
+
+fn computation_name(c: Computation) -> &'static str {
+    match c {
+        Computation::Quadratic => "quadratic",
+        Computation::LinearGlobal => "linear",
+        Computation::LinearRecurrent => "linear_recurrent",
+        Computation::LinearMaskedQuadratic => "linear_kernel_masked_quadratic",
+        Computation::Efficient => "efficient",
+        Computation::Linformer => "linformer",
+    }
+}
+
+/// The result as an `attnlab-result/1` JSON document.
+pub fn result_json(doc: &Document, result: &AttentionResult) -> Value {
+    let heads: Vec<Value> = result
+        .heads
+        .iter()
+        .map(|h| {
+            json!({
+                "weights": rows(&h.weights),
+                "output": rows(&h.output),
+                "row_entropy": h.row_entropy.iter().map(|&x| num(x)).collect::<Vec<_>>(),
+                "row_entropy_normalised": h.row_entropy_normalised.iter().map(|&x| num(x)).collect::<Vec<_>>(),
+                "empty_rows": h.empty_rows,
+                "computation": computation_name(h.computation),
+            })
+        })
+        .collect();
+    let mut out = json!({
+        "format": OUTPUT_FORMAT,
+        "heads": heads,
+        "output": rows(&result.output),
+    });
+    if let Some(q) = &doc.query_tokens {
+        out["query_tokens"] = json!(q);
+    }
+    if let Some(k) = &doc.key_tokens {
+        out["key_tokens"] = json!(k);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_shortest() {
+        assert_eq!(num(0.1).to_string(), "0.1");
+        assert_eq!(num(1.0).to_string(), "1.0");
+    }
+}

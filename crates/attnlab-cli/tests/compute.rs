@@ -1,0 +1,64 @@
+//! `attnlab compute` as a user runs it: what goes to standard output and standard error,
+//! and the exit status.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `attnlab compute -` with `input` on standard input.
+fn compute(input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
+        .args(["compute", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn unknown_fields_are_warnings_and_the_result_still_comes() {
+    let o = compute(
+        r#"{"temprature":2,"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"extra":1}],"mask":{"colour":"red"}}"#,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "warning: ignoring unknown field temprature\n\
+         warning: ignoring unknown field heads[0].extra\n\
+         warning: ignoring unknown field mask.colour\n"
+    );
+    let result: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(result["heads"][0]["weights"], serde_json::json!([[1.0]]));
+}
+
+#[test]
+fn a_bad_value_exits_2_with_its_path() {
+    let cases = [
+        (
+            r#"{"heads":[{"q":[[1,2]],"k":[[1,2],[3]],"v":[[1],[2]]}]}"#,
+            "heads[0].k[1]: expected 2 numbers, found 1",
+        ),
+        (
+            r#"{"heads":[{"q":[[1,2],[3,"x"]],"k":[[1,2]],"v":[[1]]}]}"#,
+            r#"heads[0].q[1][1]: invalid type: string "x", expected f32"#,
+        ),
+        (r#"{"score":"dot"}"#, "heads: missing"),
+        (
+            r#"{"score":"bilinear","heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}]}"#,
+            r#"score: is the string "bilinear", expected one of "dot", "scaled_dot", "general", "additive", "cosine""#,
+        ),
+    ];
+    for (input, want) in cases {
+        let o = compute(input);
+        assert_eq!(o.status.code(), Some(2), "{input}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), format!("{want}\n"));
+        assert!(o.stdout.is_empty(), "{input}");
+    }
+}
