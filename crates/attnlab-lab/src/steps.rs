@@ -1420,6 +1420,28 @@ mod tests {
     }
 
     #[test]
+    fn the_input_formula_and_the_highlight_follow_the_query() {
+        let state = LabState::default();
+        let tokens = Pipeline::new(&state).queries().labels();
+        for (i, token) in tokens.iter().enumerate() {
+            let stages = run(&state, 0, 1, i);
+            let x = &stage(&stages, StageKind::Input).formula;
+            assert!(
+                x.contains(&format!("\u{201c}{token}\u{201d}")),
+                "query {i} names {token}: {x}"
+            );
+            let others = tokens.iter().filter(|t| *t != token);
+            for other in others {
+                assert!(!x.contains(&format!("\u{201c}{other}\u{201d}")), "{x}");
+            }
+            for s in &stages {
+                let rows_are_queries = s.row_axis == QUERY_ROWS;
+                assert_eq!(s.highlight, rows_are_queries.then_some(i), "{:?}", s.kind);
+            }
+        }
+    }
+
+    #[test]
     fn numbers_are_formatted_with_true_minus_signs() {
         assert_eq!(format_number(-0.1234, 3), "\u{2212}0.123");
         assert_eq!(format_number(-0.0001, 3), "0.000");

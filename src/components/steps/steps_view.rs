@@ -18,6 +18,8 @@ pub fn StepsView() -> impl IntoView {
     let state = use_app_state();
     let at = RwSignal::new(0usize);
     let query = RwSignal::new(0usize);
+    let n_queries = move || state.tokens.with(|t| t.used().len());
+    let shown_query = move || query.get().min(n_queries().saturating_sub(1));
 
     let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
@@ -31,6 +33,7 @@ pub fn StepsView() -> impl IntoView {
             })
             .ok_or_else(|| "There is no variant to walk through.".to_string())?;
         let head = state.shown_head();
+        let query = shown_query();
         let mode = state.mode.get();
         problem.with(|p| {
             let p = p.as_ref().map_err(compute::explain)?;
@@ -49,8 +52,7 @@ pub fn StepsView() -> impl IntoView {
                             queries: &queries,
                             keys: &keys,
                         };
-                        // The query only moves the outline: the view sets it.
-                        steps::steps(&input, head, 0).map_err(|e| e.sentence())
+                        steps::steps(&input, head, query).map_err(|e| e.sentence())
                     })
                 })
             })
@@ -58,15 +60,11 @@ pub fn StepsView() -> impl IntoView {
     });
     let count = move || stages.with(|s| s.as_ref().map_or(0, Vec::len));
     let current = move || at.get().min(count().saturating_sub(1));
-    let n_queries = move || state.tokens.with(|t| t.used().len());
-    let shown_query = move || query.get().min(n_queries().saturating_sub(1));
     let stage = Memo::new(move |_| {
         let k = current();
         stages.with(|s| s.as_ref().ok().and_then(|s| s.get(k).cloned()))
     });
-    let row = Signal::derive(move || {
-        stage.with(|s| s.as_ref().and_then(|s| s.highlight.map(|_| shown_query())))
-    });
+    let row = Signal::derive(move || stage.with(|s| s.as_ref().and_then(|s| s.highlight)));
     let figure: Memo<Option<Heatmap>> = Memo::new(move |_| {
         let (k, len, head) = (current(), count(), state.shown_head());
         stage.with(|s| {
