@@ -210,7 +210,8 @@ pub struct StepsInput<'a> {
     pub problem: &'a Problem,
     /// The query token labels.
     pub queries: &'a [String],
-    /// The key token labels.
+    /// The key token labels (the tokens themselves, also for Linformer: the stages
+    /// label its projected keys).
     pub keys: &'a [String],
 }
 
@@ -1223,7 +1224,7 @@ mod tests {
         let p = Pipeline::new(state);
         let queries = p.queries().labels();
         let v = &state.variants[variant];
-        let keys = p.key_labels(v);
+        let keys = p.keys().labels();
         let encoded = compute::encode(&state.model, p.queries()).unwrap();
         let problem = p.variant(variant).unwrap().problem;
         let input = StepsInput {
@@ -1350,6 +1351,12 @@ mod tests {
             stage(&stages, StageKind::Softmax).cols,
             ["k'0", "k'1", "k'2"]
         );
+        // K and V have a row per key token, labelled by the token.
+        for kind in [StageKind::Keys, StageKind::Values] {
+            let s = stage(&stages, kind);
+            assert_eq!(s.rows, Pipeline::new(&state).keys().labels());
+            assert!(s.heatmap("t").is_ok(), "{kind:?}");
+        }
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn StepsView() -> impl IntoView {
                 variant.with(|v| {
                     state.model.with(|m| {
                         let queries = state.tokens.with(Tokens::labels);
-                        let keys = state.key_tokens.with(|t| compute::key_labels(t, v));
+                        let keys = state.key_tokens.with(Tokens::labels);
                         let input = StepsInput {
                             model: m,
                             variant: v,
