@@ -1,5 +1,5 @@
 use attnlab_lab::compute::{self, Tokens};
-use attnlab_lab::steps::{self, Stage, StepsInput};
+use attnlab_lab::pages::steps::{self, Stage, StepsInput};
 use attnlab_plot::Heatmap;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;

@@ -1,4 +1,4 @@
-//! Why the scores are divided by `√d_k` (SPEC §8; seeds 000, 002, 003): for random
+//! Why the scores are divided by `√d_k`: for random
 //! unit-variance `q`, `k`, `Var(qᵀk) = d_k`, so the logits spread as `√d_k` and the
 //! softmax of unscaled logits collapses onto one key as `d_k` grows; `qᵀk/√d_k` keeps
 //! unit spread and a soft distribution at every width.
@@ -8,7 +8,7 @@
 //! [`sentence_values`], sit on the same axes and under the same `ln n` ceiling).
 //!
 //! ```
-//! use attnlab_lab::scaling::{D_KS, study};
+//! use attnlab_lab::pages::scaling::{D_KS, study};
 //!
 //! let s = study(11, 42);
 //! let (small, big) = (&s.points[0], &s.points[D_KS.len() - 1]);
