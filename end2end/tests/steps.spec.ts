@@ -114,6 +114,7 @@ test('the Input formula, the outlined row and every stage follow the picked quer
   for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('pick-query')).toHaveValue('7');
   await expect(math).toContainText('“it”');
+  await expect(math).toContainText('PE(7)');
   await expect(math).not.toContainText('“The”');
   await expect(page.getByTestId('steps-row')).toContainText('Row “it” (7) of Input X');
   await expect(page.getByTestId('steps-row-highlight')).toBeVisible();
@@ -125,6 +126,7 @@ test('the Input formula, the outlined row and every stage follow the picked quer
   // The picker moves the formula too.
   await page.getByTestId('pick-query').selectOption('10');
   await expect(math).toContainText('“tired”');
+  await expect(math).toContainText('PE(10)');
   await expect(page.getByTestId('steps-row')).toContainText('Row “tired” (10) of Input X');
 });
 

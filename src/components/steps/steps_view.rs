@@ -1,5 +1,5 @@
 use attnlab_lab::compute::{self, Tokens};
-use attnlab_lab::pages::steps::{self, Stage, StepsInput};
+use attnlab_lab::pages::steps::{self, Readout, Stage, StepsInput};
 use attnlab_plot::Heatmap;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
@@ -100,56 +100,22 @@ pub fn StepsView() -> impl IntoView {
         }
         ev.prevent_default();
     };
-    let query_label = move || {
-        let q = shown_query();
-        state
-            .tokens
-            .with(|t| t.labels().get(q).cloned())
-            .unwrap_or_default()
-    };
-    let readout = move || {
-        stage.with(|s| {
-            let s = s.as_ref()?;
-            let q = shown_query();
-            Some(match s.highlight {
-                Some(_) => {
-                    let text = s.row_text(q, 3)?;
-                    format!(
-                        "Row \u{201c}{}\u{201d} ({q}) of {}: {text}",
-                        query_label(),
-                        s.name
-                    )
-                }
-                None => format!(
-                    "The rows of {} are the keys (all of them are used by every query); the \
-                     selected query is \u{201c}{}\u{201d} ({q}).",
-                    s.name,
-                    query_label()
-                ),
-            })
-        })
-    };
+    let readout: Memo<Option<Readout>> =
+        Memo::new(move |_| stage.with(|s| s.as_ref().and_then(|s| s.readout(3))));
+    let readout_text = move || readout.with(|r| r.as_ref().map(|r| r.text.clone()));
     let values_attr = move || {
-        stage.with(|s| {
-            let s = s.as_ref()?;
-            s.highlight?;
-            let row = s.row_values(shown_query())?;
+        readout.with(|r| {
+            let values = r.as_ref()?.values.as_ref()?;
             Some(
-                row.iter()
+                values
+                    .iter()
                     .map(|v| v.map_or("blocked".to_string(), |v| v.to_string()))
                     .collect::<Vec<_>>()
                     .join(","),
             )
         })
     };
-    let sum_attr = move || {
-        stage.with(|s| {
-            let s = s.as_ref()?;
-            s.highlight?;
-            let row = s.row_values(shown_query())?;
-            Some(row.iter().flatten().sum::<f32>().to_string())
-        })
-    };
+    let sum_attr = move || readout.with(|r| r.as_ref()?.sum().map(|s| s.to_string()));
     let error = move || stages.with(|s| s.as_ref().err().cloned());
 
     view! {
@@ -189,7 +155,7 @@ pub fn StepsView() -> impl IntoView {
             </div>
             {move || error().map(|e| view! { <p class="notice" role="status" data-testid="steps-error">{e}</p> })}
             <ol class="steps-list" aria-label="Stages">
-                {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name.clone()).collect::<Vec<_>>()).unwrap_or_default())
+                {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name).collect::<Vec<_>>()).unwrap_or_default())
                     .into_iter()
                     .enumerate()
                     .map(|(k, name)| view! {
@@ -210,7 +176,7 @@ pub fn StepsView() -> impl IntoView {
                         <StageFigure figure=figure row=row on_row=Callback::new(move |r| query.set(r))/>
                         <div class="steps-text">
                             <h3 class="steps-title" data-testid="steps-title">
-                                {move || stage.with(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default())}
+                                {move || stage.with(|s| s.as_ref().map(|s| s.name).unwrap_or_default())}
                             </h3>
                             <div class="steps-formula" data-testid="steps-formula"
                                 inner_html=move || stage.with(|s| s.as_ref().map(|s| s.formula.clone()).unwrap_or_default())></div>
@@ -219,7 +185,7 @@ pub fn StepsView() -> impl IntoView {
                             </p>
                             <p class="steps-readout" data-testid="steps-row" aria-live="polite"
                                 data-values=values_attr data-row-sum=sum_attr>
-                                {readout}
+                                {readout_text}
                             </p>
                         </div>
                     </div>
