@@ -104,6 +104,32 @@ test('the softmax row sums to 1 and equals the lab\'s own reading of the same ce
   expect(box.width).toBeGreaterThan(300);
 });
 
+test('the Input formula, the outlined row and every stage follow the picked query', async ({ page }) => {
+  await openSteps(page);
+  await expect(stage(page)).toHaveAttribute('data-stage', 'Input');
+  const math = page.getByTestId('steps-formula').locator('math');
+  await expect(math).toContainText('“The”'); // query 0
+  // Pick query 7 ("it") with ArrowDown on the stage's heatmap.
+  await canvas(page).focus();
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('pick-query')).toHaveValue('7');
+  await expect(math).toContainText('“it”');
+  await expect(math).toContainText('PE(7)');
+  await expect(math).not.toContainText('“The”');
+  await expect(page.getByTestId('steps-row')).toContainText('Row “it” (7) of Input X');
+  await expect(page.getByTestId('steps-row-highlight')).toBeVisible();
+  // Every stage is the query's: its softmax row, and the Input formula on the way back.
+  await goToStage(page, 'Softmax');
+  await expect(page.getByTestId('steps-row')).toContainText('Row “it” (7) of Softmax weights');
+  await goToStage(page, 'Input');
+  await expect(math).toContainText('“it”');
+  // The picker moves the formula too.
+  await page.getByTestId('pick-query').selectOption('10');
+  await expect(math).toContainText('“tired”');
+  await expect(math).toContainText('PE(10)');
+  await expect(page.getByTestId('steps-row')).toContainText('Row “tired” (10) of Input X');
+});
+
 test('a causal mask shows −∞ in the masked stage; linear kinds show the feature maps φ', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');

@@ -6,23 +6,28 @@
 //! - [`state`]: [`LabState`], the whole configuration — the texts, self- or
 //!   cross-attention, the model settings shared by every variant, one to four
 //!   [`Variant`]s, and the view a shared link reopens;
-//! - [`rules`]: which combinations docs/maths.md forbids, with a one-line reason for each
-//!   disabled control (`why_not_*`), and [`LabState::repair`];
+//! - [`rules`]: which combinations of settings are allowed, with a one-line reason for
+//!   each disabled control (`why_not_*`), and [`LabState::repair`];
 //! - [`fragment`]: the state in a compact, versioned URL fragment (`#v1.…`) and back,
 //!   with typed errors that keep the text of a damaged link;
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
 //!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
 //! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back;
-//! - [`positions`]: the position-encoding page — the PE table, `PE(a)·PE(b)` and its
-//!   spread along diagonals, the `R_k` residual, and the bag-of-words shuffle check;
-//! - [`scaling`]: the `1/√d_k` page — logit spread and softmax entropy against `d_k`,
-//!   and the sentence's own values;
-//! - [`linear_lab`]: softmax against linear attention on one head (implied matrices,
-//!   singular values and ranks), causal linear attention as an RNN, Linformer's maps;
-//! - [`complexity`]: the sizes, timing policy, power-law fit and crossover of the
-//!   complexity page (the timing itself runs in a Web Worker);
-//! - [`lines`]: the selected heads as token-to-token lines, and a token's strongest links;
-//! - [`steps`]: one variant's pipeline stage by stage, with each stage's formula as MathML.
+//! - [`pages`]: the data of the explanatory pages, one module per page:
+//!   - [`pages::steps`]: one variant's pipeline stage by stage for one head and one
+//!     query, with each stage's formula as MathML and the query's row read out;
+//!   - [`pages::positions`]: the position-encoding page — the PE table, `PE(a)·PE(b)`
+//!     and its spread along diagonals, the `R_k` residual, and the bag-of-words
+//!     shuffle check;
+//!   - [`pages::scaling`]: the `1/√d_k` page — logit spread and softmax entropy against
+//!     `d_k`, and the sentence's own values;
+//!   - [`pages::linear_lab`]: softmax against linear attention on one head (implied
+//!     matrices, singular values and ranks), causal linear attention as an RNN,
+//!     Linformer's maps;
+//!   - [`pages::lines`]: the selected heads as token-to-token lines, and a token's
+//!     strongest links;
+//!   - [`pages::complexity`]: the sizes, timing policy, power-law fit and crossover of
+//!     the complexity page (the timing itself runs in a Web Worker).
 //!
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
@@ -54,17 +59,12 @@
 
 #![deny(missing_docs)]
 
-pub mod complexity;
 pub mod compute;
 pub mod figure;
 pub mod fragment;
-pub mod linear_lab;
-pub mod lines;
-pub mod positions;
+pub mod pages;
 pub mod rules;
-pub mod scaling;
 pub mod state;
-pub mod steps;
 
 pub use compute::{LabError, Pipeline, Tokens, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};

@@ -2,19 +2,19 @@
 //! [`Report::Ready`], posts one [`Request`] as JSON text, and receives one
 //! [`Report::Progress`] per measured point and a final [`Report::Finished`] (or
 //! [`Report::Failed`]). The run is synchronous: the page cancels it by terminating the
-//! worker. The policy, the sizes and the maths are `attnlab_lab::complexity`'s.
+//! worker. The policy, the sizes and the maths are `attnlab_lab::pages::complexity`'s.
 //!
 //! Natively this binary has nothing to do.
 //!
-//! [`Report::Ready`]: attnlab_lab::complexity::Report::Ready
-//! [`Report::Progress`]: attnlab_lab::complexity::Report::Progress
-//! [`Report::Finished`]: attnlab_lab::complexity::Report::Finished
-//! [`Report::Failed`]: attnlab_lab::complexity::Report::Failed
-//! [`Request`]: attnlab_lab::complexity::Request
+//! [`Report::Ready`]: attnlab_lab::pages::complexity::Report::Ready
+//! [`Report::Progress`]: attnlab_lab::pages::complexity::Report::Progress
+//! [`Report::Finished`]: attnlab_lab::pages::complexity::Report::Finished
+//! [`Report::Failed`]: attnlab_lab::pages::complexity::Report::Failed
+//! [`Request`]: attnlab_lab::pages::complexity::Request
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use attnlab_lab::complexity::{Report, Request, run};
+    use attnlab_lab::pages::complexity::{Report, Request, run};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};

@@ -1,4 +1,4 @@
-use attnlab_lab::complexity::Measurements;
+use attnlab_lab::pages::complexity::Measurements;
 use leptos::prelude::*;
 
 /// Milliseconds with 3 significant digits (at least 2 decimals below 1 ms).

@@ -1,5 +1,5 @@
 use attnlab_core::attention::AttentionKind;
-use attnlab_lab::linear_lab::causality;
+use attnlab_lab::pages::linear_lab::causality;
 use leptos::prelude::*;
 
 /// For every attention kind, whether it can be made causal and why (not); the

@@ -1,7 +1,7 @@
 //! The linear-attention lab: softmax against a kernel variant on the same
 //! Q, K of the selected head (implied matrices, difference, singular values and ranks),
 //! causal linear attention stepped through as an RNN, Linformer's projections, and which
-//! kinds can be made causal. The numbers come from `attnlab_lab::linear_lab`.
+//! kinds can be made causal. The numbers come from `attnlab_lab::pages::linear_lab`.
 
 mod causality_notes;
 mod kernel_panel;
@@ -13,7 +13,7 @@ mod rnn_stepper;
 mod spectrum_chart;
 
 use attnlab_core::attention::Problem;
-use attnlab_lab::linear_lab::LinearLabError;
+use attnlab_lab::pages::linear_lab::LinearLabError;
 use leptos::prelude::*;
 
 pub use causality_notes::CausalityNotes;

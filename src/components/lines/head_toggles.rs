@@ -1,4 +1,4 @@
-use attnlab_lab::lines::head_colour;
+use attnlab_lab::pages::lines::head_colour;
 use leptos::prelude::*;
 
 use crate::state::use_app_state;

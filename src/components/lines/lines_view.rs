@@ -1,7 +1,7 @@
 use attnlab_core::attention::HeadResult;
 use attnlab_lab::compute::{self, Tokens};
-use attnlab_lab::lines::{strongest, token_lines};
-use attnlab_lab::steps::format_number;
+use attnlab_lab::pages::lines::{strongest, token_lines};
+use attnlab_lab::pages::steps::format_number;
 use attnlab_plot::{Focus, TokenLines};
 use leptos::prelude::*;
 

@@ -1,7 +1,7 @@
 //! The position-encodings page: the PE table, chosen dimensions as curves, `PE(a)·PE(b)`
 //! (a function of `a − b` only), the residual of `PE(p+k) = R_k·PE(p)`, and the
 //! bag-of-words shuffle. The encoding knobs edit the shared model settings, so the lab
-//! follows; the maths is in `attnlab_lab::positions`.
+//! follows; the maths is in `attnlab_lab::pages::positions`.
 
 mod bag_of_words;
 mod line_figure;
@@ -19,7 +19,7 @@ pub use rotation_readout::RotationReadout;
 
 use attnlab_core::position::PositionKind;
 use attnlab_lab::Tokens;
-use attnlab_lab::positions;
+use attnlab_lab::pages::positions;
 use attnlab_lab::state::MAX_TOKENS;
 use leptos::prelude::*;
 

@@ -1,4 +1,4 @@
-use attnlab_lab::positions;
+use attnlab_lab::pages::positions;
 use leptos::prelude::*;
 
 use super::{LineFigure, PositionView};

@@ -1,4 +1,4 @@
-use attnlab_lab::positions::{self, RotationCheck};
+use attnlab_lab::pages::positions::{self, RotationCheck};
 use leptos::prelude::*;
 
 use super::{PositionView, readable};

@@ -1,4 +1,4 @@
-use attnlab_lab::scaling::{self, D_KS, ScalingStudy};
+use attnlab_lab::pages::scaling::{self, D_KS, ScalingStudy};
 use leptos::prelude::*;
 
 /// One query's softmax over the keys, as two rows of bars: without scaling (nearly

@@ -1,4 +1,4 @@
-use attnlab_lab::scaling::{self, ScalingStudy, SentenceValues};
+use attnlab_lab::pages::scaling::{self, ScalingStudy, SentenceValues};
 use leptos::prelude::*;
 
 use crate::components::positions::LineFigure;

@@ -1,4 +1,4 @@
-use attnlab_lab::scaling::{ScalingStudy, SentenceValues};
+use attnlab_lab::pages::scaling::{ScalingStudy, SentenceValues};
 use leptos::prelude::*;
 
 use crate::state::use_app_state;

@@ -1,5 +1,5 @@
 use attnlab_lab::compute::{self, Tokens};
-use attnlab_lab::steps::{self, Stage, StepsInput};
+use attnlab_lab::pages::steps::{self, Readout, Stage, StepsInput};
 use attnlab_plot::Heatmap;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
@@ -18,19 +18,19 @@ pub fn StepsView() -> impl IntoView {
     let state = use_app_state();
     let at = RwSignal::new(0usize);
     let query = RwSignal::new(0usize);
+    let n_queries = move || state.tokens.with(|t| t.used().len());
+    let shown_query = move || query.get().min(n_queries().saturating_sub(1));
 
     let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
             return Err(compute::NOTHING_TO_ATTEND.to_string());
         }
         let (variant, problem) = state
-            .variants
-            .with(|vs| {
-                let i = state.selected_variant.get().min(vs.len().saturating_sub(1));
-                vs.get(i).map(|s| (s.variant, s.memos.problem))
-            })
+            .shown_slot()
+            .map(|s| (s.variant, s.memos.problem))
             .ok_or_else(|| "There is no variant to walk through.".to_string())?;
         let head = state.shown_head();
+        let query = shown_query();
         let mode = state.mode.get();
         problem.with(|p| {
             let p = p.as_ref().map_err(compute::explain)?;
@@ -39,7 +39,7 @@ pub fn StepsView() -> impl IntoView {
                 variant.with(|v| {
                     state.model.with(|m| {
                         let queries = state.tokens.with(Tokens::labels);
-                        let keys = state.key_tokens.with(|t| compute::key_labels(t, v));
+                        let keys = state.key_tokens.with(Tokens::labels);
                         let input = StepsInput {
                             model: m,
                             variant: v,
@@ -49,8 +49,7 @@ pub fn StepsView() -> impl IntoView {
                             queries: &queries,
                             keys: &keys,
                         };
-                        // The query only moves the outline: the view sets it.
-                        steps::steps(&input, head, 0).map_err(|e| e.sentence())
+                        steps::steps(&input, head, query).map_err(|e| e.sentence())
                     })
                 })
             })
@@ -58,15 +57,11 @@ pub fn StepsView() -> impl IntoView {
     });
     let count = move || stages.with(|s| s.as_ref().map_or(0, Vec::len));
     let current = move || at.get().min(count().saturating_sub(1));
-    let n_queries = move || state.tokens.with(|t| t.used().len());
-    let shown_query = move || query.get().min(n_queries().saturating_sub(1));
     let stage = Memo::new(move |_| {
         let k = current();
         stages.with(|s| s.as_ref().ok().and_then(|s| s.get(k).cloned()))
     });
-    let row = Signal::derive(move || {
-        stage.with(|s| s.as_ref().and_then(|s| s.highlight.map(|_| shown_query())))
-    });
+    let row = Signal::derive(move || stage.with(|s| s.as_ref().and_then(|s| s.highlight)));
     let figure: Memo<Option<Heatmap>> = Memo::new(move |_| {
         let (k, len, head) = (current(), count(), state.shown_head());
         stage.with(|s| {
@@ -102,56 +97,22 @@ pub fn StepsView() -> impl IntoView {
         }
         ev.prevent_default();
     };
-    let query_label = move || {
-        let q = shown_query();
-        state
-            .tokens
-            .with(|t| t.labels().get(q).cloned())
-            .unwrap_or_default()
-    };
-    let readout = move || {
-        stage.with(|s| {
-            let s = s.as_ref()?;
-            let q = shown_query();
-            Some(match s.highlight {
-                Some(_) => {
-                    let text = s.row_text(q, 3)?;
-                    format!(
-                        "Row \u{201c}{}\u{201d} ({q}) of {}: {text}",
-                        query_label(),
-                        s.name
-                    )
-                }
-                None => format!(
-                    "The rows of {} are the keys (all of them are used by every query); the \
-                     selected query is \u{201c}{}\u{201d} ({q}).",
-                    s.name,
-                    query_label()
-                ),
-            })
-        })
-    };
+    let readout: Memo<Option<Readout>> =
+        Memo::new(move |_| stage.with(|s| s.as_ref().and_then(|s| s.readout(3))));
+    let readout_text = move || readout.with(|r| r.as_ref().map(|r| r.text.clone()));
     let values_attr = move || {
-        stage.with(|s| {
-            let s = s.as_ref()?;
-            s.highlight?;
-            let row = s.row_values(shown_query())?;
+        readout.with(|r| {
+            let values = r.as_ref()?.values.as_ref()?;
             Some(
-                row.iter()
+                values
+                    .iter()
                     .map(|v| v.map_or("blocked".to_string(), |v| v.to_string()))
                     .collect::<Vec<_>>()
                     .join(","),
             )
         })
     };
-    let sum_attr = move || {
-        stage.with(|s| {
-            let s = s.as_ref()?;
-            s.highlight?;
-            let row = s.row_values(shown_query())?;
-            Some(row.iter().flatten().sum::<f32>().to_string())
-        })
-    };
+    let sum_attr = move || readout.with(|r| r.as_ref()?.sum().map(|s| s.to_string()));
     let error = move || stages.with(|s| s.as_ref().err().cloned());
 
     view! {
@@ -191,7 +152,7 @@ pub fn StepsView() -> impl IntoView {
             </div>
             {move || error().map(|e| view! { <p class="notice" role="status" data-testid="steps-error">{e}</p> })}
             <ol class="steps-list" aria-label="Stages">
-                {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name.clone()).collect::<Vec<_>>()).unwrap_or_default())
+                {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name).collect::<Vec<_>>()).unwrap_or_default())
                     .into_iter()
                     .enumerate()
                     .map(|(k, name)| view! {
@@ -212,7 +173,7 @@ pub fn StepsView() -> impl IntoView {
                         <StageFigure figure=figure row=row on_row=Callback::new(move |r| query.set(r))/>
                         <div class="steps-text">
                             <h3 class="steps-title" data-testid="steps-title">
-                                {move || stage.with(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default())}
+                                {move || stage.with(|s| s.as_ref().map(|s| s.name).unwrap_or_default())}
                             </h3>
                             <div class="steps-formula" data-testid="steps-formula"
                                 inner_html=move || stage.with(|s| s.as_ref().map(|s| s.formula.clone()).unwrap_or_default())></div>
@@ -221,7 +182,7 @@ pub fn StepsView() -> impl IntoView {
                             </p>
                             <p class="steps-readout" data-testid="steps-row" aria-live="polite"
                                 data-values=values_attr data-row-sum=sum_attr>
-                                {readout}
+                                {readout_text}
                             </p>
                         </div>
                     </div>

@@ -8,7 +8,7 @@
 //! [`sentence_values`], sit on the same axes and under the same `ln n` ceiling).
 //!
 //! ```
-//! use attnlab_lab::scaling::{D_KS, study};
+//! use attnlab_lab::pages::scaling::{D_KS, study};
 //!
 //! let s = study(11, 42);
 //! let (small, big) = (&s.points[0], &s.points[D_KS.len() - 1]);

@@ -1,0 +1,238 @@
+//! The linear-attention lab (docs/maths.md §7, §8): for one head's Q, K, V, softmax
+//! attention against a kernel variant's implied matrix, the singular values of both
+//! un-normalised similarity matrices, causal kernel attention run as an RNN step by step
+//! beside the masked parallel form, and Linformer's projections.
+//!
+//! Every number comes from the core (`attnlab_core::linear`, `attnlab_core::metrics`):
+//! this module picks the inputs, runs the core's steps and shapes the results for the
+//! page and its figures.
+//!
+//! ```
+//! use attnlab_core::attention::AttentionKind;
+//! use attnlab_lab::pages::linear_lab::{kernel_comparison, rnn_trace};
+//! use attnlab_lab::{LabState, Pipeline};
+//!
+//! let state = LabState::default();
+//! let run = Pipeline::new(&state);
+//! let problem = run.variant(0)?.problem;
+//! let cmp = kernel_comparison(&problem, 0, AttentionKind::Elu1)?;
+//! assert!(cmp.metrics.max_abs > 0.0);
+//! let spectra = cmp.spectra.as_ref().unwrap();
+//! assert!(spectra.linear_rank <= cmp.phi_width);
+//!
+//! // The RNN form agrees with the masked parallel form at every step.
+//! let trace = rnn_trace(&problem, 0, AttentionKind::Elu1)?;
+//! assert!((0..trace.len()).all(|t| trace.step(t).unwrap().max_abs_diff < 1e-5));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, HeadResult, Problem};
+use attnlab_core::linear::FeatureMap;
+use attnlab_core::mask::MaskSpec;
+use attnlab_core::score::ScoreFunction;
+use attnlab_plot::{Heatmap, HeatmapError};
+use ndarray::Array2;
+
+use crate::compute::explain;
+
+mod kernels;
+mod linformer;
+mod rnn;
+
+pub use kernels::{
+    KernelComparison, LINEAR_COLOUR, MAX_SPECTRUM_TOKENS, RANK_TOLERANCE, SOFTMAX_COLOUR, Spectra,
+    THRESHOLD_COLOUR, comparison_figures, kernel_comparison, spectrum_chart,
+};
+pub use linformer::{LinformerView, linformer_figures, linformer_view};
+pub use rnn::{RnnStep, RnnTrace, rnn_trace, step_figures};
+
+/// The kernel kinds the lab compares with softmax.
+pub const KERNEL_KINDS: [AttentionKind; 3] = [
+    AttentionKind::Elu1,
+    AttentionKind::Relu,
+    AttentionKind::Taylor,
+];
+/// Why the linear-attention lab cannot show something.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinearLabError {
+    /// The core refused the input.
+    Core(CoreError),
+    /// The kind given is not a kernel kind (elu1, relu, taylor).
+    NotKernel(AttentionKind),
+    /// The RNN form needs one sequence: queries and keys the same tokens.
+    NotOneSequence {
+        /// Queries.
+        n: usize,
+        /// Keys.
+        m: usize,
+    },
+    /// There are no tokens.
+    Empty,
+}
+
+impl From<CoreError> for LinearLabError {
+    fn from(e: CoreError) -> Self {
+        LinearLabError::Core(e)
+    }
+}
+
+impl From<HeatmapError> for LinearLabError {
+    fn from(e: HeatmapError) -> Self {
+        LinearLabError::Core(CoreError::InvalidSetting {
+            field: "figure",
+            reason: e.to_string(),
+        })
+    }
+}
+
+impl LinearLabError {
+    /// One sentence for a student.
+    pub fn sentence(&self) -> String {
+        match self {
+            LinearLabError::Core(e) => explain(e),
+            LinearLabError::NotKernel(kind) => format!(
+                "{} is not a kernel (feature-map) variant: choose elu1, relu or taylor.",
+                kind.name()
+            ),
+            LinearLabError::NotOneSequence { n, m } => format!(
+                "The RNN form runs over one sequence, but this is cross-attention: {n} target \
+                 tokens read {m} source tokens that are all known from the start, so there is \
+                 nothing to recur over. Switch to self-attention to step through it."
+            ),
+            LinearLabError::Empty => "There are no tokens: type a sentence.".to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for LinearLabError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence())
+    }
+}
+
+impl std::error::Error for LinearLabError {}
+
+/// The kernel kind the lab starts with for a variant: its own kind if it is a kernel
+/// kind, else elu1.
+pub fn default_kernel(variant: AttentionKind) -> AttentionKind {
+    if variant.feature_map().is_some() {
+        variant
+    } else {
+        AttentionKind::Elu1
+    }
+}
+
+/// Whether `kind` can be made causal, and how or why not, as one sentence.
+pub fn causality(kind: AttentionKind) -> String {
+    match kind {
+        AttentionKind::Softmax => {
+            "softmax: can be made causal: the mask sets the logits of later keys \
+                                   to −∞ before the softmax (at O(n²) cost)."
+                .to_string()
+        }
+        AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
+            "{}: can be made causal and stays O(n): query t reads only the running sums \
+             S_t = Σ_(j≤t) φ(k_j) v_jᵀ and z_t = Σ_(j≤t) φ(k_j), an RNN (stepped through below).",
+            kind.name()
+        ),
+        AttentionKind::Efficient => format!(
+            "efficient: cannot be made causal: {}; the softmax of K runs over the sequence axis, \
+             so every key's weights depend on later keys.",
+            kind.mask_limitation()
+        ),
+        AttentionKind::Linformer => format!(
+            "linformer: cannot be made causal: {}; each projected key E K is a mix of every \
+             position, including later ones.",
+            kind.mask_limitation()
+        ),
+    }
+}
+
+fn head_input(problem: &Problem, head: usize) -> Result<&HeadInput, LinearLabError> {
+    problem.heads().get(head).ok_or_else(|| {
+        LinearLabError::Core(CoreError::IndexOutOfRange {
+            field: "head",
+            index: head,
+            len: problem.heads().len(),
+        })
+    })
+}
+
+fn feature_map(kind: AttentionKind) -> Result<FeatureMap, LinearLabError> {
+    kind.feature_map().ok_or(LinearLabError::NotKernel(kind))
+}
+
+/// One head of `kind` on the head's Q, K, V with `mask`, computed by the core.
+fn run(
+    input: &HeadInput,
+    kind: AttentionKind,
+    mask: MaskSpec,
+    temperature: f32,
+) -> Result<HeadResult, CoreError> {
+    let spec = AttentionSpec {
+        score: ScoreFunction::ScaledDot,
+        temperature,
+        attention: kind,
+        mask,
+    };
+    let mut head = HeadInput::new(input.q.clone(), input.k.clone(), input.v.clone());
+    head.linformer = input.linformer.clone();
+    Problem::new(vec![head], spec, None)?.compute_head(0)
+}
+
+fn labels(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+fn values(a: &Array2<f32>) -> Vec<f32> {
+    a.iter().copied().collect()
+}
+
+/// A signed matrix on a diverging scale (white = 0).
+fn signed(
+    title: impl Into<String>,
+    rows: Vec<String>,
+    cols: Vec<String>,
+    a: &Array2<f32>,
+    value: &str,
+    axes: (&str, &str),
+) -> Result<Heatmap, HeatmapError> {
+    Ok(Heatmap::difference(title, rows, cols, values(a))?
+        .with_value_label(value)
+        .with_axis_titles(axes.0, axes.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compute::Pipeline;
+    use crate::state::{LabState, Mode};
+
+    fn problem_of(state: &LabState, index: usize) -> Problem {
+        Pipeline::new(state).variant(index).unwrap().problem
+    }
+
+    #[test]
+    fn cross_attention_compares_but_does_not_recur() {
+        let mut state = LabState::default();
+        state.set_mode(Mode::Cross);
+        let p = problem_of(&state, 0);
+        let c = kernel_comparison(&p, 0, AttentionKind::Taylor).unwrap();
+        assert_eq!(c.linear.weights.dim(), (4, 6));
+        let e = rnn_trace(&p, 0, AttentionKind::Taylor).unwrap_err();
+        assert!(e.sentence().contains("cross-attention"));
+        let l = linformer_view(&state.model, &p, 0, 3).unwrap();
+        assert_eq!((l.e.dim(), l.weights.dim()), ((3, 6), (4, 3)));
+    }
+
+    #[test]
+    fn causality_statements() {
+        assert!(causality(AttentionKind::Linformer).contains("cannot be made causal"));
+        assert!(causality(AttentionKind::Linformer).contains("k projected keys"));
+        assert!(causality(AttentionKind::Efficient).contains("cannot be made causal"));
+        assert!(causality(AttentionKind::Elu1).contains("can be made causal and stays O(n)"));
+        assert_eq!(default_kernel(AttentionKind::Softmax), AttentionKind::Elu1);
+        assert_eq!(default_kernel(AttentionKind::Taylor), AttentionKind::Taylor);
+    }
+}

@@ -1,0 +1,690 @@
+//! The stages' matrices, computed by the core's own functions on the variant's validated
+//! [`Problem`], for one head and one query.
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{HeadResult, Problem};
+use attnlab_core::linear;
+use attnlab_core::mask::Mask;
+use attnlab_core::model::{Encoded, Projection};
+use attnlab_core::score::{self, ScoreFunction, ScoreParams};
+use attnlab_core::softmax;
+use attnlab_core::streaming::Causality;
+use ndarray::Array2;
+
+use super::formula::{self, Keys, LinformerInput, Qkv, Side};
+use super::stages::{self as meta, Axis, Family, Query, Stage, StageKind};
+use crate::compute::{self, LabError};
+use crate::state::{Mode, ModelSettings, Variant};
+
+/// What the stages are computed from: the state's model and variant, the queries'
+/// encoded input, the variant's problem, and the token labels.
+#[derive(Debug, Clone, Copy)]
+pub struct StepsInput<'a> {
+    /// The model settings (positions, projections, `d_k`).
+    pub model: &'a ModelSettings,
+    /// The variant walked through.
+    pub variant: &'a Variant,
+    /// Self-attention or cross-attention (keys from the source).
+    pub mode: Mode,
+    /// The queries' word vectors, positions and `X`.
+    pub encoded: &'a Encoded,
+    /// The variant's validated problem.
+    pub problem: &'a Problem,
+    /// The query token labels.
+    pub queries: &'a [String],
+    /// The key token labels (the tokens themselves, also for Linformer: the stages
+    /// label its projected keys).
+    pub keys: &'a [String],
+}
+
+fn finite(a: &Array2<f32>, what: &'static str) -> Result<(), LabError> {
+    if a.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(LabError::Core(CoreError::Overflow { head: 0, what }))
+    }
+}
+
+/// The stages under construction: each one's name, axes, labels, colouring and
+/// highlighted row follow from its kind, the family and the query.
+struct Builder<'a> {
+    family: Family,
+    queries: &'a [String],
+    keys: &'a [String],
+    query: Option<Query>,
+    stages: Vec<Stage>,
+}
+
+impl Builder<'_> {
+    fn labels(&self, axis: Axis, count: usize) -> Vec<String> {
+        match axis {
+            Axis::QueryTokens => self.queries.to_vec(),
+            Axis::KeyTokens => self.keys.to_vec(),
+            Axis::ProjectedKeys => (0..count).map(|j| format!("k'{j}")).collect(),
+            Axis::Dimensions | Axis::Features => (0..count).map(|i| i.to_string()).collect(),
+        }
+    }
+
+    fn push(&mut self, kind: StageKind, values: Array2<f32>, formula: String, note: String) {
+        let (row_axis, col_axis) = kind.axes(self.family);
+        let highlight = match row_axis {
+            Axis::QueryTokens => self.query.as_ref().map(|q| q.index),
+            _ => None,
+        };
+        self.stages.push(Stage {
+            kind,
+            name: kind.name(self.family),
+            row_axis,
+            col_axis,
+            rows: self.labels(row_axis, values.nrows()),
+            cols: self.labels(col_axis, values.ncols()),
+            values,
+            blocked: None,
+            coloured: kind.coloured(self.family),
+            query: self.query.clone(),
+            highlight,
+            formula,
+            note,
+        });
+    }
+
+    /// Marks the cells `allowed` does not allow as blocked in the last stage.
+    fn block(&mut self, allowed: &Array2<bool>) {
+        if let Some(last) = self.stages.last_mut() {
+            last.blocked = Some(allowed.mapv(|a| !a));
+        }
+    }
+}
+
+/// The stages of head `head` of the input's variant for query token `query`: its row is
+/// highlighted where the rows are the queries, and the formulas name it (a query past
+/// the last is neither highlighted nor named).
+///
+/// The stages are [`Family::stages`] of the variant's attention kind. Softmax: X, Q, K,
+/// V, raw scores, scaled, masked, softmax, weights · V, concat · W^O. Linformer: X, Q, K,
+/// V, K' = E K, V' = F V, raw scores, scaled, softmax, weights · V', concat · W^O. Kernel
+/// variants (elu1, relu, taylor): X, Q, K, V, φ(Q), φ(K), similarities, implied Â,
+/// output, concat · W^O. Efficient: X, Q, K, V, softmax_row(Q), softmax_col(K), implied
+/// Â, output, concat · W^O.
+pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<Stage>, LabError> {
+    let problem = input.problem;
+    let heads = compute::compute_heads(problem)?;
+    let result: &HeadResult = heads.get(head).ok_or_else(|| {
+        LabError::Core(CoreError::InvalidSetting {
+            field: "head",
+            reason: format!(
+                "there are {} heads, numbered from 0, so there is no head {head}",
+                heads.len()
+            ),
+        })
+    })?;
+    let hin = &problem.heads()[head];
+    let spec = problem.spec();
+    let family = Family::of(spec.attention);
+    let n = hin.q.nrows();
+    let m = hin.k.nrows();
+    let d_k = hin.q.ncols();
+    let query = input
+        .queries
+        .get(query)
+        .filter(|_| query < n)
+        .map(|token| Query {
+            index: query,
+            token: token.clone(),
+        });
+    let mut b = Builder {
+        family,
+        queries: input.queries,
+        keys: input.keys,
+        query,
+        stages: Vec::new(),
+    };
+    let projection = input.model.projection;
+
+    // X.
+    b.push(
+        StageKind::Input,
+        input.encoded.x.clone(),
+        formula::input(input.model, b.query.as_ref()),
+        meta::input_note(input.model, input.mode),
+    );
+
+    // Q, K, V.
+    b.push(
+        StageKind::Queries,
+        hin.q.clone(),
+        formula::projection(Qkv::Queries, head, input.mode, projection),
+        format!(
+            "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
+        ),
+    );
+    b.push(
+        StageKind::Keys,
+        hin.k.clone(),
+        formula::projection(Qkv::Keys, head, input.mode, projection),
+        match input.mode {
+            Mode::Cross => format!("Keys come from the source sentence: {m} keys of width {d_k}."),
+            Mode::SelfAttention => {
+                format!("The same tokens, projected with W^K: {m} keys of width {d_k}.")
+            }
+        },
+    );
+    b.push(
+        StageKind::Values,
+        hin.v.clone(),
+        formula::projection(Qkv::Values, head, input.mode, projection),
+        "The values are what the weights will mix, one row per key.".to_string(),
+    );
+
+    let mask = problem.mask();
+    match family {
+        Family::Softmax | Family::Linformer => {
+            let keys_of = family.keys();
+            let (keys, values) = match keys_of {
+                Keys::Projected => {
+                    let lin = hin.linformer.as_ref().expect("a validated Linformer head");
+                    let kp = lin.e.dot(&hin.k).as_standard_layout().into_owned();
+                    let vp = lin.f.dot(&hin.v).as_standard_layout().into_owned();
+                    let k = lin.e.nrows();
+                    b.push(
+                        StageKind::ProjectedKeys,
+                        kp.clone(),
+                        formula::linformer_projection(LinformerInput::Keys, k, m),
+                        format!(
+                            "Linformer mixes the {m} keys into k = {k} projected keys with a seeded E (k×m)."
+                        ),
+                    );
+                    b.push(
+                        StageKind::ProjectedValues,
+                        vp.clone(),
+                        formula::linformer_projection(LinformerInput::Values, k, m),
+                        format!("The values are mixed the same way with F (k×m): {k} rows."),
+                    );
+                    (kp, vp)
+                }
+                Keys::Tokens => (hin.k.clone(), hin.v.clone()),
+            };
+            // Raw scores: the score function before any scaling. For the scaled dot
+            // product that is the plain dot product; the scaling is the next stage.
+            // Linformer scores with the scaled dot product against the projected keys.
+            let (score_fn, score_params) = match keys_of {
+                Keys::Projected => (ScoreFunction::ScaledDot, &ScoreParams::None),
+                Keys::Tokens => (spec.score, &hin.score_params),
+            };
+            let (raw_fn, raw_params) = match score_fn {
+                ScoreFunction::ScaledDot => (ScoreFunction::Dot, &ScoreParams::None),
+                f => (f, score_params),
+            };
+            let raw = score::scores(raw_fn, &hin.q, &keys, raw_params);
+            finite(&raw, "scores")?;
+            b.push(
+                StageKind::Scores,
+                raw,
+                formula::scores(score_fn, keys_of),
+                meta::score_note(score_fn, keys_of),
+            );
+            // Logits exactly as the core forms them: the score function, then ÷ τ.
+            let scored = score::scores(score_fn, &hin.q, &keys, score_params);
+            let logits = scored.mapv(|s| s / spec.temperature);
+            finite(&logits, "logits (score / temperature)")?;
+            b.push(
+                StageKind::Scaled,
+                logits.clone(),
+                formula::scaled(score_fn, d_k, spec.temperature),
+                meta::scaled_note(score_fn, d_k, spec.temperature),
+            );
+            let weights = match keys_of {
+                Keys::Projected => softmax::softmax_masked(&logits, &Mask::full(n, keys.nrows())),
+                Keys::Tokens => {
+                    b.push(
+                        StageKind::Masked,
+                        logits.clone(),
+                        formula::masked(input.variant),
+                        meta::masked_note(input.variant, mask.empty_rows().len()),
+                    );
+                    b.block(mask.allowed());
+                    softmax::softmax_masked(&logits, mask)
+                }
+            };
+            b.push(
+                StageKind::Softmax,
+                weights.clone(),
+                formula::softmax(),
+                "Each row becomes a probability distribution over the keys: it sums to 1 \
+                 (a row with no allowed key is all zeros)."
+                    .to_string(),
+            );
+            if keys_of == Keys::Tokens {
+                b.block(mask.allowed());
+            }
+            b.push(
+                StageKind::HeadOutput,
+                linear::weights_times_values(&weights, &values),
+                formula::head_output(head, keys_of),
+                "Each query's output is the weighted mean of the value rows.".to_string(),
+            );
+        }
+        Family::Kernel(map) => {
+            let phi_q = map.features(&hin.q);
+            let phi_k = map.features(&hin.k);
+            finite(&phi_q, "feature maps φ(q)")?;
+            finite(&phi_k, "feature maps φ(k)")?;
+            let sim = linear::kernel_similarity(&phi_q, &phi_k, mask);
+            b.push(
+                StageKind::FeatureQueries,
+                phi_q,
+                formula::feature_map(map, Side::Queries),
+                meta::feature_note(map),
+            );
+            b.push(
+                StageKind::FeatureKeys,
+                phi_k,
+                formula::feature_map(map, Side::Keys),
+                "The same map on every key: all entries are ≥ 0, so every similarity is ≥ 0."
+                    .to_string(),
+            );
+            finite(&sim, "similarities φ(q)ᵀφ(k)")?;
+            let implied = linear::implied_from_similarity(&sim);
+            b.push(
+                StageKind::Similarity,
+                sim,
+                formula::similarity(input.variant),
+                "Shown for teaching only: linear attention never builds this n×m matrix \
+                 to compute its output."
+                    .to_string(),
+            );
+            b.block(mask.allowed());
+            b.push(
+                StageKind::Implied,
+                implied,
+                formula::implied(),
+                "Each row of similarities divided by its sum (+ ε = 10⁻⁶): the weights the \
+                 O(n) computation applies without forming them."
+                    .to_string(),
+            );
+            b.block(mask.allowed());
+            let causality = if input.variant.masks.causal {
+                Causality::Causal
+            } else {
+                Causality::Full
+            };
+            b.push(
+                StageKind::HeadOutput,
+                result.output.clone(),
+                formula::linear_output(head, causality),
+                meta::linear_output_note(result.computation),
+            );
+        }
+        Family::Efficient => {
+            let keep = spec.mask.key_allowed(m);
+            b.push(
+                StageKind::FeatureQueries,
+                linear::softmax_rows(&hin.q),
+                formula::efficient_map(Side::Queries),
+                "Each query row is normalised over its d_k features (rows sum to 1).".to_string(),
+            );
+            b.push(
+                StageKind::FeatureKeys,
+                linear::softmax_columns(&hin.k, &keep),
+                formula::efficient_map(Side::Keys),
+                "Each key feature column is normalised over the positions (columns sum to 1; \
+                 padding keys get 0)."
+                    .to_string(),
+            );
+            b.push(
+                StageKind::Implied,
+                result.weights.clone(),
+                formula::efficient_implied(),
+                "Shown for teaching only: the output is computed as φ(Q)(φ(K)ᵀV) in O(n)."
+                    .to_string(),
+            );
+            b.block(result.mask.allowed());
+            b.push(
+                StageKind::HeadOutput,
+                result.output.clone(),
+                formula::efficient_output(head),
+                "Efficient attention: d_k×d_v context first, then each query reads it.".to_string(),
+            );
+        }
+    }
+
+    // Concat · W^O: the core's own combination of every head.
+    let output = problem.combine(&heads)?;
+    let note = format!(
+        "The {} heads' outputs side by side{}: the layer's output, one row per query.",
+        heads.len(),
+        match projection {
+            Projection::Seeded => ", times W^O",
+            Projection::Identity => "",
+        }
+    );
+    b.push(
+        StageKind::Output,
+        output,
+        formula::output(heads.len(), projection),
+        note,
+    );
+    debug_assert_eq!(
+        b.stages.iter().map(|s| s.kind).collect::<Vec<_>>(),
+        family.stages(),
+        "the stages built are the family's list"
+    );
+    Ok(b.stages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compute::Pipeline;
+    use crate::state::LabState;
+    use attnlab_core::attention::AttentionKind;
+
+    fn run(state: &LabState, variant: usize, head: usize, query: usize) -> Vec<Stage> {
+        let p = Pipeline::new(state);
+        let queries = p.queries().labels();
+        let v = &state.variants[variant];
+        let keys = p.keys().labels();
+        let encoded = compute::encode(&state.model, p.queries()).unwrap();
+        let problem = p.variant(variant).unwrap().problem;
+        let input = StepsInput {
+            model: &state.model,
+            variant: v,
+            mode: state.mode,
+            encoded: &encoded,
+            problem: &problem,
+            queries: &queries,
+            keys: &keys,
+        };
+        steps(&input, head, query).unwrap()
+    }
+
+    fn stage(stages: &[Stage], kind: StageKind) -> &Stage {
+        stages.iter().find(|s| s.kind == kind).unwrap()
+    }
+
+    #[test]
+    fn softmax_stages_match_the_lab_exactly() {
+        let mut state = LabState::default();
+        state.variants[0].masks.causal = true;
+        state.variants[0].temperature = 0.7;
+        for head in 0..4 {
+            let stages = run(&state, 0, head, 7);
+            let kinds: Vec<StageKind> = stages.iter().map(|s| s.kind).collect();
+            use StageKind::*;
+            assert_eq!(
+                kinds,
+                [
+                    Input, Queries, Keys, Values, Scores, Scaled, Masked, Softmax, HeadOutput,
+                    Output
+                ]
+            );
+            let r = Pipeline::new(&state).variant(0).unwrap();
+            assert_eq!(stage(&stages, Softmax).values, r.heads[head].weights);
+            assert_eq!(stage(&stages, HeadOutput).values, r.heads[head].output);
+            assert_eq!(
+                stage(&stages, Output).values,
+                r.problem.combine(&r.heads).unwrap()
+            );
+            // Scaled = raw / √d_k / τ (d_k = 16).
+            let raw = &stage(&stages, Scores).values;
+            let scaled = &stage(&stages, Scaled).values;
+            assert!((scaled[[3, 2]] - raw[[3, 2]] / 4.0 / 0.7).abs() < 1e-5);
+            assert_eq!(stage(&stages, Softmax).highlight, Some(7));
+            assert_eq!(stage(&stages, Keys).highlight, None);
+        }
+    }
+
+    #[test]
+    fn masked_stage_reads_minus_infinity_and_rows_sum_to_one() {
+        let mut state = LabState::default();
+        state.variants[0].masks.causal = true;
+        let stages = run(&state, 0, 1, 2);
+        let masked = stage(&stages, StageKind::Masked);
+        assert!(masked.is_blocked(2, 3) && !masked.is_blocked(2, 2));
+        let text = masked.row_text(2, 3).unwrap();
+        assert_eq!(text.matches("\u{2212}\u{221e}").count(), 8, "{text}");
+        assert!(
+            text.starts_with("The ") && text.contains("animal "),
+            "{text}"
+        );
+        assert!(text.ends_with("tired \u{2212}\u{221e}"), "{text}");
+        let q = stage(&stages, StageKind::Queries).row_text(2, 2).unwrap();
+        assert_eq!(
+            q.split(", ").count(),
+            16,
+            "dimensions are not labelled: {q}"
+        );
+        assert!(!q.chars().any(char::is_alphabetic), "{q}");
+        assert!(masked.formula.contains("\u{2264}"), "causal j ≤ i shown");
+        let soft = stage(&stages, StageKind::Softmax);
+        let row: f32 = soft.row_values(2).unwrap().iter().flatten().sum();
+        assert!((row - 1.0).abs() < 1e-6);
+        assert!(soft.heatmap("t").unwrap().is_blocked(2, 3));
+    }
+
+    #[test]
+    fn linear_variants_show_feature_maps_and_match_the_lab() {
+        for kind in [
+            AttentionKind::Elu1,
+            AttentionKind::Relu,
+            AttentionKind::Taylor,
+            AttentionKind::Efficient,
+        ] {
+            let mut state = LabState::default();
+            state.variants[1].attention = kind;
+            let stages = run(&state, 1, 0, 0);
+            let r = Pipeline::new(&state).variant(1).unwrap();
+            assert!(stages.iter().any(|s| s.kind == StageKind::FeatureQueries));
+            assert!(!stages.iter().any(|s| s.kind == StageKind::Softmax));
+            assert_eq!(
+                stage(&stages, StageKind::Implied).values,
+                r.heads[0].weights
+            );
+            assert_eq!(
+                stage(&stages, StageKind::HeadOutput).values,
+                r.heads[0].output
+            );
+            assert!(
+                stage(&stages, StageKind::FeatureQueries)
+                    .formula
+                    .contains("\u{3c6}")
+            );
+        }
+    }
+
+    #[test]
+    fn linformer_projects_keys_and_has_no_mask_stage() {
+        let mut state = LabState::default();
+        state.variants[0].attention = AttentionKind::Linformer;
+        state.variants[0].linformer_k = 3;
+        let stages = run(&state, 0, 2, 4);
+        let r = Pipeline::new(&state).variant(0).unwrap();
+        assert!(!stages.iter().any(|s| s.kind == StageKind::Masked));
+        let pk = stage(&stages, StageKind::ProjectedKeys);
+        assert_eq!(pk.values.dim(), (3, 16));
+        assert_eq!(
+            stage(&stages, StageKind::Softmax).values,
+            r.heads[2].weights
+        );
+        assert_eq!(
+            stage(&stages, StageKind::Softmax).cols,
+            ["k'0", "k'1", "k'2"]
+        );
+        // K and V have a row per key token, labelled by the token.
+        for kind in [StageKind::Keys, StageKind::Values] {
+            let s = stage(&stages, kind);
+            assert_eq!(s.rows, Pipeline::new(&state).keys().labels());
+            assert!(s.heatmap("t").is_ok(), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn formulas_follow_the_score_function_and_escape_tokens() {
+        let mut state = LabState {
+            text: "a <b> & c".into(),
+            ..LabState::default()
+        };
+        let mut seen = std::collections::HashSet::new();
+        for f in ScoreFunction::ALL {
+            state.variants[0].score = f;
+            let stages = run(&state, 0, 0, 1);
+            let s = stage(&stages, StageKind::Scores);
+            assert!(s.formula.starts_with("<math"));
+            seen.insert(s.formula.clone());
+            let x = &stages[0].formula;
+            assert!(x.contains("&lt;"), "{x}");
+            assert!(!x.contains("<b>"), "{x}");
+        }
+        // dot and scaled_dot share qᵀk as the raw score; the four others differ.
+        assert_eq!(seen.len(), 4);
+        state.variants[0].score = ScoreFunction::ScaledDot;
+        let stages = run(&state, 0, 0, 1);
+        assert!(
+            stage(&stages, StageKind::Scaled)
+                .formula
+                .contains("<msqrt>")
+        );
+        state.variants[0].score = ScoreFunction::Cosine;
+        let stages = run(&state, 0, 0, 1);
+        assert!(
+            !stage(&stages, StageKind::Scaled)
+                .formula
+                .contains("<msqrt>")
+        );
+    }
+
+    #[test]
+    fn cross_mode_and_bad_heads() {
+        let mut state = LabState::default();
+        state.set_mode(Mode::Cross);
+        let stages = run(&state, 0, 0, 0);
+        let soft = stage(&stages, StageKind::Softmax);
+        assert_eq!(soft.values.dim(), (4, 6));
+        assert!(stages[0].note.contains("source"));
+        let p = Pipeline::new(&state);
+        let q = p.queries().labels();
+        let k = p.keys().labels();
+        let e = compute::encode(&state.model, p.queries()).unwrap();
+        let problem = p.variant(0).unwrap().problem;
+        let input = StepsInput {
+            model: &state.model,
+            variant: &state.variants[0],
+            mode: state.mode,
+            encoded: &e,
+            problem: &problem,
+            queries: &q,
+            keys: &k,
+        };
+        assert!(
+            steps(&input, 9, 0)
+                .unwrap_err()
+                .sentence()
+                .contains("no head 9")
+        );
+        // A query past the end highlights nothing.
+        assert_eq!(steps(&input, 0, 99).unwrap()[0].highlight, None);
+    }
+
+    #[test]
+    fn the_input_formula_highlight_and_readout_follow_the_query() {
+        let mut state = LabState::default();
+        state.variants[0].masks.causal = true;
+        let tokens = Pipeline::new(&state).queries().labels();
+        for (i, token) in tokens.iter().enumerate() {
+            let stages = run(&state, 0, 1, i);
+            let x = &stage(&stages, StageKind::Input).formula;
+            assert!(
+                x.contains(&format!("\u{201c}{token}\u{201d}")),
+                "query {i} names {token}: {x}"
+            );
+            assert!(
+                x.contains(&format!("<msub><mi>x</mi><mn>{i}</mn></msub>")),
+                "x_{i}: {x}"
+            );
+            let others = tokens
+                .iter()
+                .enumerate()
+                .filter(|&(j, t)| j != i && t != token);
+            for (_, other) in others {
+                assert!(!x.contains(&format!("\u{201c}{other}\u{201d}")), "{x}");
+            }
+            for s in &stages {
+                assert_eq!(
+                    s.query,
+                    Some(Query {
+                        index: i,
+                        token: token.clone()
+                    })
+                );
+                let expected = (s.row_axis == Axis::QueryTokens).then_some(i);
+                assert_eq!(s.highlight, expected, "{:?}", s.kind);
+                let readout = s.readout(3).unwrap();
+                assert!(
+                    readout
+                        .text
+                        .contains(&format!("\u{201c}{token}\u{201d} ({i})")),
+                    "{}",
+                    readout.text
+                );
+                assert_eq!(readout.values.is_some(), expected.is_some());
+            }
+            let soft = stage(&stages, StageKind::Softmax).readout(3).unwrap();
+            assert_eq!(
+                soft.values.as_ref().unwrap().iter().flatten().count(),
+                i + 1,
+                "causal: query {i} sees keys 0..={i}"
+            );
+            assert!((soft.sum().unwrap() - 1.0).abs() < 1e-5);
+        }
+        // The keys' stages read out which query is selected instead of a row.
+        let stages = run(&state, 0, 0, 7);
+        let keys = stage(&stages, StageKind::Keys).readout(3).unwrap();
+        assert_eq!(
+            keys.text,
+            "The rows of Keys K are the keys (all of them are used by every query); the \
+             selected query is \u{201c}it\u{201d} (7)."
+        );
+        assert_eq!(keys.sum(), None);
+    }
+
+    #[test]
+    fn every_variant_builds_its_familys_stage_list() {
+        for kind in AttentionKind::ALL {
+            let mut state = LabState::default();
+            state.variants[0].attention = kind;
+            let stages = run(&state, 0, 0, 3);
+            let kinds: Vec<StageKind> = stages.iter().map(|s| s.kind).collect();
+            assert_eq!(kinds, Family::of(kind).stages(), "{kind:?}");
+            for s in &stages {
+                assert_eq!(s.rows.len(), s.values.nrows(), "{kind:?} {:?}", s.kind);
+                assert_eq!(s.cols.len(), s.values.ncols(), "{kind:?} {:?}", s.kind);
+            }
+        }
+    }
+
+    #[test]
+    fn identity_projections_drop_the_weight_matrices_from_the_formulas() {
+        let mut state = LabState::default();
+        state.model.heads = 1;
+        state.model.projection = Projection::Identity;
+        let stages = run(&state, 0, 0, 0);
+        let q = &stage(&stages, StageKind::Queries).formula;
+        assert!(!q.contains("<msubsup>"), "{q}");
+        let out = stage(&stages, StageKind::Output);
+        assert!(
+            !out.formula.contains("<mi>O</mi></msup>"),
+            "{}",
+            out.formula
+        );
+        assert!(!out.note.contains("W^O"), "{}", out.note);
+        state.model.projection = Projection::Seeded;
+        state.set_mode(Mode::Cross);
+        let stages = run(&state, 0, 0, 0);
+        assert!(
+            stage(&stages, StageKind::Keys)
+                .formula
+                .contains("<mi>src</mi>")
+        );
+        assert!(!stage(&stages, StageKind::Queries).formula.contains("src"));
+    }
+}
