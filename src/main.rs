@@ -6,20 +6,23 @@
 //! - `attnlab_lab` (crate `crates/attnlab-lab`): the domain model in plain Rust — the
 //!   state, its rules and URL fragment, tokens → attention → figure — shared with the CLI;
 //! - [`state`]: the one `AppState` of signals and memos, provided via context;
-//! - [`components`]: one component per file, no maths;
-//! - [`paint`] and [`viewport`]: the canvas plumbing (device pixels, resizing).
+//! - [`canvas`]: the one heatmap canvas and the one line-chart canvas every view uses,
+//!   and the plumbing behind them (device pixels, natural heights, repaints);
+//! - [`shell`]: the page around the views (header, tabs, sidebar, notices);
+//! - [`lab`]: the lab page (the variants side by side, the comparison);
+//! - [`pages`]: the explanatory pages, one folder each;
+//! - [`widgets`]: knobs and pickers the pages share.
 //!
-//! Canvas drawing happens only in an `Effect` reading the heatmap memo.
+//! Components hold no maths; canvas drawing happens only in an `Effect` reading a memo.
 
-mod blit_canvas;
-mod canvas_size;
-mod components;
-mod paint;
-mod repaint;
+mod canvas;
+mod lab;
+mod pages;
+mod shell;
 mod state;
-mod viewport;
+mod widgets;
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(components::App);
+    leptos::mount::mount_to_body(shell::App);
 }

@@ -1,0 +1,287 @@
+use attnlab_plot::{CellMap, Heatmap, format_value};
+use leptos::ev::{KeyboardEvent, PointerEvent};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::canvas_size::observe_size;
+use super::paint::{paint_heatmap_over, to_backing_pixels};
+use super::repaint::repaint_effect;
+use crate::state::use_app_state;
+
+/// What pointing at a [`HeatmapCanvas`] (or moving its keyboard focus) does.
+#[derive(Clone, Copy)]
+pub enum Pointing {
+    /// Nothing: the figure is only shown.
+    Nothing,
+    /// Attention weights, rows are query tokens and columns key tokens: the cell under
+    /// the pointer or the keyboard focus (arrow keys, Home, End) is `hover`, also the
+    /// lab's token hover, ringed on the canvas; a click or Enter calls `on_cell`.
+    Cells {
+        /// The cell under the pointer or the keyboard focus.
+        hover: RwSignal<Option<(usize, usize)>>,
+        /// Called with a cell that is clicked or activated with Enter.
+        on_cell: Option<Callback<(usize, usize)>>,
+    },
+    /// The rows are query tokens to pick from: `row` is outlined; a click on a row, or
+    /// ArrowUp/ArrowDown, calls `on_row`.
+    Rows {
+        /// The outlined row (`None`: no row can be picked in this figure).
+        row: Signal<Option<usize>>,
+        /// Called with the row picked.
+        on_row: Callback<usize>,
+    },
+    /// Not attention weights (positions, dimensions): the value under the pointer is
+    /// read out under the canvas.
+    Reading,
+}
+
+/// Any [`Heatmap`] on a canvas: painted at the display's resolution at its natural
+/// height for the width its container gives it, repainted (values only, while the frame
+/// is unchanged) when the figure, the container's size or the window changes. The
+/// canvas carries `data-rendered-tokens` (rows painted), `data-rows` and `data-cols`
+/// (the figure's shape) and `data-figure`.
+#[component]
+pub fn HeatmapCanvas(
+    /// The figure to draw (nothing is drawn for `None`).
+    #[prop(into)]
+    figure: Signal<Option<Heatmap>>,
+    /// `data-testid` of the canvas.
+    #[prop(into)]
+    testid: Signal<String>,
+    /// `data-figure`: which figure this is (`head`, `average`, `difference`, `steps`, …);
+    /// an outlined row is `{kind}-row-highlight`.
+    #[prop(into)]
+    kind: String,
+    /// What pointing at the canvas does.
+    pointing: Pointing,
+    /// Extra CSS classes of the canvas (its shape on the page).
+    #[prop(optional, into)]
+    class: String,
+) -> impl IntoView {
+    let state = use_app_state();
+    let canvas = NodeRef::<Canvas>::new();
+    // Where the cells were painted, and the device pixels per CSS pixel of that paint.
+    let cells = RwSignal::new((CellMap::EMPTY, 1.0));
+    // The frame the canvas shows, so a change of values repaints only the values.
+    let shown = StoredValue::new_local(None);
+    let size = observe_size(canvas);
+
+    // Effects are for syncing with the outside world: here, the canvas's pixels.
+    repaint_effect(
+        canvas,
+        "a heatmap",
+        move |el, dpr| {
+            let known = size.get();
+            shown
+                .try_update_value(|shown| {
+                    figure.with(|h| paint_heatmap_over(el, h.as_ref(), dpr, known, shown))
+                })
+                .unwrap_or_else(|| Err("the canvas's component is gone".into()))
+        },
+        move |map, dpr| cells.set((map.unwrap_or(CellMap::EMPTY), dpr)),
+    );
+
+    let cell_at = move |ev: &PointerEvent| {
+        let el = canvas.get_untracked()?;
+        let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
+        cells.with_untracked(|(map, _)| map.cell_at(x, y))
+    };
+    // The cell read out under the canvas (`Pointing::Reading`).
+    let reading_cell = RwSignal::new(None::<(usize, usize)>);
+    let set_hover = move |cell: Option<(usize, usize)>| {
+        if let Pointing::Cells { hover, .. } = pointing {
+            if hover.get_untracked() != cell {
+                hover.set(cell);
+            }
+            if state.hover.get_untracked() != cell {
+                state.hover.set(cell);
+            }
+        }
+    };
+
+    let on_move = move |ev: PointerEvent| match pointing {
+        Pointing::Cells { .. } => set_hover(cell_at(&ev)),
+        Pointing::Reading => reading_cell.set(cell_at(&ev)),
+        Pointing::Nothing | Pointing::Rows { .. } => {}
+    };
+    let on_down = move |ev: PointerEvent| match pointing {
+        Pointing::Cells { on_cell, .. } => {
+            let cell = cell_at(&ev);
+            set_hover(cell);
+            if let (Some(cell), Some(cb)) = (cell, on_cell) {
+                cb.run(cell);
+            }
+        }
+        Pointing::Rows { row, on_row } => {
+            if let (Some((r, _)), Some(_)) = (cell_at(&ev), row.get_untracked()) {
+                on_row.run(r);
+            }
+        }
+        Pointing::Reading => reading_cell.set(cell_at(&ev)),
+        Pointing::Nothing => {}
+    };
+    let on_leave = move |ev: PointerEvent| match pointing {
+        // A finger lifted off a touch screen leaves too: keep its reading.
+        Pointing::Cells { .. } if ev.pointer_type() != "touch" => set_hover(None),
+        Pointing::Reading => reading_cell.set(None),
+        _ => {}
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        let (rows, cols) = cells.with_untracked(|(m, _)| (m.rows(), m.cols()));
+        if rows == 0 || cols == 0 {
+            return;
+        }
+        match pointing {
+            Pointing::Cells { hover, on_cell } => {
+                let (r, c) = hover.get_untracked().unwrap_or((0, 0));
+                let next = match ev.key().as_str() {
+                    "ArrowUp" => (r.saturating_sub(1), c),
+                    "ArrowDown" => ((r + 1).min(rows - 1), c),
+                    "ArrowLeft" => (r, c.saturating_sub(1)),
+                    "ArrowRight" => (r, (c + 1).min(cols - 1)),
+                    "Home" => (r, 0),
+                    "End" => (r, cols - 1),
+                    "Enter" | " " => {
+                        ev.prevent_default();
+                        if let Some(cb) = on_cell {
+                            cb.run((r.min(rows - 1), c.min(cols - 1)));
+                        }
+                        return;
+                    }
+                    _ => return,
+                };
+                ev.prevent_default();
+                set_hover(Some(next));
+            }
+            Pointing::Rows { row, on_row } => {
+                let Some(r) = row.get_untracked() else { return };
+                let next = match ev.key().as_str() {
+                    "ArrowUp" => r.saturating_sub(1),
+                    "ArrowDown" => (r + 1).min(rows - 1),
+                    _ => return,
+                };
+                ev.prevent_default();
+                on_row.run(next);
+            }
+            Pointing::Nothing | Pointing::Reading => {}
+        }
+    };
+    let on_focus = move |_| {
+        if let Pointing::Cells { hover, .. } = pointing
+            && hover.get_untracked().is_none()
+            && cells.with_untracked(|(m, _)| !m.is_empty())
+        {
+            set_hover(Some((0, 0)));
+        }
+    };
+
+    // A box in CSS pixels over the canvas: the ringed cell, or the outlined row.
+    let css_box = move |(x0, y0): (i32, i32), (x1, y1): (i32, i32), dpr: f64| {
+        let css = |v: i32| v as f64 / dpr;
+        format!(
+            "left: {:.1}px; top: {:.1}px; width: {:.1}px; height: {:.1}px;",
+            css(x0),
+            css(y0),
+            css(x1 - x0),
+            css(y1 - y0)
+        )
+    };
+    let kind_name = kind.clone();
+    let overlay = move || -> Option<AnyView> {
+        let kind_name = kind_name.clone();
+        let (map, dpr) = cells.get();
+        match pointing {
+            Pointing::Cells { hover, .. } => {
+                let (row, col) = hover.get()?;
+                let (a, b) = map.cell_bounds(row, col)?;
+                let style = css_box(a, b, dpr);
+                Some(
+                    view! { <div class="cell-highlight" aria-hidden="true" style=style></div> }
+                        .into_any(),
+                )
+            }
+            Pointing::Rows { row, .. } => {
+                let r = row.get()?;
+                let last = map.cols().checked_sub(1)?;
+                let (a, _) = map.cell_bounds(r, 0)?;
+                let (_, b) = map.cell_bounds(r, last)?;
+                let style = css_box(a, b, dpr);
+                let testid = format!("{kind_name}-row-highlight");
+                Some(view! {
+                    <div class="row-highlight" data-testid=testid aria-hidden="true" style=style></div>
+                }.into_any())
+            }
+            Pointing::Nothing | Pointing::Reading => None,
+        }
+    };
+    let reading = move || {
+        let Pointing::Reading = pointing else {
+            return None;
+        };
+        let text = reading_cell
+            .get()
+            .and_then(|(r, c)| {
+                figure.with(|h| {
+                    let h = h.as_ref()?;
+                    Some(format!(
+                        "{} {}, {} {}: {}",
+                        h.row_axis(),
+                        h.row_labels().get(r)?,
+                        h.col_axis(),
+                        h.col_labels().get(c)?,
+                        format_value(h.value(r, c)?, 3)
+                    ))
+                })
+            })
+            .unwrap_or_else(|| "Point at a cell to read it.".into());
+        Some(view! { <p class="matrix-reading" aria-live="off">{text}</p> })
+    };
+    let label = move || {
+        figure.with(|h| match h {
+            None => "Figure (empty)".to_string(),
+            Some(h) => {
+                let (n, m, title) = (h.n_rows(), h.n_cols(), h.title());
+                match pointing {
+                    Pointing::Cells { .. } => format!(
+                        "{title}: {n} query tokens (rows) by {m} keys (columns). Arrow keys move between cells."
+                    ),
+                    Pointing::Rows { .. } => format!(
+                        "{title}: {n} rows by {m} columns. Click a row, or use ArrowUp and ArrowDown, to pick the query."
+                    ),
+                    Pointing::Nothing | Pointing::Reading => {
+                        format!("{title}: {n} rows by {m} columns.")
+                    }
+                }
+            }
+        })
+    };
+    let shape =
+        move |f: fn(&Heatmap) -> usize| figure.with(|h| h.as_ref().map_or(0, f).to_string());
+    let focusable = match pointing {
+        Pointing::Cells { .. } | Pointing::Rows { .. } => Some("0"),
+        Pointing::Nothing | Pointing::Reading => None,
+    };
+    let frame = format!("heatmap-frame figure-{kind}");
+    view! {
+        <div class=frame>
+            <canvas
+                node_ref=canvas
+                class=format!("heatmap {class}")
+                data-testid=move || testid.get()
+                data-figure=kind
+                data-rows=move || shape(Heatmap::n_rows)
+                data-cols=move || shape(Heatmap::n_cols)
+                tabindex=focusable
+                role="img"
+                aria-label=label
+                on:pointermove=on_move
+                on:pointerdown=on_down
+                on:pointerleave=on_leave
+                on:keydown=on_key
+                on:focus=on_focus
+            ></canvas>
+            {overlay}
+        </div>
+        {reading}
+    }
+}

@@ -1,0 +1,266 @@
+//! Painting figures on a `<canvas>` at the display's resolution.
+//!
+//! The cells go to the canvas as one bitmap ([`CellField::Bitmap`]) through
+//! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
+
+use attnlab_plot::{
+    CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
+    LineChart, LineChartStyle, LinesStyle, TokenLines, TokenLinesMap, draw_head_grid, draw_heatmap,
+    draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
+    repaint_heatmap_values,
+};
+use plotters::prelude::IntoDrawingArea;
+use web_sys::HtmlCanvasElement;
+
+use super::blit_canvas::BlitCanvas;
+
+/// The attribute set on the canvas after each paint: how many tokens (rows) it shows.
+pub const RENDERED_TOKENS: &str = "data-rendered-tokens";
+
+/// The performance mark set after every canvas paint: `cargo xtask bench` times a knob
+/// change to the last of these, and navigation to the first.
+pub const PAINT_MARK: &str = "attnlab:paint";
+
+/// Sets [`PAINT_MARK`] on the page's performance timeline.
+pub fn mark_painted() {
+    if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = perf.mark(PAINT_MARK);
+    }
+}
+
+/// Sizes the canvas's backing store to its CSS box times `dpr` (so lines and text are
+/// crisp on high-DPI screens). Returns the size in device pixels. The store is resized
+/// only when the size changed: resizing reallocates it and invalidates the page's
+/// layout, which the next canvas's size query would then recompute; the drawings fill
+/// their whole area first anyway.
+///
+/// `known` is the canvas's CSS size when the caller has it (see
+/// [`crate::canvas_size`]); otherwise the canvas is measured, which forces a layout if
+/// the page changed since the last one.
+fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32, u32) {
+    let (w, h) = known.unwrap_or_else(|| {
+        let rect = canvas.get_bounding_client_rect();
+        (rect.width(), rect.height())
+    });
+    let width = (w * dpr).round().max(0.0) as u32;
+    let height = (h * dpr).round().max(0.0) as u32;
+    if canvas.width() != width {
+        canvas.set_width(width);
+    }
+    if canvas.height() != height {
+        canvas.set_height(height);
+    }
+    (width, height)
+}
+
+fn style(dpr: f64) -> HeatmapStyle {
+    HeatmapStyle::scaled(dpr).with_cell_field(CellField::Bitmap)
+}
+
+/// Sets the canvas's CSS height to the figure's natural height at the canvas's width
+/// (so the matrix takes the whole width and no blank band is left under it); the
+/// stylesheet's `max-height` still applies. Only touches the style when the height
+/// changes, which a new sentence or a resize does and a slider drag does not; returns
+/// whether it did. `known_width` as for [`fit`].
+fn fit_height(
+    canvas: &HtmlCanvasElement,
+    heatmap: &Heatmap,
+    dpr: f64,
+    known_width: Option<f64>,
+) -> bool {
+    let width = known_width.unwrap_or_else(|| canvas.get_bounding_client_rect().width());
+    if width <= 0.0 {
+        return false;
+    }
+    let css = natural_height(heatmap, &style(dpr), width * dpr) / dpr;
+    let value = format!("height: {}px", css.ceil());
+    let changed = canvas.get_attribute("style").as_deref() != Some(value.as_str());
+    if changed {
+        let _ = canvas.set_attribute("style", &value);
+    }
+    changed
+}
+
+/// Clears the canvas (setting its width, even to the same value, resets its pixels).
+fn clear(canvas: &HtmlCanvasElement) {
+    canvas.set_width(canvas.width());
+}
+
+/// The frame (`HeatmapFrame`, `HeadGridFrame`) a canvas element shows after its last
+/// paint, or `None` when it is unknown (never painted, cleared, or a paint failed). When
+/// the next figure has the same frame on the same element, only its values are
+/// repainted: a slider drag then leaves every label and legend on the canvas as it is.
+pub type Shown<F> = Option<(HtmlCanvasElement, F)>;
+
+/// Whether `shown` says `canvas` already shows `frame`.
+fn shows<F: PartialEq>(shown: &Shown<F>, canvas: &HtmlCanvasElement, frame: &F) -> bool {
+    matches!(shown, Some((c, f)) if c == canvas && f == frame)
+}
+
+/// [`paint_heatmap`] on a canvas of `known` CSS size (see [`fit`]), repainting only the
+/// values when `shown` says the canvas shows the same frame; `shown` is updated.
+pub fn paint_heatmap_over(
+    canvas: &HtmlCanvasElement,
+    heatmap: Option<&Heatmap>,
+    dpr: f64,
+    mut known: Option<(f64, f64)>,
+    shown: &mut Shown<HeatmapFrame>,
+) -> Result<CellMap, String> {
+    if let Some(h) = heatmap
+        && fit_height(canvas, h, dpr, known.map(|k| k.0))
+    {
+        // The new height is not laid out yet: measure it.
+        known = None;
+    }
+    let (width, height) = fit(canvas, dpr, known);
+    let previous = shown.take();
+    let map = match heatmap {
+        Some(h) if width > 0 && height > 0 => {
+            let style = style(dpr);
+            let frame = HeatmapFrame::of(h, &style, (width, height));
+            let backend =
+                BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+            let area = backend.into_drawing_area();
+            let map = if shows(&previous, canvas, &frame) {
+                repaint_heatmap_values(&area, h, &style)
+            } else {
+                draw_heatmap(&area, h, &style)
+            }
+            .map_err(|e| e.to_string())?;
+            area.present().map_err(|e| e.to_string())?;
+            *shown = Some((canvas.clone(), frame));
+            map
+        }
+        _ => {
+            clear(canvas);
+            CellMap::EMPTY
+        }
+    };
+    canvas
+        .set_attribute(RENDERED_TOKENS, &map.rows().to_string())
+        .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    mark_painted();
+    Ok(map)
+}
+
+/// Draws every head as small multiples, `selected` outlined, on a canvas of `known` CSS
+/// size (see [`fit`]), repainting only the cells when `shown` says the canvas shows the
+/// same frame (`shown` is updated). Returns where the tiles are.
+pub fn paint_grid(
+    canvas: &HtmlCanvasElement,
+    heads: &[Heatmap],
+    selected: usize,
+    dpr: f64,
+    known: Option<(f64, f64)>,
+    shown: &mut Shown<HeadGridFrame>,
+) -> Result<Option<HeadGridMap>, String> {
+    let (width, height) = fit(canvas, dpr, known);
+    let previous = shown.take();
+    let map = if width > 0 && height > 0 && !heads.is_empty() {
+        let backend = BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+        let area = backend.into_drawing_area();
+        let grid = HeadGrid::new(heads).with_selected(selected);
+        let style = style(dpr);
+        let frame = HeadGridFrame::of(&grid, &style, (width, height));
+        let map = if shows(&previous, canvas, &frame) {
+            repaint_head_grid_values(&area, &grid, &style)
+        } else {
+            draw_head_grid(&area, &grid, &style)
+        }
+        .map_err(|e| e.to_string())?;
+        area.present().map_err(|e| e.to_string())?;
+        *shown = Some((canvas.clone(), frame));
+        Some(map)
+    } else {
+        clear(canvas);
+        None
+    };
+    canvas
+        .set_attribute(
+            RENDERED_TOKENS,
+            &heads.first().map_or(0, Heatmap::n_rows).to_string(),
+        )
+        .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    mark_painted();
+    Ok(map)
+}
+
+/// The backing-store pixel under a pointer at (`offset_x`, `offset_y`) CSS pixels from
+/// the canvas's top-left corner.
+pub fn to_backing_pixels(canvas: &HtmlCanvasElement, offset_x: f64, offset_y: f64) -> (f64, f64) {
+    let sx = canvas.width() as f64 / (canvas.client_width().max(1) as f64);
+    let sy = canvas.height() as f64 / (canvas.client_height().max(1) as f64);
+    (offset_x * sx, offset_y * sy)
+}
+
+/// Draws `chart` (if any) filling the canvas at `dpr`. Marks the canvas with the points
+/// drawn (`data-points`) and the named series (`data-series`), and returns the points.
+pub fn paint_line_chart(
+    canvas: &HtmlCanvasElement,
+    chart: Option<&LineChart>,
+    dpr: f64,
+    known: Option<(f64, f64)>,
+) -> Result<usize, String> {
+    let (width, height) = fit(canvas, dpr, known);
+    let (points, series) = match chart {
+        Some(c) if width > 0 && height > 0 => {
+            let backend =
+                BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+            let area = backend.into_drawing_area();
+            let map = draw_line_chart(&area, c, &LineChartStyle { scale: dpr })
+                .map_err(|e| e.to_string())?;
+            area.present().map_err(|e| e.to_string())?;
+            let named = c.series.iter().filter(|s| s.name.is_some()).count();
+            (map.points_drawn(), named)
+        }
+        _ => {
+            clear(canvas);
+            (0, 0)
+        }
+    };
+    for (name, value) in [("data-points", points), ("data-series", series)] {
+        canvas
+            .set_attribute(name, &value.to_string())
+            .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    }
+    mark_painted();
+    Ok(points)
+}
+
+/// Draws the token-to-token lines (if any) filling the canvas and marks the canvas with
+/// the numbers of tokens, lines and the label step. Returns where the tokens are.
+pub fn paint_token_lines(
+    canvas: &HtmlCanvasElement,
+    lines: Option<&TokenLines>,
+    dpr: f64,
+) -> Result<TokenLinesMap, String> {
+    let (width, height) = fit(canvas, dpr, None);
+    let map = match lines {
+        Some(l) if width > 0 && height > 0 => {
+            let backend =
+                BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
+            let area = backend.into_drawing_area();
+            let map =
+                draw_token_lines(&area, l, &LinesStyle::scaled(dpr)).map_err(|e| e.to_string())?;
+            area.present().map_err(|e| e.to_string())?;
+            map
+        }
+        _ => {
+            clear(canvas);
+            TokenLinesMap::EMPTY
+        }
+    };
+    let (n, m) = map.tokens();
+    for (name, value) in [
+        (RENDERED_TOKENS, n),
+        ("data-rendered-keys", m),
+        ("data-lines", map.lines_drawn()),
+        ("data-label-step", map.label_step()),
+    ] {
+        canvas
+            .set_attribute(name, &value.to_string())
+            .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    }
+    mark_painted();
+    Ok(map)
+}

@@ -1,0 +1,108 @@
+use leptos::prelude::*;
+
+use super::CellInfo;
+use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::state::{CompareWhat, use_app_state};
+
+/// Two variants compared: a diverging heatmap of `A − B` and a table of max/mean |ΔA|,
+/// mean row KL and JS divergence, and each one's mean row entropy.
+#[component]
+pub fn ComparePanel() -> impl IntoView {
+    let state = use_app_state();
+    let hover = RwSignal::new(None);
+    let names = move || {
+        state.variants.with(|s| {
+            s.iter()
+                .map(|s| s.variant.get())
+                .map(|v| v.name)
+                .collect::<Vec<_>>()
+        })
+    };
+    // One copy of the figure per comparison (a derived signal would copy it on every
+    // read).
+    let figure: Signal<Option<attnlab_plot::Heatmap>> = Signal::from(Memo::new(move |_| {
+        state.comparison.with(|c| {
+            c.as_ref()
+                .and_then(|c| c.as_ref().ok())
+                .map(|c| c.figure.clone())
+        })
+    }));
+    let error = move || {
+        state
+            .comparison
+            .with(|c| c.as_ref().and_then(|c| c.as_ref().err()).cloned())
+    };
+    let pick = move |which: usize| {
+        move |ev: leptos::ev::Event| {
+            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                state
+                    .compare
+                    .update(|c| if which == 0 { c.0 = i } else { c.1 = i });
+            }
+        }
+    };
+    let options = move |which: usize| {
+        names()
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let sel = move || {
+                    let c = state.compare.get();
+                    (if which == 0 { c.0 } else { c.1 }) == i
+                };
+                view! { <option value=i.to_string() selected=sel>{n}</option> }
+            })
+            .collect_view()
+    };
+    let fmt = |x: f32| format!("{x:.4}");
+    let table = move || {
+        state.comparison.with(|c| {
+            let c = c.as_ref()?.as_ref().ok()?;
+            let m = &c.result.metrics;
+            let (ea, eb) = c.result.mean_entropy;
+            let (a, b) = c.names.clone();
+            Some(view! {
+                <table class="metrics" data-testid="compare-table">
+                    <tbody>
+                        <tr><th scope="row">"max |ΔA|"</th><td data-testid="max-abs">{fmt(m.max_abs)}</td></tr>
+                        <tr><th scope="row">"mean |ΔA|"</th><td data-testid="mean-abs">{fmt(m.mean_abs)}</td></tr>
+                        <tr><th scope="row">{format!("mean row KL({a} ‖ {b})")}</th><td data-testid="mean-kl">{fmt(m.mean_kl)}</td></tr>
+                        <tr><th scope="row">"mean row JS"</th><td data-testid="mean-js">{fmt(m.mean_js)}</td></tr>
+                        <tr><th scope="row">{format!("mean entropy of {a} (nats)")}</th><td data-testid="entropy-a">{fmt(ea)}</td></tr>
+                        <tr><th scope="row">{format!("mean entropy of {b} (nats)")}</th><td data-testid="entropy-b">{fmt(eb)}</td></tr>
+                    </tbody>
+                </table>
+            })
+        })
+    };
+    view! {
+        <section class="panel compare" data-testid="compare" aria-label="Comparison of two variants">
+            <h2 class="section-title">"Compare two variants"</h2>
+            <div class="compare-pickers">
+                <label>"first " <select data-testid="compare-a" on:change=pick(0)>{move || options(0)}</select></label>
+                <span>" − "</span>
+                <label>"second " <select data-testid="compare-b" on:change=pick(1)>{move || options(1)}</select></label>
+                <label>" of "
+                    <select data-testid="compare-what" on:change=move |ev| {
+                        state.compare_what.set(if event_target_value(&ev) == "average" { CompareWhat::Average } else { CompareWhat::Head });
+                    }>
+                        <option value="head" selected=move || state.compare_what.get() == CompareWhat::Head>"the selected head"</option>
+                        <option value="average" selected=move || state.compare_what.get() == CompareWhat::Average>"the head average"</option>
+                    </select>
+                </label>
+            </div>
+            {move || {
+                let (a, b) = state.compare.get();
+                (a == b).then(|| view! { <p class="why is-shown">"Pick two different variants to compare (add a variant if there is only one)."</p> })
+            }}
+            {move || error().map(|e| view! { <p class="variant-error" role="status">{e}</p> })}
+            <div class="compare-body">
+                <div class="compare-figure">
+                    <HeatmapCanvas figure=figure pointing=Pointing::Cells { hover, on_cell: None } testid="difference-heatmap" kind="difference"/>
+                    <CellInfo figure=figure cell=hover/>
+                </div>
+                {table}
+            </div>
+        </section>
+    }
+}

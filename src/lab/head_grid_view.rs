@@ -1,0 +1,110 @@
+use attnlab_plot::{HeadGridMap, Heatmap};
+use leptos::ev::{KeyboardEvent, PointerEvent};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::CellInfo;
+use crate::canvas::observe_size;
+use crate::canvas::paint::{paint_grid, to_backing_pixels};
+use crate::canvas::repaint_effect;
+use crate::state::use_app_state;
+
+/// Every head of a variant as small multiples on one colour scale; the selected head is
+/// outlined. Clicking a head (or Left/Right on the focused grid) selects it in every
+/// variant.
+#[component]
+pub fn HeadGridView(
+    /// One figure per head.
+    #[prop(into)]
+    heads: Signal<Vec<Heatmap>>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let canvas = NodeRef::<Canvas>::new();
+    let tiles = StoredValue::new(None::<HeadGridMap>);
+    // The frame the canvas shows, so a change of values repaints only the cells.
+    let shown = StoredValue::new_local(None);
+    let size = observe_size(canvas);
+    let selected = Memo::new(move |_| state.shown_head());
+
+    repaint_effect(
+        canvas,
+        "the head grid",
+        move |el, dpr| {
+            let known = size.get();
+            let sel = selected.get();
+            shown
+                .try_update_value(|shown| heads.with(|h| paint_grid(el, h, sel, dpr, known, shown)))
+                .unwrap_or_else(|| Err("the canvas's component is gone".into()))
+        },
+        move |map, _| tiles.set_value(map.flatten()),
+    );
+    let on_click = move |ev: PointerEvent| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
+        if let Some(h) = tiles.with_value(|t| t.as_ref().and_then(|t| t.head_at(x, y))) {
+            state.head.set(h);
+        }
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        let n = heads.with_untracked(Vec::len);
+        if n == 0 {
+            return;
+        }
+        let h = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowLeft" | "ArrowUp" => h.saturating_sub(1),
+            "ArrowRight" | "ArrowDown" => (h + 1).min(n - 1),
+            _ => return,
+        };
+        ev.prevent_default();
+        state.head.set(next);
+    };
+    // The cell under the pointer: (head, query row, key column).
+    let hover = RwSignal::new(None::<(usize, usize, usize)>);
+    let on_move = move |ev: PointerEvent| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
+        let at = tiles.with_value(|t| t.as_ref().and_then(|t| t.cell_at(x, y)));
+        if hover.get_untracked() != at {
+            hover.set(at);
+            state.hover.set(at.map(|(_, i, j)| (i, j)));
+        }
+    };
+    let on_leave = move |_: PointerEvent| {
+        hover.set(None);
+        state.hover.set(None);
+    };
+    let hovered_figure = Signal::derive(move || {
+        hover
+            .get()
+            .and_then(|(h, _, _)| heads.with(|f| f.get(h).cloned()))
+    });
+    let hovered_cell = Signal::derive(move || hover.get().map(|(_, i, j)| (i, j)));
+    let hovered_head = Signal::derive(move || {
+        hover
+            .get()
+            .map(|(h, _, _)| format!("Head {h}: "))
+            .unwrap_or_default()
+    });
+    let rows = move || {
+        let n = heads.with(Vec::len).max(1);
+        n.div_ceil(4)
+    };
+    view! {
+        <canvas node_ref=canvas class="head-grid" data-testid="head-grid" data-figure="grid"
+            tabindex="0" role="img"
+            style=move || format!("aspect-ratio: {} / {};", 4.6, 1.05 * rows() as f64 + 0.3)
+            aria-label=move || format!("All {} heads as small multiples; head {} is selected. Click a head, or use the arrow keys, to select it.", heads.with(Vec::len), selected.get())
+            on:pointerdown=on_click
+            on:pointermove=on_move
+            on:pointerleave=on_leave
+            on:keydown=on_key
+        ></canvas>
+        <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
+            idle="Point at any head's cell to read it; click a head to show it large."/>
+    }
+}

@@ -1,0 +1,271 @@
+use attnlab_core::attention::AttentionKind;
+use attnlab_core::score::ScoreFunction;
+use attnlab_lab::state::{LINFORMER_K_RANGE, TEMPERATURE_RANGE, score_label};
+use attnlab_lab::{MaskKind, Variant};
+use leptos::prelude::*;
+
+use crate::state::use_app_state;
+use crate::widgets::knob::{Knob, why_id};
+
+/// The knobs of one variant: score function, temperature (a log slider and a typed
+/// value), attention kind, Linformer's k, and the masks. A control that docs/maths.md forbids
+/// for the current combination is disabled with its one-line reason.
+#[component]
+pub fn VariantControls(
+    /// The variant edited.
+    variant: RwSignal<Variant>,
+    /// A prefix for element ids, unique per variant.
+    #[prop(into)]
+    uid: String,
+    /// Whether clicks on the heatmap toggle custom mask cells.
+    edit_custom: RwSignal<bool>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let v = move || variant.get();
+    let set = move |f: &dyn Fn(&mut Variant)| {
+        let mut next = variant.get_untracked();
+        f(&mut next);
+        if next != variant.get_untracked() {
+            variant.set(next);
+        }
+    };
+    let uid = StoredValue::new(uid);
+    let id = move |what: &str| format!("{}-{what}", uid.get_value());
+    let temperature_error = RwSignal::new(None::<String>);
+    let k_error = RwSignal::new(None::<String>);
+    let mask_why = move |kind: MaskKind| {
+        let v = v();
+        (!v.masks.is_on(kind))
+            .then(|| v.why_not_mask(kind))
+            .flatten()
+    };
+    let attention_why = move || {
+        let v = v();
+        let reasons: Vec<String> = AttentionKind::ALL
+            .into_iter()
+            .filter(|&k| k != v.attention)
+            .filter_map(|k| v.why_not_attention(k))
+            .collect();
+        (!reasons.is_empty()).then(|| reasons.join("; "))
+    };
+    let padding_why = move || {
+        mask_why(MaskKind::Padding).or_else(|| {
+            (variant.with(|v| v.masks.padding) && state.model.with(|m| m.pad_to.is_none())).then(
+                || "there are no <pad> tokens to block yet: set “pad keys to length” in the model settings".to_string(),
+            )
+        })
+    };
+
+    let checkbox = move |kind: MaskKind, testid: &'static str| {
+        let why = Signal::derive(move || mask_why(kind));
+        let wid = id(testid);
+        view! {
+            <Knob label=kind.label() id=wid.clone() why=why>
+                <input type="checkbox" data-testid=testid aria-describedby=why_id(&wid)
+                    disabled=move || why.get().is_some()
+                    prop:checked=move || v().masks.is_on(kind)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        set(&|v| match kind {
+                            MaskKind::Causal => v.masks.causal = on,
+                            MaskKind::Padding => v.masks.padding = on,
+                            MaskKind::Window => v.masks.window = on.then_some(v.masks.window.unwrap_or(2)),
+                            MaskKind::Strided => v.masks.strided = on.then_some(v.masks.strided.unwrap_or(3)),
+                            _ => {}
+                        });
+                    }/>
+            </Knob>
+        }
+    };
+    let number = move |kind: MaskKind, testid: &'static str, min: usize| {
+        view! {
+            <input type="number" class="mask-param" min=min.to_string() max="512" step="1" data-testid=testid
+                aria-label=format!("{} parameter", kind.label())
+                disabled=move || !v().masks.is_on(kind)
+                prop:value=move || {
+                    let m = v().masks;
+                    match kind { MaskKind::Window => m.window, _ => m.strided }.map(|x| x.to_string()).unwrap_or_default()
+                }
+                on:change=move |ev| {
+                    if let Ok(x) = event_target_value(&ev).trim().parse::<usize>() {
+                        let x = x.clamp(min, 512);
+                        set(&|v| match kind {
+                            MaskKind::Window => v.masks.window = Some(x),
+                            _ => v.masks.strided = Some(x),
+                        });
+                    }
+                }/>
+        }
+    };
+
+    view! {
+        <div class="knobs variant-knobs">
+            <Knob label="score" id=id("score") why=Signal::derive(move || v().score_unused().map(String::from))>
+                <select data-testid="score" aria-describedby=why_id(&id("score"))
+                    disabled=move || v().score_unused().is_some()
+                    on:change=move |ev| {
+                        if let Some(s) = ScoreFunction::parse(&event_target_value(&ev)) {
+                            set(&|v| v.score = s);
+                        }
+                    }>
+                    {ScoreFunction::ALL.map(|s| view! {
+                        <option value=s.name() selected=move || v().score == s>{score_label(s)}</option>
+                    }).collect_view()}
+                </select>
+            </Knob>
+            <Knob label="temperature τ" id=id("temperature")
+                why=Signal::derive(move || temperature_error.get().or_else(|| v().temperature_unused()))>
+                <span class="temperature">
+                    <input type="range" min="-2" max="2" step="0.01" data-testid="temperature"
+                        aria-label="temperature (log scale, 0.01 to 100)"
+                        aria-describedby=why_id(&id("temperature"))
+                        disabled=move || v().temperature_unused().is_some()
+                        prop:value=move || format!("{:.2}", v().temperature.log10())
+                        on:input=move |ev| {
+                            if let Ok(x) = event_target_value(&ev).parse::<f32>() {
+                                let t = round_sig(10f32.powf(x)).clamp(*TEMPERATURE_RANGE.start(), *TEMPERATURE_RANGE.end());
+                                temperature_error.set(None);
+                                set(&|v| v.temperature = t);
+                            }
+                        }/>
+                    <input type="number" min="0.01" max="100" step="any" class="temperature-value"
+                        data-testid="temperature-value" aria-label="temperature value"
+                        disabled=move || v().temperature_unused().is_some()
+                        prop:value=move || v().temperature.to_string()
+                        on:change=move |ev| {
+                            match event_target_value(&ev).trim().parse::<f32>() {
+                                Ok(t) if TEMPERATURE_RANGE.contains(&t) => {
+                                    temperature_error.set(None);
+                                    set(&|v| v.temperature = t);
+                                }
+                                _ => temperature_error.set(Some("τ is a number from 0.01 to 100".into())),
+                            }
+                        }/>
+                </span>
+            </Knob>
+            <Knob label="attention" id=id("attention") why=Signal::derive(attention_why)>
+                <select data-testid="attention" aria-describedby=why_id(&id("attention"))
+                    on:change=move |ev| {
+                        if let Some(k) = AttentionKind::parse(&event_target_value(&ev))
+                            && variant.get_untracked().why_not_attention(k).is_none()
+                        {
+                            set(&|v| v.attention = k);
+                        }
+                    }>
+                    {AttentionKind::ALL.map(|k| {
+                        let why = move || v().why_not_attention(k);
+                        view! {
+                            <option value=k.name() selected=move || v().attention == k
+                                disabled=move || why().is_some() title=why>{kind_label(k)}</option>
+                        }
+                    }).collect_view()}
+                </select>
+            </Knob>
+            <Knob label="Linformer k" id=id("linformer-k")
+                why=Signal::derive(move || k_error.get().or_else(|| v().linformer_k_unused().map(String::from)))>
+                <input type="number" min="1" max="512" step="1" data-testid="linformer-k"
+                    aria-describedby=why_id(&id("linformer-k"))
+                    disabled=move || v().linformer_k_unused().is_some()
+                    prop:value=move || v().linformer_k.to_string()
+                    on:change=move |ev| {
+                        match event_target_value(&ev).trim().parse::<usize>() {
+                            Ok(k) if LINFORMER_K_RANGE.contains(&k) => {
+                                k_error.set(None);
+                                set(&|v| v.linformer_k = k);
+                            }
+                            _ => k_error.set(Some("k is a whole number from 1 to 512".into())),
+                        }
+                    }/>
+            </Knob>
+        </div>
+        <fieldset class="masks">
+            <legend class="field-label">"Masks"</legend>
+            <div class="knobs">
+                {checkbox(MaskKind::Causal, "mask-causal")}
+                <Knob label="padding" id=id("mask-padding") why=Signal::derive(padding_why)>
+                    <input type="checkbox" data-testid="mask-padding" aria-describedby=why_id(&id("mask-padding"))
+                        disabled=move || mask_why(MaskKind::Padding).is_some()
+                        prop:checked=move || v().masks.padding
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            set(&|v| v.masks.padding = on);
+                        }/>
+                </Knob>
+                <span class="mask-with-param">{checkbox(MaskKind::Window, "mask-window")} " r " {number(MaskKind::Window, "window-r", 0)}</span>
+                <span class="mask-with-param">{checkbox(MaskKind::Strided, "mask-strided")} " s " {number(MaskKind::Strided, "strided-s", 1)}</span>
+            </div>
+            <GlobalTokens variant=variant why=Signal::derive(move || mask_why(MaskKind::Global)) uid=id("global")/>
+            <Knob label="custom cells" id=id("custom") why=Signal::derive(move || mask_why(MaskKind::Custom))>
+                <input type="checkbox" data-testid="edit-custom" aria-describedby=why_id(&id("custom"))
+                    disabled=move || mask_why(MaskKind::Custom).is_some()
+                    prop:checked=move || edit_custom.get()
+                    on:change=move |ev| edit_custom.set(event_target_checked(&ev))/>
+                <span class="hint">" click heatmap cells to block them "</span>
+                <span class="count" data-testid="custom-count">{move || v().masks.custom.len()}</span>
+                " "
+                <button type="button" class="small" data-testid="clear-custom"
+                    disabled=move || v().masks.custom.is_empty()
+                    on:click=move |_| set(&|v| v.masks.custom.clear())>"clear"</button>
+            </Knob>
+        </fieldset>
+    }
+}
+
+/// Token chips that make a token global (it attends to, and is attended by, every
+/// token) when clicked.
+#[component]
+fn GlobalTokens(
+    variant: RwSignal<Variant>,
+    #[prop(into)] why: Signal<Option<String>>,
+    #[prop(into)] uid: String,
+) -> impl IntoView {
+    let state = use_app_state();
+    let why_el = why_id(&uid);
+    view! {
+        <div class="knob global-tokens" class:is-disabled=move || why.with(Option::is_some)
+            tabindex=move || why.with(Option::is_some).then_some("0") title=move || why.get()>
+            <span class="knob-name">"global tokens (click)"</span>
+            <span class="chips" role="group" aria-label="global tokens" aria-describedby=why_el.clone()>
+                <For
+                    each=move || state.tokens.with(|t| t.labels()).into_iter().enumerate()
+                    key=|(i, t)| (*i, t.clone())
+                    children=move |(i, t)| {
+                        let on = move || variant.with(|v| v.masks.global.contains(&i));
+                        view! {
+                            <button type="button" class="chip" data-testid="global-token"
+                                aria-pressed=move || on().to_string()
+                                disabled=move || why.with(Option::is_some) && !on()
+                                on:click=move |_| variant.update(|v| v.masks.toggle_global(i))>
+                                {t}<sub>{i}</sub>
+                            </button>
+                        }
+                    }
+                />
+            </span>
+            <span class="why" id=why_el role="note">{move || why.get().map(|w| format!("{}.", crate::widgets::knob::capitalise(&w)))}</span>
+        </div>
+    }
+}
+
+/// A short name of an attention kind for a menu.
+fn kind_label(kind: AttentionKind) -> &'static str {
+    match kind {
+        AttentionKind::Softmax => "softmax",
+        AttentionKind::Elu1 => "linear, elu+1",
+        AttentionKind::Relu => "linear, ReLU",
+        AttentionKind::Taylor => "linear, Taylor",
+        AttentionKind::Efficient => "efficient",
+        AttentionKind::Linformer => "Linformer",
+    }
+}
+
+/// `x` to three significant digits (the slider's values read as 0.0316, 1.26, 31.6).
+fn round_sig(x: f32) -> f32 {
+    if x <= 0.0 || !x.is_finite() {
+        return x;
+    }
+    let mag = 10f32.powi(x.log10().floor() as i32 - 2);
+    let r = (x / mag).round() * mag;
+    // Print-and-parse gives the f32 nearest the short decimal.
+    format!("{r:.4}").parse().unwrap_or(r)
+}

@@ -1,0 +1,105 @@
+use attnlab_plot::Heatmap;
+use leptos::prelude::*;
+
+use super::{CellInfo, HeadGridView, VariantControls};
+use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::state::{VariantSlot, use_app_state};
+
+/// One variant: its name and buttons, the selected head large (with row entropy and
+/// legend), its knobs, every head as small multiples (click one to select it), and the
+/// head average.
+#[component]
+pub fn VariantPanel(
+    /// The variant shown.
+    entry: VariantSlot,
+) -> impl IntoView {
+    let state = use_app_state();
+    let VariantSlot {
+        id, variant, memos, ..
+    } = entry;
+    let index = Memo::new(move |_| {
+        state
+            .variants
+            .with(|s| s.iter().position(|s| s.id == id).unwrap_or(0))
+    });
+    let uid = format!("v{id}");
+    let name = move || variant.with(|v| v.name.clone());
+    let rename_error = RwSignal::new(None::<String>);
+    let action_error = RwSignal::new(None::<String>);
+    let hover = RwSignal::new(None);
+    let hover_average = RwSignal::new(None);
+    let edit_custom = RwSignal::new(false);
+
+    let on_cell = Callback::new(move |cell: (usize, usize)| {
+        if edit_custom.get_untracked() {
+            variant.update(|v| v.masks.toggle_custom(cell));
+        }
+    });
+    let duplicate = move |_: leptos::ev::MouseEvent| {
+        let i = index.get_untracked();
+        let r = state.edit_variants(|lab| lab.duplicate_variant(i).map(|_| None));
+        action_error.set(r.err());
+    };
+    let remove = move |_: leptos::ev::MouseEvent| {
+        let i = index.get_untracked();
+        let r = state.edit_variants(|lab| lab.remove_variant(i).map(|_| Some(i)));
+        action_error.set(r.err());
+    };
+    let rename = move |ev: leptos::ev::Event| {
+        let new = event_target_value(&ev);
+        let i = index.get_untracked();
+        let mut lab = state.lab.get_untracked();
+        match lab.rename_variant(i, &new) {
+            Ok(()) => {
+                rename_error.set(None);
+                let name = lab.variants[i].name.clone();
+                variant.update(|v| v.name = name);
+            }
+            Err(e) => rename_error.set(Some(e)),
+        }
+    };
+    let remove_why = move || state.lab.with(|l| l.why_not_remove_variant());
+    let add_why = move || state.lab.with(|l| l.why_not_add_variant());
+    // The memos themselves, read by reference: a derived signal would clone a figure
+    // (two n × n matrices) on every read.
+    let selected: Signal<Option<Heatmap>> = memos.selected.into();
+    let average: Signal<Option<Heatmap>> = memos.average_figure.into();
+    let grid: Signal<Vec<Heatmap>> = memos.grid.into();
+
+    view! {
+        <section class="panel variant" data-testid="variant" data-variant=name
+            aria-label=move || format!("Variant {}", name())
+            on:focusin=move |_| {
+                if state.selected_variant.get_untracked() != index.get_untracked() {
+                    state.selected_variant.set(index.get_untracked());
+                }
+            }>
+            <header class="variant-header">
+                <input class="variant-name" data-testid="variant-name" aria-label="variant name"
+                    maxlength="24" prop:value=name on:change=rename
+                    class:is-invalid=move || rename_error.with(Option::is_some)/>
+                <button type="button" data-testid="duplicate-variant" disabled=move || add_why().is_some()
+                    title=move || add_why().unwrap_or("add a copy of this variant") on:click=duplicate>"duplicate"</button>
+                <button type="button" data-testid="remove-variant" disabled=move || remove_why().is_some()
+                    title=move || remove_why().unwrap_or("remove this variant") on:click=remove>"remove"</button>
+            </header>
+            {move || rename_error.get().or(action_error.get()).map(|e| view! { <p class="why is-shown" role="alert">{e}</p> })}
+            {move || memos.error.get().map(|e| view! { <p class="variant-error" data-testid="variant-error" role="status">{e}</p> })}
+            <HeatmapCanvas
+                figure=selected
+                pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
+                testid=Signal::derive(move || if index.get() == 0 { "heatmap".to_string() } else { "variant-heatmap".to_string() })
+                kind="head"
+            />
+            <CellInfo figure=selected cell=hover/>
+            // The knobs below the figure, so the heatmap is on the first screen.
+            <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
+            <HeadGridView heads=grid/>
+            <details class="average" open=true>
+                <summary>"Average of the heads"</summary>
+                <HeatmapCanvas figure=average pointing=Pointing::Cells { hover: hover_average, on_cell: None } testid="average-heatmap" kind="average"/>
+                <CellInfo figure=average cell=hover_average/>
+            </details>
+        </section>
+    }
+}

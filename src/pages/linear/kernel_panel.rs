@@ -1,0 +1,98 @@
+use attnlab_core::attention::AttentionKind;
+use attnlab_lab::Tokens;
+use attnlab_lab::pages::linear_lab::{
+    KernelComparison, comparison_figures, kernel_comparison, spectrum_chart,
+};
+use attnlab_plot::Heatmap;
+use leptos::prelude::*;
+
+use super::{ProblemMemo, from_problem, number};
+use crate::canvas::{ChartLegend, HeatmapCanvas, LineChartCanvas, Pointing};
+use crate::state::use_app_state;
+
+/// Softmax against the chosen kernel variant on the selected head: both matrices, their
+/// difference with max/mean |Δ|, and the singular values and ranks of both
+/// un-normalised similarity matrices.
+#[component]
+pub fn KernelPanel(
+    /// The selected variant's problem.
+    problem: ProblemMemo,
+    /// The head.
+    #[prop(into)]
+    head: Signal<usize>,
+    /// The kernel kind compared with softmax.
+    #[prop(into)]
+    kind: Signal<AttentionKind>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let cmp: Memo<Option<Result<KernelComparison, String>>> = from_problem(problem, move |p| {
+        kernel_comparison(p, head.get(), kind.get())
+    });
+    let figures = Memo::new(move |_| {
+        cmp.with(|c| {
+            let c = c.as_ref()?.as_ref().ok()?;
+            let rows = state.tokens.with(Tokens::labels);
+            let cols = state.key_tokens.with(Tokens::labels);
+            comparison_figures(c, &rows, &cols).ok()
+        })
+    });
+    let fig = move |i: usize| -> Signal<Option<Heatmap>> {
+        Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
+    };
+    let chart =
+        Signal::derive(move || cmp.with(|c| c.as_ref()?.as_ref().ok().and_then(spectrum_chart)));
+    let error = move || cmp.with(|c| c.as_ref().and_then(|c| c.as_ref().err()).cloned());
+    let numbers = move || {
+        cmp.with(|c| {
+            let c = c.as_ref()?.as_ref().ok()?;
+            let m = c.metrics;
+            let kind = c.kind.name();
+            let (n, cols) = c.linear.weights.dim();
+            let spectra = c.spectra.as_ref().map(|s| {
+                view! {
+                    <tr><th scope="row">{format!("rank of φ(Q)φ(K)ᵀ ({kind})")}</th>
+                        <td data-testid="rank-linear" data-value=s.linear_rank.to_string()>{s.linear_rank}</td></tr>
+                    <tr><th scope="row">"φ width (the bound)"</th>
+                        <td data-testid="phi-width" data-value=c.phi_width.to_string()>{c.phi_width}</td></tr>
+                    <tr><th scope="row">"rank of exp(QKᵀ/√d_k) (softmax)"</th>
+                        <td data-testid="rank-softmax" data-value=s.softmax_rank.to_string()>{s.softmax_rank}</td></tr>
+                    <tr><th scope="row">"largest possible rank, min(n, m)"</th>
+                        <td data-testid="rank-full" data-value=s.softmax.len().to_string()>{s.softmax.len()}</td></tr>
+                }
+            });
+            let one_key = (cols == 1).then(|| view! {
+                <p class="why is-shown" data-testid="one-token-note">
+                    "With one key every row gives it weight 1, in softmax and in linear attention alike, \
+                     and there is one singular value: type a longer sentence to see them differ."
+                </p>
+            });
+            Some(view! {
+                <table class="metrics" data-testid="linear-metrics">
+                    <tbody>
+                        <tr><th scope="row">{format!("max |{kind} − softmax|")}</th>
+                            <td data-testid="lin-max-abs" data-value=m.max_abs.to_string()>{number(m.max_abs)}</td></tr>
+                        <tr><th scope="row">{format!("mean |{kind} − softmax| ({n}×{cols} cells)")}</th>
+                            <td data-testid="lin-mean-abs" data-value=m.mean_abs.to_string()>{number(m.mean_abs)}</td></tr>
+                        <tr><th scope="row">"d_k"</th><td data-testid="d-k">{c.d_k}</td></tr>
+                        {spectra}
+                    </tbody>
+                </table>
+                {one_key}
+                <p class="rank-statement" data-testid="rank-statement">{c.rank_statement()}</p>
+            })
+        })
+    };
+    view! {
+        <section class="panel linear-panel" data-testid="kernel-panel" aria-label="Softmax against linear attention">
+            <h3 class="section-title">{move || format!("Softmax against {} on the same Q, K", kind.get().name())}</h3>
+            {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="linear-error">{e}</p> })}
+            <div class="linear-quad">
+                <HeatmapCanvas figure=fig(0) testid="lin-softmax" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <HeatmapCanvas figure=fig(1) testid="lin-implied" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <HeatmapCanvas figure=fig(2) testid="lin-difference" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <div class="linear-numbers">{numbers}</div>
+            </div>
+            <LineChartCanvas chart=chart testid="spectrum-chart" legend=ChartLegend::Below class="line-chart-canvas"/>
+        </section>
+    }
+}

@@ -1,0 +1,39 @@
+use attnlab_core::attention::AttentionKind;
+use attnlab_lab::pages::linear_lab::KERNEL_KINDS;
+use leptos::prelude::*;
+
+use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
+
+/// The choices of the linear-attention page: the variant (shared with the lab and the
+/// link), its head (shared) and the kernel kind compared with softmax (this page's own).
+#[component]
+pub fn LinearPickers(
+    /// The kernel kind compared with softmax.
+    #[prop(into)]
+    kind: Signal<AttentionKind>,
+    /// Called with the kernel kind picked.
+    on_kind: Callback<AttentionKind>,
+) -> impl IntoView {
+    let kinds = move || {
+        KERNEL_KINDS
+            .into_iter()
+            .map(|k| {
+                let selected = move || kind.get() == k;
+                view! { <option value=k.name() selected=selected>{format!("{} (φ)", k.name())}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="linear-pickers" data-testid="linear-pickers">
+            <VariantPicker id="linear-variant"/>
+            <HeadPicker id="linear-head"/>
+            <label class="view-picker"><span>"Linear attention to compare"</span>
+                <select data-testid="linear-kind" on:change=move |ev| {
+                    if let Some(k) = AttentionKind::parse(&event_target_value(&ev)) {
+                        on_kind.run(k);
+                    }
+                }>{kinds}</select>
+            </label>
+        </div>
+    }
+}

@@ -1,0 +1,74 @@
+use attnlab_core::attention::AttentionKind;
+use attnlab_lab::Tokens;
+use attnlab_lab::pages::linear_lab::{LinformerView, linformer_figures, linformer_view};
+use attnlab_lab::state::{DEFAULT_LINFORMER_K, LINFORMER_K_RANGE};
+use attnlab_plot::Heatmap;
+use leptos::prelude::*;
+
+use super::{ProblemMemo, from_problem};
+use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::state::use_app_state;
+
+/// Linformer on the selected head: the seeded projections `E`, `F` (keys × k) and the
+/// `n × k` attention over projected keys, with `k` from the variant or this panel's knob.
+#[component]
+pub fn LinformerPanel(
+    /// The selected variant's problem.
+    problem: ProblemMemo,
+    /// The head.
+    #[prop(into)]
+    head: Signal<usize>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let variant_k = Memo::new(move |_| {
+        state
+            .shown_slot()
+            .map_or(DEFAULT_LINFORMER_K, |s| s.variant.with(|v| v.linformer_k))
+    });
+    let picked = RwSignal::new(None::<usize>);
+    let k = Memo::new(move |_| picked.get().unwrap_or_else(|| variant_k.get()));
+    let view_memo: Memo<Option<Result<LinformerView, String>>> = from_problem(problem, move |p| {
+        state
+            .model
+            .with(|m| linformer_view(m, p, head.get(), k.get()))
+    });
+    let figures = Memo::new(move |_| {
+        view_memo.with(|v| {
+            let v = v.as_ref()?.as_ref().ok()?;
+            let rows = state.tokens.with(Tokens::labels);
+            let keys = state.key_tokens.with(Tokens::labels);
+            linformer_figures(v, &rows, &keys).ok()
+        })
+    });
+    let fig = move |i: usize| -> Signal<Option<Heatmap>> {
+        Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
+    };
+    let error = move || view_memo.with(|v| v.as_ref().and_then(|v| v.as_ref().err()).cloned());
+    let (lo, hi) = (*LINFORMER_K_RANGE.start(), *LINFORMER_K_RANGE.end());
+    let set_k = move |ev: leptos::ev::Event| {
+        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+            picked.set(Some(v.clamp(lo, hi)));
+        }
+    };
+    view! {
+        <section class="panel linear-panel" data-testid="linformer-panel" aria-label="Linformer">
+            <h3 class="section-title">"Linformer: k projected keys instead of m keys"</h3>
+            <p class="explain-lead">
+                "Linformer multiplies the keys and values by seeded k×m matrices, K' = E K and V' = F V, \
+                 and takes the softmax over the k projected keys: an n×k matrix, O(n·k). "
+                {AttentionKind::Linformer.mask_limitation()}
+                ": every projected key below mixes all positions, the later ones too."
+            </p>
+            <label class="linformer-k">"k (projected keys) "
+                <input type="number" data-testid="linformer-k" min=lo.to_string() max=hi.to_string()
+                    prop:value=move || k.get().to_string() on:change=set_k/>
+            </label>
+            {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="linformer-error">{e}</p> })}
+            <div class="linear-triple">
+                <HeatmapCanvas figure=fig(0) testid="linformer-e" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <HeatmapCanvas figure=fig(1) testid="linformer-f" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <HeatmapCanvas figure=fig(2) testid="linformer-attention" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+            </div>
+        </section>
+    }
+}

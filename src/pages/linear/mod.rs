@@ -1,0 +1,54 @@
+//! The linear-attention lab: softmax against a kernel variant on the same
+//! Q, K of the selected head (implied matrices, difference, singular values and ranks),
+//! causal linear attention stepped through as an RNN, Linformer's projections, and which
+//! kinds can be made causal. The numbers come from `attnlab_lab::pages::linear_lab`.
+
+mod causality_notes;
+mod kernel_panel;
+mod linear_page;
+mod linear_pickers;
+mod linformer_panel;
+mod rnn_stepper;
+
+use attnlab_core::attention::Problem;
+use attnlab_lab::pages::linear_lab::LinearLabError;
+use leptos::prelude::*;
+
+pub use causality_notes::CausalityNotes;
+pub use kernel_panel::KernelPanel;
+pub use linear_page::LinearPage;
+pub use linear_pickers::LinearPickers;
+pub use linformer_panel::LinformerPanel;
+pub use rnn_stepper::RnnStepper;
+
+/// The selected variant's problem: `None` without a variant, else the problem or the
+/// sentence saying why there is none.
+pub type ProblemMemo = Memo<Option<Result<Problem, String>>>;
+
+/// A memo of `f` on the selected variant's problem: `None` without a variant, else what
+/// `f` computes, or the problem's or `f`'s error as a sentence.
+pub fn from_problem<T>(
+    problem: ProblemMemo,
+    f: impl Fn(&Problem) -> Result<T, LinearLabError> + Send + Sync + 'static,
+) -> Memo<Option<Result<T, String>>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| {
+        problem.with(|p| {
+            Some(match p.as_ref()? {
+                Ok(p) => f(p).map_err(|e| e.sentence()),
+                Err(e) => Err(e.clone()),
+            })
+        })
+    })
+}
+
+/// A number for the page: four decimals, or scientific notation below 0.001.
+pub fn number(x: f32) -> String {
+    if x != 0.0 && x.abs() < 1e-3 {
+        format!("{x:.2e}")
+    } else {
+        format!("{x:.4}")
+    }
+}

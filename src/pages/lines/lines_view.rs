@@ -1,0 +1,156 @@
+use attnlab_core::attention::HeadResult;
+use attnlab_lab::compute::{self, Tokens};
+use attnlab_lab::pages::lines::{strongest, token_lines};
+use attnlab_lab::pages::steps::format_number;
+use attnlab_plot::{Focus, TokenLines};
+use leptos::prelude::*;
+
+use super::{HeadToggles, TokenLinesCanvas};
+use crate::state::use_app_state;
+use crate::widgets::view_pickers::VariantPicker;
+
+/// How many of a token's strongest links the readout lists per head.
+const TOP: usize = 3;
+
+/// The selected variant's heads as lines between the query tokens (left) and the key
+/// tokens (right), line opacity = weight, one colour per ticked head; pointing at a
+/// token (or moving to it with the arrow keys) isolates its lines and lists its
+/// strongest links with their weights.
+#[component]
+pub fn LinesView() -> impl IntoView {
+    let state = use_app_state();
+    let shown = RwSignal::new(vec![state.shown_head()]);
+    let focus = RwSignal::new(Focus::None);
+
+    // The ticked heads that exist, with their results.
+    let results = Memo::new(move |_| -> Result<Vec<(usize, HeadResult)>, String> {
+        if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
+            return Err(compute::NOTHING_TO_ATTEND.to_string());
+        }
+        let count = state.model.with(|m| m.heads);
+        let heads = state
+            .shown_slot()
+            .map(|s| s.memos.heads)
+            .ok_or_else(|| "There is no variant to draw.".to_string())?;
+        let mut out = Vec::new();
+        for h in shown.get().into_iter().filter(|&h| h < count) {
+            match heads.get(h).and_then(|m| m.get()) {
+                Some(Ok(r)) => out.push((h, r)),
+                Some(Err(e)) => return Err(compute::explain(&e)),
+                None => {}
+            }
+        }
+        Ok(out)
+    });
+    let labels = Memo::new(move |_| {
+        let variant = state.shown_slot().map(|s| s.variant.get());
+        let rows = state.tokens.with(Tokens::labels);
+        let cols = match variant {
+            Some(v) => state.key_tokens.with(|t| compute::key_labels(t, &v)),
+            None => Vec::new(),
+        };
+        (rows, cols)
+    });
+    let title = move || {
+        state
+            .shown_slot()
+            .map(|s| s.variant.with(|v| v.name.clone()))
+            .unwrap_or_default()
+    };
+    let figure: Memo<Option<TokenLines>> = Memo::new(move |_| {
+        let f = focus.get();
+        results.with(|r| {
+            let r = r.as_ref().ok()?;
+            let heads: Vec<(usize, &HeadResult)> = r.iter().map(|(h, x)| (*h, x)).collect();
+            labels.with(|(rows, cols)| {
+                if rows.is_empty() || cols.is_empty() {
+                    return None;
+                }
+                let t = format!("Variant {} \u{b7} line opacity = weight", title());
+                token_lines(t, rows, cols, &heads, f).ok()
+            })
+        })
+    });
+    let error = move || results.with(|r| r.as_ref().err().cloned());
+    let focus_name = move || {
+        labels.with(|(rows, cols)| match focus.get() {
+            Focus::Query(i) => rows
+                .get(i)
+                .map(|t| format!("query \u{201c}{t}\u{201d} ({i})")),
+            Focus::Key(j) => cols
+                .get(j)
+                .map(|t| format!("key \u{201c}{t}\u{201d} ({j})")),
+            Focus::None => None,
+        })
+    };
+    let readout = move || {
+        let f = focus.get();
+        let name = focus_name()?;
+        let items = results.with(|r| {
+            let r = r.as_ref().ok()?;
+            Some(
+                r.iter()
+                    .map(|(h, res)| {
+                        let links = strongest(res, f, TOP);
+                        labels.with(|(rows, cols)| {
+                            let other = |k: usize| match f {
+                                Focus::Key(_) => rows.get(k).cloned().unwrap_or_default(),
+                                _ => cols.get(k).cloned().unwrap_or_default(),
+                            };
+                            (
+                                *h,
+                                links
+                                    .into_iter()
+                                    .map(|(k, w)| (k, other(k), w))
+                                    .collect::<Vec<_>>(),
+                            )
+                        })
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        })?;
+        let verb = match f {
+            Focus::Key(_) => "is attended most by",
+            _ => "attends most to",
+        };
+        Some(view! {
+            <p class="lines-readout-title">{format!("The {name} {verb}:")}</p>
+            <ul class="lines-readout-list">
+                {items.into_iter().map(|(h, links)| view! {
+                    <li data-testid="lines-head-readout" data-head=h.to_string()>
+                        <strong>{format!("head {h}: ")}</strong>
+                        {links.into_iter().map(|(k, t, w)| view! {
+                            <span class="lines-link" data-testid="lines-link" data-index=k.to_string()
+                                data-weight=w.to_string()>
+                                {format!("\u{201c}{t}\u{201d} {}", format_number(w, 3))}
+                            </span>
+                        }).collect_view()}
+                    </li>
+                }).collect_view()}
+            </ul>
+        })
+    };
+
+    view! {
+        <section class="explain lines" data-testid="lines-view">
+            <p class="explain-lead">
+                "Every query token on the left is joined to every key token on the right; the line is as \
+                 opaque as the attention weight, so the strong links stand out. Point at a token (or focus \
+                 the figure and use the arrow keys) to see its lines alone."
+            </p>
+            <div class="steps-controls">
+                <VariantPicker id="lines-variant"/>
+                <HeadToggles shown=shown/>
+            </div>
+            {move || error().map(|e| view! { <p class="notice" role="status" data-testid="lines-error">{e}</p> })}
+            <div class="lines-body">
+                <TokenLinesCanvas figure=figure focus=focus/>
+                <div class="lines-readout" data-testid="lines-readout" aria-live="polite">
+                    {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! {
+                        <p class="lines-readout-title">"Point at a token to isolate its lines and read its strongest links."</p>
+                    }.into_any())}
+                </div>
+            </div>
+        </section>
+    }
+}

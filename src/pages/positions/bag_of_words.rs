@@ -1,0 +1,155 @@
+use attnlab_core::position::PositionKind;
+use attnlab_lab::Mode;
+use attnlab_lab::compute::{self, Tokens};
+use attnlab_lab::pages::positions::{self, BagOfWords, Permutation};
+use attnlab_plot::Heatmap;
+use leptos::prelude::*;
+
+use super::readable;
+use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::state::use_app_state;
+use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
+
+/// The central argument for position encodings (docs/maths.md §2): shuffle the tokens, run the
+/// selected variant and head again, put the rows and columns back, and compare. Without
+/// positions nothing changes (a bag of words); with positions the weights do. Both are
+/// computed side by side whatever the model's setting, so the contrast is always there.
+#[component]
+pub fn BagOfWordsPanel() -> impl IntoView {
+    let state = use_app_state();
+    // `None`: the sentence as typed; `Some(d)`: the d-th shuffle.
+    let draw = RwSignal::new(None::<u64>);
+    let next_draw = StoredValue::new(0u64);
+    let variant = Memo::new(move |_| state.shown_slot().map(|s| s.variant.get()));
+    let permutation = Memo::new(move |_| {
+        let d = draw.get()?;
+        let (n, typed) = state.tokens.with(|t| (t.used().len(), t.typed()));
+        let seed = state.model.with(|m| m.seed);
+        Some(Permutation::shuffled(n, typed, seed, d))
+    });
+    let cross = move || state.mode.get() == Mode::Cross;
+    let check: Memo<Option<Result<BagOfWords, String>>> = Memo::new(move |_| {
+        if cross() {
+            return None;
+        }
+        let p = permutation.get()?;
+        let v = variant.get()?;
+        let head = state.shown_head();
+        Some(state.model.with(|m| {
+            state
+                .tokens
+                .with(|t| positions::bag_of_words(m, &v, t, head, &p).map_err(|e| e.sentence()))
+        }))
+    });
+    let caveat =
+        Memo::new(move |_| variant.with(|v| v.as_ref().and_then(positions::position_dependence)));
+    let labels = Memo::new(move |_| state.tokens.with(Tokens::labels));
+    let figures: Memo<Option<(Heatmap, Heatmap)>> = Memo::new(move |_| {
+        check.with(|c| {
+            let b = c.as_ref()?.as_ref().ok()?;
+            let current = if state.model.with(|m| m.position.kind == PositionKind::None) {
+                &b.without_positions
+            } else {
+                &b.with_positions
+            };
+            let v = variant.get()?;
+            let rows = labels.get();
+            let cols = state.tokens.with(|t| compute::key_labels(t, &v));
+            current.figures(&rows, &cols).ok()
+        })
+    });
+    let original = Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f.0.clone())));
+    let restored = Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f.1.clone())));
+    let shuffled_words = move || {
+        let p = permutation.get()?;
+        let words = labels.get();
+        Some(
+            p.order()
+                .iter()
+                .filter_map(|&i| words.get(i).cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    };
+    let can_shuffle = move || state.tokens.with(|t| t.typed().min(t.used().len()) >= 2) && !cross();
+    let hover_a = RwSignal::new(None);
+    let hover_b = RwSignal::new(None);
+
+    view! {
+        <section class="explain-figure bag-of-words" data-testid="bag-of-words" aria-label="Bag of words">
+            <h3 class="figure-title">"Bag of words: shuffle the sentence"</h3>
+            <p class="explain-note">
+                "Shuffle the tokens, run the same variant and head on the shuffled sentence, then put each row and column back where its token came from. "
+                "Without positions the two matrices are the same: attention only sees which words are there, not their order. With positions they differ."
+            </p>
+            <div class="bow-controls">
+                <VariantPicker id="bag-variant"/>
+                <HeadPicker id="bag-head"/>
+                <button type="button" data-testid="bow-shuffle" disabled=move || !can_shuffle()
+                    title=move || if cross() { "the shuffle check runs on one sentence in self-attention mode" } else { "shuffle the tokens (seeded: the same order every time for this seed)" }
+                    on:click=move |_| {
+                        let d = next_draw.get_value();
+                        next_draw.set_value(d + 1);
+                        draw.set(Some(d));
+                    }>"shuffle tokens"</button>
+                <button type="button" data-testid="bow-restore" disabled=move || draw.get().is_none()
+                    on:click=move |_| draw.set(None)>"restore"</button>
+            </div>
+            <p class="bow-order" data-testid="bow-order">
+                {move || match permutation.get() {
+                    Some(p) => format!("order: {}", p.describe()),
+                    None => "order: as typed".to_string(),
+                }}
+            </p>
+            {move || shuffled_words().map(|w| view! { <p class="bow-words" data-testid="bow-words">"shuffled: " {w}</p> })}
+            {move || cross().then(|| view! {
+                <p class="explain-message" data-testid="bow-cross">"The shuffle check runs on one sentence: switch the mode to self-attention to use it."</p>
+            })}
+            {move || (!cross() && !can_shuffle()).then(|| view! {
+                <p class="explain-message" data-testid="bow-short">"Type at least two words to shuffle them."</p>
+            })}
+            {move || (draw.get().is_none() && can_shuffle()).then(|| view! {
+                <p class="explain-note" data-testid="bow-prompt">"Press \u{201c}shuffle tokens\u{201d} to run the check."</p>
+            })}
+            {move || check.get().map(|c| match c {
+                Err(msg) => view! { <p class="explain-message" data-testid="bow-error">{msg}</p> }.into_any(),
+                Ok(b) => view! {
+                    <div class="bow-results">
+                        <div class="bow-result" data-testid="bow-off">
+                            <span class="bow-label">"positions off: max |difference| after un-permuting = "</span>
+                            {match caveat.get() {
+                                Some(why) => view! {
+                                    <span class="explain-message" data-testid="bow-caveat">
+                                        {format!("not a bag of words here: {why}. Turn such masks off to see the check read \u{2248} 0.")}
+                                    </span>
+                                }.into_any(),
+                                None => view! {
+                                    <strong data-testid="bow-diff-off" data-value=b.without_positions.max_difference.to_string()>
+                                        {readable(b.without_positions.max_difference)}
+                                    </strong>
+                                    <span>" (\u{2248} 0: the same matrix, permuted)"</span>
+                                }.into_any(),
+                            }}
+                        </div>
+                        <div class="bow-result" data-testid="bow-on">
+                            <span class="bow-label">{format!("positions on ({}): max |difference| = ", positions::describe(&b.with_positions.position))}</span>
+                            <strong data-testid="bow-diff-on" data-value=b.with_positions.max_difference.to_string()>
+                                {readable(b.with_positions.max_difference)}
+                            </strong>
+                            <span>" (the weights change when the words move)"</span>
+                            {b.positions_substituted.then(|| view! {
+                                <span class="explain-note">" \u{2014} the model has positions off, so this side uses sinusoids."</span>
+                            })}
+                        </div>
+                    </div>
+                }.into_any(),
+            })}
+            {move || figures.with(Option::is_some).then(|| view! {
+                <div class="bow-figures">
+                    <HeatmapCanvas figure=original pointing=Pointing::Cells { hover: hover_a, on_cell: None } testid="bow-original" kind="bow-original"/>
+                    <HeatmapCanvas figure=restored pointing=Pointing::Cells { hover: hover_b, on_cell: None } testid="bow-restored" kind="bow-restored"/>
+                </div>
+            })}
+        </section>
+    }
+}

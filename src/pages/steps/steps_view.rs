@@ -1,0 +1,194 @@
+use attnlab_lab::compute::{self, Tokens};
+use attnlab_lab::pages::steps::{self, Readout, Stage, StepsInput};
+use attnlab_plot::Heatmap;
+use leptos::ev::KeyboardEvent;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::state::use_app_state;
+use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
+
+/// The pipeline of the selected variant for one head and one query token: each stage as
+/// a heatmap of the real matrix with the query's row outlined and read out, and the
+/// formula of the current variant in MathML. Prev/Next, or ArrowLeft/ArrowRight while
+/// the view has focus, step through the stages.
+#[component]
+pub fn StepsView() -> impl IntoView {
+    let state = use_app_state();
+    let at = RwSignal::new(0usize);
+    let query = RwSignal::new(0usize);
+    let n_queries = move || state.tokens.with(|t| t.used().len());
+    let shown_query = move || query.get().min(n_queries().saturating_sub(1));
+
+    let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
+        if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
+            return Err(compute::NOTHING_TO_ATTEND.to_string());
+        }
+        let (variant, problem) = state
+            .shown_slot()
+            .map(|s| (s.variant, s.memos.problem))
+            .ok_or_else(|| "There is no variant to walk through.".to_string())?;
+        let head = state.shown_head();
+        let query = shown_query();
+        let mode = state.mode.get();
+        problem.with(|p| {
+            let p = p.as_ref().map_err(compute::explain)?;
+            state.encoded.with(|e| {
+                let e = e.as_ref().map_err(compute::explain)?;
+                variant.with(|v| {
+                    state.model.with(|m| {
+                        let queries = state.tokens.with(Tokens::labels);
+                        let keys = state.key_tokens.with(Tokens::labels);
+                        let input = StepsInput {
+                            model: m,
+                            variant: v,
+                            mode,
+                            encoded: e,
+                            problem: p,
+                            queries: &queries,
+                            keys: &keys,
+                        };
+                        steps::steps(&input, head, query).map_err(|e| e.sentence())
+                    })
+                })
+            })
+        })
+    });
+    let count = move || stages.with(|s| s.as_ref().map_or(0, Vec::len));
+    let current = move || at.get().min(count().saturating_sub(1));
+    let stage = Memo::new(move |_| {
+        let k = current();
+        stages.with(|s| s.as_ref().ok().and_then(|s| s.get(k).cloned()))
+    });
+    let row = Signal::derive(move || stage.with(|s| s.as_ref().and_then(|s| s.highlight)));
+    let figure: Memo<Option<Heatmap>> = Memo::new(move |_| {
+        let (k, len, head) = (current(), count(), state.shown_head());
+        stage.with(|s| {
+            let s = s.as_ref()?;
+            s.heatmap(format!(
+                "{} / {len} \u{b7} {} \u{b7} head {head}",
+                k + 1,
+                s.name
+            ))
+            .ok()
+        })
+    });
+    let step = move |by: isize| {
+        let len = count() as isize;
+        if len == 0 {
+            return;
+        }
+        let next = (current() as isize + by).clamp(0, len - 1) as usize;
+        at.set(next);
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        let in_control = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "SELECT" | "INPUT" | "TEXTAREA"));
+        if in_control {
+            return;
+        }
+        match ev.key().as_str() {
+            "ArrowRight" => step(1),
+            "ArrowLeft" => step(-1),
+            _ => return,
+        }
+        ev.prevent_default();
+    };
+    let readout: Memo<Option<Readout>> =
+        Memo::new(move |_| stage.with(|s| s.as_ref().and_then(|s| s.readout(3))));
+    let readout_text = move || readout.with(|r| r.as_ref().map(|r| r.text.clone()));
+    let values_attr = move || {
+        readout.with(|r| {
+            let values = r.as_ref()?.values.as_ref()?;
+            Some(
+                values
+                    .iter()
+                    .map(|v| v.map_or("blocked".to_string(), |v| v.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
+        })
+    };
+    let sum_attr = move || readout.with(|r| r.as_ref()?.sum().map(|s| s.to_string()));
+    let error = move || stages.with(|s| s.as_ref().err().cloned());
+
+    view! {
+        <section class="explain steps" data-testid="steps-view" tabindex="0"
+            aria-label="Step by step: the pipeline of one variant. ArrowLeft and ArrowRight step through the stages."
+            on:keydown=on_key>
+            <p class="explain-lead">
+                "Follow one query token through the whole attention layer of the selected variant: \
+                 from its input vector to the layer's output. Every matrix is the one the lab computes; \
+                 the outlined row is the chosen query."
+            </p>
+            <div class="steps-controls">
+                <VariantPicker id="steps-variant"/>
+                <HeadPicker id="steps-head"/>
+                <label class="view-picker">
+                    <span>"Query token"</span>
+                    <select data-testid="pick-query"
+                        on:change=move |ev| {
+                            if let Ok(q) = event_target_value(&ev).parse::<usize>() {
+                                query.set(q);
+                            }
+                        }>
+                        {move || state.tokens.with(Tokens::labels).into_iter().enumerate().map(|(i, t)| view! {
+                            <option value=i.to_string() selected=move || shown_query() == i>{format!("{i}: {t}")}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <div class="steps-nav">
+                    <button type="button" data-testid="steps-prev" on:click=move |_| step(-1)
+                        disabled=move || current() == 0>"\u{2190} Prev"</button>
+                    <span class="steps-indicator" data-testid="steps-indicator" aria-live="polite">
+                        {move || format!("{} / {}", if count() == 0 { 0 } else { current() + 1 }, count())}
+                    </span>
+                    <button type="button" data-testid="steps-next" on:click=move |_| step(1)
+                        disabled=move || { current() + 1 >= count() }>"Next \u{2192}"</button>
+                </div>
+            </div>
+            {move || error().map(|e| view! { <p class="notice" role="status" data-testid="steps-error">{e}</p> })}
+            <ol class="steps-list" aria-label="Stages">
+                {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name).collect::<Vec<_>>()).unwrap_or_default())
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, name)| view! {
+                        <li>
+                            <button type="button" class="steps-chip" data-testid="steps-chip"
+                                aria-current=move || (current() == k).then_some("step")
+                                on:click=move |_| at.set(k)>
+                                {format!("{} {name}", k + 1)}
+                            </button>
+                        </li>
+                    })
+                    .collect_view()}
+            </ol>
+            <Show when=move || stage.with(Option::is_some)>
+                <div class="steps-stage" data-testid="steps-stage"
+                    data-stage=move || stage.with(|s| s.as_ref().map(|s| format!("{:?}", s.kind)).unwrap_or_default())>
+                    <div class="steps-body">
+                        <HeatmapCanvas figure=figure testid="steps-canvas" kind="steps" class="steps-canvas"
+                            pointing=Pointing::Rows { row, on_row: Callback::new(move |r| query.set(r)) }/>
+                        <div class="steps-text">
+                            <h3 class="steps-title" data-testid="steps-title">
+                                {move || stage.with(|s| s.as_ref().map(|s| s.name).unwrap_or_default())}
+                            </h3>
+                            <div class="steps-formula" data-testid="steps-formula"
+                                inner_html=move || stage.with(|s| s.as_ref().map(|s| s.formula.clone()).unwrap_or_default())></div>
+                            <p class="steps-note" data-testid="steps-note">
+                                {move || stage.with(|s| s.as_ref().map(|s| s.note.clone()).unwrap_or_default())}
+                            </p>
+                            <p class="steps-readout" data-testid="steps-row" aria-live="polite"
+                                data-values=values_attr data-row-sum=sum_attr>
+                                {readout_text}
+                            </p>
+                        </div>
+                    </div>
+                </div>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,78 @@
+use attnlab_lab::Page;
+use leptos::prelude::*;
+
+use super::token_strip::Side;
+use super::{AppHeader, LinkBar, ModelSettingsPanel, Notice, PageNav, SentenceInput, TokenStrip};
+use crate::lab::{ComparePanel, VariantPanel};
+use crate::pages::complexity::ComplexityView;
+use crate::pages::linear::LinearPage;
+use crate::pages::lines::LinesView;
+use crate::pages::positions::PositionsPage;
+use crate::pages::scaling::ScalingPage;
+use crate::pages::steps::StepsView;
+use crate::state::{provide_app_state, use_app_state};
+
+/// The whole lab: the text and model on top, the variants side by side, the
+/// comparison below.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = provide_app_state();
+    view! {
+        <AppHeader/>
+        <LinkBar/>
+        <main class="lab">
+            <div class="lab-side">
+                <section class="panel panel-input" aria-label="Sentence and tokens">
+                    <SentenceInput/>
+                    <TokenStrip side=Side::Queries/>
+                    <Show when=move || state.mode.get() == attnlab_lab::Mode::Cross>
+                        <TokenStrip side=Side::Keys/>
+                    </Show>
+                </section>
+                <section class="panel panel-model" aria-label="Model settings">
+                    <ModelSettingsPanel/>
+                </section>
+            </div>
+            <div class="lab-main">
+            <PageNav/>
+            <Notice/>
+            {move || match state.page.get() {
+                Page::Lab => view! { <LabPage/> }.into_any(),
+                Page::Steps => view! { <StepsView/> }.into_any(),
+                Page::Positions => view! { <PositionsPage/> }.into_any(),
+                Page::Scaling => view! { <ScalingPage/> }.into_any(),
+                Page::Linear => view! { <LinearPage/> }.into_any(),
+                Page::Lines => view! { <LinesView/> }.into_any(),
+                Page::Complexity => view! { <ComplexityView/> }.into_any(),
+            }}
+            </div>
+        </main>
+    }
+}
+
+/// The lab itself: the variants side by side and their comparison.
+#[component]
+fn LabPage() -> impl IntoView {
+    let state = use_app_state();
+    let add_why = move || state.lab.with(|l| l.why_not_add_variant());
+    let count = move || state.variants.with(Vec::len);
+    view! {
+            <div class="variants-bar">
+                <h2 class="section-title">"Variants " <span class="token-count" data-testid="variant-count">{count}</span></h2>
+                <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
+                    title=move || add_why().unwrap_or("add a variant with the Transformer's defaults")
+                    on:click=move |_| { let _ = state.edit_variants(|lab| lab.add_variant().map(|_| None)); }>
+                    "+ add variant"
+                </button>
+                <span class="why is-shown">{move || add_why()}</span>
+            </div>
+            <div class="variants" style=move || format!("--variant-count: {}", count())>
+                <For
+                    each=move || state.variants.get()
+                    key=|slot| slot.id
+                    children=move |slot| view! { <VariantPanel entry=slot/> }
+                />
+            </div>
+            <ComparePanel/>
+    }
+}

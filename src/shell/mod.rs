@@ -1,0 +1,20 @@
+//! The page around the views: the header with the link, the page tabs, the sidebar
+//! (sentence and source with their tokens, the model settings) and the notices.
+
+mod app;
+mod app_header;
+mod link_bar;
+mod model_settings;
+mod notice;
+mod page_nav;
+mod sentence_input;
+mod token_strip;
+
+pub use app::App;
+pub use app_header::AppHeader;
+pub use link_bar::LinkBar;
+pub use model_settings::ModelSettingsPanel;
+pub use notice::Notice;
+pub use page_nav::PageNav;
+pub use sentence_input::SentenceInput;
+pub use token_strip::TokenStrip;
