@@ -25,7 +25,7 @@ use attnlab_lab::compute::{self, HeadAverage, Tokens, VariantComparison, Weights
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
 use attnlab_lab::state::HEADS_RANGE;
-use attnlab_lab::{LabState, Mode, ModelSettings, Page, Variant, View};
+use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
@@ -86,7 +86,9 @@ pub struct AppState {
     /// The source sentence of cross-attention.
     pub source: RwSignal<String>,
     /// The model settings (shared by every variant).
-    pub model: RwSignal<ModelSettings>,
+    pub model: RwSignal<ModelConfig>,
+    /// "Pad keys to length L", if set.
+    pub pad_to: RwSignal<Option<usize>>,
     /// The variants, side by side.
     pub variants: RwSignal<Vec<VariantSlot>>,
     /// The variant last added or worked on (restored from links); pages read
@@ -132,7 +134,7 @@ impl AppState {
         let model = RwSignal::new(lab.model);
         let head = RwSignal::new(lab.view.head);
         let hover = RwSignal::new(None);
-        let pad_to = Memo::new(move |_| model.with(|m| m.pad_to));
+        let pad_to = RwSignal::new(lab.pad_to);
         let tokens = Memo::new(move |_| {
             sentence.with(|s| compute::query_tokens(mode.get(), s, pad_to.get()))
         });
@@ -169,6 +171,7 @@ impl AppState {
             sentence,
             source,
             model,
+            pad_to,
             variants,
             selected_variant,
             shown_variant: Memo::new(move |_| {
@@ -335,6 +338,7 @@ impl AppState {
             text: self.sentence.get(),
             source: self.source.get(),
             model: self.model.get(),
+            pad_to: self.pad_to.get(),
             variants: self
                 .variants
                 .with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
@@ -608,7 +612,7 @@ mod tests {
             text: "我爱机器学习 and 🙂 too".into(),
             ..LabState::default()
         };
-        masked.model.pad_to = Some(12);
+        masked.pad_to = Some(12);
         masked.variants[0].masks.padding = true;
         masked.variants[0].masks.window = Some(1);
         masked.variants[0].temperature = 0.3;

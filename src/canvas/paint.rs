@@ -35,7 +35,7 @@ pub fn mark_painted() {
 /// their whole area first anyway.
 ///
 /// `known` is the canvas's CSS size when the caller has it (see
-/// [`crate::canvas_size`]); otherwise the canvas is measured, which forces a layout if
+/// [`super::canvas_size`]); otherwise the canvas is measured, which forces a layout if
 /// the page changed since the last one.
 fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32, u32) {
     let (w, h) = known.unwrap_or_else(|| {
@@ -97,8 +97,9 @@ fn shows<F: PartialEq>(shown: &Shown<F>, canvas: &HtmlCanvasElement, frame: &F) 
     matches!(shown, Some((c, f)) if c == canvas && f == frame)
 }
 
-/// [`paint_heatmap`] on a canvas of `known` CSS size (see [`fit`]), repainting only the
-/// values when `shown` says the canvas shows the same frame; `shown` is updated.
+/// Draws `heatmap` (if any) filling the canvas of `known` CSS size (see [`fit`]) at its
+/// natural height, repainting only the values when `shown` says the canvas shows the
+/// same frame; `shown` is updated. Returns where the cells are, in backing-store pixels.
 pub fn paint_heatmap_over(
     canvas: &HtmlCanvasElement,
     heatmap: Option<&Heatmap>,

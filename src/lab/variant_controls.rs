@@ -50,7 +50,7 @@ pub fn VariantControls(
     };
     let padding_why = move || {
         mask_why(MaskKind::Padding).or_else(|| {
-            (variant.with(|v| v.masks.padding) && state.model.with(|m| m.pad_to.is_none())).then(
+            (variant.with(|v| v.masks.padding) && state.pad_to.with(Option::is_none)).then(
                 || "there are no <pad> tokens to block yet: set “pad keys to length” in the model settings".to_string(),
             )
         })

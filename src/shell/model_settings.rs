@@ -1,8 +1,8 @@
 use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, Layout, PositionKind};
-use attnlab_lab::ModelSettings;
 use attnlab_lab::state::{HEADS_RANGE, MAX_TOKENS};
+use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
 use crate::state::use_app_state;
@@ -20,7 +20,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
     let d_pos_error = RwSignal::new(None::<String>);
     let base_error = RwSignal::new(None::<String>);
 
-    let set = move |f: &dyn Fn(&mut ModelSettings)| {
+    let set = move |f: &dyn Fn(&mut ModelConfig)| {
         let mut next = model.get_untracked();
         f(&mut next);
         if next != model.get_untracked() {
@@ -204,11 +204,13 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                 <Knob label="pad keys to length" id="pad-to" why=Signal::derive(|| None::<String>)>
                     <input type="number" min="0" max=MAX_TOKENS.to_string() step="1" data-testid="pad-to"
                         placeholder="off"
-                        prop:value=move || m().pad_to.map(|p| p.to_string()).unwrap_or_default()
+                        prop:value=move || state.pad_to.get().map(|p| p.to_string()).unwrap_or_default()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             let pad = v.trim().parse::<usize>().ok().filter(|&p| p >= 1).map(|p| p.min(MAX_TOKENS));
-                            set(&|m| m.pad_to = pad);
+                            if state.pad_to.get_untracked() != pad {
+                                state.pad_to.set(pad);
+                            }
                         }/>
                 </Knob>
             </div>

@@ -117,10 +117,11 @@ impl ModelConfig {
         }
     }
 
-    /// Per-head key/query width: `d_model / heads`, or `d_in` for identity projections.
+    /// Per-head key/query width: `d_model / heads` (0 for 0 heads, which
+    /// [`ModelConfig::validate`] refuses), or `d_in` for identity projections.
     pub fn d_k(&self) -> usize {
         match self.projection {
-            Projection::Seeded => self.d_model / self.heads,
+            Projection::Seeded => self.d_model.checked_div(self.heads).unwrap_or(0),
             Projection::Identity => self.input_width(),
         }
     }

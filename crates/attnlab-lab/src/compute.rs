@@ -19,7 +19,7 @@ use attnlab_core::tokenize::{self, Token};
 use attnlab_plot::HeatmapError;
 use ndarray::Array2;
 
-use crate::state::{LabState, MAX_TOKENS, Mode, ModelSettings, PAD_TOKEN, Variant};
+use crate::state::{LabState, MAX_TOKENS, Mode, ModelConfig, PAD_TOKEN, Variant};
 
 /// The tokens of one text: all of them (for the token strip), of which the first
 /// [`MAX_TOKENS`] are computed and drawn.
@@ -160,12 +160,12 @@ pub fn key_tokens(mode: Mode, source: &str, pad_to: Option<usize>) -> Option<Tok
 impl LabState {
     /// The query tokens (see [`query_tokens`]).
     pub fn query_tokens(&self) -> Tokens {
-        query_tokens(self.mode, &self.text, self.model.pad_to)
+        query_tokens(self.mode, &self.text, self.pad_to)
     }
 
     /// The key tokens of cross-attention (see [`key_tokens`]).
     pub fn key_tokens(&self) -> Option<Tokens> {
-        key_tokens(self.mode, &self.source, self.model.pad_to)
+        key_tokens(self.mode, &self.source, self.pad_to)
     }
 }
 
@@ -180,25 +180,25 @@ pub fn key_labels(keys: &Tokens, variant: &Variant) -> Vec<String> {
 }
 
 /// Encodes the used tokens as the model input `X` (word vectors plus positions).
-pub fn encode(model: &ModelSettings, tokens: &Tokens) -> Result<Encoded, CoreError> {
-    model.config().encode(tokens.used())
+pub fn encode(model: &ModelConfig, tokens: &Tokens) -> Result<Encoded, CoreError> {
+    model.encode(tokens.used())
 }
 
 /// Projects the queries' `X` and the keys' `X_kv` (`None`: self-attention) into
 /// heads. Shared by every variant.
 pub fn project(
-    model: &ModelSettings,
+    model: &ModelConfig,
     queries: &Encoded,
     keys: Option<&Encoded>,
 ) -> Result<Projected, CoreError> {
     let x_kv = keys.unwrap_or(queries);
-    model.config().project(&queries.x, &x_kv.x)
+    model.project(&queries.x, &x_kv.x)
 }
 
 /// The validated problem of one variant: the shared heads, the variant's score
 /// parameters and masks. `keys` are the key tokens (for the padding mask).
 pub fn problem(
-    model: &ModelSettings,
+    model: &ModelConfig,
     projected: &Projected,
     variant: &Variant,
     keys: &Tokens,
@@ -208,7 +208,7 @@ pub fn problem(
         .first()
         .map_or((0, 0), |h| (h.q.nrows(), h.k.nrows()));
     let spec = variant.spec(n, m, &keys.padding());
-    model.config().problem(projected, spec, variant.linformer_k)
+    model.problem(projected, spec, variant.linformer_k)
 }
 
 /// One head of a problem; a head that does not exist is an error, not a panic.
@@ -628,7 +628,7 @@ mod tests {
     fn cross_attention_with_padding_blocks_the_pads() {
         let mut state = LabState::default();
         state.set_mode(Mode::Cross);
-        state.model.pad_to = Some(8);
+        state.pad_to = Some(8);
         state.variants[0].masks.padding = true;
         let p = Pipeline::new(&state);
         assert_eq!(p.queries().labels(), ["I", "love", "machine", "learning"]);

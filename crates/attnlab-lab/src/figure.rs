@@ -8,17 +8,17 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
-use crate::state::{ModelSettings, Variant};
+use crate::state::{ModelConfig, Variant};
 
 /// The title of one head's figure, e.g.
 /// `"Head 0 · scaled dot-product softmax · 4 heads · d_model 64"`.
-pub fn head_title(model: &ModelSettings, variant: &Variant, head: usize) -> String {
+pub fn head_title(model: &ModelConfig, variant: &Variant, head: usize) -> String {
     format!("Head {head} \u{b7} {}", variant.describe(model))
 }
 
 /// The title of the head average's figure, e.g.
 /// `"Average of 4 heads · A: scaled dot-product softmax · …"`.
-pub fn average_title(model: &ModelSettings, variant: &Variant) -> String {
+pub fn average_title(model: &ModelConfig, variant: &Variant) -> String {
     format!(
         "Average of {} \u{b7} {}: {}",
         if model.heads == 1 {
@@ -100,7 +100,7 @@ pub fn average_heatmap(
 /// the empty rows, each row's entropy, and the raw scores before softmax (for the
 /// read-out) where the attention kind has them.
 pub fn head_figure(
-    model: &ModelSettings,
+    model: &ModelConfig,
     variant: &Variant,
     head: usize,
     rows: &[String],
@@ -129,7 +129,7 @@ pub fn head_figure(
 /// The figure of `variant`'s head average, exactly as every view draws it: titled by
 /// [`average_title`], with the mask, the empty rows and each row's entropy.
 pub fn average_figure(
-    model: &ModelSettings,
+    model: &ModelConfig,
     variant: &Variant,
     rows: &[String],
     cols: &[String],

@@ -68,7 +68,8 @@ pub mod state;
 
 pub use compute::{LabError, Pipeline, Tokens, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
+pub use rules::ModelRules;
 pub use state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS,
-    MAX_VARIANTS, MaskKind, Masks, Mode, ModelSettings, Page, Variant, View,
+    MAX_VARIANTS, MaskKind, Masks, Mode, ModelConfig, Page, Variant, View,
 };

@@ -13,13 +13,32 @@ use attnlab_core::position::{Combine, PositionKind};
 
 use crate::state::{
     BASE_RANGE, D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LINFORMER_K_RANGE, LabState,
-    MAX_NAME_CHARS, MAX_TOKENS, MAX_VARIANTS, MaskKind, ModelSettings, PAD_RANGE, STRIDE_RANGE,
+    MAX_NAME_CHARS, MAX_TOKENS, MAX_VARIANTS, MaskKind, ModelConfig, PAD_RANGE, STRIDE_RANGE,
     TEMPERATURE_RANGE, Variant, View, WINDOW_RANGE,
 };
 
-impl ModelSettings {
+/// The rules on the model settings: why a value cannot be chosen with the others.
+pub trait ModelRules {
     /// Why `heads` heads cannot be chosen with the current `d_model` and projection.
-    pub fn why_not_heads(&self, heads: usize) -> Option<String> {
+    fn why_not_heads(&self, heads: usize) -> Option<String>;
+    /// Why `d_model` cannot be chosen with the current heads and position encoding.
+    fn why_not_d_model(&self, d_model: usize) -> Option<String>;
+    /// Why the projection `projection` cannot be chosen.
+    fn why_not_projection(&self, projection: Projection) -> Option<String>;
+    /// Why the position kind `kind` cannot be chosen (sinusoids need an even width).
+    fn why_not_position(&self, kind: PositionKind) -> Option<String>;
+    /// Why the concatenated position width `d_pos` cannot be chosen.
+    fn why_not_d_pos(&self, d_pos: usize) -> Option<String>;
+    /// Why the sinusoid base and layout have no effect.
+    fn sinusoid_settings_unused(&self) -> Option<&'static str>;
+    /// Why `d_pos` has no effect.
+    fn d_pos_unused(&self) -> Option<&'static str>;
+    /// Whether sinusoids are added to the word vectors (so `d_model` must be even).
+    fn sinusoids_added(&self) -> bool;
+}
+
+impl ModelRules for ModelConfig {
+    fn why_not_heads(&self, heads: usize) -> Option<String> {
         if !HEADS_RANGE.contains(&heads) {
             return Some(format!(
                 "the lab offers {} to {} heads",
@@ -39,8 +58,7 @@ impl ModelSettings {
         None
     }
 
-    /// Why `d_model` cannot be chosen with the current heads and position encoding.
-    pub fn why_not_d_model(&self, d_model: usize) -> Option<String> {
+    fn why_not_d_model(&self, d_model: usize) -> Option<String> {
         if !D_MODEL_RANGE.contains(&d_model) {
             return Some(format!(
                 "d_model is between {} and {}",
@@ -62,16 +80,14 @@ impl ModelSettings {
         None
     }
 
-    /// Why the projection `projection` cannot be chosen.
-    pub fn why_not_projection(&self, projection: Projection) -> Option<String> {
+    fn why_not_projection(&self, projection: Projection) -> Option<String> {
         (projection == Projection::Identity && self.heads != 1).then(|| {
             "identity projections (Q = K = V = X) have exactly one head: set heads to 1 first"
                 .into()
         })
     }
 
-    /// Why the position kind `kind` cannot be chosen (sinusoids need an even width).
-    pub fn why_not_position(&self, kind: PositionKind) -> Option<String> {
+    fn why_not_position(&self, kind: PositionKind) -> Option<String> {
         let width = self.position.width(self.d_model);
         (kind == PositionKind::Sinusoidal && width % 2 == 1).then(|| {
             format!(
@@ -80,8 +96,7 @@ impl ModelSettings {
         })
     }
 
-    /// Why the concatenated position width `d_pos` cannot be chosen.
-    pub fn why_not_d_pos(&self, d_pos: usize) -> Option<String> {
+    fn why_not_d_pos(&self, d_pos: usize) -> Option<String> {
         if !D_POS_RANGE.contains(&d_pos) {
             return Some(format!(
                 "d_pos is between {} and {}",
@@ -93,14 +108,12 @@ impl ModelSettings {
             .then(|| "d_pos is even: sinusoidal positions come in sine–cosine pairs".to_string())
     }
 
-    /// Why the sinusoid base and layout have no effect.
-    pub fn sinusoid_settings_unused(&self) -> Option<&'static str> {
+    fn sinusoid_settings_unused(&self) -> Option<&'static str> {
         (self.position.kind != PositionKind::Sinusoidal)
             .then_some("the base and the layout shape sinusoidal encodings only")
     }
 
-    /// Why `d_pos` has no effect.
-    pub fn d_pos_unused(&self) -> Option<&'static str> {
+    fn d_pos_unused(&self) -> Option<&'static str> {
         match self.position.combine {
             Combine::Add => Some(
                 "added position vectors have the width of the word vectors (d_model); choose concat to set d_pos",
@@ -201,7 +214,7 @@ impl LabState {
 
     /// A hint when a variant's padding mask has nothing to block.
     pub fn padding_hint(&self) -> Option<&'static str> {
-        (self.model.pad_to.is_none() && self.variants.iter().any(|v| v.masks.padding)).then_some(
+        (self.pad_to.is_none() && self.variants.iter().any(|v| v.masks.padding)).then_some(
             "there are no <pad> tokens to block yet: set “pad to length” in the model settings",
         )
     }
@@ -217,6 +230,9 @@ impl LabState {
     pub fn repair(&mut self) -> Vec<String> {
         let mut fixes = Vec::new();
         repair_model(&mut self.model, &mut fixes);
+        if let Some(pad) = &mut self.pad_to {
+            clamp_usize(pad, &PAD_RANGE, "pad to length", &mut fixes);
+        }
         if self.variants.is_empty() {
             self.variants = LabState::default().variants;
             fixes.push("there were no variants, so the two default ones were added".into());
@@ -257,7 +273,7 @@ fn clamp_usize(
     }
 }
 
-fn repair_model(m: &mut ModelSettings, fixes: &mut Vec<String>) {
+fn repair_model(m: &mut ModelConfig, fixes: &mut Vec<String>) {
     clamp_usize(&mut m.d_model, &D_MODEL_RANGE, "d_model", fixes);
     if m.sinusoids_added() && m.d_model % 2 == 1 {
         let even = m.d_model - 1;
@@ -311,9 +327,6 @@ fn repair_model(m: &mut ModelSettings, fixes: &mut Vec<String>) {
             ));
             *d_pos -= 1;
         }
-    }
-    if let Some(pad) = &mut m.pad_to {
-        clamp_usize(pad, &PAD_RANGE, "pad to length", fixes);
     }
 }
 
@@ -420,7 +433,7 @@ mod tests {
 
     #[test]
     fn heads_and_d_model_must_fit() {
-        let m = ModelSettings::default();
+        let m = ModelConfig::default();
         assert_eq!(m.why_not_heads(8), None);
         assert!(
             m.why_not_heads(5)
@@ -434,7 +447,7 @@ mod tests {
                 .contains("not divisible by 4 heads")
         );
         assert!(m.why_not_d_model(4).is_some());
-        let one = ModelSettings { heads: 1, ..m };
+        let one = ModelConfig { heads: 1, ..m };
         assert!(one.why_not_d_model(9).unwrap().contains("even d_model"));
         let mut learned = one;
         learned.position.kind = PositionKind::Learned;
@@ -444,7 +457,7 @@ mod tests {
         assert!(learned.why_not_position(PositionKind::Sinusoidal).is_some());
         assert!(m.why_not_projection(Projection::Identity).is_some());
         assert!(one.why_not_projection(Projection::Identity).is_none());
-        let identity = ModelSettings {
+        let identity = ModelConfig {
             projection: Projection::Identity,
             ..one
         };
@@ -513,7 +526,7 @@ mod tests {
         s.model.position.base = 1.0;
         s.model.position.layout = Layout::Split;
         s.model.position.combine = Combine::Concat { d_pos: 9 };
-        s.model.pad_to = Some(0);
+        s.pad_to = Some(0);
         s.variants[0].temperature = 1e9;
         s.variants[0].attention = AttentionKind::Linformer;
         s.variants[0].masks.causal = true;
@@ -527,7 +540,7 @@ mod tests {
         assert_eq!(s.model.heads, 4, "the largest divisor of 512 below 7");
         assert_eq!(s.model.position.base, 2.0);
         assert_eq!(s.model.position.combine, Combine::Concat { d_pos: 8 });
-        assert_eq!(s.model.pad_to, Some(1));
+        assert_eq!(s.pad_to, Some(1));
         assert_eq!(s.variants[0].temperature, 100.0);
         assert!(!s.variants[0].masks.causal);
         assert!(
@@ -552,7 +565,7 @@ mod tests {
         assert!(s.padding_hint().is_none() && s.why_not_remove_variant().is_none());
         s.variants[1].masks.padding = true;
         assert!(s.padding_hint().unwrap().contains("pad to length"));
-        s.model.pad_to = Some(16);
+        s.pad_to = Some(16);
         assert!(s.padding_hint().is_none());
     }
 }

@@ -6,10 +6,8 @@
 use std::ops::RangeInclusive;
 
 use attnlab_core::attention::{AttentionKind, AttentionSpec};
-use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::mask::MaskSpec;
-use attnlab_core::model::{ModelConfig, Projection};
-use attnlab_core::position::PositionConfig;
+pub use attnlab_core::model::ModelConfig;
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
@@ -77,69 +75,6 @@ pub enum Mode {
     Cross,
 }
 
-/// The model settings shared by every variant: how tokens become Q, K and V.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ModelSettings {
-    /// Word-vector width, in [`D_MODEL_RANGE`].
-    pub d_model: usize,
-    /// Number of heads, in [`HEADS_RANGE`], dividing `d_model`.
-    pub heads: usize,
-    /// The global seed of every random table.
-    pub seed: u64,
-    /// Position encoding: none, sinusoidal (base, layout) or learned; added or
-    /// concatenated.
-    pub position: PositionConfig,
-    /// Word vectors ×√d_model (the Transformer's) or not.
-    pub embedding_scale: EmbeddingScale,
-    /// Seeded projections, or the bare `Q = K = V = X` of one head.
-    pub projection: Projection,
-    /// "Pad to length L": append [`PAD_TOKEN`]s to the key sequence (the sentence, or
-    /// the source in cross mode) until it has `L` tokens, so a padding mask has
-    /// something to block.
-    pub pad_to: Option<usize>,
-}
-
-impl Default for ModelSettings {
-    fn default() -> Self {
-        ModelSettings::from_config(ModelConfig::default())
-    }
-}
-
-impl ModelSettings {
-    /// The settings of a core model configuration, without padding.
-    pub fn from_config(config: ModelConfig) -> ModelSettings {
-        ModelSettings {
-            d_model: config.d_model,
-            heads: config.heads,
-            seed: config.seed,
-            position: config.position,
-            embedding_scale: config.embedding_scale,
-            projection: config.projection,
-            pad_to: None,
-        }
-    }
-
-    /// The core's model configuration.
-    pub fn config(&self) -> ModelConfig {
-        ModelConfig {
-            d_model: self.d_model,
-            heads: self.heads,
-            seed: self.seed,
-            position: self.position,
-            embedding_scale: self.embedding_scale,
-            projection: self.projection,
-        }
-    }
-
-    /// The per-head key/query width `d_k` (0 if the head count is 0).
-    pub fn d_k(&self) -> usize {
-        match self.projection {
-            Projection::Seeded => self.d_model.checked_div(self.heads).unwrap_or(0),
-            Projection::Identity => self.config().input_width(),
-        }
-    }
-}
-
 /// Which masks a variant applies. Indices refer to tokens of the current texts; those
 /// beyond the texts are kept (so shortening and re-typing a sentence does not lose them)
 /// and ignored when the mask is built.
@@ -147,7 +82,7 @@ impl ModelSettings {
 pub struct Masks {
     /// `j ≤ i`.
     pub causal: bool,
-    /// Block the [`PAD_TOKEN`] keys (see [`ModelSettings::pad_to`]).
+    /// Block the [`PAD_TOKEN`] keys (see [`LabState::pad_to`]).
     pub padding: bool,
     /// `|i − j| ≤ r`.
     pub window: Option<usize>,
@@ -334,7 +269,7 @@ impl Variant {
 
     /// A short human description, e.g.
     /// `"scaled dot-product softmax · 4 heads · d_model 64"`.
-    pub fn describe(&self, model: &ModelSettings) -> String {
+    pub fn describe(&self, model: &ModelConfig) -> String {
         let kind = match self.attention {
             AttentionKind::Softmax => format!("{} softmax", score_label(self.score)),
             AttentionKind::Linformer => format!("Linformer (k = {})", self.linformer_k),
@@ -463,7 +398,11 @@ pub struct LabState {
     /// The source sentence of cross-attention (keys and values). Kept in self mode too.
     pub source: String,
     /// The model settings shared by every variant.
-    pub model: ModelSettings,
+    pub model: ModelConfig,
+    /// "Pad to length L": append [`PAD_TOKEN`]s to the key sequence (the sentence, or
+    /// the source in cross mode) until it has `L` tokens, so a padding mask has
+    /// something to block.
+    pub pad_to: Option<usize>,
     /// One to [`MAX_VARIANTS`] variants.
     pub variants: Vec<Variant>,
     /// The view selections.
@@ -482,7 +421,8 @@ impl Default for LabState {
             mode: Mode::SelfAttention,
             text: DEFAULT_SENTENCE.to_string(),
             source: DEFAULT_SOURCE.to_string(),
-            model: ModelSettings::default(),
+            model: ModelConfig::default(),
+            pad_to: None,
             variants: vec![Variant::named("A"), b],
             view: View {
                 page: Page::Lab,
@@ -628,6 +568,7 @@ impl LabState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use attnlab_core::embed::EmbeddingScale;
 
     #[test]
     fn defaults_are_the_issue_s() {

@@ -9,7 +9,7 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::fragment::{self, FragmentErrorKind, MAX_FRAGMENT_LEN};
 use attnlab_lab::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Page,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
     Variant, View,
 };
 use base64::Engine;
@@ -36,7 +36,8 @@ fn text() -> impl Strategy<Value = String> {
     ]
 }
 
-fn model() -> impl Strategy<Value = ModelSettings> {
+/// The model settings and the "pad to length" of a state.
+fn model() -> impl Strategy<Value = (ModelConfig, Option<usize>)> {
     (
         (1usize..700, 0usize..20, any::<u64>()),
         (
@@ -57,7 +58,7 @@ fn model() -> impl Strategy<Value = ModelSettings> {
     )
         .prop_map(
             |((d_model, heads, seed), (kind, base, split, d_pos), (unit, identity, pad_to))| {
-                ModelSettings {
+                let model = ModelConfig {
                     d_model,
                     heads,
                     seed,
@@ -81,8 +82,8 @@ fn model() -> impl Strategy<Value = ModelSettings> {
                     } else {
                         Projection::Seeded
                     },
-                    pad_to,
-                }
+                };
+                (model, pad_to)
             },
         )
 }
@@ -139,7 +140,15 @@ fn any_state() -> impl Strategy<Value = LabState> {
         prop::sample::select(Page::ALL.to_vec()),
     )
         .prop_map(
-            |(cross, text, source, model, variants, (variant, head, a, b, average), page)| {
+            |(
+                cross,
+                text,
+                source,
+                (model, pad_to),
+                variants,
+                (variant, head, a, b, average),
+                page,
+            )| {
                 LabState {
                     mode: if cross {
                         Mode::Cross
@@ -149,6 +158,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                     text,
                     source,
                     model,
+                    pad_to,
                     variants,
                     view: View {
                         page,
@@ -248,7 +258,7 @@ fn lengths_of_typical_links() {
     four.variants[0].masks.custom = vec![(7, 1), (7, 3)];
     four.model.d_model = 128;
     four.model.heads = 8;
-    four.model.pad_to = Some(14);
+    four.pad_to = Some(14);
     four.view = View {
         page: Page::Linear,
         variant: 2,
@@ -445,7 +455,7 @@ fn huge_numbers_are_rejected_or_clamped_with_a_message() {
     .unwrap();
     let s = &d.state;
     assert_eq!(
-        (s.model.d_model, s.model.heads, s.model.pad_to),
+        (s.model.d_model, s.model.heads, s.pad_to),
         (512, 1, Some(512))
     );
     assert_eq!(s.model.position.base, 1e8);

@@ -1,6 +1,6 @@
 use attnlab_core::position::{Combine, Layout, PositionKind};
-use attnlab_lab::ModelSettings;
 use attnlab_lab::state::{BASE_RANGE, MAX_TOKENS};
+use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
 use super::PositionView;
@@ -22,7 +22,7 @@ pub fn PositionKnobs(
     let base_error = RwSignal::new(None::<String>);
     let width_error = RwSignal::new(None::<String>);
     let count_error = RwSignal::new(None::<String>);
-    let set = move |f: &dyn Fn(&mut ModelSettings)| {
+    let set = move |f: &dyn Fn(&mut ModelConfig)| {
         let mut next = model.get_untracked();
         f(&mut next);
         if next != model.get_untracked() {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::state::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelSettings, Page,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
     Variant, View,
 };
 
@@ -187,7 +187,7 @@ impl Wire {
             },
             e: unless(m.embedding_scale == EmbeddingScale::SqrtDModel, true),
             i: (m.projection == Projection::Identity).then_some(true),
-            n: m.pad_to.map(|n| n as u64),
+            n: state.pad_to.map(|n| n as u64),
             v: (state.variants != v1_variants()).then(|| {
                 state
                     .variants
@@ -204,12 +204,11 @@ impl Wire {
     /// The state this wire describes, with a sentence for every unknown name.
     pub(super) fn into_state(self) -> (LabState, Vec<String>) {
         let mut unknown = Vec::new();
-        let mut model = ModelSettings {
+        let mut model = ModelConfig {
             d_model: count(self.d.unwrap_or(defaults::D_MODEL)),
             heads: count(self.h.unwrap_or(defaults::HEADS)),
             seed: self.r.unwrap_or(defaults::SEED),
-            pad_to: self.n.map(count),
-            ..ModelSettings::default()
+            ..ModelConfig::default()
         };
         model.position.kind = match self.p.as_deref() {
             None | Some("sinusoidal") => PositionKind::Sinusoidal,
@@ -290,6 +289,7 @@ impl Wire {
             text: self.t.unwrap_or_else(|| DEFAULT_SENTENCE.into()),
             source: self.s.unwrap_or_else(|| DEFAULT_SOURCE.into()),
             model,
+            pad_to: self.n.map(count),
             variants,
             view: View {
                 page,

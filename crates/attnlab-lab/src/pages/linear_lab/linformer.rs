@@ -6,7 +6,7 @@ use attnlab_core::mask::MaskSpec;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use crate::state::ModelSettings;
+use crate::state::ModelConfig;
 
 use super::{LinearLabError, head_input, labels, run, signed, values};
 
@@ -27,7 +27,7 @@ pub struct LinformerView {
 /// seeded `E, F` (the lab's own Linformer variants use the same). The temperature is
 /// the variant's if it is a Linformer variant, else 1.
 pub fn linformer_view(
-    model: &ModelSettings,
+    model: &ModelConfig,
     problem: &Problem,
     head: usize,
     k: usize,
@@ -37,7 +37,7 @@ pub fn linformer_view(
     if input.q.nrows() == 0 || m == 0 {
         return Err(LinearLabError::Empty);
     }
-    let params = model.config().linformer_params(k, m, head);
+    let params = model.linformer_params(k, m, head);
     let mut with = HeadInput::new(input.q.clone(), input.k.clone(), input.v.clone());
     with.linformer = Some(params.clone());
     let temperature = if problem.spec().attention == AttentionKind::Linformer {

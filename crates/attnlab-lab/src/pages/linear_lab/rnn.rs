@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn the_rnn_equals_the_parallel_form_at_every_step() {
         let mut state = long_state();
-        state.model.pad_to = Some(28);
+        state.pad_to = Some(28);
         state.variants[0].masks.padding = true;
         let p = problem_of(&state, 0);
         for kind in KERNEL_KINDS {

@@ -8,7 +8,7 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
 use crate::compute::{self, LabError, Tokens};
-use crate::state::{MaskKind, ModelSettings, Variant};
+use crate::state::{MaskKind, ModelConfig, Variant};
 
 /// A permutation of the tokens: `order[i]` is the original index of the token placed at
 /// position `i`.
@@ -200,7 +200,7 @@ pub fn position_dependence(variant: &Variant) -> Option<String> {
 /// none, so the contrast is always there), and compares after un-permuting.
 /// Self-attention on one sentence: `tokens` are the queries and the keys.
 pub fn bag_of_words(
-    model: &ModelSettings,
+    model: &ModelConfig,
     variant: &Variant,
     tokens: &Tokens,
     head: usize,
@@ -217,7 +217,7 @@ pub fn bag_of_words(
         })
     })?;
     let run = |position: PositionConfig| -> Result<ShuffleRun, LabError> {
-        let model = ModelSettings { position, ..*model };
+        let model = ModelConfig { position, ..*model };
         let original = head_of(&model, variant, tokens, head)?;
         let moved = head_of(&model, variant, &shuffled, head)?;
         let restored = permutation.unpermute(&moved.weights);
@@ -258,7 +258,7 @@ pub fn bag_of_words(
 }
 
 fn head_of(
-    model: &ModelSettings,
+    model: &ModelConfig,
     variant: &Variant,
     tokens: &Tokens,
     head: usize,

@@ -8,19 +8,19 @@ use attnlab_plot::{
 };
 use ndarray::Array2;
 
-use crate::state::ModelSettings;
+use crate::state::ModelConfig;
 
 /// A table of position vectors, one row per position (an `ndarray` matrix).
 pub type PeTable = Array2<f32>;
 
 /// The position table the model adds (or concatenates) for positions `0..n`:
 /// `n × width` (`width` = d_model when added, d_pos when concatenated; zeros for none).
-pub fn table(model: &ModelSettings, n: usize) -> Array2<f32> {
+pub fn table(model: &ModelConfig, n: usize) -> Array2<f32> {
     model.position.table(n, model.d_model, model.seed)
 }
 
 /// The width of the position vectors (d_model when added, d_pos when concatenated).
-pub fn width(model: &ModelSettings) -> usize {
+pub fn width(model: &ModelConfig) -> usize {
     model.position.width(model.d_model)
 }
 
@@ -235,7 +235,7 @@ pub fn parse_dims(text: &str, width: usize, max: usize) -> Result<Vec<usize>, St
 
 /// Default dimensions to draw for width `d`: the fastest pair (0, 1) and a slower pair
 /// (for interleaved `2i, 2i+1`; for split `i, d/2 + i`), within the width.
-pub fn default_dims(model: &ModelSettings) -> Vec<usize> {
+pub fn default_dims(model: &ModelConfig) -> Vec<usize> {
     let d = width(model);
     if d < 2 {
         return (0..d).collect();
@@ -307,7 +307,7 @@ mod tests {
     use super::*;
     use crate::state::LabState;
 
-    fn model() -> ModelSettings {
+    fn model() -> ModelConfig {
         LabState::default().model
     }
 

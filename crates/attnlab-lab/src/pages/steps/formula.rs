@@ -10,7 +10,7 @@ use attnlab_core::streaming::Causality;
 
 use super::readout::format_number;
 use super::stages::Query;
-use crate::state::{MaskKind, Mode, ModelSettings, Variant};
+use crate::state::{MaskKind, Mode, ModelConfig, Variant};
 
 /// The keys the scores compare the queries with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ fn paren(x: String) -> String {
 
 /// `X = E + PE` (or the concatenation, or `E` alone), and the query's own row: for query
 /// 7, "it", `x_7 = e(“it”) + PE(7)`.
-pub fn input(model: &ModelSettings, query: Option<&Query>) -> String {
+pub fn input(model: &ModelConfig, query: Option<&Query>) -> String {
     let e = match model.embedding_scale {
         EmbeddingScale::Unit => mi("E"),
         EmbeddingScale::SqrtDModel => {

@@ -14,14 +14,14 @@ use ndarray::Array2;
 use super::formula::{self, Keys, LinformerInput, Qkv, Side};
 use super::stages::{self as meta, Axis, Family, Query, Stage, StageKind};
 use crate::compute::{self, LabError};
-use crate::state::{Mode, ModelSettings, Variant};
+use crate::state::{Mode, ModelConfig, Variant};
 
 /// What the stages are computed from: the state's model and variant, the queries'
 /// encoded input, the variant's problem, and the token labels.
 #[derive(Debug, Clone, Copy)]
 pub struct StepsInput<'a> {
     /// The model settings (positions, projections, `d_k`).
-    pub model: &'a ModelSettings,
+    pub model: &'a ModelConfig,
     /// The variant walked through.
     pub variant: &'a Variant,
     /// Self-attention or cross-attention (keys from the source).

@@ -11,7 +11,7 @@ use ndarray::Array2;
 
 use super::formula::Keys;
 use super::readout::format_number;
-use crate::state::{Mode, ModelSettings, Variant};
+use crate::state::{Mode, ModelConfig, Variant};
 
 /// Which step of the pipeline a stage is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -329,7 +329,7 @@ impl Stage {
 }
 
 /// What `X` is made of, and where the keys' `X` comes from.
-pub(super) fn input_note(model: &ModelSettings, mode: Mode) -> String {
+pub(super) fn input_note(model: &ModelConfig, mode: Mode) -> String {
     let words = match model.embedding_scale {
         EmbeddingScale::Unit => "word vectors",
         EmbeddingScale::SqrtDModel => "word vectors ×√d_model",
