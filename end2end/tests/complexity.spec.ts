@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 
 // The complexity page: softmax and linear attention timed in a Web Worker.
 //
-// DOM contract (src/components/complexity/):
+// DOM contract (src/pages/complexity/):
 //   [data-testid=page-complexity]        the tab
 //   [data-testid=complexity-max-n]       <select> of the largest n (2048 … 16384)
 //   [data-testid=complexity-start|cancel] buttons

@@ -5,7 +5,8 @@ import { DEFAULT_SENTENCE, expect, test } from './fixtures';
 // singular values' ranks, causal linear attention as an RNN, Linformer's map and the
 // statements on causality.
 //
-// DOM contract (src/components/linear/):
+// DOM contract (src/pages/linear/; every canvas's data-rows and data-cols are set by its
+// paint, from the cells actually drawn):
 //   [data-testid=page-linear]                    the tab
 //   [data-testid=lin-max-abs|lin-mean-abs]       max/mean |Â − A|, full value in data-value
 //   [data-testid=rank-linear|rank-softmax|phi-width|rank-full]   ranks, data-value
@@ -17,6 +18,16 @@ import { DEFAULT_SENTENCE, expect, test } from './fixtures';
 
 const value = async (page: Page, id: string) =>
   Number(await page.getByTestId(id).getAttribute('data-value'));
+
+// How many distinct colours the canvas's pixels hold: a painted matrix has many, a blank
+// or cleared canvas one or two.
+const colours = async (page: Page, id: string) =>
+  page.getByTestId(id).evaluate((c: HTMLCanvasElement) => {
+    const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+    const seen = new Set<number>();
+    for (let i = 0; i < data.length; i += 4) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return seen.size;
+  });
 
 async function open(page: Page) {
   await page.goto('/');
@@ -38,6 +49,7 @@ test('elu1 against softmax on the default sentence: a real, finite difference', 
     await expect(page.getByTestId(id)).toHaveAttribute('data-rows', '11');
     await expect(page.getByTestId(id)).toHaveAttribute('data-cols', '11');
     await expect(page.getByTestId(id)).toHaveAttribute('data-rendered-tokens', '11');
+    expect(await colours(page, id), `${id} is painted`).toBeGreaterThan(20);
   }
   // Another kernel gives other numbers.
   await page.getByTestId('linear-kind').selectOption('taylor');

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 
 // The "Lines" view: token-to-token lines of the selected variant's heads.
 //
-// DOM contract (implemented by src/components/lines/):
+// DOM contract (implemented by src/pages/lines/):
 //   [data-testid=page-lines]                the tab
 //   canvas[data-testid=lines-canvas]        data-rendered-tokens (queries, left),
 //                                           data-rendered-keys (right), data-lines (lines

@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 // The position-encodings page: the PE table, chosen dimensions as curves, PE(a)·PE(b),
 // the rotation residual, and the bag-of-words shuffle.
 //
-// DOM contract (implemented by src/components/positions/):
+// DOM contract (implemented by src/pages/positions/):
 //   [data-testid=page-positions]            the tab
 //   canvas[data-testid=pe-heatmap]          the PE table; data-rows / data-cols after paint
 //   canvas[data-testid=pe-curves]           the chosen dimensions as curves; data-series

@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 // The "why √d_k" page: random unit-variance q, k for d_k = 4 … 512, the spread of the
 // logits and the softmax's entropy without and with 1/√d_k, the sentence's own values.
 //
-// DOM contract (implemented by src/components/scaling/):
+// DOM contract (implemented by src/pages/scaling/):
 //   [data-testid=page-scaling]                        the tab
 //   [data-testid=scaling-table] cells std-unscaled-D, std-scaled-D, entropy-unscaled-D,
 //     entropy-scaled-D, maxw-unscaled-D, maxw-scaled-D (D = d_k), data-value = the number

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 
 // The "Step by step" view: one variant's pipeline, stage by stage.
 //
-// DOM contract (implemented by src/components/steps/):
+// DOM contract (implemented by src/pages/steps/):
 //   [data-testid=page-steps]          the tab
 //   [data-testid=steps-view]          the view (focusable; ArrowLeft/ArrowRight step)
 //   select[data-testid=pick-variant|pick-head|pick-query]

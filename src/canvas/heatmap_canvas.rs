@@ -37,9 +37,9 @@ pub enum Pointing {
 
 /// Any [`Heatmap`] on a canvas: painted at the display's resolution at its natural
 /// height for the width its container gives it, repainted (values only, while the frame
-/// is unchanged) when the figure, the container's size or the window changes. The
-/// canvas carries `data-rendered-tokens` (rows painted), `data-rows` and `data-cols`
-/// (the figure's shape) and `data-figure`.
+/// is unchanged) when the figure, the container's size or the window changes. After each
+/// paint the canvas carries what was painted: `data-rendered-tokens` and `data-rows`
+/// (rows), `data-cols` (columns); and `data-figure`, which figure it is.
 #[component]
 pub fn HeatmapCanvas(
     /// The figure to draw (nothing is drawn for `None`).
@@ -255,8 +255,6 @@ pub fn HeatmapCanvas(
             }
         })
     };
-    let shape =
-        move |f: fn(&Heatmap) -> usize| figure.with(|h| h.as_ref().map_or(0, f).to_string());
     let focusable = match pointing {
         Pointing::Cells { .. } | Pointing::Rows { .. } => Some("0"),
         Pointing::Nothing | Pointing::Reading => None,
@@ -269,8 +267,6 @@ pub fn HeatmapCanvas(
                 class=format!("heatmap {class}")
                 data-testid=move || testid.get()
                 data-figure=kind
-                data-rows=move || shape(Heatmap::n_rows)
-                data-cols=move || shape(Heatmap::n_cols)
                 tabindex=focusable
                 role="img"
                 aria-label=label

@@ -137,9 +137,16 @@ pub fn paint_heatmap_over(
             CellMap::EMPTY
         }
     };
-    canvas
-        .set_attribute(RENDERED_TOKENS, &map.rows().to_string())
-        .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    // What was painted, for readers and tests: the rows (query tokens) and the shape.
+    for (name, value) in [
+        (RENDERED_TOKENS, map.rows()),
+        ("data-rows", map.rows()),
+        ("data-cols", map.cols()),
+    ] {
+        canvas
+            .set_attribute(name, &value.to_string())
+            .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    }
     mark_painted();
     Ok(map)
 }
