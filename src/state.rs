@@ -21,10 +21,11 @@ use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
 use attnlab_core::model::{Encoded, Projected};
 pub use attnlab_lab::CompareWhat;
-use attnlab_lab::compute::{self, HeadAverage, Tokens, VariantComparison, WeightsRef};
+use attnlab_lab::compute::{self, HeadAverage, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
 use attnlab_lab::state::HEADS_RANGE;
+use attnlab_lab::tokens::{self, Tokens};
 use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
@@ -136,10 +137,10 @@ impl AppState {
         let hover = RwSignal::new(None);
         let pad_to = RwSignal::new(lab.pad_to);
         let tokens = Memo::new(move |_| {
-            sentence.with(|s| compute::query_tokens(mode.get(), s, pad_to.get()))
+            sentence.with(|s| tokens::query_tokens(mode.get(), s, pad_to.get()))
         });
         let cross_keys =
-            Memo::new(move |_| source.with(|s| compute::key_tokens(mode.get(), s, pad_to.get())));
+            Memo::new(move |_| source.with(|s| tokens::key_tokens(mode.get(), s, pad_to.get())));
         let key_tokens = Memo::new(move |_| cross_keys.get().unwrap_or_else(|| tokens.get()));
         let encoded: Memo<Result<Encoded, CoreError>> =
             Memo::new(move |_| tokens.with(|t| model.with(|m| compute::encode(m, t))));
@@ -159,7 +160,7 @@ impl AppState {
         let notice = Memo::new(move |_| {
             tokens.with(|q| {
                 cross_keys
-                    .with(|k| projected.with(|p| compute::notice(q, k.as_ref(), p.as_ref().err())))
+                    .with(|k| projected.with(|p| tokens::notice(q, k.as_ref(), p.as_ref().err())))
             })
         });
 

@@ -15,159 +15,11 @@ use attnlab_core::attention::{AttentionKind, HeadResult, Problem};
 use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::model::{Encoded, Projected};
-use attnlab_core::tokenize::{self, Token};
 use attnlab_plot::HeatmapError;
 use ndarray::Array2;
 
-use crate::state::{LabState, MAX_TOKENS, Mode, ModelConfig, PAD_TOKEN, Variant};
-
-/// The tokens of one text: all of them (for the token strip), of which the first
-/// [`MAX_TOKENS`] are computed and drawn.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Tokens {
-    all: Vec<Token>,
-    typed: usize,
-}
-
-impl Tokens {
-    /// Tokenizes `text`, then appends [`PAD_TOKEN`]s until there are `pad_to` tokens.
-    /// A pad's span is the empty range at the end of the text.
-    pub fn new(text: &str, pad_to: Option<usize>) -> Tokens {
-        let mut all = tokenize::tokenize(text);
-        let typed = all.len();
-        let target = pad_to.unwrap_or(0).min(MAX_TOKENS);
-        all.extend((typed..target).map(|_| Token {
-            text: PAD_TOKEN.to_string(),
-            span: text.len()..text.len(),
-        }));
-        Tokens { all, typed }
-    }
-
-    /// Every token, typed and padding.
-    pub fn all(&self) -> &[Token] {
-        &self.all
-    }
-
-    /// The tokens computed and drawn: the first [`MAX_TOKENS`].
-    pub fn used(&self) -> &[Token] {
-        &self.all[..self.all.len().min(MAX_TOKENS)]
-    }
-
-    /// How many tokens there are in all.
-    pub fn total(&self) -> usize {
-        self.all.len()
-    }
-
-    /// How many tokens were typed (not padding).
-    pub fn typed(&self) -> usize {
-        self.typed
-    }
-
-    /// Whether there are more tokens than are computed and drawn.
-    pub fn is_cut(&self) -> bool {
-        self.all.len() > MAX_TOKENS
-    }
-
-    /// Whether there is no token.
-    pub fn is_empty(&self) -> bool {
-        self.all.is_empty()
-    }
-
-    /// The texts of the used tokens, for labels.
-    pub fn labels(&self) -> Vec<String> {
-        tokenize::texts(self.used())
-    }
-
-    /// The indices of the padding tokens among the used ones.
-    pub fn padding(&self) -> Vec<usize> {
-        (self.typed..self.used().len()).collect()
-    }
-
-    /// The used tokens in another order: token `order[i]` is placed at position `i`
-    /// (`order` is a permutation of `0..used().len()`; anything else gives `None`).
-    /// Tokens past [`MAX_TOKENS`] are dropped; the count of typed tokens is kept, so a
-    /// permutation that leaves the padding in place keeps [`Tokens::padding`].
-    pub fn reordered(&self, order: &[usize]) -> Option<Tokens> {
-        let used = self.used();
-        let mut seen = vec![false; used.len()];
-        if order.len() != used.len() {
-            return None;
-        }
-        for &i in order {
-            if i >= used.len() || std::mem::replace(&mut seen[i], true) {
-                return None;
-            }
-        }
-        Some(Tokens {
-            all: order.iter().map(|&i| used[i].clone()).collect(),
-            typed: self.typed.min(used.len()),
-        })
-    }
-
-    /// A sentence when the text is longer than what is drawn, e.g. "Your text has 600
-    /// tokens; the heatmap shows the first 512 of them. …".
-    pub fn cut_notice(&self) -> Option<String> {
-        self.is_cut().then(|| {
-            format!(
-                "Your text has {} tokens; the heatmap shows the first {MAX_TOKENS} of them. \
-                 Nothing is lost: the whole text stays in the box.",
-                self.total()
-            )
-        })
-    }
-}
-
-/// The notice when there are no tokens.
-pub const NOTHING_TO_ATTEND: &str = "There is nothing to attend to yet: type a sentence in the box, and each of its words \
-     will appear here with the attention it pays to the others.";
-
-/// The sentence above the figures, if any, in this order: nothing typed yet (no query,
-/// or no key in cross-attention), then the settings the maths refuses (`error`), then a
-/// text (queries first, then keys) cut at [`MAX_TOKENS`]. The app's notice area and the
-/// CLI both say exactly this.
-pub fn notice(
-    queries: &Tokens,
-    keys: Option<&Tokens>,
-    error: Option<&CoreError>,
-) -> Option<String> {
-    if queries.is_empty() || keys.is_some_and(Tokens::is_empty) {
-        return Some(NOTHING_TO_ATTEND.to_string());
-    }
-    match error {
-        Some(e) => Some(explain(e)),
-        None => queries
-            .cut_notice()
-            .or_else(|| keys.and_then(Tokens::cut_notice)),
-    }
-}
-
-/// The query tokens of a text: the sentence, padded to `pad_to` in self-attention
-/// (where the queries are also the keys), or the target of cross-attention, never
-/// padded.
-pub fn query_tokens(mode: Mode, text: &str, pad_to: Option<usize>) -> Tokens {
-    match mode {
-        Mode::SelfAttention => Tokens::new(text, pad_to),
-        Mode::Cross => Tokens::new(text, None),
-    }
-}
-
-/// The key tokens of cross-attention: the source, padded to `pad_to`; `None` in
-/// self-attention, where the queries are the keys.
-pub fn key_tokens(mode: Mode, source: &str, pad_to: Option<usize>) -> Option<Tokens> {
-    (mode == Mode::Cross).then(|| Tokens::new(source, pad_to))
-}
-
-impl LabState {
-    /// The query tokens (see [`query_tokens`]).
-    pub fn query_tokens(&self) -> Tokens {
-        query_tokens(self.mode, &self.text, self.pad_to)
-    }
-
-    /// The key tokens of cross-attention (see [`key_tokens`]).
-    pub fn key_tokens(&self) -> Option<Tokens> {
-        key_tokens(self.mode, &self.source, self.pad_to)
-    }
-}
+use crate::state::{LabState, ModelConfig, Variant};
+use crate::tokens::Tokens;
 
 /// The labels of a variant's key axis: the key tokens, or `k'0 … k'{k−1}` for
 /// Linformer, whose weights are over `k` projected keys.
@@ -562,23 +414,7 @@ mod tests {
         let expected = avg.row_entropy[10] / 11f32.ln();
         assert!((avg.row_entropy_normalised[10] - expected).abs() < 1e-6);
     }
-    use crate::state::MaskKind;
-
-    #[test]
-    fn tokens_pad_cut_and_count() {
-        let t = Tokens::new("a b c", Some(5));
-        assert_eq!(t.labels(), ["a", "b", "c", "<pad>", "<pad>"]);
-        assert_eq!((t.typed(), t.total(), t.padding()), (3, 5, vec![3, 4]));
-        let long = Tokens::new(&"word ".repeat(600), Some(10));
-        assert_eq!((long.total(), long.used().len()), (600, 512));
-        assert!(long.is_cut() && long.padding().is_empty());
-        let msg = long.cut_notice().unwrap();
-        assert!(
-            msg.contains("600 tokens") && msg.contains("first 512"),
-            "{msg}"
-        );
-        assert!(Tokens::new("   ", None).is_empty());
-    }
+    use crate::state::{MaskKind, Mode};
 
     #[test]
     fn the_default_state_computes_two_variants_that_differ_by_the_scaling() {
@@ -685,23 +521,6 @@ mod tests {
         assert!(state.variants[0].why_not_mask(MaskKind::Causal).is_some());
         let msg = Pipeline::new(&state).variant(0).unwrap_err().sentence();
         assert!(msg.contains("cannot apply a causal mask"), "{msg}");
-    }
-
-    #[test]
-    fn notices_in_order_of_importance() {
-        let bad = CoreError::NoHeads;
-        assert_eq!(
-            notice(&Tokens::new("", None), None, Some(&bad)).as_deref(),
-            Some(NOTHING_TO_ATTEND)
-        );
-        let long = Tokens::new(&"a ".repeat(513), None);
-        assert!(
-            notice(&long, None, Some(&bad))
-                .unwrap()
-                .starts_with("The attention could not be computed")
-        );
-        assert!(notice(&long, None, None).unwrap().contains("first 512"));
-        assert_eq!(notice(&Tokens::new("a", None), None, None), None);
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!   each disabled control (`why_not_*`), and [`LabState::repair`];
 //! - [`fragment`]: the state in a compact, versioned URL fragment (`#v1.…`) and back,
 //!   with typed errors that keep the text of a damaged link;
+//! - [`tokens`]: a text's tokens (padded, cut at 512), which text gives the queries and
+//!   which the keys, and the notice above the figures;
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
 //!   `HeadResult` → head average → comparison, in steps as fine as the app's memos;
 //! - [`figure`]: results as `attnlab_plot::Heatmap`s, and reading a cell back;
@@ -65,11 +67,13 @@ pub mod fragment;
 pub mod pages;
 pub mod rules;
 pub mod state;
+pub mod tokens;
 
-pub use compute::{LabError, Pipeline, Tokens, explain};
+pub use compute::{LabError, Pipeline, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
 pub use rules::ModelRules;
 pub use state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS,
     MAX_VARIANTS, MaskKind, Masks, Mode, ModelConfig, Page, Variant, View,
 };
+pub use tokens::Tokens;

@@ -1,7 +1,8 @@
 use attnlab_core::attention::HeadResult;
-use attnlab_lab::compute::{self, Tokens};
+use attnlab_lab::compute;
 use attnlab_lab::pages::lines::{strongest, token_lines};
 use attnlab_lab::pages::steps::format_number;
+use attnlab_lab::tokens::{self, Tokens};
 use attnlab_plot::{Focus, TokenLines};
 use leptos::prelude::*;
 
@@ -25,7 +26,7 @@ pub fn LinesView() -> impl IntoView {
     // The ticked heads that exist, with their results.
     let results = Memo::new(move |_| -> Result<Vec<(usize, HeadResult)>, String> {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
-            return Err(compute::NOTHING_TO_ATTEND.to_string());
+            return Err(tokens::NOTHING_TO_ATTEND.to_string());
         }
         let count = state.model.with(|m| m.heads);
         let heads = state

@@ -1,7 +1,8 @@
 use attnlab_core::position::PositionKind;
 use attnlab_lab::Mode;
-use attnlab_lab::compute::{self, Tokens};
+use attnlab_lab::compute;
 use attnlab_lab::pages::positions::{self, BagOfWords, Permutation};
+use attnlab_lab::tokens::Tokens;
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 

@@ -1,5 +1,6 @@
-use attnlab_lab::compute::{self, Tokens};
+use attnlab_lab::compute;
 use attnlab_lab::pages::steps::{self, Readout, Stage, StepsInput};
+use attnlab_lab::tokens::{self, Tokens};
 use attnlab_plot::Heatmap;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
@@ -23,7 +24,7 @@ pub fn StepsView() -> impl IntoView {
 
     let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
-            return Err(compute::NOTHING_TO_ATTEND.to_string());
+            return Err(tokens::NOTHING_TO_ATTEND.to_string());
         }
         let (variant, problem) = state
             .shown_slot()

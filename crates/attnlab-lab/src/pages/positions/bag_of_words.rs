@@ -7,8 +7,9 @@ use attnlab_core::rng;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use crate::compute::{self, LabError, Tokens};
+use crate::compute::{self, LabError};
 use crate::state::{MaskKind, ModelConfig, Variant};
+use crate::tokens::Tokens;
 
 /// A permutation of the tokens: `order[i]` is the original index of the token placed at
 /// position `i`.
