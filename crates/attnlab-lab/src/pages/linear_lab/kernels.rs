@@ -236,21 +236,9 @@ pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
 mod tests {
     use super::*;
     use crate::compute::Pipeline;
+    use crate::pages::linear_lab::test_support::{long_state, problem_of};
     use crate::pages::linear_lab::*;
     use crate::state::LabState;
-
-    fn problem_of(state: &LabState, index: usize) -> Problem {
-        Pipeline::new(state).variant(index).unwrap().problem
-    }
-
-    fn long_state() -> LabState {
-        LabState {
-            text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi \
-                   omicron pi rho sigma tau upsilon phi chi psi omega zero"
-                .into(),
-            ..LabState::default()
-        }
-    }
 
     #[test]
     fn elu1_differs_from_softmax_and_rows_sum_to_one() {

@@ -236,3 +236,28 @@ mod tests {
         assert_eq!(default_kernel(AttentionKind::Taylor), AttentionKind::Taylor);
     }
 }
+
+/// What the page's tests share: a variant's problem, and a sentence longer than the φ
+/// width.
+#[cfg(test)]
+mod test_support {
+    use attnlab_core::attention::Problem;
+
+    use crate::compute::Pipeline;
+    use crate::state::LabState;
+
+    /// Variant `index`'s problem in `state`.
+    pub fn problem_of(state: &LabState, index: usize) -> Problem {
+        Pipeline::new(state).variant(index).unwrap().problem
+    }
+
+    /// A 25-token sentence: longer than the φ width 16 of the default heads.
+    pub fn long_state() -> LabState {
+        LabState {
+            text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi \
+                   omicron pi rho sigma tau upsilon phi chi psi omega zero"
+                .into(),
+            ..LabState::default()
+        }
+    }
+}

@@ -228,22 +228,9 @@ pub fn step_figures(step: &RnnStep) -> Result<[Heatmap; 4], HeatmapError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compute::Pipeline;
+    use crate::pages::linear_lab::test_support::{long_state, problem_of};
     use crate::pages::linear_lab::*;
     use crate::state::LabState;
-
-    fn problem_of(state: &LabState, index: usize) -> Problem {
-        Pipeline::new(state).variant(index).unwrap().problem
-    }
-
-    fn long_state() -> LabState {
-        LabState {
-            text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi \
-                   omicron pi rho sigma tau upsilon phi chi psi omega zero"
-                .into(),
-            ..LabState::default()
-        }
-    }
 
     #[test]
     fn the_rnn_equals_the_parallel_form_at_every_step() {
