@@ -15,8 +15,8 @@
 //!
 //! | key | meaning | v1 default |
 //! |---|---|---|
-//! | `t` | the sentence (self) or target (cross) | [`DEFAULT_SENTENCE`] |
-//! | `s` | the source sentence (cross) | [`DEFAULT_SOURCE`] |
+//! | `t` | the sentence (self) or target (cross) | [`DEFAULT_SENTENCE`](crate::state::DEFAULT_SENTENCE) |
+//! | `s` | the source sentence (cross) | [`DEFAULT_SOURCE`](crate::state::DEFAULT_SOURCE) |
 //! | `x` | mode: `"cross"` | self-attention |
 //! | `d`, `h`, `r` | d_model, heads, seed | 64, 4, 42 |
 //! | `p` | position: `"none"`, `"sinusoidal"`, `"learned"` | sinusoidal |
