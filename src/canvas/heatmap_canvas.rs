@@ -1,4 +1,4 @@
-use attnlab_plot::{CellMap, Heatmap, format_value};
+use attnlab_plot::{CellMap, Heatmap, number};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -229,7 +229,7 @@ pub fn HeatmapCanvas(
                         h.row_labels().get(r)?,
                         h.col_axis(),
                         h.col_labels().get(c)?,
-                        format_value(h.value(r, c)?, 3)
+                        number::significant(h.value(r, c)?, 3)
                     ))
                 })
             })

@@ -1,5 +1,5 @@
 use attnlab_lab::figure;
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 
 const IDLE: &str =
@@ -28,7 +28,11 @@ pub fn CellInfo(
             let h = h.as_ref()?;
             let r = figure::read_cell(h, cell)?;
             let text = match h.raw_score(cell.0, cell.1) {
-                Some(raw) => format!("{}; raw score before softmax {raw}", r.sentence()),
+                Some(raw) => format!(
+                    "{}; raw score before softmax {}",
+                    r.sentence(),
+                    number::full(raw)
+                ),
                 None => r.sentence(),
             };
             Some(prefix.with(|p| format!("{p}{text}")))

@@ -1,3 +1,4 @@
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 use super::CellInfo;
@@ -54,7 +55,7 @@ pub fn ComparePanel() -> impl IntoView {
             })
             .collect_view()
     };
-    let fmt = |x: f32| format!("{x:.4}");
+    let fmt = |x: f32| number::decimals(x, 4);
     let table = move || {
         state.comparison.with(|c| {
             let c = c.as_ref()?.as_ref().ok()?;

@@ -4,7 +4,7 @@
 
 use attnlab_core::attention::HeadResult;
 use attnlab_core::mask::Mask;
-use attnlab_plot::{Heatmap, HeatmapError};
+use attnlab_plot::{Heatmap, HeatmapError, number};
 use ndarray::Array2;
 
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
@@ -260,17 +260,20 @@ pub struct CellReading {
 
 impl CellReading {
     /// One line for the page, e.g. `query “it” (7) → key “animal” (1): weight 0.31415927`.
-    /// The weight is printed in full (the shortest decimal that reads back as the same
-    /// `f32`).
+    /// The weight is printed in full ([`number::full`]: the shortest decimal that reads
+    /// back as the same `f32`).
     pub fn sentence(&self) -> String {
         let cell = format!(
             "query \u{201c}{}\u{201d} ({}) \u{2192} key \u{201c}{}\u{201d} ({})",
             self.query.1, self.query.0, self.key.1, self.key.0
         );
         if self.blocked {
-            format!("{cell}: blocked by the mask (weight {})", self.weight)
+            format!(
+                "{cell}: blocked by the mask (weight {})",
+                number::full(self.weight)
+            )
         } else {
-            format!("{cell}: weight {}", self.weight)
+            format!("{cell}: weight {}", number::full(self.weight))
         }
     }
 }

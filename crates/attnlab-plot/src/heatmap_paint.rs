@@ -15,7 +15,8 @@ use crate::layout::{
     Layout, NATS_HEADING, SHARE_HEADING, SUB_PX, SideColumns, SidePlan, col_caption, legend,
     plan_layout, row_caption, short_axis,
 };
-use crate::scale::{self, ColorScale};
+use crate::number;
+use crate::scale::ColorScale;
 use crate::style::{
     BACKGROUND, CellText, DrawResult, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle, INK,
     LIGHT_INK, MUTED_INK, Parts, anchored, font, p,
@@ -242,12 +243,9 @@ fn draw_banners<DB: DrawingBackend>(
 
 /// The number written in a cell: two decimals; differences signed.
 fn cell_label(data: &Heatmap, v: f32) -> String {
-    let text = scale::format_cell(v, 2);
-    let zero = text.chars().all(|c| c == '0' || c == '.');
-    if data.scale() == ColorScale::Diverging && v > 0.0 && !zero {
-        format!("+{text}")
-    } else {
-        text
+    match data.scale() {
+        ColorScale::Diverging => number::signed_decimals(v, 2),
+        ColorScale::Sequential => number::decimals(v, 2),
     }
 }
 
@@ -389,14 +387,14 @@ fn draw_entropy_panel<DB: DrawingBackend>(
                     VPos::Center,
                 )
             };
-            let nats = scale::format_cell(nats, 2);
+            let nats = number::decimals(nats, 2);
             area.draw_text(&nats, &st(&INK), p(nats_right, cy))?;
             if !share {
                 continue;
             }
             // With one allowed key the largest entropy is 0: no share to speak of.
             let share = if data.allowed_in_row(i) > 1 {
-                format!("{:.0}%", (normalised * 100.0).clamp(0.0, 100.0))
+                number::percent(normalised.clamp(0.0, 1.0))
             } else {
                 "\u{2013}".to_string()
             };
@@ -452,7 +450,7 @@ fn draw_entropy_headings<DB: DrawingBackend>(
             area.draw_text(&short_axis(max_nats), &sub(HPos::Left), p(x, sub_y))?;
         }
         None => {
-            let axis = format!("0 \u{2013} {max_nats:.2} nats");
+            let axis = format!("0 \u{2013} {} nats", number::decimals(max_nats, 2));
             area.draw_text(&axis, &sub(HPos::Left), p(x, sub_y))?;
         }
     }

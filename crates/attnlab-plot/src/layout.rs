@@ -4,6 +4,7 @@
 
 use crate::heatmap::Heatmap;
 use crate::legend::{GAP, Legend, NARROW_GAP};
+use crate::number;
 use crate::style::HeatmapStyle;
 use crate::text;
 
@@ -171,7 +172,7 @@ const ROW_PX: f64 = 14.0;
 
 /// The bars-only panel's axis heading, `0–ln m`.
 pub(crate) fn short_axis(max_nats: f64) -> String {
-    format!("0\u{2013}{max_nats:.1}")
+    format!("0\u{2013}{}", number::decimals(max_nats, 1))
 }
 
 /// The entropy panel's size, when `data` has row entropies; rows at most `row_px` tall.

@@ -7,6 +7,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, ShapeStyle};
 
 use crate::cells::{Bitmap, draw_masked};
+use crate::number;
 use crate::scale::{self, ColorScale, ValueRange};
 use crate::style::{CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
 use crate::text;
@@ -41,11 +42,9 @@ impl Legend<'_> {
 
     /// A tick's label: differences are signed ("+0.2", "0", "−0.2").
     fn tick_label(&self, v: f32) -> String {
-        let s = scale::format_value(v, 3);
-        if self.scale == ColorScale::Diverging && v > 0.0 {
-            format!("+{s}")
-        } else {
-            s
+        match self.scale {
+            ColorScale::Diverging => number::signed_significant(v, 3),
+            ColorScale::Sequential => number::significant(v, 3),
         }
     }
 

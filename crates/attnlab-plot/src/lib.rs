@@ -31,6 +31,9 @@
 //! [`TokenLinesMap`] that finds the token under a pointer, and a focused token's lines
 //! stay while the others fade.
 //!
+//! Every number a figure writes (legend and axis ticks, cell labels, entropies) is
+//! formatted by [`number`], the module the lab, the app and the CLI format theirs with.
+//!
 //! This crate knows nothing of attention: it draws labelled matrices. The app turns the
 //! core's results into a [`Heatmap`].
 //!
@@ -89,6 +92,7 @@ mod layout;
 mod legend;
 mod line_chart;
 mod lines;
+pub mod number;
 mod scale;
 mod style;
 mod text;
@@ -101,7 +105,7 @@ pub use heatmap_paint::{draw_heatmap, repaint_heatmap_values};
 pub use layout::natural_height;
 pub use line_chart::{
     Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,
-    Ticks, VerticalMarker, draw_line_chart, format_tick,
+    Ticks, VerticalMarker, draw_line_chart,
 };
 pub use lines::{
     FADE, FOCUS_FILL, Focus, HEAD_COLOURS, LineHead, LinesStyle, TokenLines, TokenLinesMap,
@@ -109,7 +113,7 @@ pub use lines::{
 };
 /// Colours of figures and series (plotters' RGB colour).
 pub use plotters::style::RGBColor;
-pub use scale::{ColorScale, ValueRange, format_value};
+pub use scale::{ColorScale, ValueRange};
 pub use style::{
     BACKGROUND, CellField, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle,
     MASK_FILL, MASK_HATCH, SELECTED,

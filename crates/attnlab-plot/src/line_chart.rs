@@ -41,6 +41,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
+use crate::number;
 use crate::scale;
 use crate::style::{BACKGROUND, INK, MUTED_INK, anchored, font};
 use crate::text;
@@ -265,25 +266,6 @@ fn tick_values(axis: &Axis, map: &AxisMap) -> Vec<f64> {
     values.into_iter().filter(|&v| map.contains(v)).collect()
 }
 
-/// A tick label: up to 3 significant digits, no trailing zeros, thousands without a
-/// separator (`16384`), typographic minus.
-pub fn format_tick(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return if v.is_finite() {
-            "0".into()
-        } else {
-            v.to_string()
-        };
-    }
-    let magnitude = v.abs().log10().floor() as i32;
-    let decimals = (2 - magnitude).clamp(0, 9) as usize;
-    let mut s = format!("{:.*}", decimals, v.abs());
-    if s.contains('.') {
-        s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-    }
-    if v < 0.0 { format!("\u{2212}{s}") } else { s }
-}
-
 /// Draws `chart` filling `area` and returns where the plot is.
 ///
 /// Layout: the title on top, the y caption rotated on the left with its tick labels, the
@@ -325,7 +307,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
 
     let ytick_w = yticks
         .iter()
-        .map(|&v| text::width(&format_tick(v), body))
+        .map(|&v| text::width(&number::significant(v, 3), body))
         .fold(0.0, f64::max);
     let left = (8.0 * s + body * 1.3 + 6.0 * s + ytick_w + 8.0 * s).round();
     let top = (10.0 * s + title_px * 1.6).round();
@@ -360,7 +342,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         let Some(f) = xmap.fraction(v) else { continue };
         let px = x0 as f64 + f * (x1 - x0) as f64;
         area.draw(&PathElement::new(vec![(ix(px), y0), (ix(px), y1)], grid))?;
-        let label = format_tick(v);
+        let label = number::significant(v, 3);
         let half = text::width(&label, body) / 2.0;
         if px - half > last_right + 6.0 * s {
             area.draw_text(
@@ -378,7 +360,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         area.draw(&PathElement::new(vec![(x0, ix(py)), (x1, ix(py))], grid))?;
         if py + body / 2.0 < last_top - 2.0 * s {
             area.draw_text(
-                &format_tick(v),
+                &number::significant(v, 3),
                 &anchored(label_style.clone(), HPos::Right, VPos::Center),
                 (x0 - ix(6.0 * s), ix(py)),
             )?;
@@ -599,16 +581,6 @@ fn dashes<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tick_labels_are_short() {
-        assert_eq!(format_tick(16_384.0), "16384");
-        assert_eq!(format_tick(0.01), "0.01");
-        assert_eq!(format_tick(0.25), "0.25");
-        assert_eq!(format_tick(2.0), "2");
-        assert_eq!(format_tick(-1.5), "\u{2212}1.5");
-        assert_eq!(format_tick(0.0), "0");
-    }
 
     #[test]
     fn log_ticks_are_powers_of_ten_with_two_and_five_on_short_ranges() {

@@ -1,4 +1,4 @@
-//! Colour scales, value ranges and the numbers printed on the legend.
+//! Colour scales, value ranges and the legend's ticks.
 
 use std::ops::{Div, Mul, Sub};
 
@@ -204,42 +204,6 @@ pub(crate) fn round_up_to_steps<F: Float>(x: F, steps: &[F], slack: F) -> F {
     step * p
 }
 
-/// A short label for a number: at most `digits` significant digits, no trailing zeros,
-/// a typographic minus sign. `0.25 → "0.25"`, `1.0 → "1"`, `-0.3712 → "−0.371"`.
-pub fn format_value(v: f32, digits: usize) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return if v.is_nan() {
-            "NaN".into()
-        } else if v == 0.0 {
-            "0".into()
-        } else {
-            v.to_string()
-        };
-    }
-    let magnitude = v.abs().log10().floor() as i32;
-    let decimals = (digits as i32 - 1 - magnitude).clamp(0, 9) as usize;
-    let mut s = format!("{:.*}", decimals, v.abs());
-    if s.contains('.') {
-        s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-    }
-    if v < 0.0 && s != "0" {
-        format!("\u{2212}{s}")
-    } else {
-        s
-    }
-}
-
-/// The number written inside a cell: exactly `decimals` decimals, typographic minus.
-pub(crate) fn format_cell(v: f32, decimals: usize) -> String {
-    let s = format!("{:.*}", decimals, v.abs());
-    let is_zero = s.chars().all(|c| c == '0' || c == '.');
-    if v < 0.0 && !is_zero {
-        format!("\u{2212}{s}")
-    } else {
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,18 +264,5 @@ mod tests {
         let legend = [1.0, 2.0, 2.5, 5.0];
         assert_eq!(nice_step(0.25f32, &legend), 0.25);
         assert_eq!(nice_step(0.3f32, &legend), 0.5);
-    }
-
-    #[test]
-    fn formatting() {
-        assert_eq!(format_value(0.0, 3), "0");
-        assert_eq!(format_value(1.0, 3), "1");
-        assert_eq!(format_value(0.25, 3), "0.25");
-        assert_eq!(format_value(-0.3712, 3), "\u{2212}0.371");
-        assert_eq!(format_value(12.5, 3), "12.5");
-        assert_eq!(format_value(1234.0, 3), "1234");
-        assert_eq!(format_cell(0.4567, 2), "0.46");
-        assert_eq!(format_cell(-0.001, 2), "0.00");
-        assert_eq!(format_cell(-0.25, 2), "\u{2212}0.25");
     }
 }

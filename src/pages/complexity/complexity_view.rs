@@ -1,6 +1,7 @@
 use attnlab_lab::pages::complexity::{
     self, D_CHOICES, D_DEFAULT, FIT_FROM_N, Kind, Measurements, N_MAX, Report, Request,
 };
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 use super::TimingTable;
@@ -115,9 +116,9 @@ pub fn ComplexityView() -> impl IntoView {
         let fit = measurements.with(|m| m.fit(kind));
         let text = match fit {
             Some(f) => format!(
-                "{}: slope {:.2} (least squares over n = {}…{}, {} points; O(n{}) predicts {})",
+                "{}: slope {} (least squares over n = {}…{}, {} points; O(n{}) predicts {})",
                 kind.label(),
-                f.slope,
+                number::decimals(f.slope, 2),
                 f.from_n,
                 f.to_n,
                 f.points,

@@ -1,14 +1,10 @@
 use attnlab_lab::pages::complexity::Measurements;
+use attnlab_plot::number;
 use leptos::prelude::*;
 
-/// Milliseconds with 3 significant digits (at least 2 decimals below 1 ms).
+/// Milliseconds with 3 significant digits, or `…` before the point is measured.
 fn ms(v: Option<f64>) -> String {
-    match v {
-        Some(v) if v >= 100.0 => format!("{v:.0}"),
-        Some(v) if v >= 1.0 => format!("{v:.2}"),
-        Some(v) => format!("{v:.3}"),
-        None => "…".into(),
-    }
+    v.map_or("…".into(), |v| number::significant(v, 3))
 }
 
 /// The measured points: one row per size with both times and their ratio. Each time
@@ -38,7 +34,7 @@ pub fn TimingTable(
                         <th scope="row">{row.n}</th>
                         <td data-testid="softmax-ms" data-ms=raw(row.softmax_ms)>{ms(row.softmax_ms)}</td>
                         <td data-testid="linear-ms" data-ms=raw(row.linear_ms)>{ms(row.linear_ms)}</td>
-                        <td data-testid="ratio">{row.ratio().map_or("…".to_string(), |r| format!("{r:.2}"))}</td>
+                        <td data-testid="ratio">{row.ratio().map_or("…".to_string(), |r| number::decimals(r, 2))}</td>
                     </tr>
                 }).collect_view()}
             </tbody>

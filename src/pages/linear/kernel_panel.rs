@@ -3,10 +3,10 @@ use attnlab_lab::Tokens;
 use attnlab_lab::pages::linear_lab::{
     KernelComparison, comparison_figures, kernel_comparison, spectrum_chart,
 };
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 
-use super::{ProblemMemo, from_problem, number};
+use super::{ProblemMemo, from_problem};
 use crate::canvas::{ChartLegend, HeatmapCanvas, LineChartCanvas, Pointing};
 use crate::state::use_app_state;
 
@@ -70,9 +70,9 @@ pub fn KernelPanel(
                 <table class="metrics" data-testid="linear-metrics">
                     <tbody>
                         <tr><th scope="row">{format!("max |{kind} − softmax|")}</th>
-                            <td data-testid="lin-max-abs" data-value=m.max_abs.to_string()>{number(m.max_abs)}</td></tr>
+                            <td data-testid="lin-max-abs" data-value=m.max_abs.to_string()>{number::readable(m.max_abs)}</td></tr>
                         <tr><th scope="row">{format!("mean |{kind} − softmax| ({n}×{cols} cells)")}</th>
-                            <td data-testid="lin-mean-abs" data-value=m.mean_abs.to_string()>{number(m.mean_abs)}</td></tr>
+                            <td data-testid="lin-mean-abs" data-value=m.mean_abs.to_string()>{number::readable(m.mean_abs)}</td></tr>
                         <tr><th scope="row">"d_k"</th><td data-testid="d-k">{c.d_k}</td></tr>
                         {spectra}
                     </tbody>

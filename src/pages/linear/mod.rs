@@ -43,12 +43,3 @@ where
         })
     })
 }
-
-/// A number for the page: four decimals, or scientific notation below 0.001.
-pub fn number(x: f32) -> String {
-    if x != 0.0 && x.abs() < 1e-3 {
-        format!("{x:.2e}")
-    } else {
-        format!("{x:.4}")
-    }
-}

@@ -1,12 +1,12 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
 use attnlab_lab::pages::linear_lab::{RnnTrace, rnn_trace, step_figures};
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, number};
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{ProblemMemo, from_problem, number};
+use super::{ProblemMemo, from_problem};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::state::use_app_state;
 
@@ -95,9 +95,9 @@ pub fn RnnStepper(
                 <table class="metrics" data-testid="rnn-metrics">
                     <tbody>
                         <tr><th scope="row">{format!("max |o_{} − (ÂV)_{}|", s.t, s.t)}</th>
-                            <td data-testid="rnn-diff" data-t=s.t.to_string() data-value=s.max_abs_diff.to_string()>{number(s.max_abs_diff)}</td></tr>
+                            <td data-testid="rnn-diff" data-t=s.t.to_string() data-value=s.max_abs_diff.to_string()>{number::readable(s.max_abs_diff)}</td></tr>
                         <tr><th scope="row">"largest over every t"</th>
-                            <td data-testid="rnn-diff-all" data-value=all.to_string()>{number(all)}</td></tr>
+                            <td data-testid="rnn-diff-all" data-value=all.to_string()>{number::readable(all)}</td></tr>
                         <tr><th scope="row">"state size (does not grow with t)"</th>
                             <td data-testid="rnn-state-size">{format!("{}×{} + {}", s.s.nrows(), s.s.ncols(), s.z.len())}</td></tr>
                     </tbody>

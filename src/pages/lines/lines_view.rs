@@ -1,9 +1,8 @@
 use attnlab_core::attention::HeadResult;
 use attnlab_lab::compute;
 use attnlab_lab::pages::lines::{strongest, token_lines};
-use attnlab_lab::pages::steps::format_number;
 use attnlab_lab::tokens::{self, Tokens};
-use attnlab_plot::{Focus, TokenLines};
+use attnlab_plot::{Focus, TokenLines, number};
 use leptos::prelude::*;
 
 use super::{HeadToggles, TokenLinesCanvas};
@@ -123,7 +122,7 @@ pub fn LinesView() -> impl IntoView {
                         {links.into_iter().map(|(k, t, w)| view! {
                             <span class="lines-link" data-testid="lines-link" data-index=k.to_string()
                                 data-weight=w.to_string()>
-                                {format!("\u{201c}{t}\u{201d} {}", format_number(w, 3))}
+                                {format!("\u{201c}{t}\u{201d} {}", number::decimals(w, 3))}
                             </span>
                         }).collect_view()}
                     </li>

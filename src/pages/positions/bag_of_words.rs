@@ -3,10 +3,9 @@ use attnlab_lab::Mode;
 use attnlab_lab::compute;
 use attnlab_lab::pages::positions::{self, BagOfWords, Permutation};
 use attnlab_lab::tokens::Tokens;
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 
-use super::readable;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::state::use_app_state;
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
@@ -126,7 +125,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                                 }.into_any(),
                                 None => view! {
                                     <strong data-testid="bow-diff-off" data-value=b.without_positions.max_difference.to_string()>
-                                        {readable(b.without_positions.max_difference)}
+                                        {number::readable(b.without_positions.max_difference)}
                                     </strong>
                                     <span>" (\u{2248} 0: the same matrix, permuted)"</span>
                                 }.into_any(),
@@ -135,7 +134,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                         <div class="bow-result" data-testid="bow-on">
                             <span class="bow-label">{format!("positions on ({}): max |difference| = ", positions::describe(&b.with_positions.position))}</span>
                             <strong data-testid="bow-diff-on" data-value=b.with_positions.max_difference.to_string()>
-                                {readable(b.with_positions.max_difference)}
+                                {number::readable(b.with_positions.max_difference)}
                             </strong>
                             <span>" (the weights change when the words move)"</span>
                             {b.positions_substituted.then(|| view! {

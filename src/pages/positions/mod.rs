@@ -17,25 +17,11 @@ use attnlab_core::position::PositionKind;
 use attnlab_lab::Tokens;
 use attnlab_lab::pages::positions;
 use attnlab_lab::state::MAX_TOKENS;
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::state::use_app_state;
-
-/// A small number as people read it: `0`, `3.1e-7`, `0.0421`, `1.25`.
-pub fn readable(v: f32) -> String {
-    if !v.is_finite() {
-        "—".into()
-    } else if v == 0.0 {
-        "0".into()
-    } else if v.abs() < 1e-3 {
-        format!("{v:.1e}")
-    } else if v.abs() < 10.0 {
-        format!("{v:.4}")
-    } else {
-        format!("{v:.2}")
-    }
-}
 
 /// The page's local view settings (not part of the model): how many positions to draw,
 /// which dimensions as curves, the offset `k` of the rotation check.
@@ -142,7 +128,7 @@ pub fn PositionsPage() -> impl IntoView {
                     <figcaption>
                         "PE(a)\u{b7}PE(b): constant along each diagonal when it depends only on a \u{2212} b. Largest spread along a diagonal: "
                         <strong data-testid="pe-diagonal-spread" data-value=move || spread.get().to_string()>
-                            {move || readable(spread.get())}
+                            {move || number::readable(spread.get())}
                         </strong>
                         {move || match kind() {
                             PositionKind::Sinusoidal => " (\u{2248} 0: only the distance matters).",

@@ -1,7 +1,8 @@
 use attnlab_lab::pages::positions::{self, RotationCheck};
+use attnlab_plot::number;
 use leptos::prelude::*;
 
-use super::{PositionView, readable};
+use super::PositionView;
 use crate::state::use_app_state;
 use crate::widgets::knob::{Knob, why_id};
 
@@ -46,7 +47,7 @@ pub fn RotationReadout(
                 RotationCheck::Residual { k, residual, checked } => view! {
                     <p class="readout">
                         "max over p of |PE(p+" {k} ") \u{2212} R_" {k} "\u{b7}PE(p)| = "
-                        <strong data-testid="pe-rotation" data-value=residual.to_string()>{readable(residual)}</strong>
+                        <strong data-testid="pe-rotation" data-value=residual.to_string()>{number::readable(residual)}</strong>
                         {format!(" over {checked} positions p (f32 rounding: the identity holds exactly).")}
                     </p>
                 }.into_any(),

@@ -1,4 +1,5 @@
 use attnlab_lab::pages::scaling::{self, D_KS, ScalingStudy};
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 /// One query's softmax over the keys, as two rows of bars: without scaling (nearly
@@ -15,14 +16,14 @@ pub fn ExampleRows(
             "weights {}",
             weights
                 .iter()
-                .map(|w| format!("{w:.2}"))
+                .map(|w| number::decimals(*w, 2))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
         view! {
             <div class="weight-bars" data-testid=testid role="img" aria-label=label>
                 {weights.into_iter().map(|w| view! {
-                    <span class="weight-bar" title=format!("{w:.3}")>
+                    <span class="weight-bar" title=number::decimals(w, 3)>
                         <span class="weight-fill" style=format!("height: {:.1}%", (w * 100.0).clamp(0.0, 100.0))></span>
                     </span>
                 }).collect_view()}
@@ -46,13 +47,13 @@ pub fn ExampleRows(
                 view! {
                     <div class="example-row">
                         <p class="example-caption">"softmax(q\u{b7}k): largest weight "
-                            <strong data-testid="example-max-unscaled" data-value=mu.to_string()>{format!("{mu:.2}")}</strong>
+                            <strong data-testid="example-max-unscaled" data-value=mu.to_string()>{number::decimals(mu, 2)}</strong>
                             {if mu > 0.9 { " \u{2014} nearly one-hot" } else { "" }}</p>
                         {bars(r.unscaled.clone(), "example-unscaled")}
                     </div>
                     <div class="example-row">
                         <p class="example-caption">"softmax(q\u{b7}k/\u{221a}d_k): largest weight "
-                            <strong data-testid="example-max-scaled" data-value=ms.to_string()>{format!("{ms:.2}")}</strong></p>
+                            <strong data-testid="example-max-scaled" data-value=ms.to_string()>{number::decimals(ms, 2)}</strong></p>
                         {bars(r.scaled, "example-scaled")}
                     </div>
                 }

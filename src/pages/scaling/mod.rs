@@ -12,6 +12,7 @@ pub use scaling_charts::ScalingCharts;
 pub use scaling_table::ScalingTable;
 
 use attnlab_lab::pages::scaling::{self, ScalingStudy, SentenceValues};
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::state::use_app_state;
@@ -48,14 +49,14 @@ pub fn ScalingPage() -> impl IntoView {
                     let s = study.get();
                     format!(
                         "Experiment: for each d_k, {} random queries (in {} independent draws of keys) against n = {} random keys (n = your {}sentence's length{}), entries ~ N(0, 1), seed {}. \
-                         Entropy is in nats; a uniform row has the maximum ln n = {:.2}.",
+                         Entropy is in nats; a uniform row has the maximum ln n = {}.",
                         s.queries,
                         scaling::trials_for(s.keys),
                         s.keys,
                         if state.mode.get() == attnlab_lab::Mode::Cross { "source " } else { "" },
                         if keys.get() < 2 { ", at least 2" } else { "" },
                         s.seed,
-                        s.max_entropy()
+                        number::decimals(s.max_entropy(), 2)
                     )
                 }}
             </p>

@@ -1,4 +1,5 @@
 use attnlab_lab::pages::scaling::{ScalingStudy, SentenceValues};
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::state::use_app_state;
@@ -13,7 +14,7 @@ pub fn ScalingTable(
 ) -> impl IntoView {
     let state = use_app_state();
     let cell = |testid: String, v: f32, digits: usize| {
-        view! { <td data-testid=testid data-value=v.to_string()>{format!("{v:.digits$}")}</td> }
+        view! { <td data-testid=testid data-value=v.to_string()>{number::decimals(v, digits)}</td> }
     };
     view! {
         <table class="scaling-table" data-testid="scaling-table">
@@ -36,7 +37,7 @@ pub fn ScalingTable(
                     view! {
                         <tr data-testid=format!("scaling-row-{d}")>
                             <th scope="row">{d}</th>
-                            <td>{format!("{:.2}", (d as f32).sqrt())}</td>
+                            <td>{number::decimals((d as f32).sqrt(), 2)}</td>
                             {cell(format!("std-unscaled-{d}"), p.logit_std_unscaled, 2)}
                             {cell(format!("std-scaled-{d}"), p.logit_std_scaled, 3)}
                             {cell(format!("entropy-unscaled-{d}"), p.entropy_unscaled, 3)}
@@ -52,7 +53,7 @@ pub fn ScalingTable(
                             <th scope="row" data-testid="sentence-d-k" data-value=s.d_k.to_string()>
                                 {format!("{} (sentence, head {})", s.d_k, state.shown_head())}
                             </th>
-                            <td>{format!("{:.2}", (s.d_k as f32).sqrt())}</td>
+                            <td>{number::decimals((s.d_k as f32).sqrt(), 2)}</td>
                             {cell("sentence-std-unscaled".into(), s.std_unscaled, 2)}
                             {cell("sentence-std-scaled".into(), s.std_scaled, 3)}
                             {cell("sentence-entropy-unscaled".into(), s.entropy_unscaled, 3)}

@@ -22,7 +22,7 @@ use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, ScalingPoint};
 use attnlab_core::rng;
 use attnlab_core::softmax;
-use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, RGBColor, Series, Ticks};
+use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, RGBColor, Series, Ticks, number};
 
 /// Unscaled `q·k` on the charts (orange).
 pub const UNSCALED: RGBColor = RGBColor(217, 95, 2);
@@ -298,7 +298,7 @@ pub fn entropy_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) ->
     let ceiling = f64::from(study.max_entropy());
     let mut series = vec![
         Series {
-            name: Some(format!("maximum ln n = {ceiling:.2}")),
+            name: Some(format!("maximum ln n = {}", number::decimals(ceiling, 2))),
             points: vec![
                 (D_KS[0] as f64, ceiling),
                 (D_KS[D_KS.len() - 1] as f64, ceiling),

@@ -1,6 +1,6 @@
 //! The measured points as the page's table and its log–log chart.
 
-use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, Series, Ticks, VerticalMarker};
+use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, Series, Ticks, VerticalMarker, number};
 
 use super::fit::{Crossover, Fit, fit_power_law, fitted_crossover, measured_crossover};
 use super::timing::{FIT_FROM_N, Kind, Measurement, N_MIN};
@@ -142,7 +142,7 @@ fn round_n(n: f64) -> String {
 /// The legend label of a kind's fitted slope: `"softmax (streaming) slope 1.97"`.
 pub fn slope_label(kind: Kind, fit: Option<&Fit>) -> String {
     match fit {
-        Some(f) => format!("{} slope {:.2}", kind.label(), f.slope),
+        Some(f) => format!("{} slope {}", kind.label(), number::decimals(f.slope, 2)),
         None => format!("{} (no fit yet)", kind.label()),
     }
 }

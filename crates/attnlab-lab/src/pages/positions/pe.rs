@@ -143,7 +143,7 @@ pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize) -> String 
     let w = position::frequency(i, d, config.base);
     format!(
         "dim {dim}: {wave}, \u{3c9} = {}",
-        attnlab_plot::format_tick(w)
+        attnlab_plot::number::significant(w, 3)
     )
 }
 

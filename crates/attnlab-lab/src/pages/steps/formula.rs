@@ -7,8 +7,8 @@ use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, PositionKind};
 use attnlab_core::score::ScoreFunction;
 use attnlab_core::streaming::Causality;
+use attnlab_plot::number;
 
-use super::readout::format_number;
 use super::stages::Query;
 use crate::state::{MaskKind, Mode, ModelConfig, Variant};
 
@@ -271,7 +271,7 @@ pub fn scores(f: ScoreFunction, keys: Keys) -> String {
 pub fn scaled(f: ScoreFunction, d_k: usize, tau: f32) -> String {
     let l = sub(mi("l"), mi("ij"));
     let s = sub(mi("s"), mi("ij"));
-    let tau_n = mn(&format_number(tau, 2));
+    let tau_n = mn(&number::decimals(tau, 2));
     let parts = if f == ScoreFunction::ScaledDot {
         vec![
             l,

@@ -11,7 +11,8 @@
 //!   check the softmax stage against `compute_head` exactly;
 //! - the formulas ([`formula`]): each stage's formula for the current variant and query
 //!   as MathML markup, which browsers render natively;
-//! - the read-out of the query's row ([`Stage::readout`], [`format_number`]).
+//! - the read-out of the query's row ([`Stage::readout`]), its numbers written by
+//!   [`attnlab_plot::number`].
 //!
 //! The query is an input of [`steps`]: the Input stage's formula names its token, the
 //! stages whose rows are the queries highlight its row, and every read-out is its row.
@@ -51,5 +52,5 @@ mod readout;
 mod stages;
 
 pub use matrices::{StepsInput, steps};
-pub use readout::{Readout, format_number};
+pub use readout::Readout;
 pub use stages::{Axis, Family, Query, Stage, StageKind, StageValues};

@@ -1,19 +1,9 @@
 //! The read-out of the selected query's row: its values as shown (blocked cells apart),
 //! as text, and the sentence the view reads out.
 
-use super::stages::{Stage, StageKind};
+use attnlab_plot::number;
 
-/// Rounds `v` to `digits` decimals, with a true minus sign (`−0.125`) and no `−0`.
-pub fn format_number(v: f32, digits: usize) -> String {
-    let s = format!("{v:.digits$}");
-    match s.strip_prefix('-') {
-        Some(rest) if rest.chars().any(|c| c.is_ascii_digit() && c != '0') => {
-            format!("\u{2212}{rest}")
-        }
-        Some(rest) => rest.to_string(),
-        None => s,
-    }
-}
+use super::stages::{Stage, StageKind};
 
 /// What the view reads out for a stage and its query.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,7 +57,7 @@ impl Stage {
                 .enumerate()
                 .map(|(j, v)| {
                     let value = match v {
-                        Some(v) => format_number(*v, digits),
+                        Some(v) => number::decimals(*v, digits),
                         None => self.blocked_text().to_string(),
                     };
                     match self.cols.get(j) {
@@ -104,17 +94,5 @@ impl Stage {
                 values: None,
             },
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_are_formatted_with_true_minus_signs() {
-        assert_eq!(format_number(-0.1234, 3), "\u{2212}0.123");
-        assert_eq!(format_number(-0.0001, 3), "0.000");
-        assert_eq!(format_number(2.0, 2), "2.00");
     }
 }

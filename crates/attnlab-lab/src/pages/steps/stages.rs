@@ -6,11 +6,10 @@ use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::linear::FeatureMap;
 use attnlab_core::position::{Combine, PositionKind};
 use attnlab_core::score::ScoreFunction;
-use attnlab_plot::{Heatmap, HeatmapError, ValueRange};
+use attnlab_plot::{Heatmap, HeatmapError, ValueRange, number};
 use ndarray::Array2;
 
 use super::formula::Keys;
-use super::readout::format_number;
 use crate::state::{Mode, ModelConfig, Variant};
 
 /// Which step of the pipeline a stage is.
@@ -386,12 +385,12 @@ pub(super) fn score_note(f: ScoreFunction, keys: Keys) -> String {
 
 /// What the scaling divides by.
 pub(super) fn scaled_note(score: ScoreFunction, d_k: usize, tau: f32) -> String {
-    let t = format_number(tau, 2);
+    let t = number::decimals(tau, 2);
     match score {
         ScoreFunction::ScaledDot => format!(
             "Divided by √d_k = √{d_k} = {} and by τ = {t}: this keeps the softmax from \
              becoming nearly one-hot as d_k grows.",
-            format_number((d_k as f32).sqrt(), 3)
+            number::decimals((d_k as f32).sqrt(), 3)
         ),
         _ => format!(
             "Divided by τ = {t} only: this score function is not scaled by √d_k \
