@@ -6,12 +6,8 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::Closure;
-use web_sys::{
-    ResizeObserver, ResizeObserverBoxOptions, ResizeObserverEntry, ResizeObserverOptions,
-    ResizeObserverSize,
-};
+use leptos_use_resize_observer::{UseResizeObserverOptions, use_resize_observer_with_options};
+use web_sys::{ResizeObserverBoxOptions, ResizeObserverSize};
 
 /// The border-box size (CSS pixels) of a canvas as last observed, and a trigger that
 /// fires when it changes.
@@ -30,26 +26,23 @@ impl ObservedSize {
 }
 
 /// Observes `canvas`'s border box from when it is mounted until the calling component is
-/// removed.
+/// removed (leptos-use's `ResizeObserver` wrapper connects and disconnects it).
 pub fn observe_size(canvas: NodeRef<Canvas>) -> ObservedSize {
     let observed = ObservedSize {
         size: StoredValue::new(None),
         changed: Trigger::new(),
     };
-    // The observer and its callback live as long as the component.
-    let held = StoredValue::new_local(None::<(ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>);
-    Effect::new(move |_| {
-        let Some(el) = canvas.get() else { return };
-        let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            let Some(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>().ok() else {
-                return;
-            };
-            let Some(size) = entry
-                .border_box_size()
-                .get(0)
-                .dyn_into::<ResizeObserverSize>()
-                .ok()
-            else {
+    use_resize_observer_with_options(
+        canvas,
+        move |entries, _| {
+            let Some(size) = entries.first().and_then(|entry| {
+                use wasm_bindgen::JsCast;
+                entry
+                    .border_box_size()
+                    .get(0)
+                    .dyn_into::<ResizeObserverSize>()
+                    .ok()
+            }) else {
                 return;
             };
             let now = Some((size.inline_size(), size.block_size()));
@@ -57,26 +50,8 @@ pub fn observe_size(canvas: NodeRef<Canvas>) -> ObservedSize {
                 observed.size.set_value(now);
                 observed.changed.notify();
             }
-        });
-        let Ok(observer) = ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else {
-            return;
-        };
-        let options = ResizeObserverOptions::new();
-        options.set_box(ResizeObserverBoxOptions::BorderBox);
-        observer.observe_with_options(&el, &options);
-        held.update_value(|h| {
-            if let Some((old, _)) = h.take() {
-                old.disconnect();
-            }
-            *h = Some((observer, on_resize));
-        });
-    });
-    on_cleanup(move || {
-        held.try_update_value(|h| {
-            if let Some((observer, _)) = h.take() {
-                observer.disconnect();
-            }
-        });
-    });
+        },
+        UseResizeObserverOptions::default().box_(ResizeObserverBoxOptions::BorderBox),
+    );
     observed
 }

@@ -9,7 +9,6 @@ mod heatmap_canvas;
 mod line_chart_canvas;
 pub mod paint;
 mod repaint;
-mod viewport;
 
 pub use canvas_size::observe_size;
 pub use heatmap_canvas::{HeatmapCanvas, Pointing};

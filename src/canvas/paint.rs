@@ -241,8 +241,9 @@ pub fn paint_token_lines(
     canvas: &HtmlCanvasElement,
     lines: Option<&TokenLines>,
     dpr: f64,
+    known: Option<(f64, f64)>,
 ) -> Result<TokenLinesMap, String> {
-    let (width, height) = fit(canvas, dpr, None);
+    let (width, height) = fit(canvas, dpr, known);
     let map = match lines {
         Some(l) if width > 0 && height > 0 => {
             let backend =

@@ -1,7 +1,7 @@
 use attnlab_lab::fragment;
 use leptos::html::Input;
 use leptos::prelude::*;
-use std::time::Duration;
+use leptos_use_fn_debounce_throttle::use_throttle_fn;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -18,33 +18,16 @@ pub fn LinkBar() -> impl IntoView {
 
     // Effects are for syncing with the outside world: here, the address bar. A single
     // change goes there at once; while a slider is dragged (a change every frame) it is
-    // written at most every ADDRESS_DELAY, and the last state always lands
-    // (`replaceState` costs milliseconds a call in Chromium).
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    let last_write = StoredValue::new(f64::NEG_INFINITY);
+    // written at most every ADDRESS_DELAY_MS, and the last state always lands
+    // (`replaceState` costs milliseconds a call in Chromium): a throttle with both edges.
+    let write_latest = use_throttle_fn(
+        move || write_address(&format!("#{}", link.get_untracked())),
+        ADDRESS_DELAY_MS,
+    );
     Effect::new(move |_| {
-        let hash = format!("#{}", link.get());
+        link.track();
         copied.set(None);
-        if let Some(handle) = pending.get_value() {
-            handle.clear();
-        }
-        let since = now() - last_write.get_value();
-        let delay = ADDRESS_DELAY.as_secs_f64() * 1e3;
-        if since >= delay {
-            last_write.set_value(now());
-            write_address(&hash);
-            pending.set_value(None);
-        } else {
-            let wait = Duration::from_secs_f64((delay - since).max(0.0) / 1e3);
-            let handle = set_timeout_with_handle(
-                move || {
-                    last_write.set_value(now());
-                    write_address(&hash);
-                },
-                wait,
-            );
-            pending.set_value(handle.ok());
-        }
+        write_latest();
     });
     // A link pasted into the address bar of this tab changes only the fragment (no new
     // page load): open it as a new page would, so the pasted state is what shows.
@@ -89,15 +72,8 @@ pub fn LinkBar() -> impl IntoView {
     }
 }
 
-/// The address bar is written at most this often.
-const ADDRESS_DELAY: Duration = Duration::from_millis(200);
-
-/// Milliseconds on the page's clock.
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+/// The address bar is written at most this often (milliseconds).
+const ADDRESS_DELAY_MS: f64 = 200.0;
 
 /// Puts `hash` in the address bar without a new history entry.
 fn write_address(hash: &str) {
