@@ -3,8 +3,10 @@
 //! `attnlab compute FILE|-` reads one `attnlab-tensors/1` JSON document (Q, K, V per head,
 //! score function, temperature, attention kind, masks, optional W^O) and prints the result
 //! as JSON. `attnlab render --state LINK …` draws one of the app's figures to an SVG file.
+//! `attnlab model --text T` runs the pretrained model (see `model.rs`).
 //! Bad input exits with status 2 and one line naming the field and what is wrong.
 
+mod model;
 mod render;
 mod tensors;
 
@@ -21,6 +23,12 @@ usage:
                  [--variant A] [--against B] [--head N|average] [--size 1100x760] -o FILE
                            draw one of the app's figures as SVG (-o - for standard
                            output); LINK is the app's link, or its part after #
+  attnlab model --text TEXT [--weights int8|f32] [--asset PATH] [--model-dir DIR]
+                [--export-tensors L,H]
+                           run all-MiniLM-L6-v2 (after `cargo xtask model`): tokens,
+                           ids, every head's attention and the embedding as JSON
+                           (attnlab-model/1), or head H of layer L's Q, K, V as an
+                           attnlab-tensors/1 document (attnlab model --help)
   attnlab --help | --version
 
 The result (attnlab-result/1) is printed as JSON on standard output. Bad input exits
@@ -53,6 +61,21 @@ fn compute(source: &str) -> Result<String, String> {
     Ok(tensors::result_json(&doc, &result).to_string())
 }
 
+/// `attnlab model …`: its arguments parsed by clap (`model::ModelArgs`).
+fn model_command(args: &[String]) -> Result<String, String> {
+    #[derive(clap::Parser)]
+    #[command(
+        name = "attnlab model",
+        about = "Run a text through the pretrained model"
+    )]
+    struct Cli {
+        #[command(flatten)]
+        args: model::ModelArgs,
+    }
+    let cli = <Cli as clap::Parser>::try_parse_from(args).unwrap_or_else(|e| e.exit());
+    model::run(&cli.args).map(|doc| doc.to_string())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let outcome = match args
@@ -62,6 +85,7 @@ fn main() -> ExitCode {
         .as_slice()
     {
         ["compute", source] => compute(source),
+        ["model", ..] => model_command(&args),
         ["render", rest @ ..] => match render::run(rest) {
             Ok(warnings) => {
                 for w in warnings {

@@ -1,7 +1,7 @@
-//! The `attnlab-model/1` asset: one safetensors file holding a whole checkpoint, the
+//! The `attnlab-model-asset/1` asset: one safetensors file holding a whole checkpoint, the
 //! big matrices as int8 with one f32 scale per row.
 //!
-//! - `__metadata__`: `format` = `attnlab-model/1`, `config` (the [`Config`] as JSON),
+//! - `__metadata__`: `format` = `attnlab-model-asset/1`, `config` (the [`Config`] as JSON),
 //!   `tokenizer` = `wordpiece`, and free-text `name`, `source`, `licence`.
 //! - Every matrix with at least [`INT8_MIN_ROWS`] rows (the word and position tables,
 //!   every linear weight) as `NAME.q8` (I8, `rows × cols`), `NAME.scale` (F32, `rows`)
@@ -29,7 +29,7 @@ use crate::linear::{ColumnScaling, Matrix, Storage};
 use crate::tensors::{COL_SCALE, Q8, SCALE};
 
 /// The asset's format tag.
-pub const FORMAT: &str = "attnlab-model/1";
+pub const FORMAT: &str = "attnlab-model-asset/1";
 /// The tensor holding the vocabulary.
 pub const VOCAB: &str = "tokenizer.vocab";
 /// Matrices with at least this many rows are stored as int8.

@@ -39,7 +39,7 @@ pub enum ModelError {
     /// `config.json` (or the asset's copy of it) cannot be read, or describes a model
     /// this crate cannot run.
     Config(String),
-    /// The bytes are not a safetensors file (or not an `attnlab-model/1` asset).
+    /// The bytes are not a safetensors file (or not an `attnlab-model-asset/1` asset).
     Format(String),
     /// A tensor the architecture needs is not in the file.
     MissingTensor(String),

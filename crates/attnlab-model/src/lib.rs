@@ -94,7 +94,7 @@ impl Pretrained {
         })
     }
 
-    /// An `attnlab-model/1` asset (see [`asset`]).
+    /// An `attnlab-model-asset/1` asset (see [`asset`]).
     pub fn from_asset(bytes: &[u8]) -> Result<Pretrained> {
         let tensors = Tensors::parse(bytes)?;
         let config = asset::config(tensors.metadata())?;

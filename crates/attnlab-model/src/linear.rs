@@ -158,20 +158,36 @@ impl Matrix {
         let n = x.len() / self.cols.max(1);
         match &self.storage {
             Storage::F32(values) => kernels::scores(x, values, self.cols, 1.0, out),
-            Storage::Int8 { .. } => {
+            Storage::Int8 {
+                data,
+                scales,
+                col_scales,
+            } => {
+                // x Mᵀ = ((x ⊙ t) Qᵀ) ⊙ s: the column scales go into the input and the row
+                // scales onto the output, so that widening is a plain i8 → f32 copy.
+                let mut xt = x.to_vec();
+                for row in xt.chunks_exact_mut(self.cols.max(1)) {
+                    for (v, t) in row.iter_mut().zip(col_scales) {
+                        *v *= t;
+                    }
+                }
                 let block = BLOCK_ROWS.min(self.rows).max(1);
                 let mut widened = vec![0.0f32; block * self.cols];
                 let mut part = vec![0.0f32; n * block];
                 for start in (0..self.rows).step_by(block) {
                     let rows = block.min(self.rows - start);
                     let w = &mut widened[..rows * self.cols];
-                    for (i, o) in w.chunks_exact_mut(self.cols).enumerate() {
-                        self.row_into(start + i, o);
+                    let q = &data[start * self.cols..(start + rows) * self.cols];
+                    for (o, q) in w.iter_mut().zip(q) {
+                        *o = f32::from(*q);
                     }
                     let p = &mut part[..n * rows];
-                    kernels::scores(x, w, self.cols, 1.0, p);
+                    kernels::scores(&xt, w, self.cols, 1.0, p);
+                    let s = &scales[start..start + rows];
                     for (src, dst) in p.chunks_exact(rows).zip(out.chunks_exact_mut(self.rows)) {
-                        dst[start..start + rows].copy_from_slice(src);
+                        for ((d, v), s) in dst[start..start + rows].iter_mut().zip(src).zip(s) {
+                            *d = v * s;
+                        }
                     }
                 }
             }
@@ -283,18 +299,35 @@ mod tests {
 
     #[test]
     fn int8_forward_matches_its_dequantised_f32_in_blocks() {
-        // More rows than one block, so the block loop and its tail are both used.
+        // More rows than one block, so the block loop and its tail are both used; with
+        // and without column scales.
         let (rows, cols) = (BLOCK_ROWS + 37, 5);
         let values: Vec<f32> = (0..rows * cols)
-            .map(|i| ((i * 7919) % 101) as f32 / 50.0 - 1.0)
+            .map(|i| ((i * 7919) % 101) as f32 / 50.0 - 1.0 + if i % cols == 2 { 4.0 } else { 0.0 })
             .collect();
-        let q = Matrix::from_f32(rows, cols, values).quantized(127, ColumnScaling::None);
-        let dense = Matrix::from_f32(rows, cols, q.to_f32());
-        let x = Array2::from_shape_fn((3, cols), |(i, j)| (i as f32 - 1.0) * 0.3 + j as f32 * 0.1);
-        let a = Linear::new(q, None).forward(&x);
-        let b = Linear::new(dense, None).forward(&x);
-        for (u, v) in a.iter().zip(&b) {
-            assert!((u - v).abs() < 1e-5, "{u} vs {v}");
+        for columns in [ColumnScaling::None, ColumnScaling::Largest] {
+            let q = Matrix::from_f32(rows, cols, values.clone()).quantized(127, columns);
+            let dense = Matrix::from_f32(rows, cols, q.to_f32());
+            let x =
+                Array2::from_shape_fn((3, cols), |(i, j)| (i as f32 - 1.0) * 0.3 + j as f32 * 0.1);
+            let a = Linear::new(q, Some(vec![0.25; rows])).forward(&x);
+            let b = Linear::new(dense, Some(vec![0.25; rows])).forward(&x);
+            for (u, v) in a.iter().zip(&b) {
+                assert!((u - v).abs() < 1e-5, "{columns:?}: {u} vs {v}");
+            }
         }
+    }
+
+    #[test]
+    fn column_scales_keep_small_columns_fine() {
+        // Column 0 is 100 times column 1: per-row scaling rounds column 1 to a step of
+        // 100/127, column scaling to 1/127.
+        let w = Matrix::from_f32(1, 2, vec![100.0, 0.3]);
+        let mut row = [0.0; 2];
+        w.quantized(127, ColumnScaling::None).row_into(0, &mut row);
+        assert_eq!(row[1], 0.0);
+        w.quantized(127, ColumnScaling::Largest)
+            .row_into(0, &mut row);
+        assert!((row[1] - 0.3).abs() < 1e-6, "{}", row[1]);
     }
 }

@@ -1,7 +1,7 @@
 //! `attnlab-model-convert DIR OUT [--name N] [--source S] [--licence L]`: reads a Hugging
 //! Face checkpoint from DIR (`model.safetensors`, `config.json`, `vocab.txt`, and
 //! `pooling_config.json` if present: sentence-transformers' `1_Pooling/config.json`)
-//! and writes the `attnlab-model/1` asset (int8 matrices) to OUT. `cargo xtask model`
+//! and writes the `attnlab-model-asset/1` asset (int8 matrices) to OUT. `cargo xtask model`
 //! runs it; the library itself never touches files.
 
 use std::path::{Path, PathBuf};
