@@ -163,9 +163,12 @@ fn f32_weights_match_the_numpy_reference() {
 }
 
 #[test]
-fn the_int8_asset_stays_within_a_hundredth_of_the_f32_model() {
-    let test = "the_int8_asset_stays_within_a_hundredth_of_the_f32_model";
-    let (Some(f32m), Some(asset)) = (f32_model(test), asset_model(test)) else {
+fn the_int8_asset_stays_close_to_the_f32_model() {
+    let test = "the_int8_asset_stays_close_to_the_f32_model";
+    let Some(f32m) = f32_model(test) else {
+        return;
+    };
+    let Some(asset) = asset_model(test) else {
         return;
     };
     against_reference(&asset, ASSET_TOLERANCE, "asset");
