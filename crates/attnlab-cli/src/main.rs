@@ -72,7 +72,9 @@ fn model_command(args: &[String]) -> Result<String, String> {
         #[command(flatten)]
         args: model::ModelArgs,
     }
-    let cli = <Cli as clap::Parser>::try_parse_from(args).unwrap_or_else(|e| e.exit());
+    // The first word names the command in usage and errors: "attnlab model".
+    let words = std::iter::once("attnlab model").chain(args[1..].iter().map(String::as_str));
+    let cli = <Cli as clap::Parser>::try_parse_from(words).unwrap_or_else(|e| e.exit());
     model::run(&cli.args).map(|doc| doc.to_string())
 }
 

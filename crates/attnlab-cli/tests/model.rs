@@ -18,9 +18,10 @@ fn attnlab(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// A directory with a tiny f32 checkpoint, and the path of its int8 asset.
-fn tiny() -> (PathBuf, PathBuf) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("model-tiny");
+/// A directory with a tiny f32 checkpoint, and the path of its int8 asset; one directory
+/// per test (`name`), since the tests run in parallel.
+fn tiny(name: &str) -> (PathBuf, PathBuf) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("model-tiny-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let (weights, config, vocab) = testing::tiny_checkpoint(3);
     std::fs::write(dir.join("model.safetensors"), &weights).unwrap();
@@ -64,7 +65,7 @@ fn matrix(v: &Value) -> Vec<Vec<f64>> {
 
 #[test]
 fn prints_tokens_every_head_and_the_embedding() {
-    let (dir, asset) = tiny();
+    let (dir, asset) = tiny("prints");
     for args in [
         vec!["--weights", "f32", "--model-dir", dir.to_str().unwrap()],
         vec!["--asset", asset.to_str().unwrap()],
@@ -106,7 +107,7 @@ fn prints_tokens_every_head_and_the_embedding() {
 
 #[test]
 fn an_exported_head_computes_to_the_same_weights() {
-    let (dir, _) = tiny();
+    let (dir, _) = tiny("export");
     let base = ["model", "--text", "a big red dog ran", "--weights", "f32"];
     let with_dir = |extra: &[&str]| {
         let mut all: Vec<&str> = base.to_vec();
@@ -144,7 +145,7 @@ fn an_exported_head_computes_to_the_same_weights() {
 
 #[test]
 fn bad_text_is_one_line_and_status_2() {
-    let (_, asset) = tiny();
+    let (_, asset) = tiny("bad-text");
     let long = "a ".repeat(6000);
     for text in ["", " \u{7}\u{1b} \t\u{200b}", long.as_str()] {
         let o = attnlab(&["model", "--text", text, "--asset", asset.to_str().unwrap()]);
