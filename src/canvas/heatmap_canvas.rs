@@ -3,7 +3,6 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::canvas_size::observe_size;
 use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
 use crate::state::use_app_state;
@@ -64,14 +63,12 @@ pub fn HeatmapCanvas(
     let cells = RwSignal::new((CellMap::EMPTY, 1.0));
     // The frame the canvas shows, so a change of values repaints only the values.
     let shown = StoredValue::new_local(None);
-    let size = observe_size(canvas);
 
     // Effects are for syncing with the outside world: here, the canvas's pixels.
     repaint_effect(
         canvas,
         "a heatmap",
-        move |el, dpr| {
-            let known = size.get();
+        move |el, dpr, known| {
             shown
                 .try_update_value(|shown| {
                     figure.with(|h| paint_heatmap_over(el, h.as_ref(), dpr, known, shown))

@@ -3,7 +3,6 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::style::RGBColor;
 
-use super::canvas_size::observe_size;
 use super::paint::paint_line_chart;
 use super::repaint::repaint_effect;
 
@@ -38,12 +37,10 @@ pub fn LineChartCanvas(
     class: String,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let size = observe_size(canvas);
     repaint_effect(
         canvas,
         "a chart",
-        move |el, dpr| {
-            let known = size.get();
+        move |el, dpr, known| {
             match legend {
                 ChartLegend::OnCanvas => {
                     chart.with(|c| paint_line_chart(el, c.as_ref(), dpr, known))

@@ -10,7 +10,6 @@ mod line_chart_canvas;
 pub mod paint;
 mod repaint;
 
-pub use canvas_size::observe_size;
 pub use heatmap_canvas::{HeatmapCanvas, Pointing};
 pub use line_chart_canvas::{ChartLegend, LineChartCanvas};
 pub use repaint::repaint_effect;

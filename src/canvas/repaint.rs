@@ -6,26 +6,29 @@ use leptos::prelude::*;
 use leptos_use_device_pixel_ratio::use_device_pixel_ratio;
 use web_sys::HtmlCanvasElement;
 
-/// Paints `canvas` once it is mounted, and again whenever the display's
-/// `devicePixelRatio` changes (the page is zoomed, or moved to another screen) or anything
-/// `paint` reads changes — every canvas reads its observed size
-/// ([`observe_size`](super::observe_size)), so a resize repaints it. `paint` gets the
-/// element and the device pixels per CSS pixel; `done` gets its result — `None` when it
+use super::canvas_size::observe_size;
+
+/// Paints `canvas` once it is mounted, and again whenever its box changes size (observed
+/// by [`observe_size`]), the display's `devicePixelRatio` changes (the page is zoomed,
+/// or moved to another screen) or anything `paint` reads changes. `paint` gets the
+/// element, the device pixels per CSS pixel and the box's CSS size as last observed
+/// (`None` before the first observation). `done` gets its result — `None` when it
 /// failed, which is logged as "attnlab: {what} could not be drawn" — and the same ratio.
 pub fn repaint_effect<T: 'static>(
     canvas: NodeRef<Canvas>,
     what: &'static str,
-    paint: impl Fn(&HtmlCanvasElement, f64) -> Result<T, String> + 'static,
+    paint: impl Fn(&HtmlCanvasElement, f64, Option<(f64, f64)>) -> Result<T, String> + 'static,
     done: impl Fn(Option<T>, f64) + 'static,
 ) {
     let dpr = use_device_pixel_ratio();
+    let size = observe_size(canvas);
     Effect::new(move |_| {
         let dpr = match dpr.get() {
             r if r.is_finite() && r > 0.0 => r,
             _ => 1.0,
         };
         let Some(el) = canvas.get() else { return };
-        let painted = paint(&el, dpr);
+        let painted = paint(&el, dpr, size.get());
         if let Err(e) = &painted {
             logging::warn!("attnlab: {what} could not be drawn: {e}");
         }

@@ -4,7 +4,6 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::CellInfo;
-use crate::canvas::observe_size;
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::repaint_effect;
 use crate::state::use_app_state;
@@ -23,14 +22,12 @@ pub fn HeadGridView(
     let tiles = StoredValue::new(None::<HeadGridMap>);
     // The frame the canvas shows, so a change of values repaints only the cells.
     let shown = StoredValue::new_local(None);
-    let size = observe_size(canvas);
     let selected = Memo::new(move |_| state.shown_head());
 
     repaint_effect(
         canvas,
         "the head grid",
-        move |el, dpr| {
-            let known = size.get();
+        move |el, dpr, known| {
             let sel = selected.get();
             shown
                 .try_update_value(|shown| heads.with(|h| paint_grid(el, h, sel, dpr, known, shown)))

@@ -4,7 +4,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_token_lines, to_backing_pixels};
-use crate::canvas::{observe_size, repaint_effect};
+use crate::canvas::repaint_effect;
 
 /// The token-lines figure on a canvas. Pointing at a token isolates its lines; with the
 /// keyboard, ArrowUp/ArrowDown move the isolated token within its column,
@@ -19,15 +19,11 @@ pub fn TokenLinesCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let map = RwSignal::new(TokenLinesMap::EMPTY);
-    let size = observe_size(canvas);
 
     repaint_effect(
         canvas,
         "the token lines",
-        move |el, dpr| {
-            let known = size.get();
-            figure.with(|f| paint_token_lines(el, f.as_ref(), dpr, known))
-        },
+        move |el, dpr, known| figure.with(|f| paint_token_lines(el, f.as_ref(), dpr, known)),
         move |m, _| map.set(m.unwrap_or(TokenLinesMap::EMPTY)),
     );
 
