@@ -3,7 +3,7 @@ use leptos::prelude::*;
 
 use super::CellInfo;
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::state::{CompareWhat, use_app_state};
+use crate::state::{CompareWhat, Compared, use_app_state};
 
 /// Two variants compared: a diverging heatmap of `A − B` and a table of max/mean |ΔA|,
 /// mean row KL and JS divergence, and each one's mean row entropy.
@@ -22,16 +22,16 @@ pub fn ComparePanel() -> impl IntoView {
     // One copy of the figure per comparison (a derived signal would copy it on every
     // read).
     let figure: Signal<Option<attnlab_plot::Heatmap>> = Signal::from(Memo::new(move |_| {
-        state.comparison.with(|c| {
-            c.as_ref()
-                .and_then(|c| c.as_ref().ok())
-                .map(|c| c.figure.clone())
+        state.comparison.with(|c| match c {
+            Compared::Shown(c) => Some(c.figure.clone()),
+            Compared::Nothing | Compared::Refused(_) => None,
         })
     }));
     let error = move || {
-        state
-            .comparison
-            .with(|c| c.as_ref().and_then(|c| c.as_ref().err()).cloned())
+        state.comparison.with(|c| match c {
+            Compared::Refused(why) => Some(why.clone()),
+            Compared::Nothing | Compared::Shown(_) => None,
+        })
     };
     let pick = move |which: usize| {
         move |ev: leptos::ev::Event| {
@@ -58,7 +58,9 @@ pub fn ComparePanel() -> impl IntoView {
     let fmt = |x: f32| number::decimals(x, 4);
     let table = move || {
         state.comparison.with(|c| {
-            let c = c.as_ref()?.as_ref().ok()?;
+            let Compared::Shown(c) = c else {
+                return None;
+            };
             let m = &c.result.metrics;
             let (ea, eb) = c.result.mean_entropy;
             let (a, b) = c.names.clone();

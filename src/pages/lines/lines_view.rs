@@ -32,15 +32,15 @@ pub fn LinesView() -> impl IntoView {
             .shown_slot()
             .map(|s| s.memos.heads)
             .ok_or_else(|| "There is no variant to draw.".to_string())?;
-        let mut out = Vec::new();
-        for h in shown.get().into_iter().filter(|&h| h < count) {
-            match heads.get(h).and_then(|m| m.get()) {
-                Some(Ok(r)) => out.push((h, r)),
-                Some(Err(e)) => return Err(compute::explain(&e)),
-                None => {}
-            }
-        }
-        Ok(out)
+        heads.with(|r| {
+            let all = r.as_ref().map_err(compute::explain)?;
+            Ok(shown
+                .get()
+                .into_iter()
+                .filter(|&h| h < count)
+                .filter_map(|h| Some((h, all.get(h)?.clone())))
+                .collect())
+        })
     });
     let labels = Memo::new(move |_| {
         let variant = state.shown_slot().map(|s| s.variant.get());

@@ -1,0 +1,510 @@
+//! The one `AppState`: the signals a person changes, and the memos derived from them by
+//! the domain functions of `attnlab_lab` (the lab's domain model, shared with the CLI).
+//! Provided once by the root component; every component reads it with
+//! [`use_app_state`].
+//!
+//! The memos follow `attnlab_lab::compute`'s steps, so a change recomputes only what it
+//! touches:
+//!
+//! ```text
+//! text, mode, pad_to ─▶ queries ─┐            source ─▶ keys ─┐
+//! model ─────────────────────────┴▶ encoded ─▶ projected ◀────┘   (shared by all variants)
+//! projected + variant i ─▶ problem i ─▶ heads i ─▶ grid i (every head's figure) ─▶ selected i
+//!                                          └─────▶ average i ─▶ average figure i
+//! two variants' heads (or averages) and figures ─▶ comparison
+//! the signals ─▶ lab (the whole state, for the link)
+//! ```
+//!
+//! Every memo is built from the ones before it, once: none is a placeholder replaced
+//! later. A variant's errors (its problem's or a head's) reach its panel through one memo,
+//! [`VariantMemos::error`]; what every variant shares (no text, refused model settings,
+//! a cut text) reaches the notice above the figures through [`AppState::notice`].
+//!
+//! A temperature drag on variant B reruns B's problem and B's heads, and repaints B's
+//! canvases only: A's memos do not read B's signal.
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{HeadResult, Problem};
+use attnlab_core::model::{Encoded, Projected};
+pub use attnlab_lab::CompareWhat;
+use attnlab_lab::compute::{self, HeadAverage, VariantComparison, WeightsRef};
+use attnlab_lab::figure;
+use attnlab_lab::fragment::{self, Loaded};
+use attnlab_lab::tokens::{self, Tokens};
+use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
+use attnlab_plot::Heatmap;
+use leptos::prelude::*;
+
+/// The memos of one variant: its problem, each head, each head's figure, the grid and
+/// the head average. Created once per variant, under the variant's own owner, so
+/// removing a variant disposes of them.
+#[derive(Debug, Clone)]
+pub struct VariantMemos {
+    /// The variant's problem: its heads' Q, K, V, the mask and the spec.
+    pub problem: Memo<Result<Problem, CoreError>>,
+    /// Every head of the variant, or why they cannot be computed (the problem's error,
+    /// or a head's). [`VariantMemos::error`] says it as a sentence.
+    pub heads: Memo<Result<Vec<HeadResult>, CoreError>>,
+    /// The figure of the selected head.
+    pub selected: Memo<Option<Heatmap>>,
+    /// The figures of every head, for the grid.
+    pub grid: Memo<Vec<Heatmap>>,
+    /// The mean of the heads' weights.
+    pub average: Memo<Option<HeadAverage>>,
+    /// The figure of the head average.
+    pub average_figure: Memo<Option<Heatmap>>,
+    /// Why this variant cannot be computed, as one sentence: the one path of a variant's
+    /// errors to its panel (settings every variant shares go to [`AppState::notice`]).
+    pub error: Memo<Option<String>>,
+}
+
+/// One variant on screen: a stable id (for keyed lists), its settings and its memos.
+#[derive(Debug, Clone)]
+pub struct VariantSlot {
+    /// Stable across renames and removals of other variants.
+    pub id: u64,
+    /// The variant's settings.
+    pub variant: RwSignal<Variant>,
+    /// What is computed from them.
+    pub memos: VariantMemos,
+    /// Owns the memos: dropped (and with it the memos) when the variant is removed.
+    _owner: Owner,
+}
+
+/// The comparison of two variants: the difference figure and the metrics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// `A − B` on a diverging scale.
+    pub figure: Heatmap,
+    /// max/mean |ΔA|, KL, JS and the mean entropies.
+    pub result: VariantComparison,
+    /// The names of the two variants.
+    pub names: (String, String),
+}
+
+/// What the comparison area shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Compared {
+    /// Nothing to compare: a variant compared with itself, or a variant that is gone.
+    Nothing,
+    /// Why the two variants cannot be compared, as one sentence.
+    Refused(String),
+    /// The difference and its metrics.
+    Shown(Box<Comparison>),
+}
+
+/// Variants `a` and `b` of `slots` compared on head `head`, or on their head averages
+/// (`None`).
+fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usize>) -> Compared {
+    let (Some(sa), Some(sb)) = (slots.get(a), slots.get(b)) else {
+        return Compared::Nothing;
+    };
+    if a == b {
+        return Compared::Nothing;
+    }
+    let (fa, fb) = match head {
+        Some(_) => (sa.memos.selected, sb.memos.selected),
+        None => (sa.memos.average_figure, sb.memos.average_figure),
+    };
+    if fa.with(Option::is_none) || fb.with(Option::is_none) {
+        return Compared::Refused(
+            "One of the two variants has no figure to compare (see its panel).".into(),
+        );
+    }
+    let result = match head {
+        Some(h) => sa
+            .memos
+            .heads
+            .with(|ra| {
+                sb.memos.heads.with(|rb| {
+                    let (ra, rb) = (ra.as_ref().ok()?.get(h)?, rb.as_ref().ok()?.get(h)?);
+                    Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
+                })
+            })
+            .ok_or("The selected head could not be computed."),
+        None => sa
+            .memos
+            .average
+            .with(|ra| {
+                sb.memos.average.with(|rb| {
+                    let (ra, rb) = (ra.as_ref()?, rb.as_ref()?);
+                    Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
+                })
+            })
+            .ok_or("The head averages could not be computed."),
+    };
+    let result = match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return Compared::Refused(e.sentence()),
+        Err(e) => return Compared::Refused(e.to_string()),
+    };
+    let figure = fa.with(|fa| {
+        fb.with(|fb| {
+            let (fa, fb) = (fa.as_ref()?, fb.as_ref()?);
+            sa.variant.with(|va| {
+                sb.variant
+                    .with(|vb| Some(figure::difference_figure(va, vb, head, fa, fb)))
+            })
+        })
+    });
+    match figure {
+        Some(Ok(figure)) => Compared::Shown(Box::new(Comparison {
+            figure,
+            result,
+            names: (
+                sa.variant.with(|v| v.name.clone()),
+                sb.variant.with(|v| v.name.clone()),
+            ),
+        })),
+        Some(Err(e)) => Compared::Refused(e.to_string()),
+        None => Compared::Refused(
+            "One of the two variants has no figure to compare (see its panel).".into(),
+        ),
+    }
+}
+
+/// Everything the lab's components share. All fields are `Copy` handles.
+#[derive(Debug, Clone, Copy)]
+pub struct AppState {
+    /// The page on screen: the lab or one of the explanatory views.
+    pub page: RwSignal<Page>,
+    /// Self-attention or cross-attention.
+    pub mode: RwSignal<Mode>,
+    /// The sentence (self) or target (cross), exactly as typed.
+    pub sentence: RwSignal<String>,
+    /// The source sentence of cross-attention.
+    pub source: RwSignal<String>,
+    /// The model settings (shared by every variant).
+    pub model: RwSignal<ModelConfig>,
+    /// "Pad keys to length L", if set.
+    pub pad_to: RwSignal<Option<usize>>,
+    /// The variants, side by side.
+    pub variants: RwSignal<Vec<VariantSlot>>,
+    /// The variant last added or worked on (restored from links); pages read
+    /// [`AppState::shown_variant`], which always names an existing variant.
+    pub selected_variant: RwSignal<usize>,
+    /// The variant every page shows: the selected one, within the variants there are.
+    pub shown_variant: Memo<usize>,
+    /// Which head the large heatmaps show.
+    pub head: RwSignal<usize>,
+    /// The two variants compared (indices).
+    pub compare: RwSignal<(usize, usize)>,
+    /// Head or average in the comparison.
+    pub compare_what: RwSignal<CompareWhat>,
+    /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
+    pub hover: RwSignal<Option<(usize, usize)>>,
+    /// A notice about the link the page was opened with, if any.
+    pub link_notice: RwSignal<Option<String>>,
+    /// The query tokens (the sentence, or the target).
+    pub tokens: Memo<Tokens>,
+    /// The key tokens (the source in cross mode, else the query tokens).
+    pub key_tokens: Memo<Tokens>,
+    /// The queries' input rows: word vectors, positions and `X` (shared by every variant).
+    pub encoded: Memo<Result<Encoded, CoreError>>,
+    /// The sentence above the figures, if any (nothing typed, text cut, settings refused).
+    pub notice: Memo<Option<String>>,
+    /// The comparison of the two compared variants.
+    pub comparison: Memo<Compared>,
+    /// The whole state, as a link carries it.
+    pub lab: Memo<LabState>,
+    factory: VariantFactory,
+}
+
+impl AppState {
+    /// The state of the lab opened with `lab`.
+    pub fn from_lab(lab: LabState) -> AppState {
+        let owner = Owner::current().unwrap_or_default();
+        let mode = RwSignal::new(lab.mode);
+        let sentence = RwSignal::new(lab.text.clone());
+        let source = RwSignal::new(lab.source.clone());
+        let model = RwSignal::new(lab.model);
+        let head = RwSignal::new(lab.view.head);
+        let hover = RwSignal::new(None);
+        let pad_to = RwSignal::new(lab.pad_to);
+        let tokens = Memo::new(move |_| {
+            sentence.with(|s| tokens::query_tokens(mode.get(), s, pad_to.get()))
+        });
+        let cross_keys =
+            Memo::new(move |_| source.with(|s| tokens::key_tokens(mode.get(), s, pad_to.get())));
+        let key_tokens = Memo::new(move |_| cross_keys.get().unwrap_or_else(|| tokens.get()));
+        let encoded: Memo<Result<Encoded, CoreError>> =
+            Memo::new(move |_| tokens.with(|t| model.with(|m| compute::encode(m, t))));
+        let encoded_keys: Memo<Option<Result<Encoded, CoreError>>> = Memo::new(move |_| {
+            cross_keys.with(|k| k.as_ref().map(|t| model.with(|m| compute::encode(m, t))))
+        });
+        let projected: Memo<Result<Projected, CoreError>> = Memo::new(move |_| {
+            encoded.with(|x| {
+                let x = x.as_ref().map_err(Clone::clone)?;
+                encoded_keys.with(|k| match k {
+                    None => model.with(|m| compute::project(m, x, None)),
+                    Some(Err(e)) => Err(e.clone()),
+                    Some(Ok(k)) => model.with(|m| compute::project(m, x, Some(k))),
+                })
+            })
+        });
+        let notice = Memo::new(move |_| {
+            tokens.with(|q| {
+                cross_keys
+                    .with(|k| projected.with(|p| tokens::notice(q, k.as_ref(), p.as_ref().err())))
+            })
+        });
+
+        let factory = VariantFactory {
+            model,
+            projected,
+            tokens,
+            key_tokens,
+            head,
+            next_id: StoredValue::new(0),
+            owner: StoredValue::new(owner),
+        };
+        let slots: Vec<VariantSlot> = lab.variants.into_iter().map(|v| factory.slot(v)).collect();
+        let variants = RwSignal::new(slots);
+        let selected_variant = RwSignal::new(lab.view.variant);
+        let shown_variant = Memo::new(move |_| {
+            View::shown_variant(selected_variant.get(), variants.with(Vec::len))
+        });
+        let page = RwSignal::new(lab.view.page);
+        let compare = RwSignal::new(lab.view.compare);
+        let compare_what = RwSignal::new(lab.view.compare_what);
+        let comparison = Memo::new(move |_| {
+            let head = match compare_what.get() {
+                CompareWhat::Head => Some(View::shown_head(head.get(), model.with(|m| m.heads))),
+                CompareWhat::Average => None,
+            };
+            variants.with(|slots| compare_slots(slots, compare.get(), head))
+        });
+        let lab = Memo::new(move |_| LabState {
+            mode: mode.get(),
+            text: sentence.get(),
+            source: source.get(),
+            model: model.get(),
+            pad_to: pad_to.get(),
+            variants: variants.with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
+            view: View {
+                page: page.get(),
+                variant: shown_variant.get(),
+                // The head shown (a head past the count is never written to a link).
+                head: View::shown_head(head.get(), model.with(|m| m.heads)),
+                compare: compare.get(),
+                compare_what: compare_what.get(),
+            },
+        });
+        AppState {
+            page,
+            mode,
+            sentence,
+            source,
+            model,
+            pad_to,
+            variants,
+            selected_variant,
+            shown_variant,
+            head,
+            compare,
+            compare_what,
+            hover,
+            link_notice: RwSignal::new(None),
+            tokens,
+            key_tokens,
+            encoded,
+            notice,
+            comparison,
+            lab,
+            factory,
+        }
+    }
+
+    /// The state of the lab opened with the link fragment `fragment` (`""`: defaults),
+    /// with a notice when the link was repaired or unreadable.
+    pub fn from_fragment(fragment: &str) -> AppState {
+        let Loaded { state, notice } = fragment::load(fragment);
+        let app = AppState::from_lab(state);
+        app.link_notice.set(notice);
+        app
+    }
+
+    /// Applies an edit of the variant list made on a [`LabState`] (add, duplicate,
+    /// remove): the slots follow, the others keep their memos. Returns the edit's error.
+    pub fn edit_variants(
+        &self,
+        edit: impl FnOnce(&mut LabState) -> Result<Option<usize>, String>,
+    ) -> Result<(), String> {
+        let mut lab = self.lab.get_untracked();
+        let removed = edit(&mut lab)?;
+        self.variants.update(|slots| {
+            if let Some(i) = removed
+                && i < slots.len()
+            {
+                slots.remove(i);
+            }
+            slots.truncate(lab.variants.len());
+            for (slot, v) in slots.iter().zip(&lab.variants) {
+                if slot.variant.with_untracked(|s| s != v) {
+                    slot.variant.set(v.clone());
+                }
+            }
+            let have = slots.len();
+            for v in &lab.variants[have..] {
+                slots.push(self.factory.slot(v.clone()));
+            }
+        });
+        self.selected_variant.set(lab.view.variant);
+        self.compare.set(lab.view.compare);
+        Ok(())
+    }
+
+    /// The head every page shows (the selected one, within the head count).
+    pub fn shown_head(&self) -> usize {
+        View::shown_head(self.head.get(), self.model.with(|m| m.heads))
+    }
+
+    /// The slot of the variant every page shows ([`AppState::shown_variant`]); `None`
+    /// only while there is no variant.
+    pub fn shown_slot(&self) -> Option<VariantSlot> {
+        let i = self.shown_variant.get();
+        self.variants.with(|slots| slots.get(i).cloned())
+    }
+}
+
+/// What every variant's memos read (the shared work, the selected head) and where new
+/// variants' memos are owned.
+#[derive(Debug, Clone, Copy)]
+struct VariantFactory {
+    model: RwSignal<ModelConfig>,
+    projected: Memo<Result<Projected, CoreError>>,
+    tokens: Memo<Tokens>,
+    key_tokens: Memo<Tokens>,
+    head: RwSignal<usize>,
+    next_id: StoredValue<u64>,
+    owner: StoredValue<Owner>,
+}
+
+impl VariantFactory {
+    /// A new variant slot with its memos, owned by a child of the app's owner.
+    fn slot(self, variant: Variant) -> VariantSlot {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        let owner = self.owner.with_value(Owner::child);
+        let variant = owner.with(|| RwSignal::new(variant));
+        let memos = owner.with(|| self.variant_memos(variant));
+        VariantSlot {
+            id,
+            variant,
+            memos,
+            _owner: owner,
+        }
+    }
+
+    fn variant_memos(self, variant: RwSignal<Variant>) -> VariantMemos {
+        let VariantFactory {
+            model,
+            projected,
+            tokens,
+            key_tokens,
+            head,
+            ..
+        } = self;
+        // Only what the problem depends on: renaming a variant does not recompute it.
+        let spec = Memo::new(move |_| {
+            variant.with(|v| {
+                let mut v = v.clone();
+                v.name.clear();
+                v
+            })
+        });
+        let problem: Memo<Result<Problem, CoreError>> = Memo::new(move |_| {
+            projected.with(|p| {
+                let p = p.as_ref().map_err(Clone::clone)?;
+                model.with(|m| spec.with(|v| key_tokens.with(|t| compute::problem(m, p, v, t))))
+            })
+        });
+        let heads: Memo<Result<Vec<HeadResult>, CoreError>> = Memo::new(move |_| {
+            problem.with(|p| {
+                let p = p.as_ref().map_err(Clone::clone)?;
+                compute::compute_heads(p)
+            })
+        });
+        let labels = Memo::new(move |_| {
+            let rows = tokens.with(Tokens::labels);
+            let cols = key_tokens.with(|t| spec.with(|v| compute::key_labels(t, v)));
+            (rows, cols)
+        });
+        // Every head's figure (the grid); none while there is nothing to label.
+        let grid = Memo::new(move |_| {
+            labels.with(|(rows, cols)| {
+                if rows.is_empty() || cols.is_empty() {
+                    return Vec::new();
+                }
+                heads.with(|r| {
+                    let Ok(results) = r else { return Vec::new() };
+                    model.with(|m| {
+                        variant.with(|v| {
+                            results
+                                .iter()
+                                .enumerate()
+                                .map_while(|(h, r)| {
+                                    figure::head_figure(m, v, h, rows, cols, r).ok()
+                                })
+                                .collect()
+                        })
+                    })
+                })
+            })
+        });
+        let selected = Memo::new(move |_| {
+            let h = View::shown_head(head.get(), model.with(|m| m.heads));
+            grid.with(|g| g.get(h).cloned())
+        });
+        let average = Memo::new(move |_| {
+            heads.with(|r| r.as_ref().ok().and_then(|all| compute::head_average(all)))
+        });
+        let average_figure = Memo::new(move |_| {
+            if labels.with(|(rows, cols)| rows.is_empty() || cols.is_empty()) {
+                return None;
+            }
+            average.with(|a| {
+                let a = a.as_ref()?;
+                model.with(|m| {
+                    variant.with(|v| {
+                        labels.with(|(rows, cols)| figure::average_figure(m, v, rows, cols, a).ok())
+                    })
+                })
+            })
+        });
+        let error = Memo::new(move |_| {
+            if tokens.with(Tokens::is_empty) || key_tokens.with(Tokens::is_empty) {
+                return None;
+            }
+            heads.with(|r| r.as_ref().err().map(compute::explain))
+        });
+        VariantMemos {
+            problem,
+            heads,
+            selected,
+            grid,
+            average,
+            average_figure,
+            error,
+        }
+    }
+}
+
+/// Creates the app state from the page's URL fragment and provides it to every
+/// component below the caller.
+pub fn provide_app_state() -> AppState {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let state = AppState::from_fragment(hash.trim_start_matches('#'));
+    provide_context(state);
+    state
+}
+
+/// The app state provided by [`provide_app_state`].
+pub fn use_app_state() -> AppState {
+    expect_context::<AppState>()
+}
+
+#[cfg(test)]
+mod tests;

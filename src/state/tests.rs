@@ -1,0 +1,198 @@
+//! The app state's memos, natively: what follows what, and that the app draws the
+//! figures the lab builds for a link.
+
+use super::*;
+use attnlab_core::attention::AttentionKind;
+
+fn with_state(f: impl FnOnce(AppState)) {
+    let owner = Owner::new();
+    owner.with(|| f(AppState::from_lab(LabState::default())));
+}
+
+#[test]
+fn memos_follow_the_sentence_and_the_head() {
+    with_state(|state| {
+        assert_eq!(state.tokens.with(Tokens::total), 11);
+        assert_eq!(state.notice.get(), None);
+        let slots = state.variants.get_untracked();
+        assert_eq!(slots.len(), 2);
+        let a = slots[0].memos.selected;
+        assert_eq!(a.with(|h| h.as_ref().map(Heatmap::n_rows)), Some(11));
+        assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 0"));
+        assert_eq!(slots[0].memos.grid.with(Vec::len), 4);
+
+        state.sentence.set("   ".into());
+        assert!(state.notice.get().unwrap().contains("type a sentence"));
+        assert_eq!(a.get(), None);
+
+        state.sentence.set("我爱机器学习".into());
+        state.head.set(3);
+        assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 3"));
+        state.head.set(99);
+        assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 3"));
+    });
+}
+
+#[test]
+fn a_knob_changes_its_variant_only() {
+    with_state(|state| {
+        let slots = state.variants.get_untracked();
+        let (a, b) = (slots[0].memos.selected, slots[1].memos.selected);
+        let (a0, b0) = (a.get().unwrap(), b.get().unwrap());
+        slots[1].variant.update(|v| v.temperature = 0.5);
+        assert_eq!(a.get().unwrap(), a0);
+        assert_ne!(b.get().unwrap().values(), b0.values());
+        let Compared::Shown(cmp) = state.comparison.get() else {
+            panic!("A and B are compared: {:?}", state.comparison.get());
+        };
+        assert!(cmp.result.metrics.max_abs > 0.0);
+        assert_eq!(cmp.names, ("A".to_string(), "B".to_string()));
+    });
+}
+
+#[test]
+fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
+    with_state(|state| {
+        let slots = state.variants.get_untracked();
+        slots[0].variant.update(|v| {
+            v.attention = AttentionKind::Linformer;
+            v.linformer_k = 3;
+        });
+        assert_eq!(
+            slots[0]
+                .memos
+                .selected
+                .with(|h| h.as_ref().map(Heatmap::n_cols)),
+            Some(3)
+        );
+        state.model.update(|m| m.heads = 5);
+        let msg = state.notice.get().expect("a notice");
+        assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
+    });
+}
+
+#[test]
+fn variants_are_added_and_removed_and_the_link_follows() {
+    with_state(|state| {
+        state
+            .edit_variants(|l| l.add_variant().map(|_| None))
+            .unwrap();
+        assert_eq!(state.variants.with_untracked(Vec::len), 3);
+        assert_eq!(state.lab.get().variants[2].name, "C");
+        let b_id = state.variants.with_untracked(|s| s[1].id);
+        state
+            .edit_variants(|l| l.remove_variant(0).map(|_| Some(0)))
+            .unwrap();
+        assert_eq!(state.variants.with_untracked(|s| s[0].id), b_id);
+        state.head.set(9);
+        assert_eq!(
+            state.lab.get().view.head,
+            3,
+            "the head shown, not past the count"
+        );
+        state.compare_what.set(CompareWhat::Average);
+        let link = fragment::encode(&state.lab.get());
+        let back = AppState::from_fragment(&link);
+        assert_eq!(back.lab.get(), state.lab.get());
+        assert_eq!(back.compare_what.get_untracked(), CompareWhat::Average);
+    });
+}
+
+#[test]
+fn long_text_is_cut_at_512_tokens_and_says_so() {
+    with_state(|state| {
+        state.sentence.set("word ".repeat(600));
+        let msg = state.notice.get().expect("a notice");
+        assert!(
+            msg.contains("600 tokens") && msg.contains("first 512"),
+            "{msg}"
+        );
+    });
+}
+
+/// Links that exercise every part of a figure: masks and empty rows, padding,
+/// cross-attention, Linformer's projected keys, each score and kind.
+fn links() -> Vec<String> {
+    use attnlab_core::score::ScoreFunction;
+    let mut links = vec![fragment::encode(&LabState::default())];
+    let mut cross = LabState::default();
+    cross.set_mode(Mode::Cross);
+    cross.model.heads = 2;
+    cross.variants[1].masks.causal = true;
+    cross.view.head = 1;
+    cross.view.compare_what = CompareWhat::Average;
+    links.push(fragment::encode(&cross));
+    let mut masked = LabState {
+        text: "我爱机器学习 and 🙂 too".into(),
+        ..LabState::default()
+    };
+    masked.pad_to = Some(12);
+    masked.variants[0].masks.padding = true;
+    masked.variants[0].masks.window = Some(1);
+    masked.variants[0].temperature = 0.3;
+    masked.variants[1].score = ScoreFunction::Cosine;
+    masked.variants[1].masks.strided = Some(2);
+    masked.view.variant = 1;
+    masked.view.head = 2;
+    links.push(fragment::encode(&masked));
+    let mut kinds = LabState::default();
+    kinds.add_variant().unwrap();
+    kinds.variants[0].attention = AttentionKind::Elu1;
+    kinds.variants[1].attention = AttentionKind::Linformer;
+    kinds.variants[2].score = ScoreFunction::Additive;
+    kinds.view.compare = (0, 2);
+    links.push(fragment::encode(&kinds));
+    links
+}
+
+#[test]
+fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
+    use attnlab_lab::compute::{Pipeline, Which};
+    use attnlab_lab::figure::FigureRequest;
+    for link in links() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let app = AppState::from_fragment(&link);
+            let lab = app.lab.get();
+            let run = Pipeline::new(&lab);
+            let head = app.shown_head();
+            let slots = app.variants.get_untracked();
+            for (i, slot) in slots.iter().enumerate() {
+                let want = run.figure(FigureRequest::Head { variant: i, head }).ok();
+                assert_eq!(slot.memos.selected.get(), want, "{link}: variant {i}");
+                let want = run.figure(FigureRequest::Average { variant: i }).ok();
+                assert_eq!(slot.memos.average_figure.get(), want, "{link}: average {i}");
+                for (h, fig) in slot.memos.grid.get().into_iter().enumerate() {
+                    let want = run.figure(FigureRequest::Head {
+                        variant: i,
+                        head: h,
+                    });
+                    assert_eq!(Ok(fig), want, "{link}: variant {i}, head {h}");
+                }
+            }
+            let (a, b) = lab.view.compare;
+            let which = match lab.view.compare_what {
+                CompareWhat::Head => Which::Head(head),
+                CompareWhat::Average => Which::Average,
+            };
+            let want = run.figure(FigureRequest::Difference { a, b, which });
+            match (app.comparison.get(), want) {
+                (Compared::Shown(got), Ok(want)) => assert_eq!(got.figure, want, "{link}"),
+                (Compared::Refused(got), Err(want)) => {
+                    assert_eq!(got, want.sentence(), "{link}")
+                }
+                (got, want) => panic!("{link}: the app has {got:?}, the lab {want:?}"),
+            }
+        });
+    }
+}
+
+#[test]
+fn a_tampered_link_keeps_the_text_and_says_so() {
+    let owner = Owner::new();
+    owner.with(|| {
+        let state = AppState::from_fragment("v1.!!!");
+        assert!(state.link_notice.get().is_some());
+        assert_eq!(state.variants.with_untracked(Vec::len), 2);
+    });
+}
