@@ -310,3 +310,85 @@ fn errors_exit_2_with_one_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("-o: cannot write "));
 }
+
+/// The lab's figure for `request` drawn as `render` draws it (SVG, 1100 × 760).
+fn lab_svg(state: &LabState, request: attnlab_lab::figure::FigureRequest) -> String {
+    use plotters::prelude::IntoDrawingArea;
+    let figure = attnlab_lab::Pipeline::new(state)
+        .figure(request)
+        .expect("the lab builds the figure");
+    let mut svg = String::new();
+    {
+        let area = plotters_svg::SVGBackend::with_string(&mut svg, (1100, 760)).into_drawing_area();
+        attnlab_plot::draw_heatmap(&area, &figure, &attnlab_plot::HeatmapStyle::default())
+            .expect("the figure draws");
+        area.present().expect("the SVG is written");
+    }
+    svg
+}
+
+#[test]
+fn render_draws_exactly_the_figure_the_lab_builds_for_the_link() {
+    use attnlab_lab::compute::Which;
+    use attnlab_lab::figure::FigureRequest;
+    let mut cross = LabState::default();
+    cross.set_mode(Mode::Cross);
+    cross.model.heads = 2;
+    cross.variants[1].masks.causal = true;
+    let mut masked = LabState {
+        text: "我爱机器学习 and 🙂 too".into(),
+        pad_to: Some(12),
+        ..LabState::default()
+    };
+    masked.variants[0].masks.padding = true;
+    masked.variants[0].masks.window = Some(1);
+    masked.variants[1].temperature = 0.3;
+    masked.view.compare_what = CompareWhat::Average;
+    for (state, case) in [
+        (LabState::default(), "default"),
+        (cross, "cross"),
+        (masked, "masked"),
+    ] {
+        let link = format!("#{}", fragment::encode(&state));
+        let cases: [(&[&str], FigureRequest); 4] = [
+            (
+                &[],
+                FigureRequest::Head {
+                    variant: 0,
+                    head: 0,
+                },
+            ),
+            (
+                &["--variant", "B", "--head", "1"],
+                FigureRequest::Head {
+                    variant: 1,
+                    head: 1,
+                },
+            ),
+            (
+                &["--figure", "average", "--variant", "B"],
+                FigureRequest::Average { variant: 1 },
+            ),
+            (
+                &["--figure", "difference"],
+                FigureRequest::Difference {
+                    a: 0,
+                    b: 1,
+                    which: match state.view.compare_what {
+                        CompareWhat::Head => Which::Head(0),
+                        CompareWhat::Average => Which::Average,
+                    },
+                },
+            ),
+        ];
+        for (i, (args, request)) in cases.into_iter().enumerate() {
+            let mut all = vec!["--state", link.as_str()];
+            all.extend_from_slice(args);
+            let got = render(&format!("same-{case}-{i}.svg"), &all);
+            assert!(
+                got == lab_svg(&state, request),
+                "{case}: `render {all:?}` differs from the lab's {request:?}"
+            );
+        }
+    }
+}
