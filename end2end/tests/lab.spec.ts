@@ -480,11 +480,15 @@ test('cross-attention: target queries attend to source keys', async ({ page }) =
   await page.keyboard.press('ArrowRight');
   await expect(a.getByTestId('cell-info').first()).toContainText('query “I” (0) → key “爱” (1): weight');
   const before = await pixels(head(a));
+  // The address bar follows at most every 200 ms: reload only once it holds the new source.
+  const hash = () => page.evaluate(() => location.hash);
+  await expect.poll(hash).not.toBe('');
+  const linkBefore = await hash();
   await page.getByTestId('source-input').fill('我爱学习');
   await changes(head(a), before, 'a new source');
   await expect(head(a)).toHaveAttribute('aria-label', /by 4 keys/);
   // The mode travels in the link too.
-  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe('');
+  await expect.poll(hash).not.toBe(linkBefore);
   await page.reload();
   await expect(page.getByTestId('mode-cross')).toBeChecked();
   await expect(page.getByTestId('source-input')).toHaveValue('我爱学习');
