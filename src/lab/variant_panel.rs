@@ -3,7 +3,7 @@ use leptos::prelude::*;
 
 use super::{CellInfo, HeadGridView, VariantControls};
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::state::{VariantSlot, use_app_state};
+use crate::state::{VariantEdit, VariantSlot, use_app_state};
 
 /// One variant: its name and buttons, the selected head large (with row entropy and
 /// legend), its knobs, every head as small multiples (click one to select it), and the
@@ -37,12 +37,12 @@ pub fn VariantPanel(
     });
     let duplicate = move |_: leptos::ev::MouseEvent| {
         let i = index.get_untracked();
-        let r = state.edit_variants(|lab| lab.duplicate_variant(i).map(|_| None));
+        let r = state.edit_variants(VariantEdit::Duplicate(i));
         action_error.set(r.err());
     };
     let remove = move |_: leptos::ev::MouseEvent| {
         let i = index.get_untracked();
-        let r = state.edit_variants(|lab| lab.remove_variant(i).map(|_| Some(i)));
+        let r = state.edit_variants(VariantEdit::Remove(i));
         action_error.set(r.err());
     };
     let rename = move |ev: leptos::ev::Event| {

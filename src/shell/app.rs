@@ -10,7 +10,7 @@ use crate::pages::lines::LinesView;
 use crate::pages::positions::PositionsPage;
 use crate::pages::scaling::ScalingPage;
 use crate::pages::steps::StepsView;
-use crate::state::{provide_app_state, use_app_state};
+use crate::state::{VariantEdit, provide_app_state, use_app_state};
 
 /// The whole lab: the text and model on top, the variants side by side, the
 /// comparison below.
@@ -61,7 +61,7 @@ fn LabPage() -> impl IntoView {
                 <h2 class="section-title">"Variants " <span class="token-count" data-testid="variant-count">{count}</span></h2>
                 <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
                     title=move || add_why().unwrap_or("add a variant with the Transformer's defaults")
-                    on:click=move |_| { let _ = state.edit_variants(|lab| lab.add_variant().map(|_| None)); }>
+                    on:click=move |_| { let _ = state.edit_variants(VariantEdit::Add); }>
                     "+ add variant"
                 </button>
                 <span class="why is-shown">{move || add_why()}</span>

@@ -82,6 +82,17 @@ pub struct Comparison {
     pub names: (String, String),
 }
 
+/// An edit of the variant list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VariantEdit {
+    /// A new variant with the default settings and the next free name.
+    Add,
+    /// A copy of variant `i`, after the others.
+    Duplicate(usize),
+    /// Variant `i` removed (its memos with it).
+    Remove(usize),
+}
+
 /// What the comparison area shows.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Compared {
@@ -324,14 +335,16 @@ impl AppState {
         app
     }
 
-    /// Applies an edit of the variant list made on a [`LabState`] (add, duplicate,
-    /// remove): the slots follow, the others keep their memos. Returns the edit's error.
-    pub fn edit_variants(
-        &self,
-        edit: impl FnOnce(&mut LabState) -> Result<Option<usize>, String>,
-    ) -> Result<(), String> {
+    /// Applies `edit` to the variant list by the lab's rules ([`LabState::add_variant`],
+    /// …): the slots follow, the other variants keep their memos. Returns why the edit
+    /// was refused, as a sentence.
+    pub fn edit_variants(&self, edit: VariantEdit) -> Result<(), String> {
         let mut lab = self.lab.get_untracked();
-        let removed = edit(&mut lab)?;
+        let removed = match edit {
+            VariantEdit::Add => lab.add_variant().map(|_| None),
+            VariantEdit::Duplicate(i) => lab.duplicate_variant(i).map(|_| None),
+            VariantEdit::Remove(i) => lab.remove_variant(i).map(|()| Some(i)),
+        }?;
         self.variants.update(|slots| {
             if let Some(i) = removed
                 && i < slots.len()

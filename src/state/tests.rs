@@ -74,15 +74,11 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
 #[test]
 fn variants_are_added_and_removed_and_the_link_follows() {
     with_state(|state| {
-        state
-            .edit_variants(|l| l.add_variant().map(|_| None))
-            .unwrap();
+        state.edit_variants(VariantEdit::Add).unwrap();
         assert_eq!(state.variants.with_untracked(Vec::len), 3);
         assert_eq!(state.lab.get().variants[2].name, "C");
         let b_id = state.variants.with_untracked(|s| s[1].id);
-        state
-            .edit_variants(|l| l.remove_variant(0).map(|_| Some(0)))
-            .unwrap();
+        state.edit_variants(VariantEdit::Remove(0)).unwrap();
         assert_eq!(state.variants.with_untracked(|s| s[0].id), b_id);
         state.head.set(9);
         assert_eq!(
