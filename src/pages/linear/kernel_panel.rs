@@ -25,12 +25,12 @@ pub fn KernelPanel(
     kind: Signal<AttentionKind>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let cmp: Memo<Option<Result<KernelComparison, String>>> = from_problem(problem, move |p| {
+    let cmp: Memo<Result<KernelComparison, String>> = from_problem(problem, move |p| {
         kernel_comparison(p, head.get(), kind.get())
     });
     let figures = Memo::new(move |_| {
         cmp.with(|c| {
-            let c = c.as_ref()?.as_ref().ok()?;
+            let c = c.as_ref().ok()?;
             let rows = state.tokens.with(Tokens::labels);
             let cols = state.key_tokens.with(Tokens::labels);
             comparison_figures(c, &rows, &cols).ok()
@@ -39,12 +39,11 @@ pub fn KernelPanel(
     let fig = move |i: usize| -> Signal<Option<Heatmap>> {
         Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
     };
-    let chart =
-        Signal::derive(move || cmp.with(|c| c.as_ref()?.as_ref().ok().and_then(spectrum_chart)));
-    let error = move || cmp.with(|c| c.as_ref().and_then(|c| c.as_ref().err()).cloned());
+    let chart = Signal::derive(move || cmp.with(|c| c.as_ref().ok().and_then(spectrum_chart)));
+    let error = move || cmp.with(|c| c.as_ref().err().cloned());
     let numbers = move || {
         cmp.with(|c| {
-            let c = c.as_ref()?.as_ref().ok()?;
+            let c = c.as_ref().ok()?;
             let m = c.metrics;
             let kind = c.kind.name();
             let (n, cols) = c.linear.weights.dim();

@@ -19,9 +19,9 @@ pub fn LinearPage() -> impl IntoView {
             .map(|s| s.variant.with(|v| v.attention))
             .unwrap_or_default()
     });
-    let problem: ProblemMemo = Memo::new(move |_| {
-        let memo = state.shown_slot()?.memos.problem;
-        Some(memo.get().map_err(|e| explain(&e)))
+    let problem: ProblemMemo = Memo::new(move |_| match state.shown_slot() {
+        Some(slot) => slot.memos.problem.get().map_err(|e| explain(&e)),
+        None => Err("There is no variant to show.".to_string()),
     });
     let picked = RwSignal::new(None::<AttentionKind>);
     let kind = Signal::derive(move || {

@@ -27,14 +27,14 @@ pub fn LinformerPanel(
     });
     let picked = RwSignal::new(None::<usize>);
     let k = Memo::new(move |_| picked.get().unwrap_or_else(|| variant_k.get()));
-    let view_memo: Memo<Option<Result<LinformerView, String>>> = from_problem(problem, move |p| {
+    let view_memo: Memo<Result<LinformerView, String>> = from_problem(problem, move |p| {
         state
             .model
             .with(|m| linformer_view(m, p, head.get(), k.get()))
     });
     let figures = Memo::new(move |_| {
         view_memo.with(|v| {
-            let v = v.as_ref()?.as_ref().ok()?;
+            let v = v.as_ref().ok()?;
             let rows = state.tokens.with(Tokens::labels);
             let keys = state.key_tokens.with(Tokens::labels);
             linformer_figures(v, &rows, &keys).ok()
@@ -43,7 +43,7 @@ pub fn LinformerPanel(
     let fig = move |i: usize| -> Signal<Option<Heatmap>> {
         Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
     };
-    let error = move || view_memo.with(|v| v.as_ref().and_then(|v| v.as_ref().err()).cloned());
+    let error = move || view_memo.with(|v| v.as_ref().err().cloned());
     let (lo, hi) = (*LINFORMER_K_RANGE.start(), *LINFORMER_K_RANGE.end());
     let set_k = move |ev: leptos::ev::Event| {
         if let Ok(v) = event_target_value(&ev).parse::<usize>() {

@@ -21,25 +21,22 @@ pub use linear_pickers::LinearPickers;
 pub use linformer_panel::LinformerPanel;
 pub use rnn_stepper::RnnStepper;
 
-/// The selected variant's problem: `None` without a variant, else the problem or the
-/// sentence saying why there is none.
-pub type ProblemMemo = Memo<Option<Result<Problem, String>>>;
+/// The selected variant's problem, or the sentence saying why there is none.
+pub type ProblemMemo = Memo<Result<Problem, String>>;
 
-/// A memo of `f` on the selected variant's problem: `None` without a variant, else what
-/// `f` computes, or the problem's or `f`'s error as a sentence.
+/// A memo of `f` on the selected variant's problem: what `f` computes, or the problem's
+/// or `f`'s error as a sentence.
 pub fn from_problem<T>(
     problem: ProblemMemo,
     f: impl Fn(&Problem) -> Result<T, LinearLabError> + Send + Sync + 'static,
-) -> Memo<Option<Result<T, String>>>
+) -> Memo<Result<T, String>>
 where
     T: PartialEq + Send + Sync + 'static,
 {
     Memo::new(move |_| {
-        problem.with(|p| {
-            Some(match p.as_ref()? {
-                Ok(p) => f(p).map_err(|e| e.sentence()),
-                Err(e) => Err(e.clone()),
-            })
+        problem.with(|p| match p {
+            Ok(p) => f(p).map_err(|e| e.sentence()),
+            Err(e) => Err(e.clone()),
         })
     })
 }

@@ -25,27 +25,21 @@ pub fn RnnStepper(
     kind: Signal<AttentionKind>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let trace: Memo<Option<Result<RnnTrace, String>>> =
+    let trace: Memo<Result<RnnTrace, String>> =
         from_problem(problem, move |p| rnn_trace(p, head.get(), kind.get()));
-    let len = Memo::new(move |_| {
-        trace.with(|t| {
-            t.as_ref()
-                .and_then(|t| t.as_ref().ok())
-                .map_or(0, RnnTrace::len)
-        })
-    });
+    let len = Memo::new(move |_| trace.with(|t| t.as_ref().map_or(0, RnnTrace::len)));
     let t_raw = RwSignal::new(0usize);
     let t = Memo::new(move |_| t_raw.get().min(len.get().saturating_sub(1)));
     let go = move |to: usize| {
         let last = len.get_untracked().saturating_sub(1);
         t_raw.set(to.min(last));
     };
-    let step = Memo::new(move |_| trace.with(|tr| tr.as_ref()?.as_ref().ok()?.step(t.get())));
+    let step = Memo::new(move |_| trace.with(|tr| tr.as_ref().ok()?.step(t.get())));
     let figures = Memo::new(move |_| step.with(|s| step_figures(s.as_ref()?).ok()));
     let fig = move |i: usize| -> Signal<Option<Heatmap>> {
         Signal::derive(move || figures.with(|f| f.as_ref().map(|f| f[i].clone())))
     };
-    let error = move || trace.with(|t| t.as_ref().and_then(|t| t.as_ref().err()).cloned());
+    let error = move || trace.with(|t| t.as_ref().err().cloned());
     let on_key = move |ev: KeyboardEvent| {
         // The slider moves itself with the arrow keys.
         let on_input = ev
@@ -88,7 +82,7 @@ pub fn RnnStepper(
         })
     };
     let diff = move || {
-        let all = trace.with(|tr| tr.as_ref()?.as_ref().ok().map(RnnTrace::max_abs_diff))?;
+        let all = trace.with(|tr| tr.as_ref().ok().map(RnnTrace::max_abs_diff))?;
         step.with(|s| {
             let s = s.as_ref()?;
             Some(view! {
