@@ -125,8 +125,8 @@ fn paren(x: String) -> String {
     row(&[mo("("), x, mo(")")])
 }
 
-/// `X = E + PE` (or the concatenation, or `E` alone), and the query's own row: for query
-/// 7, "it", `x_7 = e(“it”) + PE(7)`.
+/// `X = E + PE` (or the concatenation, or `E` alone) and, as a second `<math>` block, the
+/// query's own row: for query 7, "it", `x_7 = e(“it”) + PE(7)`.
 pub fn input(model: &ModelConfig, query: Option<&Query>) -> String {
     let e = match model.embedding_scale {
         EmbeddingScale::Unit => mi("E"),
@@ -143,23 +143,25 @@ pub fn input(model: &ModelConfig, query: Option<&Query>) -> String {
         (_, Combine::Add) => row(&[e.clone(), mo("+"), pe.clone()]),
         (_, Combine::Concat { .. }) => row(&[mo("["), e.clone(), mo("|"), pe.clone(), mo("]")]),
     };
-    let mut parts = vec![mi("X"), mo("="), rhs];
-    if let Some(query) = query {
-        let i = query.index.to_string();
-        let word = row(&[
-            mi("e"),
-            paren(row(&[mtext(&format!("\u{201c}{}\u{201d}", query.token))])),
-        ]);
-        let line = match (model.position.kind, model.position.combine) {
-            (PositionKind::None, _) => word,
-            (_, Combine::Add) => row(&[word, mo("+"), pe.clone(), paren(mn(&i))]),
-            (_, Combine::Concat { .. }) => {
-                row(&[mo("["), word, mo("|"), pe.clone(), paren(mn(&i)), mo("]")])
-            }
-        };
-        parts.extend([mo(";"), mspace(), sub(mi("x"), mn(&i)), mo("="), line]);
-    }
-    wrap(&row(&parts))
+    let matrix = wrap(&row(&[mi("X"), mo("="), rhs]));
+    let Some(query) = query else {
+        return matrix;
+    };
+    let i = query.index.to_string();
+    let word = row(&[
+        mi("e"),
+        paren(row(&[mtext(&format!("\u{201c}{}\u{201d}", query.token))])),
+    ]);
+    let line = match (model.position.kind, model.position.combine) {
+        (PositionKind::None, _) => word,
+        (_, Combine::Add) => row(&[word, mo("+"), pe.clone(), paren(mn(&i))]),
+        (_, Combine::Concat { .. }) => {
+            row(&[mo("["), word, mo("|"), pe.clone(), paren(mn(&i)), mo("]")])
+        }
+    };
+    // Two equations, two blocks: the page wraps them onto two lines when they do not
+    // fit side by side.
+    matrix + &wrap(&row(&[sub(mi("x"), mn(&i)), mo("="), line]))
 }
 
 fn mspace() -> String {
