@@ -10,6 +10,7 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, PositionKind};
+use attnlab_plot::number;
 
 use crate::state::{
     BASE_RANGE, D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LINFORMER_K_RANGE, LabState,
@@ -364,8 +365,11 @@ fn repair_variant(v: &mut Variant, fixes: &mut Vec<String>) {
             v.temperature.clamp(lo, hi)
         };
         fixes.push(format!(
-            "variant {name}: the temperature {} is outside {lo}–{hi}, so it is {t}",
-            v.temperature
+            "variant {name}: the temperature {} is outside {}–{}, so it is {}",
+            number::full(v.temperature),
+            number::full(lo),
+            number::full(hi),
+            number::full(t)
         ));
         v.temperature = t;
     }

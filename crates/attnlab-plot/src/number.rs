@@ -99,6 +99,19 @@ pub fn readable(v: impl Into<f64>) -> String {
     }
 }
 
+/// `v` rounded to `digits` significant digits, the whole-number ones too, and written as
+/// [`significant`] writes it: `1234.5, 2 → "1200"`, `87.6, 2 → "88"`, `0.01234, 2 →
+/// "0.012"`. For counts and sizes read at a glance.
+pub fn rounded(v: impl Into<f64>, digits: usize) -> String {
+    let v = v.into();
+    let digits = digits.max(1);
+    if v == 0.0 || !v.is_finite() {
+        return special(v);
+    }
+    let step = 10f64.powi(v.abs().log10().floor() as i32 + 1 - digits as i32);
+    significant((v / step).round() * step, digits)
+}
+
 /// `v` in full: the shortest decimal that reads back as the same `f32` (Rust's `{}`),
 /// with an ASCII `-` so that it parses back: `0.1 → "0.1"`, `-2.5 → "-2.5"`,
 /// `1e-7 → "0.0000001"`. For exact read-outs and machine-readable output.
@@ -163,6 +176,17 @@ fn superscript(exponent: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounded_counts_keep_their_leading_digits() {
+        assert_eq!(rounded(1234.5, 2), "1200");
+        assert_eq!(rounded(1234.5, 3), "1230");
+        assert_eq!(rounded(87.6, 2), "88");
+        assert_eq!(rounded(0.012_34, 2), "0.012");
+        assert_eq!(rounded(-999.6, 2), "\u{2212}1000");
+        assert_eq!(rounded(f64::INFINITY, 2), "\u{221e}");
+        assert_eq!(rounded(0.0, 3), "0");
+    }
 
     #[test]
     fn formatting() {

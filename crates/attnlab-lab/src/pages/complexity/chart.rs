@@ -129,14 +129,10 @@ impl Measurements {
     }
 }
 
-/// `n` rounded to a readable number of significant digits (2 below 1000, 3 above).
+/// A sequence length `n` (a whole number of tokens) to 2 significant digits below 1000,
+/// 3 above.
 fn round_n(n: f64) -> String {
-    if !n.is_finite() {
-        return "∞".into();
-    }
-    let digits = if n >= 1000.0 { 3 } else { 2 };
-    let magnitude = 10f64.powi(n.abs().max(1.0).log10().floor() as i32 + 1 - digits);
-    format!("{}", ((n / magnitude).round() * magnitude).round() as u64)
+    number::rounded(n.round(), if n >= 1000.0 { 3 } else { 2 })
 }
 
 /// The legend label of a kind's fitted slope: `"softmax (streaming) slope 1.97"`.
