@@ -107,7 +107,9 @@ test('the softmax row sums to 1 and equals the lab\'s own reading of the same ce
 test('the Input formula, the outlined row and every stage follow the picked query', async ({ page }) => {
   await openSteps(page);
   await expect(stage(page)).toHaveAttribute('data-stage', 'Input');
-  const math = page.getByTestId('steps-formula').locator('math');
+  // The Input stage's two equations, X and the query's own row, are two MathML blocks.
+  await expect(page.getByTestId('steps-formula').locator('math')).toHaveCount(2);
+  const math = page.getByTestId('steps-formula');
   await expect(math).toContainText('“The”'); // query 0
   // Pick query 7 ("it") with ArrowDown on the stage's heatmap.
   await canvas(page).focus();
