@@ -183,9 +183,8 @@ pub fn HeatmapCanvas(
             css(y1 - y0)
         )
     };
-    let kind_name = kind.clone();
+    let row_highlight = format!("{kind}-row-highlight");
     let overlay = move || -> Option<AnyView> {
-        let kind_name = kind_name.clone();
         let (map, dpr) = cells.get();
         match pointing {
             Pointing::Cells { hover, .. } => {
@@ -203,7 +202,7 @@ pub fn HeatmapCanvas(
                 let (a, _) = map.cell_bounds(r, 0)?;
                 let (_, b) = map.cell_bounds(r, last)?;
                 let style = css_box(a, b, dpr);
-                let testid = format!("{kind_name}-row-highlight");
+                let testid = row_highlight.clone();
                 Some(view! {
                     <div class="row-highlight" data-testid=testid aria-hidden="true" style=style></div>
                 }.into_any())

@@ -104,6 +104,9 @@ pub enum Compared {
     Shown(Box<Comparison>),
 }
 
+/// Why a comparison is refused when either variant has no figure.
+const NO_FIGURE: &str = "One of the two variants has no figure to compare (see its panel).";
+
 /// Variants `a` and `b` of `slots` compared on head `head`, or on their head averages
 /// (`None`).
 fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usize>) -> Compared {
@@ -118,9 +121,7 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
         None => (sa.memos.average_figure, sb.memos.average_figure),
     };
     if fa.with(Option::is_none) || fb.with(Option::is_none) {
-        return Compared::Refused(
-            "One of the two variants has no figure to compare (see its panel).".into(),
-        );
+        return Compared::Refused(NO_FIGURE.into());
     }
     let result = match head {
         Some(h) => sa
@@ -168,9 +169,7 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
             ),
         })),
         Some(Err(e)) => Compared::Refused(e.to_string()),
-        None => Compared::Refused(
-            "One of the two variants has no figure to compare (see its panel).".into(),
-        ),
+        None => Compared::Refused(NO_FIGURE.into()),
     }
 }
 
