@@ -5,7 +5,9 @@
 //! [`attnlab_core::attention::Problem`], so a lab variant (another score, a temperature, a
 //! mask, a linear kernel) can replace the model's own attention in any head or layer
 //! ([`AttentionOverride`]). Weights are f32 or int8 behind one [`linear::Linear`];
-//! tokenizers sit behind one [`Tokenizer`] trait (WordPiece now).
+//! tokenizers sit behind one [`Tokenizer`] trait (WordPiece now). [`relevance`] follows
+//! the attention back through the layers to the input tokens (attention rollout and
+//! attention flow, [`AttentionGraph`]).
 //!
 //! Bytes in, tensors out: no file or network I/O, no web crates, so the same code runs
 //! natively, in the CLI and in a browser worker. `cargo xtask model` downloads and
@@ -42,6 +44,7 @@ pub mod config;
 pub mod encoder;
 pub mod error;
 pub mod linear;
+pub mod relevance;
 pub mod tensors;
 #[doc(hidden)]
 pub mod testing;
@@ -51,6 +54,7 @@ pub use asset::About;
 pub use config::{Config, Pooling};
 pub use encoder::{AttentionOverride, Encoder, Forward, HeadTrace, Scope};
 pub use error::{ModelError, Result, TextError};
+pub use relevance::{AttentionGraph, MAX_FLOW_TOKENS, RelevanceError};
 pub use tokenizer::{DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Tokenizer, WordPiece};
 
 use tensors::Tensors;
