@@ -65,6 +65,7 @@ pub mod compute;
 pub mod figure;
 pub mod fragment;
 pub mod pages;
+pub mod pretrained;
 pub mod rules;
 pub mod state;
 pub mod tokens;

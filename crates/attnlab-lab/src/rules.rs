@@ -253,6 +253,9 @@ impl LabState {
             self.model.heads,
             &mut fixes,
         );
+        if let Some(view) = &mut self.pretrained {
+            fixes.extend(view.repair());
+        }
         fixes
     }
 }

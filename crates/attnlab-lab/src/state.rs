@@ -11,6 +11,8 @@ pub use attnlab_core::model::ModelConfig;
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
+pub use crate::pretrained::PretrainedView;
+
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
 pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
 
@@ -325,12 +327,15 @@ pub enum Page {
     Lines,
     /// Softmax and linear attention timed in the browser against n.
     Complexity,
+    /// The real (pretrained) model: every head, the head search, rollout and flow.
+    Model,
 }
 
 impl Page {
     /// Every page, in the order of the navigation.
-    pub const ALL: [Page; 7] = [
+    pub const ALL: [Page; 8] = [
         Page::Lab,
+        Page::Model,
         Page::Steps,
         Page::Positions,
         Page::Scaling,
@@ -349,6 +354,7 @@ impl Page {
             Page::Linear => "linear",
             Page::Lines => "lines",
             Page::Complexity => "complexity",
+            Page::Model => "model",
         }
     }
 
@@ -407,6 +413,9 @@ pub struct LabState {
     pub variants: Vec<Variant>,
     /// The view selections.
     pub view: View,
+    /// The real (pretrained) model and what its page selects; `None`: the toy (seeded)
+    /// model only.
+    pub pretrained: Option<PretrainedView>,
 }
 
 impl Default for LabState {
@@ -431,6 +440,7 @@ impl Default for LabState {
                 compare: (0, 1),
                 compare_what: CompareWhat::Head,
             },
+            pretrained: None,
         }
     }
 }

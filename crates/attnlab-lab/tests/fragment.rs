@@ -8,6 +8,7 @@ use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::fragment::{self, FragmentErrorKind, MAX_FRAGMENT_LEN};
+use attnlab_lab::pretrained::{Checkpoint, PretrainedView, Relevance};
 use attnlab_lab::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
     Variant, View,
@@ -128,9 +129,34 @@ fn variant() -> impl Strategy<Value = Variant> {
         )
 }
 
+fn pretrained() -> impl Strategy<Value = Option<PretrainedView>> {
+    prop::option::of(
+        (
+            0usize..9,
+            0usize..15,
+            any::<bool>(),
+            prop::option::of((0usize..300, 0usize..300)),
+            any::<bool>(),
+        )
+            .prop_map(|(layer, head, hide_special, search, flow)| PretrainedView {
+                checkpoint: Checkpoint::MiniLmL6,
+                layer,
+                head,
+                hide_special,
+                search,
+                relevance: if flow {
+                    Relevance::Flow
+                } else {
+                    Relevance::Rollout
+                },
+            }),
+    )
+}
+
 /// Any state, including values out of range and forbidden combinations.
 fn any_state() -> impl Strategy<Value = LabState> {
     (
+        pretrained(),
         any::<bool>(),
         text(),
         text(),
@@ -141,6 +167,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
     )
         .prop_map(
             |(
+                pretrained,
                 cross,
                 text,
                 source,
@@ -171,6 +198,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                             CompareWhat::Head
                         },
                     },
+                    pretrained,
                 }
             },
         )

@@ -58,6 +58,8 @@ pub struct HeadGridFrame {
     style: HeatmapStyle,
     title: String,
     selected: Option<usize>,
+    columns: Option<usize>,
+    tile_titles: Vec<String>,
     shapes: Vec<(usize, usize)>,
     value_label: String,
     colours: Option<(ColorScale, ValueRange)>,
@@ -72,6 +74,8 @@ impl HeadGridFrame {
             style: *style,
             title: grid.title.to_string(),
             selected: grid.selected,
+            columns: grid.columns,
+            tile_titles: (0..grid.heads.len()).map(|h| grid.tile_title(h)).collect(),
             shapes: grid
                 .heads
                 .iter()

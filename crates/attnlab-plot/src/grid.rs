@@ -34,6 +34,10 @@ pub struct HeadGrid<'a> {
     pub selected: Option<usize>,
     /// A title above the grid; empty for none.
     pub title: &'a str,
+    /// The number of columns; `None`: the shape that makes the cells largest.
+    pub columns: Option<usize>,
+    /// Each tile's title (one per head); `None`: "head i".
+    pub tile_titles: Option<&'a [String]>,
 }
 
 impl<'a> HeadGrid<'a> {
@@ -43,7 +47,32 @@ impl<'a> HeadGrid<'a> {
             heads,
             selected: None,
             title: "",
+            columns: None,
+            tile_titles: None,
         }
+    }
+
+    /// The same grid in `columns` columns (at least 1), e.g. one row per layer.
+    pub fn with_columns(self, columns: usize) -> HeadGrid<'a> {
+        HeadGrid {
+            columns: Some(columns.max(1)),
+            ..self
+        }
+    }
+
+    /// The same grid with these tile titles (one per head; missing ones are "head i").
+    pub fn with_tile_titles(self, titles: &'a [String]) -> HeadGrid<'a> {
+        HeadGrid {
+            tile_titles: Some(titles),
+            ..self
+        }
+    }
+
+    /// The title of tile `head`.
+    pub(crate) fn tile_title(&self, head: usize) -> String {
+        self.tile_titles
+            .and_then(|t| t.get(head).cloned())
+            .unwrap_or_else(|| format!("head {head}"))
     }
 
     /// The same grid with head `head` outlined.
@@ -152,6 +181,7 @@ fn grid_shape(
     t: TileSize,
     (avail_w, avail_h): (f64, f64),
     gap: f64,
+    columns: Option<usize>,
 ) -> (usize, usize, f64) {
     let shape = |cols: usize| {
         let rows = heads.div_ceil(cols).max(1);
@@ -160,7 +190,10 @@ fn grid_shape(
         let cell = (box_w / t.m as f64).min(box_h / t.n as f64).min(t.max_cell);
         (cols, rows, cell, box_w >= t.min_w)
     };
-    let shapes: Vec<_> = (1..=heads.max(1)).map(shape).collect();
+    let shapes: Vec<_> = match columns {
+        Some(c) => vec![shape(c.clamp(1, heads.max(1)))],
+        None => (1..=heads.max(1)).map(shape).collect(),
+    };
     let titled = shapes.iter().any(|s| s.3);
     let best = shapes.into_iter().filter(|s| s.3 || !titled).fold(
         (heads.max(1), 1, 0.0),
@@ -257,7 +290,10 @@ fn paint_grid_parts<DB: DrawingBackend>(
     let top = pad + title_band;
     let avail = (w - 2.0 * pad - legend_w, h - top - pad);
     let k = grid.heads.len();
-    let title_w = text::width(&format!("head {}", k.saturating_sub(1)), tile_px) * 1.1;
+    let title_w = (0..k)
+        .map(|h| text::width(&grid.tile_title(h), tile_px))
+        .fold(0.0, f64::max)
+        * 1.1;
     let tile = TileSize {
         n,
         m,
@@ -265,7 +301,7 @@ fn paint_grid_parts<DB: DrawingBackend>(
         min_w: title_w,
         max_cell: 48.0 * s,
     };
-    let (cols, rows, cell) = grid_shape(k, tile, avail, gap);
+    let (cols, rows, cell) = grid_shape(k, tile, avail, gap, grid.columns);
     let mat = (cell * m as f64, cell * n as f64);
     let slot_w = mat
         .0
@@ -293,7 +329,8 @@ fn paint_grid_parts<DB: DrawingBackend>(
 
         if all {
             let selected = grid.selected == Some(head);
-            draw_tile_frame(area, head, selected, (sx, slot_w, gap), &map, s)?;
+            let title = grid.tile_title(head);
+            draw_tile_frame(area, &title, selected, (sx, slot_w, gap), &map, s)?;
         }
         let bounds = (
             (sx.round() as i32 - half_gap, sy.round() as i32 - half_gap),
@@ -332,11 +369,11 @@ fn paint_grid_parts<DB: DrawingBackend>(
     Ok(HeadGridMap { tiles })
 }
 
-/// A tile's title ("head i") above its cells at `map`, centred in the slot that starts
-/// at `sx`; and, when it is the selected head, its outline.
+/// A tile's title above its cells at `map`, centred in the slot that starts at `sx`;
+/// and, when it is the selected head, its outline.
 fn draw_tile_frame<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    head: usize,
+    label: &str,
     selected: bool,
     (sx, slot_w, gap): (f64, f64, f64),
     map: &CellMap,
@@ -345,14 +382,13 @@ fn draw_tile_frame<DB: DrawingBackend>(
     let tile_px = TILE_PX * s;
     let (mx, my) = (map.edge_x(0), map.edge_y(0));
     let (right, bottom) = (map.edge_x(map.cols()), map.edge_y(map.rows()));
-    let label = format!("head {head}");
     let (weight, ink) = if selected {
         (FontStyle::Bold, &SELECTED)
     } else {
         (FontStyle::Normal, &MUTED_INK)
     };
     let st = anchored(font(tile_px, weight).color(ink), HPos::Center, VPos::Bottom);
-    let label = text::clip(&label, tile_px, slot_w + gap);
+    let label = text::clip(label, tile_px, slot_w + gap);
     area.draw_text(&label, &st, p(sx + slot_w / 2.0, my as f64 - 5.0 * s))?;
     if selected {
         let o = (4.0 * s).round() as i32;
@@ -383,15 +419,18 @@ mod tests {
             max_cell: 1e9,
         };
         // Eight square heads in a wide area: 4 × 2.
-        let (c, r, _) = grid_shape(8, tile(10), (800.0, 400.0), 10.0);
+        let (c, r, _) = grid_shape(8, tile(10), (800.0, 400.0), 10.0, None);
         assert_eq!((c, r), (4, 2));
         // One head: one tile.
-        assert_eq!(grid_shape(1, tile(5), (300.0, 300.0), 10.0).0, 1);
+        assert_eq!(grid_shape(1, tile(5), (300.0, 300.0), 10.0, None).0, 1);
         // Sixteen in a square area: 4 × 4.
-        let (c, r, _) = grid_shape(16, tile(64), (700.0, 700.0), 10.0);
+        let (c, r, _) = grid_shape(16, tile(64), (700.0, 700.0), 10.0, None);
         assert_eq!((c, r), (4, 4));
         // Sixteen tiny heads in a narrow strip: not so many columns that titles collide.
-        let (c, _, _) = grid_shape(16, tile(2), (400.0, 100.0), 10.0);
+        let (c, _, _) = grid_shape(16, tile(2), (400.0, 100.0), 10.0, None);
         assert!(c <= 6, "{c} columns of titles 50 px wide in 400 px");
+        // A fixed number of columns: 72 heads in 12 columns are 6 rows.
+        let (c, r, _) = grid_shape(72, tile(10), (1200.0, 700.0), 10.0, Some(12));
+        assert_eq!((c, r), (12, 6));
     }
 }

@@ -28,11 +28,18 @@
 //! | `v` | variants (below) | A (scaled dot), B (dot) |
 //! | `w` | view: `[variant, head, compare a, compare b]` | `[0, 0, 0, 1]` |
 //! | `o` | what the comparison compares: `"average"` (the head averages) | the selected head |
+//! | `u` | the page: `"steps"`, `"model"`, … | the lab |
+//! | `m` | the real model's view (below) | the toy (seeded) model |
 //!
 //! A variant: `n` name, `f` score function, `tau` temperature, `a` attention kind (the
 //! core's names, e.g. `"scaled_dot"`, `"elu1"`), `k` Linformer k, `c` causal, `p`
 //! padding, `w` window r, `s` stride, `g` global token indices, `x` custom blocked cells
 //! `[[query, key], …]`; defaults: scaled dot, τ = 1, softmax, k = 4, no masks.
+//!
+//! The real model (`m`): `k` the checkpoint (`"minilm-l6"`), `l` layer, `h` head, `x`
+//! `[CLS]`/`[SEP]` hidden, `q` the head search's `[query, key]` token indices, `f`
+//! `"flow"`; defaults: layer 0, head 0, every token shown, no search, rollout. An unknown
+//! checkpoint opens the toy model with a notice.
 //!
 //! # Decoding
 //!

@@ -9,6 +9,7 @@ use attnlab_core::score::ScoreFunction;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::pretrained::{Checkpoint, PretrainedView, Relevance};
 use crate::state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
     Variant, View,
@@ -62,6 +63,67 @@ pub(super) struct Wire {
     o: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     u: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    m: Option<WirePretrained>,
+}
+
+/// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
+/// `q` the head search's `[query, key]`, `f` `"flow"`; defaults layer 0, head 0, shown,
+/// no search, rollout.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct WirePretrained {
+    k: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    x: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    q: Option<(u64, u64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    f: Option<String>,
+}
+
+impl WirePretrained {
+    fn from_view(v: &PretrainedView) -> WirePretrained {
+        WirePretrained {
+            k: v.checkpoint.name().into(),
+            l: unless(v.layer as u64, 0),
+            h: unless(v.head as u64, 0),
+            x: v.hide_special.then_some(true),
+            q: v.search.map(|(q, k)| (q as u64, k as u64)),
+            f: unless(v.relevance, Relevance::Rollout).map(|r| r.name().into()),
+        }
+    }
+
+    fn into_view(self, unknown: &mut Vec<String>) -> Option<PretrainedView> {
+        let Some(checkpoint) = Checkpoint::parse(&self.k) else {
+            unknown.push(format!(
+                "the model “{}” is unknown, so the toy (seeded) model is used",
+                self.k
+            ));
+            return None;
+        };
+        let relevance = match self.f.as_deref() {
+            None => Relevance::Rollout,
+            Some(name) => Relevance::parse(name).unwrap_or_else(|| {
+                unknown.push(format!(
+                    "“{name}” is not rollout or flow, so rollout is shown"
+                ));
+                Relevance::Rollout
+            }),
+        };
+        Some(PretrainedView {
+            checkpoint,
+            layer: count(self.l.unwrap_or(0)),
+            head: count(self.h.unwrap_or(0)),
+            hide_special: self.x.unwrap_or(false),
+            search: self.q.map(|(q, k)| (count(q), count(k))),
+            relevance,
+        })
+    }
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -198,6 +260,7 @@ impl Wire {
             w: unless(view, defaults::VIEW),
             o: (state.view.compare_what == CompareWhat::Average).then(|| "average".into()),
             u: (state.view.page != Page::Lab).then(|| state.view.page.name().into()),
+            m: state.pretrained.as_ref().map(WirePretrained::from_view),
         }
     }
 
@@ -298,6 +361,7 @@ impl Wire {
                 compare: (a, b),
                 compare_what,
             },
+            pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
         };
         (state, unknown)
     }

