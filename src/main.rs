@@ -17,6 +17,7 @@
 
 mod canvas;
 mod lab;
+mod model;
 mod pages;
 mod shell;
 mod state;

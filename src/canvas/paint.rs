@@ -151,29 +151,28 @@ pub fn paint_heatmap_over(
     Ok(map)
 }
 
-/// Draws every head as small multiples, `selected` outlined, on a canvas of `known` CSS
-/// size (see [`fit`]), repainting only the cells when `shown` says the canvas shows the
-/// same frame (`shown` is updated). Returns where the tiles are.
+/// Draws `grid` (every head as small multiples, its selected head outlined) on a canvas
+/// of `known` CSS size (see [`fit`]), repainting only the cells when `shown` says the
+/// canvas shows the same frame (`shown` is updated). Returns where the tiles are.
 pub fn paint_grid(
     canvas: &HtmlCanvasElement,
-    heads: &[Heatmap],
-    selected: usize,
+    grid: &HeadGrid<'_>,
     dpr: f64,
     known: Option<(f64, f64)>,
     shown: &mut Shown<HeadGridFrame>,
 ) -> Result<Option<HeadGridMap>, String> {
+    let heads = grid.heads;
     let (width, height) = fit(canvas, dpr, known);
     let previous = shown.take();
     let map = if width > 0 && height > 0 && !heads.is_empty() {
         let backend = BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
         let area = backend.into_drawing_area();
-        let grid = HeadGrid::new(heads).with_selected(selected);
         let style = style(dpr);
-        let frame = HeadGridFrame::of(&grid, &style, (width, height));
+        let frame = HeadGridFrame::of(grid, &style, (width, height));
         let map = if shows(&previous, canvas, &frame) {
-            repaint_head_grid_values(&area, &grid, &style)
+            repaint_head_grid_values(&area, grid, &style)
         } else {
-            draw_head_grid(&area, &grid, &style)
+            draw_head_grid(&area, grid, &style)
         }
         .map_err(|e| e.to_string())?;
         area.present().map_err(|e| e.to_string())?;

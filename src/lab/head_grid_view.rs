@@ -1,4 +1,4 @@
-use attnlab_plot::{HeadGridMap, Heatmap};
+use attnlab_plot::{HeadGrid, HeadGridMap, Heatmap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -30,7 +30,12 @@ pub fn HeadGridView(
         move |el, dpr, known| {
             let sel = selected.get();
             shown
-                .try_update_value(|shown| heads.with(|h| paint_grid(el, h, sel, dpr, known, shown)))
+                .try_update_value(|shown| {
+                    heads.with(|h| {
+                        let grid = HeadGrid::new(h).with_selected(sel);
+                        paint_grid(el, &grid, dpr, known, shown)
+                    })
+                })
                 .unwrap_or_else(|| Err("the canvas's component is gone".into()))
         },
         move |map, _| tiles.set_value(map.flatten()),

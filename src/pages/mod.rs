@@ -5,6 +5,7 @@
 pub mod complexity;
 pub mod linear;
 pub mod lines;
+pub mod model;
 pub mod positions;
 pub mod scaling;
 pub mod steps;

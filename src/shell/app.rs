@@ -2,11 +2,15 @@ use attnlab_lab::Page;
 use leptos::prelude::*;
 
 use super::token_strip::Side;
-use super::{AppHeader, LinkBar, ModelSettingsPanel, Notice, PageNav, SentenceInput, TokenStrip};
+use super::{
+    AppHeader, LinkBar, ModelChoice, ModelSettingsPanel, Notice, PageNav, SentenceInput, TokenStrip,
+};
 use crate::lab::{ComparePanel, VariantPanel};
+use crate::model::provide_model_session;
 use crate::pages::complexity::ComplexityView;
 use crate::pages::linear::LinearPage;
 use crate::pages::lines::LinesView;
+use crate::pages::model::ModelPage;
 use crate::pages::positions::PositionsPage;
 use crate::pages::scaling::ScalingPage;
 use crate::pages::steps::StepsView;
@@ -17,6 +21,8 @@ use crate::state::{VariantEdit, provide_app_state, use_app_state};
 #[component]
 pub fn App() -> impl IntoView {
     let state = provide_app_state();
+    let session = provide_model_session();
+    crate::model::drive(state, session);
     view! {
         <AppHeader/>
         <LinkBar/>
@@ -30,6 +36,7 @@ pub fn App() -> impl IntoView {
                     </Show>
                 </section>
                 <section class="panel panel-model" aria-label="Model settings">
+                    <ModelChoice/>
                     <ModelSettingsPanel/>
                 </section>
             </div>
@@ -44,6 +51,7 @@ pub fn App() -> impl IntoView {
                 Page::Linear => view! { <LinearPage/> }.into_any(),
                 Page::Lines => view! { <LinesView/> }.into_any(),
                 Page::Complexity => view! { <ComplexityView/> }.into_any(),
+                Page::Model => view! { <ModelPage/> }.into_any(),
             }}
             </div>
         </main>

@@ -4,6 +4,7 @@
 mod app;
 mod app_header;
 mod link_bar;
+mod model_choice;
 mod model_settings;
 mod notice;
 mod page_nav;
@@ -13,6 +14,7 @@ mod token_strip;
 pub use app::App;
 pub use app_header::AppHeader;
 pub use link_bar::LinkBar;
+pub use model_choice::ModelChoice;
 pub use model_settings::ModelSettingsPanel;
 pub use notice::Notice;
 pub use page_nav::PageNav;

@@ -9,6 +9,7 @@ use crate::state::use_app_state;
 /// is not offered (a link naming it opens the lab).
 pub const PAGES: &[(Page, &str)] = &[
     (Page::Lab, "Lab"),
+    (Page::Model, "Real model"),
     (Page::Steps, "Step by step"),
     (Page::Positions, "Positions"),
     (Page::Scaling, "Why \u{221a}d_k"),

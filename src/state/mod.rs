@@ -30,6 +30,7 @@ pub use attnlab_lab::CompareWhat;
 use attnlab_lab::compute::{self, HeadAverage, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
+use attnlab_lab::pretrained::PretrainedView;
 use attnlab_lab::tokens::{self, Tokens};
 use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
 use attnlab_plot::Heatmap;
@@ -205,6 +206,8 @@ pub struct AppState {
     pub hover: RwSignal<Option<(usize, usize)>>,
     /// A notice about the link the page was opened with, if any.
     pub link_notice: RwSignal<Option<String>>,
+    /// The real model and what its page selects; `None`: the toy (seeded) model.
+    pub pretrained: RwSignal<Option<PretrainedView>>,
     /// The query tokens (the sentence, or the target).
     pub tokens: Memo<Tokens>,
     /// The key tokens (the source in cross mode, else the query tokens).
@@ -231,6 +234,7 @@ impl AppState {
         let head = RwSignal::new(lab.view.head);
         let hover = RwSignal::new(None);
         let pad_to = RwSignal::new(lab.pad_to);
+        let pretrained = RwSignal::new(lab.pretrained);
         let tokens = Memo::new(move |_| {
             sentence.with(|s| tokens::query_tokens(mode.get(), s, pad_to.get()))
         });
@@ -299,6 +303,7 @@ impl AppState {
                 compare: compare.get(),
                 compare_what: compare_what.get(),
             },
+            pretrained: pretrained.get(),
         });
         AppState {
             page,
@@ -315,6 +320,7 @@ impl AppState {
             compare_what,
             hover,
             link_notice: RwSignal::new(None),
+            pretrained,
             tokens,
             key_tokens,
             encoded,

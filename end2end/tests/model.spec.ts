@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// The real model (MiniLM-L6) in its worker: loading with progress, cancel, the Cache API,
+// the atlas, the head search, the [CLS]/[SEP] switch, rollout and flow.
+//
+// DOM contract (src/pages/model/, src/shell/model_choice.rs):
+//   [data-testid=page-model]             the "Real model" tab
+//   [data-testid=model-load|model-cancel] buttons; progress[data-testid=model-progress]
+//   [data-testid=model-status]           one sentence; data-from-cache once ready
+//   [data-testid=model-toy|model-minilm-l6] the model choice in the sidebar
+//   canvas[data-testid=atlas]            every head (data-rendered-tokens = tokens)
+//   [data-testid=model-layer|model-head] <select>s; [data-testid=hide-special] checkbox
+//   canvas[data-testid=model-heatmap]    the selected head (data-rows, data-cols)
+//   [data-testid=search-query|search-key] <select>s, [data-testid=search-example]
+//   [data-testid=rank-row]               one per head, [class=rank-weight] its weight
+//   [data-testid=relevance-rollout|relevance-flow] radios; canvas[data-testid=relevance-heatmap]
+
+const ASSET = 'model/all-minilm-l6-v2.q8.safetensors';
+const CACHE = 'attnlab-models-v1';
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const haveAsset = existsSync(path.join(dist, ASSET));
+
+const status = (page: Page) => page.getByTestId('model-status');
+
+/** Slows the network (the page's and its workers') to `bytesPerSecond`, or restores it. */
+async function throttle(context: BrowserContext, page: Page, bytesPerSecond: number) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
+async function cachedAssets(page: Page): Promise<number> {
+  return page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, CACHE);
+}
+
+/** The weights of the head ranking, top to bottom. */
+async function ranking(page: Page): Promise<number[]> {
+  const texts = await page.getByTestId('rank-row').locator('.rank-weight').allTextContents();
+  return texts.map(Number);
+}
+
+test.describe('the real model', () => {
+  test.skip(!haveAsset, `skipped: dist/${ASSET} is missing (run cargo xtask model)`);
+
+  test('loads with progress, can be cancelled, and comes from the cache the second time', async ({ page, context }) => {
+    const fetched: string[] = [];
+    context.on('request', (r) => {
+      if (r.url().includes('/model/')) fetched.push(r.url());
+    });
+    await page.goto('/');
+    await page.getByTestId('page-model').click();
+    // Slow enough to see the bar move and to cancel (23 MB at 4 MB/s: about 6 s).
+    await throttle(context, page, 4e6);
+    await page.getByTestId('model-load').click();
+    const bar = page.getByTestId('model-progress');
+    await expect(bar).toBeVisible();
+    await expect
+      .poll(async () => Number(await bar.getAttribute('value')), { message: 'bytes arrive' })
+      .toBeGreaterThan(0);
+    expect(Number(await bar.getAttribute('max'))).toBeGreaterThan(20e6);
+    await expect(status(page)).toContainText(/Downloading MiniLM-L6 \(real\): [\d.]+ MB of 23\.2 MB/);
+    await page.getByTestId('model-cancel').click();
+    await expect(status(page)).toHaveText('Loading was cancelled; nothing was kept.');
+    expect(await cachedAssets(page)).toBe(0);
+    expect(fetched.length).toBe(1);
+
+    // Again, at full speed: from the network, then kept.
+    await throttle(context, page, -1);
+    await page.getByTestId('model-load').click();
+    await expect(status(page)).toHaveAttribute('data-from-cache', 'false', { timeout: 30_000 });
+    await expect(status(page)).toContainText('23.2 MB loaded from the network');
+    expect(await cachedAssets(page)).toBe(1);
+    expect(fetched.length).toBe(2);
+
+    // A new visit through the link: the model loads by itself, from the cache.
+    const link = page.url();
+    expect(link).toContain('#v1');
+    await page.goto('about:blank');
+    await page.goto(link);
+    await expect(status(page)).toHaveAttribute('data-from-cache', 'true', { timeout: 30_000 });
+    await expect(status(page)).toContainText("from this browser's cache");
+    expect(fetched.length, 'no new request for the asset').toBe(2);
+    await expect(page.getByTestId('model-choice-status')).toHaveText('MiniLM-L6: ready');
+  });
+
+  test('the atlas, the head search, the [CLS]/[SEP] switch, rollout and flow', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('model-minilm-l6').check();
+    await expect(page.getByTestId('page-model')).toHaveAttribute('aria-selected', 'true');
+    // [CLS] the animal didn ' t cross the street because it was too tired [SEP]
+    const atlas = page.getByTestId('atlas');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '15', { timeout: 30_000 });
+    await expect(page.getByTestId('model-run-info')).toContainText('15 tokens through 6 layers');
+
+    // The atlas picks layer and head: Down moves a layer, Right a head.
+    await atlas.focus();
+    for (let i = 0; i < 3; i++) await atlas.press('ArrowDown');
+    for (let i = 0; i < 10; i++) await atlas.press('ArrowRight');
+    await expect(page.getByTestId('model-layer')).toHaveValue('3');
+    await expect(page.getByTestId('model-head')).toHaveValue('10');
+    await expect(page.getByTestId('side-layer')).toHaveValue('3');
+    const heatmap = page.getByTestId('model-heatmap');
+    await expect(heatmap).toHaveAttribute('data-rows', '15');
+
+    // The head search on the example: from "it" (10) to "animal" (2), all 72 heads ranked.
+    await page.getByTestId('search-example').click();
+    await expect(page.getByTestId('search-query')).toHaveValue('10');
+    await expect(page.getByTestId('search-key')).toHaveValue('2');
+    await expect(page.getByTestId('rank-row')).toHaveCount(72);
+    const shown = await ranking(page);
+    expect(shown.every((w, i) => i === 0 || w <= shown[i - 1])).toBe(true);
+    expect(shown[0]).toBeGreaterThan(shown[71]);
+    await expect(page.getByTestId('search-caution')).toContainText('not that the model understood');
+    // Clicking a ranked head shows it.
+    await page.getByTestId('rank-row').nth(5).click();
+    const [layer, head] = ((await page.getByTestId('rank-row').nth(5).locator('.rank-head').textContent()) ?? '')
+      .match(/\d+/g)!.map(String);
+    await expect(page.getByTestId('model-layer')).toHaveValue(layer);
+    await expect(page.getByTestId('model-head')).toHaveValue(head);
+
+    // Hiding [CLS] and [SEP]: two rows fewer, and every weight renormalised upwards.
+    await page.getByTestId('hide-special').check();
+    await expect(heatmap).toHaveAttribute('data-rows', '13');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '13');
+    const hidden = await ranking(page);
+    expect(hidden[0]).toBeGreaterThanOrEqual(shown[0]);
+    expect(Math.min(...hidden)).toBeGreaterThanOrEqual(Math.min(...shown));
+    expect(page.url()).toContain('#v1');
+
+    // Rollout beside the layer's mean, then flow (computed in the worker).
+    const relevance = page.getByTestId('relevance-heatmap');
+    await expect(relevance).toHaveAttribute('data-rows', '13');
+    await expect(page.getByTestId('layer-average')).toHaveAttribute('data-rows', '13');
+    await page.getByTestId('relevance-flow').check();
+    await expect(page.getByTestId('relevance-note')).toContainText(/ms\)\.$/, { timeout: 30_000 });
+    await expect(relevance).toHaveAttribute('data-rows', '13');
+
+    // Back to the toy model: the lab is as it was.
+    await page.getByTestId('model-toy').check();
+    await expect(page.getByTestId('model-load')).toBeVisible();
+  });
+
+  test('a link to the real model without its file says what is missing', async ({ page, context }) => {
+    await context.route(`**/${ASSET}`, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto('/');
+    await page.getByTestId('model-minilm-l6').check();
+    await expect(status(page)).toContainText('not part of this build of attnlab', { timeout: 30_000 });
+    await expect(status(page)).toContainText('cargo xtask model');
+    await expect(page.getByTestId('model-choice-status')).toHaveText('MiniLM-L6: not in this build');
+    // The toy model still works.
+    await page.getByTestId('page-lab').click();
+    await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  });
+});

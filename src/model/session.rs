@@ -1,0 +1,226 @@
+//! The real model's session: one model worker, what it is doing, and its latest forward
+//! pass and flow. Provided once by the root component; read with [`use_model_session`].
+
+use attnlab_lab::pretrained::protocol::{Loaded, Reply, Request, Stage};
+use attnlab_lab::pretrained::{Checkpoint, ModelRun};
+use leptos::prelude::*;
+use ndarray::Array2;
+
+use super::worker::{Message, ModelWorker};
+
+/// What the model is doing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Nothing was asked of it.
+    Idle,
+    /// The worker is starting.
+    Starting,
+    /// The asset is arriving from the network.
+    Loading {
+        /// Bytes so far.
+        loaded: u64,
+        /// The file's size, when known.
+        total: Option<u64>,
+    },
+    /// The model is ready.
+    Ready(Loaded),
+    /// Loading failed: why, and whether the file is simply not part of this build.
+    Failed {
+        /// One sentence.
+        message: String,
+        /// The asset is not served.
+        missing: bool,
+    },
+    /// The person cancelled the load.
+    Cancelled,
+}
+
+/// A flow computed for one layer of one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flow {
+    /// The run's id.
+    pub id: u64,
+    /// The layer.
+    pub layer: usize,
+    /// The matrix, or why there is none.
+    pub result: Result<Array2<f32>, String>,
+    /// Its time in the worker, in milliseconds.
+    pub millis: f64,
+}
+
+/// The model worker and what it produced. All fields are `Copy` handles.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelSession {
+    /// What the model is doing.
+    pub status: RwSignal<Status>,
+    /// The latest forward pass (of the latest text sent), or why it failed.
+    pub run: RwSignal<Option<Result<ModelRun, String>>>,
+    /// The latest flow.
+    pub flow: RwSignal<Option<Flow>>,
+    worker: StoredValue<Option<ModelWorker>, LocalStorage>,
+    /// The id of the latest run asked for; replies to older ones are dropped.
+    latest: StoredValue<u64>,
+    /// Whether a run is being computed, and the text to send when it is done.
+    busy: StoredValue<(bool, Option<String>)>,
+    /// The flow asked for last: (run id, layer).
+    flow_asked: StoredValue<Option<(u64, usize)>>,
+}
+
+impl ModelSession {
+    fn new() -> ModelSession {
+        ModelSession {
+            status: RwSignal::new(Status::Idle),
+            run: RwSignal::new(None),
+            flow: RwSignal::new(None),
+            worker: StoredValue::new_local(None),
+            latest: StoredValue::new(0),
+            busy: StoredValue::new((false, None)),
+            flow_asked: StoredValue::new(None),
+        }
+    }
+
+    /// Starts loading `checkpoint` (from the browser's cache, else the network).
+    pub fn load(self, checkpoint: Checkpoint) {
+        self.worker.set_value(None);
+        self.run.set(None);
+        self.flow.set(None);
+        self.busy.set_value((false, None));
+        self.flow_asked.set_value(None);
+        self.status.set(Status::Starting);
+        let url = checkpoint.asset_path().to_string();
+        match ModelWorker::spawn(move |m| self.receive(m, &url)) {
+            Ok(worker) => self.worker.set_value(Some(worker)),
+            Err(message) => self.status.set(Status::Failed {
+                message,
+                missing: false,
+            }),
+        }
+    }
+
+    /// Stops loading (ends the worker; nothing partial is kept).
+    pub fn cancel(self) {
+        self.worker.set_value(None);
+        self.status.set(Status::Cancelled);
+    }
+
+    /// Whether the model is ready for texts.
+    pub fn is_ready(self) -> bool {
+        self.status
+            .with_untracked(|s| matches!(s, Status::Ready(_)))
+    }
+
+    fn send(self, request: &Request) {
+        let sent = self
+            .worker
+            .with_value(|w| w.as_ref().map(|w| w.send(request)));
+        if let Some(Err(message)) = sent {
+            self.run.set(Some(Err(message)));
+        }
+    }
+
+    /// Runs `text` through the model (after the run in progress, if any: only the last
+    /// text asked for while it computes is run).
+    pub fn run_text(self, text: String) {
+        if !self.is_ready() {
+            return;
+        }
+        let (busy, _) = self.busy.get_value();
+        if busy {
+            self.busy.set_value((true, Some(text)));
+            return;
+        }
+        self.busy.set_value((true, None));
+        let id = self.latest.get_value() + 1;
+        self.latest.set_value(id);
+        self.send(&Request::Run { id, text });
+    }
+
+    /// Asks for the flow of `layer` of the current run (once per run and layer).
+    pub fn request_flow(self, layer: usize) {
+        let id = self.latest.get_value();
+        if self.flow_asked.get_value() == Some((id, layer)) {
+            return;
+        }
+        self.flow_asked.set_value(Some((id, layer)));
+        self.send(&Request::Flow { id, layer });
+    }
+
+    fn finish_run(self) {
+        let (_, pending) = self.busy.get_value();
+        self.busy.set_value((false, None));
+        if let Some(text) = pending {
+            self.run_text(text);
+        }
+    }
+
+    fn receive(self, Message { reply, floats }: Message, url: &str) {
+        match reply {
+            Reply::Ready => self.send(&Request::Load { url: url.into() }),
+            Reply::Progress { loaded, total } => self.status.set(Status::Loading { loaded, total }),
+            Reply::Loaded(loaded) => self.status.set(Status::Ready(loaded)),
+            Reply::Ran(header) => {
+                let id = header.id;
+                if id == self.latest.get_value() {
+                    self.run.set(Some(
+                        ModelRun::new(header, floats).map_err(|e| e.to_string()),
+                    ));
+                }
+                self.finish_run();
+            }
+            Reply::Flowed(header) => {
+                let n = header.n;
+                let result = Array2::from_shape_vec((n, n), floats)
+                    .map_err(|_| "the flow arrived with the wrong number of values".to_string());
+                self.flow.set(Some(Flow {
+                    id: header.id,
+                    layer: header.layer,
+                    result,
+                    millis: header.millis,
+                }));
+            }
+            Reply::Failed {
+                stage,
+                id,
+                message,
+                missing,
+            } => match stage {
+                Stage::Load => {
+                    self.worker.set_value(None);
+                    self.status.set(Status::Failed { message, missing });
+                }
+                Stage::Run => {
+                    if id.is_none_or(|id| id == self.latest.get_value()) {
+                        self.run.set(Some(Err(message)));
+                    }
+                    self.finish_run();
+                }
+                Stage::Flow => {
+                    let layer = self.flow_asked.get_value().map_or(0, |(_, l)| l);
+                    self.flow.set(Some(Flow {
+                        id: id.unwrap_or(0),
+                        layer,
+                        result: Err(message),
+                        millis: 0.0,
+                    }));
+                }
+            },
+        }
+    }
+
+    /// The id of the latest run asked for.
+    pub fn latest(self) -> u64 {
+        self.latest.get_value()
+    }
+}
+
+/// Creates the session and provides it to every component below.
+pub fn provide_model_session() -> ModelSession {
+    let session = ModelSession::new();
+    provide_context(session);
+    session
+}
+
+/// The session the root component provided.
+pub fn use_model_session() -> ModelSession {
+    expect_context::<ModelSession>()
+}

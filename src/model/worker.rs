@@ -1,0 +1,115 @@
+//! The page's handle on the model worker (`crates/attnlab-model-worker`).
+
+use attnlab_lab::pretrained::protocol::{Reply, Request};
+use js_sys::{Float32Array, Reflect};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+/// The loader trunk writes for the worker (`data-loader-shim` in `index.html`), beside
+/// `index.html`.
+pub const WORKER_SCRIPT: &str = "./attnlab-model-worker_loader.js";
+
+/// A reply, with the floats that came beside it (empty for most replies).
+pub struct Message {
+    /// What the worker said.
+    pub reply: Reply,
+    /// A forward pass's or a flow's numbers.
+    pub floats: Vec<f32>,
+}
+
+/// A running model worker. Dropping the handle ends it (a cancel).
+pub struct ModelWorker {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+/// A reply from the data of a `message` event: JSON text, or `{ json, floats }`.
+fn read(data: &JsValue) -> Result<Message, String> {
+    if let Some(text) = data.as_string() {
+        return Reply::from_json(&text).map(|reply| Message {
+            reply,
+            floats: Vec::new(),
+        });
+    }
+    let json = Reflect::get(data, &"json".into())
+        .ok()
+        .and_then(|j| j.as_string())
+        .ok_or("the model worker sent something that is not a reply")?;
+    let floats = Reflect::get(data, &"floats".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Float32Array>().ok())
+        .ok_or("the model worker's numbers are missing")?;
+    Ok(Message {
+        reply: Reply::from_json(&json)?,
+        floats: floats.to_vec(),
+    })
+}
+
+impl ModelWorker {
+    /// Starts the worker; `on_message` receives every reply (a worker that fails to
+    /// start or stops reports a [`Reply::Failed`] for a load).
+    pub fn spawn(on_message: impl Fn(Message) + 'static) -> Result<ModelWorker, String> {
+        let worker = Worker::new(WORKER_SCRIPT)
+            .map_err(|e| format!("the browser could not start the model worker: {e:?}"))?;
+        let on_message = std::rc::Rc::new(on_message);
+        let report = on_message.clone();
+        let message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            match read(&ev.data()) {
+                Ok(m) => report(m),
+                Err(message) => report(Message {
+                    reply: Reply::Failed {
+                        stage: attnlab_lab::pretrained::protocol::Stage::Run,
+                        id: None,
+                        message,
+                        missing: false,
+                    },
+                    floats: Vec::new(),
+                }),
+            }
+        });
+        let failed = worker.clone();
+        let error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+            ev.prevent_default();
+            failed.terminate();
+            let text = ev.message();
+            on_message(Message {
+                reply: Reply::Failed {
+                    stage: attnlab_lab::pretrained::protocol::Stage::Load,
+                    id: None,
+                    message: if text.is_empty() {
+                        "the model worker could not be started".into()
+                    } else {
+                        format!("the model worker stopped: {text}")
+                    },
+                    missing: false,
+                },
+                floats: Vec::new(),
+            });
+        });
+        worker.set_onmessage(Some(message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(error.as_ref().unchecked_ref()));
+        Ok(ModelWorker {
+            worker,
+            _on_message: message,
+            _on_error: error,
+        })
+    }
+
+    /// Sends `request`; says why when the worker cannot take it.
+    pub fn send(&self, request: &Request) -> Result<(), String> {
+        self.worker
+            .post_message(&JsValue::from_str(&request.to_json()))
+            .map_err(|e| format!("could not send a request to the model worker: {e:?}"))
+    }
+}
+
+impl Drop for ModelWorker {
+    fn drop(&mut self) {
+        // No message may reach the closures after they are gone.
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}

@@ -1,0 +1,12 @@
+//! The real model's page: loading it, the layer × head atlas, one head large, the head
+//! search, rollout and flow. The data come from the model worker through
+//! [`crate::model::ModelSession`]; the figures, the search and the `[CLS]`/`[SEP]`
+//! switch are `attnlab_lab::pretrained`'s.
+
+mod atlas_view;
+mod model_page;
+mod status_panel;
+
+pub use atlas_view::AtlasView;
+pub use model_page::ModelPage;
+pub use status_panel::ModelStatusPanel;

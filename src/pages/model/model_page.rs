@@ -1,0 +1,381 @@
+use attnlab_lab::pretrained::{
+    self, ATLAS_CAPTION, HideSpecial, MAX_FLOW_TOKENS, ModelRun, PretrainedView, Relevance,
+    SEARCH_CAUTION, SPECIAL_TOKENS_NOTE,
+};
+use attnlab_lab::state::DEFAULT_SENTENCE;
+use attnlab_plot::{Heatmap, number};
+use leptos::prelude::*;
+
+use super::{AtlasView, ModelStatusPanel};
+use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::lab::CellInfo;
+use crate::model::use_model_session;
+use crate::state::use_app_state;
+
+/// The short name in figure titles.
+const NAME: &str = "MiniLM-L6";
+
+/// The real model's page: its status, then (once a text has run) the atlas of every head,
+/// the selected head large, the head search, and rollout or flow beside the raw
+/// attention.
+#[component]
+pub fn ModelPage() -> impl IntoView {
+    let session = use_model_session();
+    let has_run = move || session.run.with(|r| r.as_ref().is_some_and(Result::is_ok));
+    let run_error = move || {
+        session
+            .run
+            .with(|r| r.as_ref().and_then(|r| r.as_ref().err().cloned()))
+    };
+    view! {
+        <div class="model-page" data-testid="model-page">
+            <ModelStatusPanel/>
+            {move || run_error().map(|e| view! { <p class="variant-error" role="alert" data-testid="model-run-error">{e}</p> })}
+            <Show when=has_run>
+                <ModelViews/>
+            </Show>
+        </div>
+    }
+}
+
+/// Edits the model page's part of the state.
+fn edit(state: crate::state::AppState, f: impl FnOnce(&mut PretrainedView)) {
+    state.pretrained.update(|p| {
+        if let Some(p) = p {
+            f(p);
+        }
+    });
+}
+
+#[component]
+fn ModelViews() -> impl IntoView {
+    let state = use_app_state();
+    let session = use_model_session();
+    let view_of = move || state.pretrained.get();
+    // The run's reads, without copying it.
+    let with_run = move |f: &dyn Fn(&ModelRun) -> Option<Heatmap>| {
+        session
+            .run
+            .with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).and_then(f))
+    };
+    let hide = Memo::new(move |_| {
+        HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)))
+    });
+    let layer_head = Memo::new(move |_| view_of().map_or((0, 0), |p| (p.layer, p.head)));
+    let shape = Memo::new(move |_| {
+        session.run.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or((0, 0, 0), |r| (r.layers(), r.heads(), r.n()))
+        })
+    });
+    let tiles = Memo::new(move |_| {
+        let hide = hide.get();
+        session.run.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| pretrained::atlas_figures(r, &r.token_view(hide)))
+                .unwrap_or_default()
+        })
+    });
+    let titles = Memo::new(move |_| {
+        let (l, h, _) = shape.get();
+        pretrained::atlas_titles(l, h)
+    });
+    let head_figure = Memo::new(move |_| {
+        let (l, h) = layer_head.get();
+        let hide = hide.get();
+        with_run(&|r| pretrained::head_figure(r, NAME, l, h, &r.token_view(hide)))
+    });
+    let pick = Callback::new(move |(l, h): (usize, usize)| {
+        edit(state, |p| {
+            p.layer = l;
+            p.head = h;
+        })
+    });
+    let hover = RwSignal::new(None::<(usize, usize)>);
+    let on_cell = Callback::new(move |(i, j): (usize, usize)| {
+        // A cell of the large head searches from its query to its key.
+        let kept = session.run.with_untracked(|r| {
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| r.token_view(hide.get_untracked()).kept().to_vec())
+        });
+        if let Some(kept) = kept
+            && let (Some(&q), Some(&k)) = (kept.get(i), kept.get(j))
+        {
+            edit(state, |p| p.search = Some((q, k)));
+        }
+    });
+    let options = move |count: usize| {
+        (0..count)
+            .map(|i| view! { <option value=i.to_string()>{i.to_string()}</option> })
+            .collect_view()
+    };
+    let millis = move || {
+        session.run.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| {
+                    let h = r.header();
+                    let cut = h
+                        .truncated_from
+                        .map(|n| format!(" The text had {n} tokens and was cut to {}.", r.n()))
+                        .unwrap_or_default();
+                    format!(
+                        "{} tokens through {} layers in {} ms.{cut}",
+                        r.n(),
+                        r.layers(),
+                        number::rounded(h.millis, 3)
+                    )
+                })
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <section class="panel model-controls" aria-label="Layer, head and tokens">
+            <div class="knobs">
+                <label class="knob">"layer "
+                    <select data-testid="model-layer"
+                        prop:value=move || layer_head.get().0.to_string()
+                        on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { edit(state, |p| p.layer = l) }>
+                        {move || options(shape.get().0)}
+                    </select>
+                </label>
+                <label class="knob">"head "
+                    <select data-testid="model-head"
+                        prop:value=move || layer_head.get().1.to_string()
+                        on:change=move |ev| if let Ok(h) = event_target_value(&ev).parse() { edit(state, |p| p.head = h) }>
+                        {move || options(shape.get().1)}
+                    </select>
+                </label>
+                <label class="knob check">
+                    <input type="checkbox" data-testid="hide-special"
+                        prop:checked=move || hide.get() == HideSpecial::Yes
+                        on:change=move |ev| { let on = event_target_checked(&ev); edit(state, |p| p.hide_special = on) }/>
+                    " hide [CLS] and [SEP]"
+                </label>
+            </div>
+            <p class="hint">{SPECIAL_TOKENS_NOTE}</p>
+            <p class="hint" data-testid="model-run-info">{millis}</p>
+        </section>
+        <section class="panel" aria-label="Every head">
+            <h2 class="section-title">"Every head of every layer"</h2>
+            <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
+                selected=layer_head on_pick=pick/>
+            <p class="hint">{ATLAS_CAPTION}</p>
+        </section>
+        <section class="panel" aria-label="The selected head">
+            <HeatmapCanvas figure=head_figure pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
+                testid="model-heatmap" kind="model-head"/>
+            <CellInfo figure=head_figure cell=hover/>
+        </section>
+        <HeadSearch/>
+        <RelevancePanel/>
+    }
+}
+
+/// The example the head search opens with: from "it" to "animal", when both are tokens.
+fn example_pair(tokens: &[String]) -> Option<(usize, usize)> {
+    let at = |w: &str| tokens.iter().position(|t| t == w);
+    Some((at("it")?, at("animal")?))
+}
+
+#[component]
+fn HeadSearch() -> impl IntoView {
+    let state = use_app_state();
+    let session = use_model_session();
+    let tokens = Memo::new(move |_| {
+        session.run.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| r.tokens().to_vec())
+                .unwrap_or_default()
+        })
+    });
+    // The searched pair: the link's, else "it" → "animal", else the first word to itself.
+    let pair = Memo::new(move |_| {
+        let n = tokens.with(Vec::len);
+        state
+            .pretrained
+            .with(|p| p.and_then(|p| p.search))
+            .filter(|&(q, k)| q < n && k < n)
+            .or_else(|| tokens.with(|t| example_pair(t)))
+            .unwrap_or((n.min(2) / 2, n.min(2) / 2))
+    });
+    let ranked = Memo::new(move |_| {
+        let (q, k) = pair.get();
+        let hide = HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)));
+        session.run.with(|r| match r.as_ref() {
+            Some(Ok(r)) => r
+                .rank_heads(q, k, &r.token_view(hide))
+                .map_err(|e| e.to_string()),
+            _ => Ok(Vec::new()),
+        })
+    });
+    let set_pair = move |q: Option<usize>, k: Option<usize>| {
+        let (pq, pk) = pair.get_untracked();
+        edit(state, |p| {
+            p.search = Some((q.unwrap_or(pq), k.unwrap_or(pk)))
+        });
+    };
+    let token_options = move || {
+        tokens.with(|t| {
+            t.iter()
+                .enumerate()
+                .map(|(i, w)| view! { <option value=i.to_string()>{format!("{i} · {w}")}</option> })
+                .collect_view()
+        })
+    };
+    let example = move |_| {
+        state.sentence.set(DEFAULT_SENTENCE.to_string());
+        edit(state, |p| p.search = None);
+    };
+    let rows = move || match ranked.get() {
+        Err(e) => {
+            view! { <p class="why is-shown" role="status" data-testid="search-error">{e}</p> }
+                .into_any()
+        }
+        Ok(list) => {
+            let top = list
+                .first()
+                .map_or(0.0, |r| r.weight)
+                .max(f32::MIN_POSITIVE);
+            view! {
+                <ol class="head-ranking" data-testid="head-ranking">
+                    {list.into_iter().map(|r| {
+                        let shown = move || state.pretrained.with(|p| p.is_some_and(|p| (p.layer, p.head) == (r.layer, r.head)));
+                        let width = format!("width: {}%", number::decimals(100.0 * r.weight / top, 1));
+                        view! {
+                            <li>
+                                <button type="button" class="rank-row" data-testid="rank-row"
+                                    class:is-selected=shown aria-current=move || shown().then_some("true")
+                                    on:click=move |_| edit(state, |p| { p.layer = r.layer; p.head = r.head; })>
+                                    <span class="rank-head">{format!("layer {} · head {}", r.layer, r.head)}</span>
+                                    <span class="rank-bar"><span style=width></span></span>
+                                    <span class="rank-weight">{number::decimals(r.weight, 3)}</span>
+                                </button>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ol>
+            }.into_any()
+        }
+    };
+    view! {
+        <section class="panel head-search" aria-label="Head search" data-testid="head-search">
+            <h2 class="section-title">"Which heads look from one token to another?"</h2>
+            <div class="knobs">
+                <label class="knob">"from (query) "
+                    <select data-testid="search-query" prop:value=move || pair.get().0.to_string()
+                        on:change=move |ev| set_pair(event_target_value(&ev).parse().ok(), None)>
+                        {token_options}
+                    </select>
+                </label>
+                <label class="knob">"to (key) "
+                    <select data-testid="search-key" prop:value=move || pair.get().1.to_string()
+                        on:change=move |ev| set_pair(None, event_target_value(&ev).parse().ok())>
+                        {token_options}
+                    </select>
+                </label>
+                <button type="button" data-testid="search-example" on:click=example>
+                    "Example: “it” → “animal”"
+                </button>
+            </div>
+            <p class="hint">"All heads, ranked by that weight; click one to show it above. Clicking a cell of the large heatmap searches its pair."</p>
+            {rows}
+            <p class="caution" data-testid="search-caution">{SEARCH_CAUTION}</p>
+        </section>
+    }
+}
+
+#[component]
+fn RelevancePanel() -> impl IntoView {
+    let state = use_app_state();
+    let session = use_model_session();
+    let view_of = move || state.pretrained.get();
+    let relevance = Memo::new(move |_| view_of().map_or(Relevance::Rollout, |p| p.relevance));
+    let layer = Memo::new(move |_| view_of().map_or(0, |p| p.layer));
+    let hide = Memo::new(move |_| HideSpecial::from(view_of().is_some_and(|p| p.hide_special)));
+    let n = Memo::new(move |_| {
+        session.run.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(0, ModelRun::n)
+        })
+    });
+    // Flow is computed in the worker, on demand, up to MAX_FLOW_TOKENS tokens.
+    Effect::new(move |_| {
+        if relevance.get() == Relevance::Flow && n.get() > 0 && n.get() <= MAX_FLOW_TOKENS {
+            // Track the run, so a new text asks again.
+            session.run.track();
+            session.request_flow(layer.get());
+        }
+    });
+    let raw = Memo::new(move |_| {
+        let (l, hide) = (layer.get(), hide.get());
+        session.run.with(|r| {
+            let r = r.as_ref()?.as_ref().ok()?;
+            pretrained::layer_average_figure(r, NAME, l, &r.token_view(hide))
+        })
+    });
+    let relevant = Memo::new(move |_| {
+        let (kind, l, hide) = (relevance.get(), layer.get(), hide.get());
+        session.run.with(|r| {
+            let r = r.as_ref()?.as_ref().ok()?;
+            session.flow.with(|f| {
+                let flow = f
+                    .as_ref()
+                    .filter(|f| f.id == session.latest() && f.layer == l)
+                    .and_then(|f| f.result.as_ref().ok())
+                    .map(|m| m.view());
+                pretrained::relevance_figure(r, kind, l, flow, &r.token_view(hide))
+            })
+        })
+    });
+    let note = move || {
+        match relevance.get() {
+        Relevance::Rollout => "Rollout multiplies, layer after layer, the heads' mean plus the identity (the residual connection), rows renormalised: how much each position after this layer draws from each input token.".to_string(),
+        Relevance::Flow if n.get() > MAX_FLOW_TOKENS => format!(
+            "Attention flow needs one maximum-flow computation per pair of tokens; it is offered up to {MAX_FLOW_TOKENS} tokens, and this text has {}.", n.get()),
+        Relevance::Flow => session.flow.with(|f| match f {
+            Some(f) if f.id == session.latest() && f.layer == layer.get() => match &f.result {
+                Ok(_) => format!("Flow treats the same graph as a network of pipes: each entry is the most weight that can flow from the input token to the position through all layers ({} ms).", number::rounded(f.millis, 3)),
+                Err(e) => format!("Flow could not be computed: {e}"),
+            },
+            _ => "Computing the flow…".to_string(),
+        }),
+    }
+    };
+    let pick = move |r: Relevance| edit(state, |p| p.relevance = r);
+    let hover_raw = RwSignal::new(None::<(usize, usize)>);
+    let hover_rel = RwSignal::new(None::<(usize, usize)>);
+    view! {
+        <section class="panel relevance" aria-label="Rollout and flow" data-testid="relevance">
+            <h2 class="section-title">"Across layers: rollout and flow"</h2>
+            <div class="knobs" role="radiogroup" aria-label="Relevance">
+                {[Relevance::Rollout, Relevance::Flow].into_iter().map(|r| view! {
+                    <label class="knob check">
+                        <input type="radio" name="relevance" data-testid=format!("relevance-{}", r.name())
+                            prop:checked=move || relevance.get() == r on:change=move |_| pick(r)/>
+                        {format!(" {}", r.label())}
+                    </label>
+                }).collect_view()}
+                <span class="hint">{move || format!("after layer {} (the layer picked above)", layer.get())}</span>
+            </div>
+            <p class="hint" data-testid="relevance-note">{note}</p>
+            <div class="side-by-side">
+                <div>
+                    <HeatmapCanvas figure=raw pointing=Pointing::Cells { hover: hover_raw, on_cell: None }
+                        testid="layer-average" kind="layer-average"/>
+                    <CellInfo figure=raw cell=hover_raw/>
+                </div>
+                <div>
+                    <HeatmapCanvas figure=relevant pointing=Pointing::Cells { hover: hover_rel, on_cell: None }
+                        testid="relevance-heatmap" kind="relevance"/>
+                    <CellInfo figure=relevant cell=hover_rel/>
+                </div>
+            </div>
+        </section>
+    }
+}
