@@ -5,7 +5,8 @@
 //
 // Timing: performance.now() around a batch of `reps` calls, `reps` doubled until one batch
 // takes ≥ minSampleMs (that, and warmUpMs more of batches, is the warm-up); then `samples`
-// batches; the median batch time / reps is the result.
+// batches; the median batch time / reps is the result. forward.js (the forward rows) times
+// with the same `measure` and shares the tfjs set-up.
 
 import initSimd, * as simd from '/pkg-simd/attnlab_bench.js';
 
@@ -36,7 +37,7 @@ function head(n, d) {
   return { n, d, q: normals(n * d, 1000 + n), k: normals(n * d, 2000 + n), v: normals(n * d, 3000 + n) };
 }
 
-export function median(xs) {
+function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
