@@ -5,10 +5,10 @@
 //
 // Timing: performance.now() around a batch of `reps` calls, `reps` doubled until one batch
 // takes ≥ minSampleMs (that, and warmUpMs more of batches, is the warm-up); then `samples`
-// batches; the median batch time / reps is the result.
+// batches; the median batch time / reps is the result. forward.js (the forward rows) times
+// with the same `measure` and shares the tfjs set-up.
 
 import initSimd, * as simd from '/pkg-simd/attnlab_bench.js';
-import initScalar, * as scalar from '/pkg-scalar/attnlab_bench.js';
 
 const tf = globalThis.tf;
 const log = (...args) => console.log('[bench]', ...args);
@@ -44,7 +44,7 @@ function median(xs) {
 }
 
 // `batch(reps)` does `reps` calls. Returns milliseconds per call (median of the samples).
-function measure(batch, opts) {
+export function measure(batch, opts) {
   let reps = 1;
   for (;;) {
     const t = performance.now();
@@ -88,7 +88,14 @@ function tfLinearElu1(q, k, v, one, eps) {
   });
 }
 
-async function setUpTf() {
+// Once per page: the kernel rows and the forward rows (forward.js) share the backend.
+let tfSetUp = null;
+export function setUpTf() {
+  tfSetUp ??= configureTf();
+  return tfSetUp;
+}
+
+async function configureTf() {
   // Single thread, whatever the page could do: no SharedArrayBuffer here anyway (the page
   // is not cross-origin isolated), and the flag makes it explicit.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -108,7 +115,10 @@ async function setUpTf() {
 window.runKernels = async (options) => {
   const opts = { minSampleMs: 20, samples: 15, warmUpMs: 200, tolerance: 1e-4, ...options };
   await initSimd();
-  await initScalar();
+  // Imported here, not above: the forward rows (forward.js imports this module) need only
+  // the SIMD build, which `--only forward` builds alone.
+  const scalar = await import('/pkg-scalar/attnlab_bench.js');
+  await scalar.default();
   const builds = {
     simd: { simd128: simd.simd128(), kernels: simd.kernel_path() },
     scalar: { simd128: scalar.simd128(), kernels: scalar.kernel_path() },

@@ -2,11 +2,13 @@
 // 127.0.0.1, runs both in Debian's Chromium through playwright-core (never a downloaded
 // browser), prints one table and writes it as JSON.
 //
-//   node bench/run.mjs [--out target/bench/report.json] [--quick]
+//   node bench/run.mjs [--out target/bench/report.json] [--quick] [--only SECTIONS]
+//                      [--model-unavailable WHY]
 //
 // Expects (cargo xtask bench builds them): target/bench/pkg-simd and target/bench/pkg-scalar
 // (crates/attnlab-bench through wasm-bindgen --target web, with and without SIMD128) and
-// dist/ (trunk build --release). --quick runs smaller sizes, for trying the harness out.
+// dist/ (trunk build --release); for the forward rows the model files of `cargo xtask model`
+// (target/model-cache/all-minilm-l6-v2/ and target/model/), else those rows say "skipped".
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -28,7 +30,29 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 };
+const HELP = `usage: node bench/run.mjs [options]
+  --out FILE               the JSON report (default target/bench/report.json)
+  --quick                  smaller sizes and fewer samples, for trying the harness out
+  --only SECTIONS          a comma-separated subset of: kernels (softmax and linear attention
+                           against tfjs-wasm, the roof), forward (the pretrained encoder's
+                           forward pass against the same BERT from tfjs-wasm ops, its matrix
+                           products against the roof, the int8 asset), app (interaction, load)
+  --model-unavailable WHY  the model could not be had: the forward rows say "skipped: WHY"
+`;
+if (flag('--help') || flag('-h')) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 const quick = flag('--quick');
+const SECTIONS = ['kernels', 'forward', 'app'];
+const sections = new Set(option('--only', SECTIONS.join(',')).split(',').filter(Boolean));
+for (const s of sections) {
+  if (!SECTIONS.includes(s)) {
+    process.stderr.write(`bench/run.mjs: unknown section ${s} in --only (one of ${SECTIONS.join(', ')})\n${HELP}`);
+    process.exit(2);
+  }
+}
+const modelUnavailable = option('--model-unavailable', null);
 const outPath = path.resolve(root, option('--out', 'target/bench/report.json'));
 const chromiumPath = process.env.ATTNLAB_CHROMIUM ?? '/usr/bin/chromium';
 const wasmDis = process.env.ATTNLAB_WASM_DIS ?? path.join(root, 'end2end/node_modules/.bin/wasm-dis');
@@ -47,6 +71,13 @@ const pkg = {
   scalar: path.join(root, 'target/bench/pkg-scalar'),
 };
 const dist = path.join(root, 'dist');
+// The files of `cargo xtask model` (xtask/src/model.rs: MODEL_DIR and ASSET).
+const model = {
+  dir: path.join(root, 'target/model-cache/all-minilm-l6-v2'),
+  assetDir: path.join(root, 'target/model'),
+  files: ['model.safetensors', 'config.json', 'vocab.txt'],
+  asset: 'all-minilm-l6-v2.q8.safetensors',
+};
 
 const KERNEL_OPTIONS = quick
   ? { d: 64, softmaxN: [128, 512], linearN: [1024, 16384], samples: 5, minSampleMs: 20, warmUpMs: 50 }
@@ -61,8 +92,12 @@ const INTERACTION = {
     { label: '512 tokens', tokens: 512, heads: 8, dModel: 256, targetP95: 100 },
   ],
 };
+// Both sizes the issue names in either mode; --quick takes fewer samples.
+const FORWARD_OPTIONS = quick
+  ? { tokens: [16, 128], samples: 5, minSampleMs: 20, warmUpMs: 100 }
+  : { tokens: [16, 128], samples: 15, minSampleMs: 50, warmUpMs: 500 };
 const LOADS = quick ? 2 : 5;
-const TARGETS = { mainWasmGzipKB: 400, firstPaintMs: 500, roofFraction: 0.5 };
+const TARGETS = { mainWasmGzipKB: 400, firstPaintMs: 500, roofFraction: 0.5, forwardSpeedup: 1.0 };
 
 // ---------------------------------------------------------------------------- serving
 
@@ -264,9 +299,55 @@ function derive(kernels) {
   return { roofGflops, find };
 }
 
-function targets(kernels, find, roofGflops, inter, load) {
+// The forward rows: GFLOP/s and the share of the roof of the products, tfjs / attnlab.
+function deriveForward(forward) {
+  const find = (kernel, n, engine) => forward.rows.find((r) => r.kernel === kernel && r.n === n && r.engine === engine);
+  const roof = find('roof', null, 'attnlab simd');
+  forward.roofGflops = roof.flops / roof.ms / 1e6;
+  for (const r of forward.rows) {
+    if (r.flops) {
+      r.gflops = r.flops / r.ms / 1e6;
+      r.roofFraction = r.gflops / forward.roofGflops;
+      r.bestRoofFraction = r.flops / r.bestMs / (roof.flops / roof.bestMs);
+    }
+    const ours = find('forward', r.n, 'attnlab simd');
+    // How many times faster attnlab's f32 forward pass is than this row.
+    r.speedup = r.kernel === 'forward' && r !== ours ? r.ms / ours.ms : null;
+  }
+  return find;
+}
+
+function forwardTargets(forward, add) {
+  const find = (kernel, n, engine) => forward.rows.find((r) => r.kernel === kernel && r.n === n && r.engine === engine);
+  for (const n of forward.options.tokens) {
+    const ours = find('forward', n, 'attnlab simd');
+    const tfjs = forward.rows.find((r) => r.kernel === 'forward' && r.n === n && r.fastestTfjs);
+    const r = tfjs.ms / ours.ms;
+    add(`forward ${n} tokens: attnlab simd ≥ ${TARGETS.forwardSpeedup.toFixed(1)}× tfjs-wasm`, r >= TARGETS.forwardSpeedup,
+      `${r.toFixed(2)}× (${fmtMs(tfjs.ms)} / ${fmtMs(ours.ms)} ms; ${tfjs.engine}, the faster tfjs composition)`);
+  }
+  for (const n of forward.options.tokens) {
+    const p = find('products', n, 'attnlab simd');
+    add(`forward ${n} tokens: matrix products ≥ ${TARGETS.roofFraction * 100}% of the roof`, p.roofFraction >= TARGETS.roofFraction,
+      `${(p.roofFraction * 100).toFixed(0)}% (${p.gflops.toFixed(2)} of ${forward.roofGflops.toFixed(2)} GFLOP/s; ` +
+        `best samples: ${(p.bestRoofFraction * 100).toFixed(0)}%)`);
+  }
+}
+
+function targets(report) {
   const out = [];
+  // met: true, false, or null when the rows were skipped.
   const add = (name, met, measured) => out.push({ name, met, measured });
+  if (report.kernels) kernelTargets(report.kernels, report.findKernel, report.roofGflops, add);
+  if (report.forward?.rows) forwardTargets(report.forward, add);
+  if (report.forward?.skipped) {
+    add('forward 16 and 128 tokens: attnlab simd ≥ 1.0× tfjs-wasm, matrix products ≥ 50% of the roof', null, `skipped: ${report.forward.skipped}`);
+  }
+  if (report.interaction) appTargets(report.interaction, report.load, add);
+  return out;
+}
+
+function kernelTargets(kernels, find, roofGflops, add) {
   for (const n of kernels.options.softmaxN) {
     const ours = find('softmax', 'app', n, 'attnlab simd');
     const tfjs = find('softmax', 'app', n, 'tfjs-wasm');
@@ -297,6 +378,9 @@ function targets(kernels, find, roofGflops, inter, load) {
   add(`Q·Kᵀ n=${qkN} ≥ ${TARGETS.roofFraction * 100}% of the roof`, qk.roofFraction >= TARGETS.roofFraction,
     `${(qk.roofFraction * 100).toFixed(0)}% (${qk.gflops.toFixed(2)} of ${roofGflops.toFixed(2)} GFLOP/s; ` +
       `best samples: ${(bestFraction * 100).toFixed(0)}%)`);
+}
+
+function appTargets(inter, load, add) {
   for (const c of inter) {
     add(`interaction p95 at ${c.label} ≤ ${c.targetP95} ms`, c.p95 <= c.targetP95, `p95 ${c.p95.toFixed(1)} ms (p50 ${c.p50.toFixed(1)} ms)`);
   }
@@ -304,7 +388,6 @@ function targets(kernels, find, roofGflops, inter, load) {
     `${(load.mainWasmGzipBytes / 1000).toFixed(1)} KB (${(load.mainWasmBytes / 1000).toFixed(1)} KB raw)`);
   add(`first heatmap ≤ ${TARGETS.firstPaintMs} ms after navigation`, load.firstPaintMs <= TARGETS.firstPaintMs,
     `${load.firstPaintMs.toFixed(0)} ms (median of ${load.loads})`);
-  return out;
 }
 
 const pad = (s, w) => String(s).padEnd(w);
@@ -313,15 +396,29 @@ const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.
 
 function table(report) {
   const lines = [];
-  const { kernels, roofGflops } = report;
   lines.push(`attnlab bench — ${report.machine.cpu}, ${report.machine.nproc} cores, Chromium ${report.machine.chromium}, ${report.date}`);
-  lines.push(`builds: simd ${report.builds.simd.simdInstructions} SIMD instructions (cfg simd128 = ${kernels.builds.simd.simd128}), ` +
-    `scalar ${report.builds.scalar.simdInstructions} (cfg simd128 = ${kernels.builds.scalar.simd128}); ` +
-    `tfjs-wasm ${kernels.tfjs.version}: ${report.builds.tfjsWasm.join(', ')} (SIMD ${kernels.tfjs.simd}, threads ${kernels.tfjs.multithread})`);
-  lines.push(`timing: median of ${kernels.options.samples} samples, each ≥ ${kernels.options.minSampleMs} ms, after warm-up; d = ${kernels.options.d}; ` +
-    `"× slower" = this row's time / attnlab simd's (roofs: GFLOP/s ratio); GFLOP/s and % roof from the medians`);
   const load = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
   lines.push(`load average (1, 5, 15 min) before: ${load(report.machine.loadBefore)}, after: ${load(report.machine.loadAfter)} on ${report.machine.nproc} cores`);
+  const tfjs = report.kernels?.tfjs ?? report.forward?.tfjs;
+  if (tfjs) {
+    lines.push(`tfjs-wasm ${tfjs.version}: ${report.builds.tfjsWasm.join(', ')} (SIMD ${tfjs.simd}, threads ${tfjs.multithread})`);
+  }
+  if (report.kernels) kernelTable(report, lines);
+  if (report.forward) forwardTable(report.forward, lines);
+  if (report.interaction) appTable(report, lines);
+  lines.push('');
+  lines.push('targets:');
+  for (const t of report.targets) lines.push(`  ${t.met === null ? 'skip  ' : t.met ? 'met   ' : 'MISSED'}  ${pad(t.name, 58)} ${t.measured}`);
+  return lines.join('\n');
+}
+
+function kernelTable(report, lines) {
+  const { kernels, roofGflops } = report;
+  lines.push('');
+  lines.push(`kernels — builds: simd ${report.builds.simd.simdInstructions} SIMD instructions (cfg simd128 = ${kernels.builds.simd.simd128}), ` +
+    `scalar ${report.builds.scalar.simdInstructions} (cfg simd128 = ${kernels.builds.scalar.simd128})`);
+  lines.push(`timing: median of ${kernels.options.samples} samples, each ≥ ${kernels.options.minSampleMs} ms, after warm-up; d = ${kernels.options.d}; ` +
+    `"× slower" = this row's time / attnlab simd's (roofs: GFLOP/s ratio); GFLOP/s and % roof from the medians`);
   const worst = (group) => Math.max(...kernels.checks.filter((c) => c.group === group).flatMap((c) => Object.values(c.maxAbsDiff)));
   lines.push(`agreement before timing (max |Δ| against attnlab simd, tolerance ${kernels.options.tolerance}): ` +
     `softmax ${worst('softmax').toExponential(1)}, linear ${worst('linear').toExponential(1)}`);
@@ -351,6 +448,45 @@ function table(report) {
   }
   lines.push('');
   lines.push(`roof: ${roofGflops.toFixed(2)} GFLOP/s (attnlab simd build, register-only f32x4 multiply + add, 12 chains)`);
+}
+
+function forwardTable(forward, lines) {
+  lines.push('');
+  if (forward.skipped) {
+    lines.push(`forward pass (all-MiniLM-L6-v2): skipped: ${forward.skipped}`);
+    return;
+  }
+  const c = forward.config;
+  lines.push(`forward pass — ${forward.model} (${c.layers} layers × ${c.heads} heads, hidden ${c.hidden}, intermediate ${c.intermediate}), ` +
+    `one sequence, single thread, wasm SIMD; median of ${forward.options.samples} samples, each ≥ ${forward.options.minSampleMs} ms, after warm-up`);
+  lines.push('  attnlab simd: ForwardPass (attnlab-model, f32 checkpoint); tfjs-wasm: the same BERT from tfjs ops (matMul, softmax, moments, erf), ' +
+    'same weights; int8: the asset the app runs; products: the Linear products alone (2·m·k·n FLOPs each)');
+  lines.push('  tfjs-wasm (batched): the heads as one heads × n × d matMul; (per head): a 2-D matMul per head; weights pre-transposed to in × out, ' +
+    'Kᵀ by a transpose (transposeB is slower in tfjs-wasm); the target takes the faster');
+  const worstCosine = (k) => Math.min(...Object.values(k.tfjs).map((a) => a.embeddingCosine));
+  const worstAttention = (k) => Math.max(...Object.values(k.tfjs).map((a) => a.attentionMaxAbsDiff));
+  lines.push(`  agreement before timing (tfjs against attnlab f32; thresholds cosine > ${forward.agreement.cosine}, |Δ| ≤ ${forward.agreement.attention}): ` +
+    forward.checks.map((k) =>
+      `n=${k.n}: embedding cosine ≥ ${worstCosine(k).toFixed(7)}, layer ${k.attentionLayer} attention max |Δ| ${worstAttention(k).toExponential(1)}` +
+        ` (int8 against f32: cosine ${k.int8EmbeddingCosine.toFixed(4)})`).join('; '));
+  lines.push('');
+  const head = `${pad('row', 22)}${lpad('n', 5)}  ${pad('engine', 24)}${lpad('ms', 10)}${lpad('best ms', 10)}${lpad('GFLOP/s', 9)}${lpad('% roof', 8)}${lpad('× slower', 10)}`;
+  lines.push(head);
+  lines.push('-'.repeat(head.length));
+  const names = { 'roof': 'roof (f32x4 mul+add)', 'forward': 'forward pass', 'products': 'matrix products only' };
+  let last;
+  for (const r of forward.rows) {
+    if (last !== undefined && r.n !== last) lines.push('');
+    last = r.n;
+    lines.push(
+      `${pad(names[r.kernel] ?? r.kernel, 22)}${lpad(r.n ?? '', 5)}  ${pad(r.engine, 24)}${lpad(fmtMs(r.ms), 10)}${lpad(fmtMs(r.bestMs), 10)}` +
+        `${lpad(r.gflops == null ? '' : r.gflops.toFixed(2), 9)}${lpad(r.roofFraction == null ? '' : (r.roofFraction * 100).toFixed(0) + '%', 8)}` +
+        `${lpad(r.speedup == null ? '' : r.speedup.toFixed(2) + '×', 10)}`,
+    );
+  }
+}
+
+function appTable(report, lines) {
   lines.push('');
   lines.push('interaction (variant B\'s τ changed → last canvas painted, performance marks), 8 heads, d_model 256, 2 variants:');
   for (const c of report.interaction) {
@@ -360,72 +496,97 @@ function table(report) {
   const l = report.load;
   lines.push(`load: ${l.mainWasm} ${(l.mainWasmBytes / 1000).toFixed(1)} KB, ${(l.mainWasmGzipBytes / 1000).toFixed(1)} KB gzip (${l.gzip}); ` +
     `navigation → first heatmap painted: median ${l.firstPaintMs.toFixed(0)} ms of ${l.loads} cold loads (${l.samples.map((t) => t.toFixed(0)).join(', ')})`);
-  lines.push('');
-  lines.push('targets:');
-  for (const t of report.targets) lines.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${pad(t.name, 58)} ${t.measured}`);
-  return lines.join('\n');
+}
+
+// Why the forward rows cannot run, or null.
+function forwardSkipped() {
+  if (modelUnavailable) return `the model is unavailable (${modelUnavailable})`;
+  const files = [...model.files.map((f) => path.join(model.dir, f)), path.join(model.assetDir, model.asset)];
+  const missing = files.find((f) => !existsSync(f));
+  return missing ? `${path.relative(root, missing)} is missing (cargo xtask model)` : null;
 }
 
 // ---------------------------------------------------------------------------- main
 
 async function main() {
-  for (const dir of [pkg.simd, pkg.scalar]) {
+  const needed = [];
+  if (sections.has('kernels') || sections.has('forward')) needed.push(pkg.simd);
+  if (sections.has('kernels')) needed.push(pkg.scalar);
+  for (const dir of needed) {
     if (!existsSync(path.join(dir, 'attnlab_bench.js'))) throw new Error(`${dir}/attnlab_bench.js is missing: run cargo xtask bench`);
   }
-  if (!existsSync(path.join(dist, 'index.html'))) throw new Error('dist/index.html is missing: run cargo xtask bench');
-  const builds = {
-    simd: { wasm: path.relative(root, wasmIn(pkg.simd)), simdInstructions: simdInstructions(wasmIn(pkg.simd)) },
-    scalar: { wasm: path.relative(root, wasmIn(pkg.scalar)), simdInstructions: simdInstructions(wasmIn(pkg.scalar)) },
-  };
-  if (builds.scalar.simdInstructions !== 0) throw new Error(`the scalar build has ${builds.scalar.simdInstructions} SIMD instructions`);
-  if (builds.simd.simdInstructions === 0) throw new Error('the SIMD build has no SIMD instructions');
-  console.error(`[bench] simd build: ${builds.simd.simdInstructions} SIMD instructions; scalar build: none`);
+  if (sections.has('app') && !existsSync(path.join(dist, 'index.html'))) throw new Error('dist/index.html is missing: run cargo xtask bench');
+  const builds = {};
+  for (const [name, dir] of Object.entries(pkg)) {
+    if (existsSync(dir)) builds[name] = { wasm: path.relative(root, wasmIn(dir)), simdInstructions: simdInstructions(wasmIn(dir)) };
+  }
+  if (needed.includes(pkg.scalar) && builds.scalar.simdInstructions !== 0) throw new Error(`the scalar build has ${builds.scalar.simdInstructions} SIMD instructions`);
+  if (needed.includes(pkg.simd) && builds.simd.simdInstructions === 0) throw new Error('the SIMD build has no SIMD instructions');
+  if (builds.simd) console.error(`[bench] simd build: ${builds.simd.simdInstructions} SIMD instructions; scalar build: ${builds.scalar?.simdInstructions ?? 'not built'}`);
 
   const benchServer = await serveStatic([
     ['/pkg-simd/', pkg.simd],
     ['/pkg-scalar/', pkg.scalar],
     ['/node_modules/', path.join(here, 'node_modules')],
+    // The model of `cargo xtask model`, for the forward rows.
+    ['/model/', model.dir],
+    ['/asset/', model.assetDir],
     ['/', here],
   ]);
   const appServer = await serveStatic([['/', dist]]);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
   try {
     const loadBefore = os.loadavg();
-    const page = await (await browser.newContext()).newPage();
-    const wasmFetched = [];
-    page.on('request', (r) => {
-      if (r.url().endsWith('.wasm')) wasmFetched.push(new URL(r.url()).pathname);
-    });
-    page.on('console', (m) => console.error(m.text()));
-    const pageErrors = [];
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(origin(benchServer) + '/index.html');
-    await page.waitForFunction(() => window.kernelsReady === true, null, { timeout: 30_000 }).catch(() => {
-      throw new Error(`the benchmark page did not load: ${pageErrors.join('; ') || 'no error reported'}`);
-    });
-    console.error('[bench] items 1–3: kernels (this takes a few minutes)');
-    const kernels = await page.evaluate((o) => window.runKernels(o), KERNEL_OPTIONS);
-    builds.tfjsWasm = wasmFetched.filter((p) => p.includes('tfjs-backend-wasm')).map((p) => path.posix.basename(p));
-    const { roofGflops, find } = derive(kernels);
-
-    console.error('[bench] item 4: interaction');
-    const inter = [];
-    for (const config of INTERACTION.configs) inter.push(await interaction(browser, origin(appServer), config));
-    console.error('[bench] item 5: load');
-    const load = await loads(browser, origin(appServer));
-
     const report = {
-      format: 'attnlab-bench/1',
+      format: 'attnlab-bench/2',
       date: new Date().toISOString(),
-      machine: { ...machine(browser.version()), loadBefore, loadAfter: os.loadavg() },
       quick,
+      sections: SECTIONS.filter((s) => sections.has(s)),
       builds,
-      roofGflops,
-      kernels,
-      interaction: inter,
-      load,
     };
-    report.targets = targets(kernels, find, roofGflops, inter, load);
+    if (sections.has('kernels') || sections.has('forward')) {
+      const page = await (await browser.newContext()).newPage();
+      const wasmFetched = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('.wasm')) wasmFetched.push(new URL(r.url()).pathname);
+      });
+      page.on('console', (m) => console.error(m.text()));
+      const pageErrors = [];
+      page.on('pageerror', (e) => pageErrors.push(String(e)));
+      await page.goto(origin(benchServer) + '/index.html');
+      await page.waitForFunction(() => window.kernelsReady === true && window.forwardReady === true, null, { timeout: 30_000 }).catch(() => {
+        throw new Error(`the benchmark page did not load: ${pageErrors.join('; ') || 'no error reported'}`);
+      });
+      if (sections.has('kernels')) {
+        console.error('[bench] items 1–3: kernels (this takes a few minutes)');
+        report.kernels = await page.evaluate((o) => window.runKernels(o), KERNEL_OPTIONS);
+        const { roofGflops, find } = derive(report.kernels);
+        report.roofGflops = roofGflops;
+        Object.defineProperty(report, 'findKernel', { value: find, enumerable: false });
+      }
+      if (sections.has('forward')) {
+        const skipped = forwardSkipped();
+        if (skipped) {
+          console.error(`[bench] forward rows skipped: ${skipped}`);
+          report.forward = { skipped };
+        } else {
+          console.error('[bench] forward pass: attnlab against tfjs-wasm ops, 16 and 128 tokens');
+          report.forward = await page.evaluate((o) => window.runForward(o), FORWARD_OPTIONS);
+          deriveForward(report.forward);
+        }
+      }
+      builds.tfjsWasm = [...new Set(wasmFetched.filter((p) => p.includes('tfjs-backend-wasm')).map((p) => path.posix.basename(p)))];
+      await page.context().close();
+    }
+    if (sections.has('app')) {
+      console.error('[bench] item 4: interaction');
+      report.interaction = [];
+      for (const config of INTERACTION.configs) report.interaction.push(await interaction(browser, origin(appServer), config));
+      console.error('[bench] item 5: load');
+      report.load = await loads(browser, origin(appServer));
+    }
+    report.machine = { ...machine(browser.version()), loadBefore, loadAfter: os.loadavg() };
+    report.targets = targets(report);
     const text = table(report);
     report.table = text;
     mkdirSync(path.dirname(outPath), { recursive: true });

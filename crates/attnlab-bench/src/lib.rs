@@ -17,6 +17,10 @@
 //! (scores, logits, masked softmax, `A V`) and as the streaming kernel, `Q Kᵀ` alone
 //! (the blocked scores kernel), and linear elu1 attention in O(n) (global and recurrent).
 //! [`roof`] is a register-only multiply-add loop: the most arithmetic this build can do.
+//!
+//! The forward rows time the pretrained encoder of `attnlab-model` ([`ForwardPass`]: the
+//! f32 checkpoint against the same BERT built from TensorFlow.js ops, and the int8
+//! asset) and its matrix products on their own ([`MatrixProducts`], against the roof).
 
 use std::cell::RefCell;
 use std::hint::black_box;
@@ -29,6 +33,10 @@ use attnlab_core::softmax;
 use attnlab_core::streaming::{self, Causality};
 use ndarray::Array2;
 use wasm_bindgen::prelude::*;
+
+mod forward;
+
+pub use forward::{ForwardPass, MatrixProducts};
 
 /// The largest `n` for the kernels that hold an `n × n` matrix (the mask, the scores).
 pub const MAX_QUADRATIC_N: usize = 4096;

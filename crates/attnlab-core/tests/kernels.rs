@@ -317,3 +317,30 @@ proptest! {
         prop_assert_eq!(s1, s2);
     }
 }
+
+/// The SIMD128 scores kernel takes the keys in cache-sized column blocks (16 K floats):
+/// shapes of a model's weights cross several blocks (d = 384: 40 keys a block, 101 keys
+/// make 40 + 40 + 21, the last block with a leftover key), and a row wider than a block
+/// gives blocks of four keys. Every entry against the scalar oracle.
+#[test]
+fn scores_across_key_blocks_match_scalar() {
+    for (n, m, d) in [(5, 101, 384), (3, 37, 1000), (2, 9, 5000), (17, 1536, 384)] {
+        let q: Vec<f32> = (0..n * d)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
+            .collect();
+        let k: Vec<f32> = (0..m * d)
+            .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
+            .collect();
+        let (mut a, mut b) = (vec![f32::NAN; n * m], vec![0.0; n * m]);
+        kernels::scores(&q, &k, d, 0.5, &mut a);
+        scalar::scores(&q, &k, d, 0.5, &mut b);
+        for (idx, (x, y)) in a.iter().zip(&b).enumerate() {
+            // |q_c k_c| ≤ 1, so the sum of d of them rounds within d·1e-6.
+            let bound = d as f32 * 0.5 * 1e-6;
+            assert!(
+                (x - y).abs() <= bound,
+                "{n}×{m}, d {d}, entry {idx}: {x} vs {y}"
+            );
+        }
+    }
+}

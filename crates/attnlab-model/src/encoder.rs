@@ -4,6 +4,7 @@
 //! the pooled, L2-normalised sentence embedding.
 
 use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
+use attnlab_core::kernels;
 use ndarray::{Array2, Axis, s};
 
 use crate::config::{Activation, Config, Pooling};
@@ -244,7 +245,7 @@ impl Encoder {
             layer.attention_norm.apply(&mut h);
             let mut inner = layer.intermediate.forward(&h);
             match c.hidden_act {
-                Activation::Gelu => inner.mapv_inplace(gelu),
+                Activation::Gelu => gelu(inner.as_slice_mut().expect("standard layout")),
             }
             let mut out = layer.output.forward(&inner) + &h;
             layer.output_norm.apply(&mut out);
@@ -338,7 +339,70 @@ impl Encoder {
     }
 }
 
-/// `x Φ(x) = x (1 + erf(x / √2)) / 2`.
-fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+/// Abramowitz and Stegun's 7.1.26: `erf(z) ≈ 1 − t·(a₁ + a₂t + … + a₅t⁴)·e^(−z²)` with
+/// `t = 1 / (1 + p·z)` for `z ≥ 0`, within 1.5·10⁻⁷ of erf (the formula of tfjs's Erf).
+const ERF_P: f32 = 0.327_591_1;
+const ERF_A: [f32; 5] = [
+    0.254_829_6,
+    -0.284_496_74,
+    1.421_413_7,
+    -1.453_152_1,
+    1.061_405_4,
+];
+
+/// GELU in place, `x Φ(x) = x (1 + erf(x / √2)) / 2`, erf by [`ERF_A`]'s formula: the
+/// exponentials through the core's kernel (SIMD128 in the app), the rest a loop without
+/// calls, which the compiler vectorises. Within 2·10⁻⁷·(1 + |x|) of the exact GELU; in the
+/// forward pass of 128 tokens it is a fifth of the time of the 1.2 million `erff` calls.
+fn gelu(x: &mut [f32]) {
+    let neg_half_square: Vec<f32> = x.iter().map(|v| -0.5 * v * v).collect();
+    let mut e = vec![0.0f32; x.len()];
+    kernels::exp(&neg_half_square, &mut e);
+    for (v, e) in x.iter_mut().zip(&e) {
+        let z = v.abs() * std::f32::consts::FRAC_1_SQRT_2;
+        let t = 1.0 / (1.0 + ERF_P * z);
+        let [a1, a2, a3, a4, a5] = ERF_A;
+        let poly = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5))));
+        // erf(|x|/√2), then the sign of x: erf is odd.
+        let erf = (1.0 - poly * e).copysign(*v);
+        *v = 0.5 * *v * (1.0 + erf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exact GELU, by libm's `erff`: the oracle.
+    fn exact(x: f32) -> f64 {
+        let x = f64::from(x);
+        0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))
+    }
+
+    #[test]
+    fn gelu_is_within_two_tenths_of_a_millionth_per_unit_of_the_exact_one() {
+        // −12 … 12 in steps of 1/1000 (the worst is 1.1·10⁻⁷·(1 + |x|): the formula's
+        // error and f32 rounding), then the lengths around the 4-lane width.
+        let mut xs: Vec<f32> = (-12_000..=12_000).map(|i| i as f32 / 1000.0).collect();
+        xs.extend([0.0, -0.0, 30.0, -30.0, 1e-20, -1e-20]);
+        let mut ys = xs.clone();
+        gelu(&mut ys);
+        for (x, y) in xs.iter().zip(&ys) {
+            let err = (f64::from(*y) - exact(*x)).abs();
+            assert!(
+                err <= 2e-7 * (1.0 + f64::from(x.abs())),
+                "gelu({x}) = {y}, exact {}",
+                exact(*x)
+            );
+        }
+        // GELU(0) = 0, GELU(x) → x for large x, → 0 for very negative x.
+        assert_eq!(ys[12_000], 0.0);
+        assert_eq!(ys[xs.len() - 4], 30.0);
+        assert_eq!(ys[xs.len() - 3], 0.0);
+        for n in [0, 1, 3, 4, 5, 15, 16, 17] {
+            let mut part = xs[11_990..11_990 + n].to_vec();
+            gelu(&mut part);
+            assert_eq!(part, ys[11_990..11_990 + n]);
+        }
+    }
 }

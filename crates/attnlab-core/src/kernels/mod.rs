@@ -74,7 +74,8 @@ pub fn exp(x: &[f32], out: &mut [f32]) {
 /// the rows of `k` (`m × d`), both row-major; `out` is `n × m` row-major.
 ///
 /// With SIMD128 this is the blocked kernel (two queries × four keys, so every load is
-/// reused, the scale fused); it matches ndarray's `dot` (matrixmultiply's simd128 kernel)
+/// reused, the scale fused; the keys in 64 KB column blocks that every query passes over
+/// while they are in cache); it matches ndarray's `dot` (matrixmultiply's simd128 kernel)
 /// and skips a pass. Elsewhere ndarray's `dot` is much faster than the scalar oracle
 /// (matrixmultiply's AVX/FMA kernels natively, its blocked fallback in a wasm build
 /// without SIMD128), so it is used; [`scalar::scores`] stays the oracle the tests use.
