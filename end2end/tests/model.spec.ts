@@ -149,6 +149,50 @@ test.describe('the real model', () => {
     await expect(page.getByTestId('model-load')).toBeVisible();
   });
 
+  test('lab variants run on a real head, and inside the model with the consequence shown', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('model-minilm-l6').check();
+    await expect(page.getByTestId('atlas')).toHaveAttribute('data-rendered-tokens', '15', { timeout: 30_000 });
+    const cards = page.getByTestId('variant-on-head');
+    await expect(cards).toHaveCount(2);
+    // A is scaled dot-product softmax: the model's own attention, exactly.
+    await expect(cards.nth(0).getByTestId('variant-on-head-metrics')).toContainText('max |ΔA| 0.000,');
+    await expect(cards.nth(0).getByTestId('variant-on-head-heatmap')).toHaveAttribute('data-rows', '15');
+    // B becomes linear (elu + 1) on the same real Q, K, V: it differs, and the lab's B too.
+    await cards.nth(1).getByTestId('attention').selectOption('elu1');
+    const metrics = cards.nth(1).getByTestId('variant-on-head-metrics');
+    await expect(metrics).toContainText('Against the model');
+    const maxAbs = Number((await metrics.textContent())!.match(/max \|ΔA\| ([0-9.]+)/)![1]);
+    expect(maxAbs).toBeGreaterThan(0.05);
+    await expect(cards.nth(1).getByTestId('variant-on-head-difference')).toHaveAttribute('data-rows', '15');
+    await page.getByTestId('page-lab').click();
+    await expect(page.getByTestId('variant').nth(1).getByTestId('attention')).toHaveValue('elu1');
+    await page.getByTestId('page-model').click();
+
+    // B (linear) in every layer: the embedding moves, the pair's similarity changes.
+    await page.getByTestId('substitution-example').click();
+    await expect(page.getByTestId('atlas')).toHaveAttribute('data-rendered-tokens', '8');
+    await page.getByTestId('substitution-variant').selectOption('1');
+    await page.getByTestId('substitution-every-layer').check();
+    await page.getByTestId('substitution-run').click();
+    const cosine = page.getByTestId('substitution-cosine');
+    await expect(cosine).toContainText('B in every head of every layer', { timeout: 30_000 });
+    const c = Number(await cosine.getAttribute('data-cosine'));
+    expect(c).toBeLessThan(0.99);
+    expect(c).toBeGreaterThan(-1);
+    await expect(page.getByTestId('substitution-layer')).toHaveCount(6);
+    await expect(page.getByTestId('substitution-pair')).toContainText(
+      /“the cat sat on the mat” and “a cat was sitting on a mat”: similarity [0-9.]+ with the model's own attention, [0-9.]+ with B/,
+    );
+
+    // A (the model's own attention) in one head changes nothing.
+    await page.getByTestId('substitution-variant').selectOption('0');
+    await page.getByTestId('substitution-this-head').check();
+    await page.getByTestId('substitution-run').click();
+    await expect(cosine).toContainText('A in head 0 of layer 0');
+    expect(Number(await cosine.getAttribute('data-cosine'))).toBeGreaterThan(0.9999);
+  });
+
   test('a link to the real model without its file says what is missing', async ({ page, context }) => {
     await context.route(`**/${ASSET}`, (route) => route.fulfill({ status: 404, body: 'not found' }));
     await page.goto('/');

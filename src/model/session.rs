@@ -1,7 +1,7 @@
 //! The real model's session: one model worker, what it is doing, and its latest forward
 //! pass and flow. Provided once by the root component; read with [`use_model_session`].
 
-use attnlab_lab::pretrained::protocol::{Loaded, Reply, Request, Stage};
+use attnlab_lab::pretrained::protocol::{Loaded, Place, Reply, Request, Stage, Substituted};
 use attnlab_lab::pretrained::{Checkpoint, ModelRun};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -57,6 +57,10 @@ pub struct ModelSession {
     pub run: RwSignal<Option<Result<ModelRun, String>>>,
     /// The latest flow.
     pub flow: RwSignal<Option<Flow>>,
+    /// The latest substitution, or why it failed; `None` before the first.
+    pub substituted: RwSignal<Option<Result<Substituted, String>>>,
+    /// Whether a substitution is being computed.
+    pub substituting: RwSignal<bool>,
     worker: StoredValue<Option<ModelWorker>, LocalStorage>,
     /// The id of the latest run asked for; replies to older ones are dropped.
     latest: StoredValue<u64>,
@@ -72,6 +76,8 @@ impl ModelSession {
             status: RwSignal::new(Status::Idle),
             run: RwSignal::new(None),
             flow: RwSignal::new(None),
+            substituted: RwSignal::new(None),
+            substituting: RwSignal::new(false),
             worker: StoredValue::new_local(None),
             latest: StoredValue::new(0),
             busy: StoredValue::new((false, None)),
@@ -145,6 +151,31 @@ impl ModelSession {
         self.send(&Request::Flow { id, layer });
     }
 
+    /// Runs `text` (and `pair`) with variant `variant` of the lab state `link` (a
+    /// fragment) at `place`.
+    pub fn substitute(
+        self,
+        text: String,
+        pair: Option<String>,
+        link: String,
+        variant: usize,
+        place: Place,
+    ) {
+        if !self.is_ready() {
+            return;
+        }
+        let id = self.latest.get_value();
+        self.substituting.set(true);
+        self.send(&Request::Substitute {
+            id,
+            text,
+            pair,
+            link,
+            variant,
+            place,
+        });
+    }
+
     fn finish_run(self) {
         let (_, pending) = self.busy.get_value();
         self.busy.set_value((false, None));
@@ -178,6 +209,10 @@ impl ModelSession {
                     millis: header.millis,
                 }));
             }
+            Reply::Substituted(report) => {
+                self.substituting.set(false);
+                self.substituted.set(Some(Ok(report)));
+            }
             Reply::Failed {
                 stage,
                 id,
@@ -193,6 +228,10 @@ impl ModelSession {
                         self.run.set(Some(Err(message)));
                     }
                     self.finish_run();
+                }
+                Stage::Substitute => {
+                    self.substituting.set(false);
+                    self.substituted.set(Some(Err(message)));
                 }
                 Stage::Flow => {
                     let layer = self.flow_asked.get_value().map_or(0, |(_, l)| l);

@@ -17,6 +17,22 @@ pub struct Tokens {
 }
 
 impl Tokens {
+    /// Tokens another tokenizer made (e.g. a pretrained model's word pieces), as they are:
+    /// no padding, no span in any text.
+    pub fn pretokenized(texts: &[String]) -> Tokens {
+        let all: Vec<Token> = texts
+            .iter()
+            .map(|t| Token {
+                text: t.clone(),
+                span: 0..0,
+            })
+            .collect();
+        Tokens {
+            typed: all.len(),
+            all,
+        }
+    }
+
     /// Tokenizes `text`, then appends [`PAD_TOKEN`]s until there are `pad_to` tokens.
     /// A pad's span is the empty range at the end of the text.
     pub fn new(text: &str, pad_to: Option<usize>) -> Tokens {

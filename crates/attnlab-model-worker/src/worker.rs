@@ -1,9 +1,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use attnlab_lab::fragment;
 use attnlab_lab::pretrained::protocol::{
-    CACHE_NAME, FlowHeader, Loaded, Reply, Request, RunHeader, Stage,
+    CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Stage,
 };
+use attnlab_lab::pretrained::substitution;
 use attnlab_model::relevance::AttentionGraph;
 use attnlab_model::{AttentionOverride, HeadTrace, Pretrained};
 use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
@@ -269,6 +271,30 @@ fn run(state: &mut Worker, id: u64, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+fn substitute(
+    state: &Worker,
+    id: u64,
+    (text, pair): (&str, Option<&str>),
+    link: &str,
+    variant: usize,
+    place: Place,
+) -> Result<(), String> {
+    let model = state.model.as_ref().ok_or("the model is not loaded yet")?;
+    let lab = fragment::decode(link)
+        .map_err(|e| format!("the lab's settings could not be read: {e}"))?
+        .state;
+    let chosen = lab
+        .variants
+        .get(variant)
+        .ok_or_else(|| format!("there is no variant {variant}"))?;
+    let start = now();
+    let mut report = substitution::substitute(model, text, pair, chosen, lab.model.seed, place)?;
+    report.id = id;
+    report.millis = now() - start;
+    post(&Reply::Substituted(report));
+    Ok(())
+}
+
 fn flow(state: &Worker, id: u64, layer: usize) -> Result<(), String> {
     let Some((last, graph)) = state.last.as_ref().filter(|(last, _)| *last == id) else {
         return Err("the text changed before its flow was computed".into());
@@ -302,6 +328,20 @@ pub fn start() {
             Ok(Request::Run { id, text }) => {
                 if let Err(message) = run(&mut state.borrow_mut(), id, &text) {
                     fail(Stage::Run, Some(id), message);
+                }
+            }
+            Ok(Request::Substitute {
+                id,
+                text,
+                pair,
+                link,
+                variant,
+                place,
+            }) => {
+                let texts = (text.as_str(), pair.as_deref());
+                if let Err(message) = substitute(&state.borrow(), id, texts, &link, variant, place)
+                {
+                    fail(Stage::Substitute, Some(id), message);
                 }
             }
             Ok(Request::Flow { id, layer }) => {

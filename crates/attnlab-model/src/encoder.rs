@@ -3,8 +3,9 @@
 //! projection, residual + LayerNorm, the GELU feed-forward, residual + LayerNorm; then
 //! the pooled, L2-normalised sentence embedding.
 
-use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, Problem};
 use attnlab_core::kernels;
+use attnlab_core::model::ModelConfig;
 use ndarray::{Array2, Axis, s};
 
 use crate::config::{Activation, Config, Pooling};
@@ -34,6 +35,36 @@ use crate::tensors::Tensors;
 pub struct AttentionOverride {
     model: AttentionSpec,
     rules: Vec<(Scope, AttentionSpec)>,
+    parameters: Option<Parameters>,
+}
+
+/// Where the weights a replacing score function needs come from: the general score's
+/// `W`, the additive score's `W_q`, `W_k`, `v`, Linformer's `E`, `F`. The model has none
+/// of its own, so they are drawn as the lab draws them for its seeded model
+/// ([`ModelConfig::score_params`], [`ModelConfig::linformer_params`]), one draw per head
+/// index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parameters {
+    /// The seed and the widths (`d_k` = `d_model / heads` must be the checkpoint's head
+    /// width).
+    pub seeded: ModelConfig,
+    /// Linformer's number of projected keys.
+    pub linformer_k: usize,
+}
+
+impl Parameters {
+    /// Head `head`'s input with the parameters `spec` needs: the score function's
+    /// weights when `spec` scores, Linformer's `E` and `F` when it is Linformer.
+    pub fn prepare(&self, spec: &AttentionSpec, head: usize, mut input: HeadInput) -> HeadInput {
+        if spec.attention.uses_score_function() {
+            input.score_params = self.seeded.score_params(spec.score, head);
+        }
+        if spec.attention == AttentionKind::Linformer {
+            let m = input.k.nrows();
+            input.linformer = Some(self.seeded.linformer_params(self.linformer_k, m, head));
+        }
+        input
+    }
 }
 
 /// The heads a rule of an [`AttentionOverride`] applies to.
@@ -67,6 +98,21 @@ impl AttentionOverride {
     pub fn with(mut self, scope: Scope, spec: AttentionSpec) -> AttentionOverride {
         self.rules.push((scope, spec));
         self
+    }
+
+    /// The same override, drawing the parameters its score functions and Linformer need
+    /// from `parameters`.
+    pub fn with_parameters(mut self, parameters: Parameters) -> AttentionOverride {
+        self.parameters = Some(parameters);
+        self
+    }
+
+    /// Head `head`'s input with the parameters `spec` needs, when this override has them.
+    fn prepare(&self, spec: &AttentionSpec, head: usize, input: HeadInput) -> HeadInput {
+        match &self.parameters {
+            Some(p) => p.prepare(spec, head, input),
+            None => input,
+        }
     }
 
     /// The spec of head `head` of layer `layer`.
@@ -315,7 +361,10 @@ impl Encoder {
         for (spec, members) in groups {
             let inputs = members
                 .iter()
-                .map(|&i| HeadInput::new(split(&q, i), split(&k, i), split(&v, i)))
+                .map(|&i| {
+                    let input = HeadInput::new(split(&q, i), split(&k, i), split(&v, i));
+                    attention.prepare(spec, i, input)
+                })
                 .collect();
             let failed = |error| ModelError::Attention { layer: l, error };
             let problem = Problem::new(inputs, spec.clone(), None).map_err(failed)?;

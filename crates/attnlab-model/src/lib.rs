@@ -52,7 +52,7 @@ pub mod tokenizer;
 
 pub use asset::About;
 pub use config::{Config, Pooling};
-pub use encoder::{AttentionOverride, Encoder, Forward, HeadTrace, Scope};
+pub use encoder::{AttentionOverride, Encoder, Forward, HeadTrace, Parameters, Scope};
 pub use error::{ModelError, Result, TextError};
 pub use relevance::{AttentionGraph, MAX_FLOW_TOKENS, RelevanceError};
 pub use tokenizer::{DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Tokenizer, WordPiece};

@@ -140,6 +140,49 @@ fn a_spec_the_core_rejects_names_its_layer() {
 }
 
 #[test]
+fn seeded_parameters_let_every_lab_score_and_linformer_replace_a_layer() {
+    use attnlab_core::attention::AttentionKind;
+    use attnlab_core::model::ModelConfig;
+    use attnlab_model::Parameters;
+    // The tiny checkpoint: hidden 8, 2 heads of width 4, as the seeded config's d_k.
+    let parameters = Parameters {
+        seeded: ModelConfig {
+            d_model: 8,
+            heads: 2,
+            seed: 7,
+            ..ModelConfig::default()
+        },
+        linformer_k: 3,
+    };
+    let base = tiny()
+        .run("the big red dog", &AttentionOverride::default())
+        .unwrap();
+    for (score, attention) in [
+        (ScoreFunction::General, AttentionKind::Softmax),
+        (ScoreFunction::Additive, AttentionKind::Softmax),
+        (ScoreFunction::ScaledDot, AttentionKind::Linformer),
+    ] {
+        let spec = AttentionSpec {
+            score,
+            attention,
+            ..AttentionSpec::default()
+        };
+        let lab = AttentionOverride::default()
+            .with(Scope::Layer(1), spec)
+            .with_parameters(parameters.clone());
+        let run = tiny().run("the big red dog", &lab).unwrap();
+        assert_eq!(run.forward.heads[0], base.forward.heads[0], "{score:?}");
+        let cols = if attention == AttentionKind::Linformer {
+            3
+        } else {
+            6
+        };
+        assert_eq!(run.forward.heads[1][0].weights.dim(), (6, cols));
+        assert_ne!(run.forward.embedding, base.forward.embedding, "{score:?}");
+    }
+}
+
+#[test]
 fn the_asset_round_trips_config_vocabulary_and_about() {
     let (w, c, v) = testing::tiny_checkpoint(5);
     let f32m = Pretrained::from_hugging_face(&w, &c, None, &v).unwrap();

@@ -6,7 +6,11 @@
 mod atlas_view;
 mod model_page;
 mod status_panel;
+mod substitution_panel;
+mod variants_panel;
 
 pub use atlas_view::AtlasView;
 pub use model_page::ModelPage;
 pub use status_panel::ModelStatusPanel;
+pub use substitution_panel::SubstitutionPanel;
+pub use variants_panel::VariantsOnHead;

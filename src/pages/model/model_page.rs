@@ -6,7 +6,7 @@ use attnlab_lab::state::DEFAULT_SENTENCE;
 use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 
-use super::{AtlasView, ModelStatusPanel};
+use super::{AtlasView, ModelStatusPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
@@ -170,6 +170,8 @@ fn ModelViews() -> impl IntoView {
                 testid="model-heatmap" kind="model-head"/>
             <CellInfo figure=head_figure cell=hover/>
         </section>
+        <VariantsOnHead/>
+        <SubstitutionPanel/>
         <HeadSearch/>
         <RelevancePanel/>
     }

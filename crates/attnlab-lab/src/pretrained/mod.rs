@@ -9,6 +9,8 @@
 mod figures;
 pub mod protocol;
 mod run;
+pub mod substitution;
+mod variants;
 
 pub use attnlab_model::relevance::MAX_FLOW_TOKENS;
 pub use figures::{
@@ -16,6 +18,7 @@ pub use figures::{
     head_figure, layer_average_figure, relevance_figure,
 };
 pub use run::{HideSpecial, ModelRun, RankedHead, RunError, TokenView};
+pub use variants::{OnHead, model_variant, seeded, variant_on_head};
 
 /// A pretrained checkpoint the app can load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -19,6 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::substitution::{Place, Substituted};
+
 /// The name of the Cache API cache that keeps model assets between visits.
 pub const CACHE_NAME: &str = "attnlab-models-v1";
 
@@ -37,6 +39,23 @@ pub enum Request {
         id: u64,
         /// The text, as typed.
         text: String,
+    },
+    /// Run `text` (and `pair`) with variant `variant` of the lab state in `link` (a
+    /// `#v1.…` fragment: the variant travels in the link's own versioned format)
+    /// replacing the model's attention at `place`.
+    Substitute {
+        /// Echoed in the reply.
+        id: u64,
+        /// The text.
+        text: String,
+        /// A second sentence, for the pair's similarity.
+        pair: Option<String>,
+        /// The lab state, as a link fragment.
+        link: String,
+        /// Which of its variants.
+        variant: usize,
+        /// Where.
+        place: Place,
     },
     /// Attention flow of the last run, for one layer.
     Flow {
@@ -57,6 +76,8 @@ pub enum Stage {
     Run,
     /// A flow.
     Flow,
+    /// A substitution.
+    Substitute,
 }
 
 /// What the worker says.
@@ -78,6 +99,8 @@ pub enum Reply {
     Ran(RunHeader),
     /// A flow (its matrix beside the message).
     Flowed(FlowHeader),
+    /// What substituting a variant changed.
+    Substituted(Substituted),
     /// A request failed.
     Failed {
         /// Which one.
@@ -200,6 +223,14 @@ mod tests {
                 text: "a \"quoted\" <b>text</b> 我".into(),
             },
             Request::Flow { id: 3, layer: 5 },
+            Request::Substitute {
+                id: 4,
+                text: "the cat sat on the mat".into(),
+                pair: Some("a cat was sitting on a mat".into()),
+                link: "#v1.e30".into(),
+                variant: 1,
+                place: Place::Head { layer: 2, head: 7 },
+            },
         ];
         for r in requests {
             assert_eq!(Request::from_json(&r.to_json()), Ok(r));
