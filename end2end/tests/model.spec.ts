@@ -193,6 +193,37 @@ test.describe('the real model', () => {
     expect(Number(await cosine.getAttribute('data-cosine'))).toBeGreaterThan(0.9999);
   });
 
+  test('empty, Chinese, long and marked-up texts get a defined answer', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('model-minilm-l6').check();
+    const atlas = page.getByTestId('atlas');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '15', { timeout: 30_000 });
+    const input = page.locator('#sentence-input');
+
+    // Nothing to read: one sentence, and the text box keeps what was typed.
+    await input.fill('   ');
+    await expect(page.getByTestId('model-run-error')).toContainText('the text has no words');
+    await expect(input).toHaveValue('   ');
+
+    // Chinese: MiniLM's vocabulary lacks most characters (said next to the choice).
+    await input.fill('我爱机器学习');
+    await expect(page.getByTestId('model-run-info')).toContainText('8 tokens through 6 layers');
+    await expect(page.locator('.model-caveat')).toContainText('[UNK]');
+    await expect(page.getByTestId('search-query').locator('option', { hasText: '[UNK]' }).first()).toBeAttached();
+
+    // Markup is text: it is tokenised, never rendered.
+    await input.fill('<b>bold</b> & <script>x</script>');
+    await expect(page.getByTestId('model-run-info')).toContainText('tokens through 6 layers');
+    await expect(page.locator('b', { hasText: 'bold' })).toHaveCount(0);
+
+    // Long: cut to 256 tokens with a notice; flow says why it is off beyond 64 tokens.
+    await input.fill(Array.from({ length: 300 }, (_, i) => `word${i % 10}`).join(' '));
+    await expect(page.getByTestId('model-run-info')).toContainText('was cut to 256', { timeout: 30_000 });
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '256', { timeout: 30_000 });
+    await page.getByTestId('relevance-flow').check();
+    await expect(page.getByTestId('relevance-note')).toContainText('offered up to 64 tokens, and this text has 256');
+  });
+
   test('a link to the real model without its file says what is missing', async ({ page, context }) => {
     await context.route(`**/${ASSET}`, (route) => route.fulfill({ status: 404, body: 'not found' }));
     await page.goto('/');

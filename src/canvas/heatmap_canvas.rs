@@ -3,6 +3,7 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use super::export::ExportMenu;
 use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
 use crate::state::use_app_state;
@@ -274,6 +275,7 @@ pub fn HeatmapCanvas(
             ></canvas>
             {overlay}
         </div>
+        <ExportMenu figure=figure canvas=canvas testid=testid/>
         {reading}
     }
 }

@@ -5,6 +5,7 @@
 
 mod blit_canvas;
 mod canvas_size;
+mod export;
 mod heatmap_canvas;
 mod line_chart_canvas;
 pub mod paint;

@@ -10,6 +10,7 @@ use attnlab_plot::{
     repaint_heatmap_values,
 };
 use plotters::prelude::IntoDrawingArea;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 use super::blit_canvas::BlitCanvas;
@@ -271,4 +272,29 @@ pub fn paint_token_lines(
     }
     mark_painted();
     Ok(map)
+}
+
+/// `heatmap` painted on a new (detached) canvas `css_width` CSS pixels wide at `scale`
+/// device pixels per CSS pixel and its natural height: what the page shows, at a higher
+/// resolution, for a PNG file.
+pub fn offscreen_heatmap(
+    heatmap: &Heatmap,
+    css_width: f64,
+    scale: f64,
+) -> Result<HtmlCanvasElement, String> {
+    let canvas: HtmlCanvasElement = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or("this browser could not make a canvas")?;
+    let style = style(scale);
+    let width = (css_width * scale).round().max(1.0);
+    let height = natural_height(heatmap, &style, width).ceil().max(1.0);
+    canvas.set_width(width as u32);
+    canvas.set_height(height as u32);
+    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
+    let area = backend.into_drawing_area();
+    draw_heatmap(&area, heatmap, &style).map_err(|e| e.to_string())?;
+    area.present().map_err(|e| e.to_string())?;
+    Ok(canvas)
 }

@@ -2,7 +2,7 @@
 //!
 //! The state is the app's URL fragment (with or without `#`, or the whole link); the
 //! numbers come from the same `attnlab-lab` pipeline as the app, and the figure from the
-//! same `attnlab_plot::draw_heatmap`, here on plotters' SVG backend.
+//! same `attnlab_plot::draw_heatmap`, here on plotters' SVG backend (`attnlab_plot::export`, which the app's SVG export calls too).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -12,9 +12,7 @@ use attnlab_core::CoreError;
 use attnlab_lab::compute::{LabError, Pipeline, Which};
 use attnlab_lab::figure::FigureRequest;
 use attnlab_lab::{CompareWhat, LabState, fragment};
-use attnlab_plot::{Heatmap, HeatmapStyle, draw_heatmap};
-use plotters::prelude::IntoDrawingArea;
-use plotters_svg::SVGBackend;
+use attnlab_plot::Heatmap;
 
 use crate::Failure;
 
@@ -193,13 +191,6 @@ fn build(state: &LabState, args: &RenderArgs) -> Result<Heatmap, String> {
 }
 
 fn draw(heatmap: &Heatmap, size: Size) -> Result<String, String> {
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
-        draw_heatmap(&area, heatmap, &HeatmapStyle::default())
-            .map_err(|e| format!("figure: cannot draw ({e})"))?;
-        area.present()
-            .map_err(|e| format!("figure: cannot draw ({e})"))?;
-    }
-    Ok(svg)
+    attnlab_plot::export::heatmap_svg_sized(heatmap, (size.width, size.height))
+        .map_err(|e| format!("figure: {e}"))
 }

@@ -313,18 +313,10 @@ fn errors_exit_2_with_one_line() {
 
 /// The lab's figure for `request` drawn as `render` draws it (SVG, 1100 × 760).
 fn lab_svg(state: &LabState, request: attnlab_lab::figure::FigureRequest) -> String {
-    use plotters::prelude::IntoDrawingArea;
     let figure = attnlab_lab::Pipeline::new(state)
         .figure(request)
         .expect("the lab builds the figure");
-    let mut svg = String::new();
-    {
-        let area = plotters_svg::SVGBackend::with_string(&mut svg, (1100, 760)).into_drawing_area();
-        attnlab_plot::draw_heatmap(&area, &figure, &attnlab_plot::HeatmapStyle::default())
-            .expect("the figure draws");
-        area.present().expect("the SVG is written");
-    }
-    svg
+    attnlab_plot::export::heatmap_svg_sized(&figure, (1100, 760)).expect("the figure draws")
 }
 
 #[test]

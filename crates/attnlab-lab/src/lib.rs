@@ -62,6 +62,7 @@
 #![deny(missing_docs)]
 
 pub mod compute;
+pub mod export;
 pub mod figure;
 pub mod fragment;
 pub mod pages;

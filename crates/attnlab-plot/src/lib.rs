@@ -84,6 +84,7 @@
 
 mod cell_map;
 mod cells;
+pub mod export;
 mod frame;
 mod grid;
 mod heatmap;

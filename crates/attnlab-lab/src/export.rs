@@ -1,0 +1,125 @@
+//! A figure's matrix as files: CSV and JSON with its token labels, and the file names
+//! every export uses (they say what they hold).
+
+use attnlab_plot::Heatmap;
+use serde::Serialize;
+
+/// The format tag of a matrix exported as JSON.
+pub const MATRIX_FORMAT: &str = "attnlab-matrix/1";
+
+/// `attnlab-` and the figure's title in lower-case words joined by `-` (at most 80
+/// characters), then `.ext`; e.g. `"A · Head 2 · scaled dot-product softmax"` →
+/// `attnlab-a-head-2-scaled-dot-product-softmax.svg`.
+pub fn file_name(title: &str, ext: &str) -> String {
+    let mut slug = String::new();
+    for word in title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let word = word.to_lowercase();
+        if slug.len() + word.len() + 1 > 80 {
+            break;
+        }
+        if !slug.is_empty() {
+            slug.push('-');
+        }
+        slug.push_str(&word);
+    }
+    if slug.is_empty() {
+        slug.push_str("figure");
+    }
+    format!("attnlab-{slug}.{ext}")
+}
+
+/// The matrix as CSV: a header of the column labels (after the axis names), then one
+/// line per row, its label first. Labels with commas, quotes or line breaks are quoted.
+pub fn csv(h: &Heatmap) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let corner = format!("{} \\ {}", h.row_axis(), h.col_axis());
+    let header = std::iter::once(corner).chain(h.col_labels().iter().cloned());
+    w.write_record(header).map_err(|e| e.to_string())?;
+    for (i, label) in h.row_labels().iter().enumerate() {
+        let values =
+            (0..h.n_cols()).map(|j| h.value(i, j).map_or(String::new(), |v| v.to_string()));
+        w.write_record(std::iter::once(label.clone()).chain(values))
+            .map_err(|e| e.to_string())?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+#[derive(Serialize)]
+struct MatrixFile<'a> {
+    format: &'static str,
+    title: &'a str,
+    value: &'a str,
+    row_axis: &'a str,
+    col_axis: &'a str,
+    rows: &'a [String],
+    cols: &'a [String],
+    values: Vec<&'a [f32]>,
+}
+
+/// The matrix as JSON: `{"format": "attnlab-matrix/1", "title", "value", "row_axis",
+/// "col_axis", "rows", "cols", "values": [[…], …]}`. Values are the shortest decimals
+/// that read back as the same f32.
+pub fn json(h: &Heatmap) -> Result<String, String> {
+    let values = h.values().chunks(h.n_cols().max(1)).collect();
+    let file = MatrixFile {
+        format: MATRIX_FORMAT,
+        title: h.title(),
+        value: h.value_label(),
+        row_axis: h.row_axis(),
+        col_axis: h.col_axis(),
+        rows: h.row_labels(),
+        cols: h.col_labels(),
+        values,
+    };
+    serde_json::to_string_pretty(&file).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figure() -> Heatmap {
+        Heatmap::weights(
+            "A · Head 2 · scaled dot-product softmax",
+            vec!["didn't".into(), "a, \"b\"".into()],
+            vec!["x".into(), "y".into()],
+            vec![0.25, 0.75, 1.0, 0.0],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn names_say_what_the_file_holds() {
+        assert_eq!(
+            file_name("A · Head 2 · scaled dot-product softmax", "svg"),
+            "attnlab-a-head-2-scaled-dot-product-softmax.svg"
+        );
+        assert_eq!(file_name("我爱 · 头 1", "png"), "attnlab-我爱-头-1.png");
+        assert_eq!(file_name(" · ", "csv"), "attnlab-figure.csv");
+        assert!(file_name(&"word ".repeat(100), "json").len() <= "attnlab-".len() + 80 + 5);
+    }
+
+    #[test]
+    fn csv_quotes_labels_and_keeps_every_value() {
+        let text = csv(&figure()).unwrap();
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].ends_with(",x,y"), "{}", lines[0]);
+        assert_eq!(lines[1], "didn't,0.25,0.75");
+        assert_eq!(lines[2], "\"a, \"\"b\"\"\",1,0");
+    }
+
+    #[test]
+    fn json_has_the_labels_and_the_rows() {
+        let v: serde_json::Value = serde_json::from_str(&json(&figure()).unwrap()).unwrap();
+        assert_eq!(v["format"], MATRIX_FORMAT);
+        assert_eq!(v["rows"][1], "a, \"b\"");
+        assert_eq!(v["values"][0][1], 0.75);
+        assert_eq!(v["values"].as_array().unwrap().len(), 2);
+        assert_eq!(v["value"], "weight");
+    }
+}

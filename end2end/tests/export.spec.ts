@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// Every heatmap's Export menu (src/canvas/export.rs): PNG at 2× drawn by the plot
+// function, SVG, CSV and JSON with the token labels, names that say what they hold.
+//
+// DOM contract: under a heatmap whose canvas has data-testid T,
+//   details[data-testid=T-export-menu] > summary "Export"
+//   button[data-testid=T-export-png|svg|csv|json|copy], [data-testid=T-export-status]
+
+async function save(page: Page, testid: string, what: string) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(`${testid}-export-${what}`).click(),
+  ]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), bytes: readFileSync(file) };
+}
+
+test('the lab heatmap exports as PNG (2×), SVG, CSV and JSON', async ({ page }) => {
+  await page.goto('/');
+  const heatmap = page.getByTestId('heatmap');
+  await expect(heatmap).toHaveAttribute('data-rendered-tokens', '11');
+  await page.getByTestId('heatmap-export-menu').locator('summary').click();
+
+  const json = await save(page, 'heatmap', 'json');
+  expect(json.name).toMatch(/^attnlab-a-head-0-.*\.json$/);
+  const matrix = JSON.parse(json.bytes.toString('utf8'));
+  expect(matrix.format).toBe('attnlab-matrix/1');
+  expect(matrix.rows).toHaveLength(11);
+  expect(matrix.cols).toHaveLength(11);
+  expect(matrix.values).toHaveLength(11);
+  for (const row of matrix.values) {
+    expect(row).toHaveLength(11);
+    expect(row.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(1, 5);
+  }
+  expect(matrix.rows[2]).toBe("didn't");
+  await expect(page.getByTestId('heatmap-export-status')).toHaveText(`Saved ${json.name}.`);
+
+  const csv = await save(page, 'heatmap', 'csv');
+  expect(csv.name).toBe(json.name.replace(/\.json$/, '.csv'));
+  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  expect(lines).toHaveLength(12);
+  expect(lines[0].split(',')).toHaveLength(12);
+  expect(lines[3].startsWith("didn't,")).toBe(true);
+  expect(Number(lines[1].split(',')[1])).toBe(matrix.values[0][0]);
+
+  const svg = await save(page, 'heatmap', 'svg');
+  expect(svg.name).toBe(json.name.replace(/\.json$/, '.svg'));
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return {
+      error: doc.getElementsByTagName('parsererror').length,
+      root: doc.documentElement.nodeName,
+      title: doc.querySelector('title')?.textContent ?? '',
+      texts: [...doc.querySelectorAll('text')].map((t) => (t.textContent ?? '').trim()),
+    };
+  }, svg.bytes.toString('utf8'));
+  expect(parsed.error).toBe(0);
+  expect(parsed.root).toBe('svg');
+  expect(parsed.title).toBe(matrix.title);
+  expect(parsed.texts).toContain("didn't");
+
+  const png = await save(page, 'heatmap', 'png');
+  expect(png.name).toBe(json.name.replace(/\.json$/, '.png'));
+  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const width = png.bytes.readUInt32BE(16);
+  const cssWidth = await heatmap.evaluate((el) => (el as HTMLCanvasElement).clientWidth);
+  expect(width).toBe(2 * cssWidth);
+  expect(png.bytes.readUInt32BE(20)).toBeGreaterThan(cssWidth);
+});
+
+test('the difference exports too, named for what it holds', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('difference-heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  await page.getByTestId('difference-heatmap-export-menu').locator('summary').click();
+  const diff = await save(page, 'difference-heatmap', 'json');
+  expect(diff.name).toMatch(/^attnlab-a-b-head-0\.json$/);
+  const matrix = JSON.parse(diff.bytes.toString('utf8'));
+  expect(matrix.value).toBe('Δ weight');
+});

@@ -1,0 +1,159 @@
+//! Every heatmap as a file: PNG at twice the page's resolution and SVG, both drawn by the
+//! same plot function as the canvas (not a screenshot of it), the matrix as CSV and
+//! JSON with its token labels, and the PNG copied to the clipboard where the browser
+//! allows it. File names say what they hold (`attnlab_lab::export::file_name`).
+
+use attnlab_lab::export;
+use attnlab_plot::Heatmap;
+use js_sys::{Array, Object, Reflect};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
+
+use super::paint::offscreen_heatmap;
+
+/// The PNG's device pixels per CSS pixel.
+const PNG_SCALE: f64 = 2.0;
+/// The width of a file drawn from a canvas that has none yet (CSS pixels).
+const FALLBACK_WIDTH: f64 = 900.0;
+
+fn blob(text: &str, mime: &str) -> Result<Blob, String> {
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    Blob::new_with_str_sequence_and_options(&Array::of1(&JsValue::from_str(text)), &options)
+        .map_err(|_| "this browser could not make the file".to_string())
+}
+
+/// Offers `blob` as a download called `name`.
+fn download(blob: &Blob, name: &str) -> Result<(), String> {
+    let url = Url::create_object_url_with_blob(blob).map_err(|_| "no object URL".to_string())?;
+    let anchor: HtmlAnchorElement = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or("this browser could not make a link")?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// The PNG of `figure` (at [`PNG_SCALE`]), handed to `then` as a Blob.
+fn png(figure: &Heatmap, css_width: f64, then: impl FnOnce(Result<Blob, String>) + 'static) {
+    let canvas = match offscreen_heatmap(figure, css_width, PNG_SCALE) {
+        Ok(c) => c,
+        Err(e) => return then(Err(e)),
+    };
+    let callback = Closure::once_into_js(move |b: JsValue| {
+        then(
+            b.dyn_into::<Blob>()
+                .map_err(|_| "this browser could not encode the PNG".to_string()),
+        )
+    });
+    if canvas.to_blob(callback.unchecked_ref()).is_err() {
+        // The closure is dropped by the browser; nothing else to tell.
+    }
+}
+
+/// Copies `blob` (a PNG) to the clipboard; says why not when the browser refuses.
+async fn copy(blob: Blob) -> Result<(), String> {
+    let refused = || "this browser does not allow copying images here".to_string();
+    let clipboard = web_sys::window()
+        .ok_or_else(refused)?
+        .navigator()
+        .clipboard();
+    let items = Object::new();
+    Reflect::set(&items, &"image/png".into(), &blob).map_err(|_| refused())?;
+    let item = web_sys::ClipboardItem::new_with_record_from_str_to_blob_promise(&items)
+        .map_err(|_| refused())?;
+    wasm_bindgen_futures::JsFuture::from(clipboard.write(&Array::of1(&item)))
+        .await
+        .map(|_| ())
+        .map_err(|_| refused())
+}
+
+/// "Export" under a heatmap: PNG (2×), SVG, CSV, JSON, copy image.
+#[component]
+pub fn ExportMenu(
+    /// The figure exported.
+    #[prop(into)]
+    figure: Signal<Option<Heatmap>>,
+    /// The canvas that shows it (its width sets the files' width).
+    canvas: NodeRef<Canvas>,
+    /// Prefix of the buttons' test ids.
+    #[prop(into)]
+    testid: Signal<String>,
+) -> impl IntoView {
+    let said = RwSignal::new(String::new());
+    let width = move || {
+        canvas
+            .get_untracked()
+            .map(|c| c.client_width() as f64)
+            .filter(|w| *w > 0.0)
+            .unwrap_or(FALLBACK_WIDTH)
+    };
+    let report = move |r: Result<String, String>| {
+        said.set(r.unwrap_or_else(|e| format!("Could not export: {e}.")));
+    };
+    let text_file = move |ext: &'static str, mime: &'static str| {
+        figure.with_untracked(|f| {
+            let Some(f) = f else {
+                return report(Err("there is no figure".into()));
+            };
+            let name = export::file_name(f.title(), ext);
+            let text = match ext {
+                "svg" => attnlab_plot::export::heatmap_svg(f, width().round() as u32),
+                "csv" => export::csv(f),
+                _ => export::json(f),
+            };
+            report(
+                text.and_then(|t| blob(&t, mime))
+                    .and_then(|b| download(&b, &name))
+                    .map(|()| format!("Saved {name}.")),
+            );
+        })
+    };
+    let save_png = move |_| {
+        figure.with_untracked(|f| {
+            let Some(f) = f else { return };
+            let name = export::file_name(f.title(), "png");
+            png(f, width(), move |b| {
+                report(
+                    b.and_then(|b| download(&b, &name))
+                        .map(|()| format!("Saved {name}.")),
+                )
+            });
+        })
+    };
+    let copy_png = move |_| {
+        figure.with_untracked(|f| {
+            let Some(f) = f else { return };
+            png(f, width(), move |b| {
+                leptos::task::spawn_local(async move {
+                    let r = match b {
+                        Ok(b) => copy(b).await.map(|()| "Copied the image.".to_string()),
+                        Err(e) => Err(e),
+                    };
+                    report(r);
+                });
+            });
+        })
+    };
+    let id = move |what: &str| format!("{}-export-{what}", testid.get());
+    view! {
+        <details class="export" data-testid=move || id("menu")>
+            <summary>"Export"</summary>
+            <div class="export-buttons">
+                <button type="button" data-testid=move || id("png") on:click=save_png title="PNG at twice the page's resolution">"PNG"</button>
+                <button type="button" data-testid=move || id("svg") on:click=move |_| text_file("svg", "image/svg+xml")>"SVG"</button>
+                <button type="button" data-testid=move || id("csv") on:click=move |_| text_file("csv", "text/csv")>"CSV"</button>
+                <button type="button" data-testid=move || id("json") on:click=move |_| text_file("json", "application/json")>"JSON"</button>
+                <button type="button" data-testid=move || id("copy") on:click=copy_png>"Copy image"</button>
+                <span class="hint" role="status" data-testid=move || id("status")>{move || said.get()}</span>
+            </div>
+        </details>
+    }
+}
