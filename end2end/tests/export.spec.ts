@@ -71,6 +71,29 @@ test('the lab heatmap exports as PNG (2×), SVG, CSV and JSON', async ({ page })
   expect(png.bytes.readUInt32BE(20)).toBeGreaterThan(cssWidth);
 });
 
+test('the variant\'s input exports as attnlab-tensors, with the command that draws the figure', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  await page.getByTestId('heatmap-export-menu').locator('summary').click();
+  const doc = await save(page, 'heatmap', 'tensors');
+  expect(doc.name).toBe('attnlab-a-tensors.json');
+  const tensors = JSON.parse(doc.bytes.toString('utf8'));
+  expect(tensors.format).toBe('attnlab-tensors/1');
+  expect(tensors.query_tokens).toHaveLength(11);
+  expect(tensors.key_tokens).toEqual(tensors.query_tokens);
+  expect(tensors.heads).toHaveLength(4);
+  for (const h of tensors.heads) {
+    expect(h.q).toHaveLength(11);
+    expect(h.q[0]).toHaveLength(16);
+  }
+  expect(tensors.score).toBe('scaled_dot');
+  expect(tensors.w_o).toHaveLength(64);
+  await expect(page.getByTestId('heatmap-export-status')).toContainText('attnlab compute attnlab-a-tensors.json');
+  const command = page.getByTestId('heatmap-export-command');
+  await expect(command).toContainText("attnlab render --state 'v1.");
+  await expect(command).toContainText("--figure heatmap --variant 'A' --head 0 -o attnlab-a-head-0-");
+});
+
 test('the difference exports too, named for what it holds', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('difference-heatmap')).toHaveAttribute('data-rendered-tokens', '11');

@@ -14,6 +14,10 @@ use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
 use super::paint::offscreen_heatmap;
 
+/// Makes, on demand, a file of the input behind a figure: its name and its text, or why
+/// there is none.
+pub type FileMaker = Callback<(), Result<(String, String), String>>;
+
 /// The PNG's device pixels per CSS pixel.
 const PNG_SCALE: f64 = 2.0;
 /// The width of a file drawn from a canvas that has none yet (CSS pixels).
@@ -86,6 +90,10 @@ pub fn ExportMenu(
     /// Prefix of the buttons' test ids.
     #[prop(into)]
     testid: Signal<String>,
+    /// The input behind the figure as an `attnlab-tensors/1` document: (file name, text).
+    tensors: Option<FileMaker>,
+    /// The `attnlab render` command that draws the same figure.
+    command: Option<Signal<String>>,
 ) -> impl IntoView {
     let said = RwSignal::new(String::new());
     let width = move || {
@@ -142,6 +150,14 @@ pub fn ExportMenu(
             });
         })
     };
+    let save_tensors = move |_| {
+        let Some(tensors) = tensors else { return };
+        report(tensors.run(()).and_then(|(name, text)| {
+            blob(&text, "application/json")
+                .and_then(|b| download(&b, &name))
+                .map(|()| format!("Saved {name}: `attnlab compute {name}` computes this figure."))
+        }));
+    };
     let id = move |what: &str| format!("{}-export-{what}", testid.get());
     view! {
         <details class="export" data-testid=move || id("menu")>
@@ -152,8 +168,16 @@ pub fn ExportMenu(
                 <button type="button" data-testid=move || id("csv") on:click=move |_| text_file("csv", "text/csv")>"CSV"</button>
                 <button type="button" data-testid=move || id("json") on:click=move |_| text_file("json", "application/json")>"JSON"</button>
                 <button type="button" data-testid=move || id("copy") on:click=copy_png>"Copy image"</button>
+                {tensors.is_some().then(|| view! {
+                    <button type="button" data-testid=move || id("tensors") on:click=save_tensors
+                        title="every head's Q, K, V and the settings, for attnlab compute">"Q, K, V (attnlab-tensors)"</button>
+                })}
                 <span class="hint" role="status" data-testid=move || id("status")>{move || said.get()}</span>
             </div>
+            {command.map(|c| view! {
+                <p class="export-command">"The same figure from the command line: "
+                    <code data-testid=move || id("command")>{move || c.get()}</code></p>
+            })}
         </details>
     }
 }

@@ -3,7 +3,7 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::export::ExportMenu;
+use super::export::{ExportMenu, FileMaker};
 use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
 use crate::state::use_app_state;
@@ -57,6 +57,12 @@ pub fn HeatmapCanvas(
     /// Extra CSS classes of the canvas (its shape on the page).
     #[prop(optional, into)]
     class: String,
+    /// The input behind the figure as an `attnlab-tensors/1` file, when it has one.
+    #[prop(optional)]
+    tensors: Option<FileMaker>,
+    /// The `attnlab render` command that draws the same figure, when there is one.
+    #[prop(optional, into)]
+    command: Option<Signal<String>>,
 ) -> impl IntoView {
     let state = use_app_state();
     let canvas = NodeRef::<Canvas>::new();
@@ -275,7 +281,7 @@ pub fn HeatmapCanvas(
             ></canvas>
             {overlay}
         </div>
-        <ExportMenu figure=figure canvas=canvas testid=testid/>
+        <ExportMenu figure=figure canvas=canvas testid=testid tensors=tensors command=command/>
         {reading}
     }
 }

@@ -1,3 +1,4 @@
+use attnlab_lab::{export, fragment};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
@@ -65,6 +66,29 @@ pub fn VariantPanel(
     let selected: Signal<Option<Heatmap>> = memos.selected.into();
     let average: Signal<Option<Heatmap>> = memos.average_figure.into();
     let grid: Signal<Vec<Heatmap>> = memos.grid.into();
+    // The variant's input (every head's Q, K, V and the settings) for `attnlab compute`.
+    let tensors = Callback::new(move |()| {
+        memos.problem.with_untracked(|p| {
+            let p = p.as_ref().map_err(attnlab_lab::compute::explain)?;
+            let queries = state.tokens.with_untracked(|t| t.labels());
+            let keys = state.key_tokens.with_untracked(|t| t.labels());
+            let name = export::file_name(&format!("{} tensors", name()), "json");
+            export::tensors(p, &queries, &keys).map(|doc| (name, doc))
+        })
+    });
+    // The command that draws the selected head's figure from this page's link.
+    let command = Signal::derive(move || {
+        let figure = memos
+            .selected
+            .with(|f| f.as_ref().map(|f| f.title().to_string()));
+        let file = export::file_name(&figure.unwrap_or_default(), "svg");
+        format!(
+            "attnlab render --state '{}' --figure heatmap --variant '{}' --head {} -o {file}",
+            fragment::encode(&state.lab.get()),
+            name().replace('\'', ""),
+            state.shown_head()
+        )
+    });
 
     view! {
         <section class="panel variant" data-testid="variant" data-variant=name
@@ -90,6 +114,8 @@ pub fn VariantPanel(
                 pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
                 testid=Signal::derive(move || if index.get() == 0 { "heatmap".to_string() } else { "variant-heatmap".to_string() })
                 kind="head"
+                tensors=tensors
+                command=command
             />
             <CellInfo figure=selected cell=hover/>
             // The knobs below the figure, so the heatmap is on the first screen.

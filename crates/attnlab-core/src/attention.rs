@@ -376,6 +376,11 @@ impl Problem {
         &self.spec
     }
 
+    /// `W^O`, when the heads' outputs are projected back.
+    pub fn w_o(&self) -> Option<&Array2<f32>> {
+        self.w_o.as_ref()
+    }
+
     /// The built `n × m` mask.
     pub fn mask(&self) -> &Mask {
         &self.mask

@@ -1,8 +1,12 @@
 //! A figure's matrix as files: CSV and JSON with its token labels, and the file names
 //! every export uses (they say what they hold).
 
+use attnlab_core::attention::Problem;
+use attnlab_core::score::ScoreParams;
 use attnlab_plot::Heatmap;
+use ndarray::{Array1, Array2};
 use serde::Serialize;
+use serde_json::{Value, json};
 
 /// The format tag of a matrix exported as JSON.
 pub const MATRIX_FORMAT: &str = "attnlab-matrix/1";
@@ -76,6 +80,93 @@ pub fn json(h: &Heatmap) -> Result<String, String> {
         values,
     };
     serde_json::to_string_pretty(&file).map_err(|e| e.to_string())
+}
+
+/// The format tag `attnlab compute` reads.
+pub const TENSORS_FORMAT: &str = "attnlab-tensors/1";
+
+/// A number as the shortest decimal that reads back as the same f32.
+fn num(x: f32) -> Value {
+    x.to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
+}
+
+fn rows(m: &Array2<f32>) -> Value {
+    Value::Array(
+        m.rows()
+            .into_iter()
+            .map(|r| Value::Array(r.iter().map(|&x| num(x)).collect()))
+            .collect(),
+    )
+}
+
+fn vector(v: &Array1<f32>) -> Value {
+    Value::Array(v.iter().map(|&x| num(x)).collect())
+}
+
+/// A problem as an `attnlab-tensors/1` document: the token labels, every head's `Q`,
+/// `K`, `V` (and the score function's and Linformer's parameters when they are used),
+/// the score function, τ, the attention kind, the mask and `W^O`: `attnlab compute`
+/// computes from it what the app shows.
+pub fn tensors(problem: &Problem, queries: &[String], keys: &[String]) -> Result<String, String> {
+    let spec = problem.spec();
+    let heads: Vec<Value> = problem
+        .heads()
+        .iter()
+        .map(|h| {
+            let mut head = json!({"q": rows(&h.q), "k": rows(&h.k), "v": rows(&h.v)});
+            match &h.score_params {
+                ScoreParams::None => {}
+                ScoreParams::General { w } => head["score_params"] = json!({"w": rows(w)}),
+                ScoreParams::Additive { w_a, u_a, v_a } => {
+                    head["score_params"] =
+                        json!({"w_a": rows(w_a), "u_a": rows(u_a), "v_a": vector(v_a)})
+                }
+            }
+            if let Some(l) = &h.linformer {
+                head["linformer"] = json!({"e": rows(&l.e), "f": rows(&l.f)});
+            }
+            head
+        })
+        .collect();
+    let m = &spec.mask;
+    let mut mask = serde_json::Map::new();
+    if m.causal {
+        mask.insert("causal".into(), Value::Bool(true));
+    }
+    if let Some(r) = m.window {
+        mask.insert("window".into(), json!(r));
+    }
+    if let Some(s) = m.strided {
+        mask.insert("strided".into(), json!(s));
+    }
+    if !m.global.is_empty() {
+        mask.insert("global".into(), json!(m.global));
+    }
+    if !m.padding_keys.is_empty() {
+        mask.insert("padding_keys".into(), json!(m.padding_keys));
+    }
+    if let Some(c) = &m.custom {
+        let cells: Vec<Vec<bool>> = c.rows().into_iter().map(|r| r.to_vec()).collect();
+        mask.insert("custom".into(), json!(cells));
+    }
+    let mut doc = json!({
+        "format": TENSORS_FORMAT,
+        "query_tokens": queries,
+        "key_tokens": keys,
+        "heads": heads,
+        "score": spec.score.name(),
+        "temperature": num(spec.temperature),
+        "attention": spec.attention.name(),
+        "mask": Value::Object(mask),
+    });
+    if let Some(w_o) = problem.w_o() {
+        doc["w_o"] = rows(w_o);
+    }
+    serde_json::to_string(&doc).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
