@@ -11,6 +11,7 @@
 //! - [`shell`]: the page around the views (header, tabs, sidebar, notices);
 //! - [`lab`]: the lab page (the variants side by side, the comparison);
 //! - [`pages`]: the explanatory pages, one folder each;
+//! - [`model`]: the real (pretrained) model's worker and session;
 //! - [`widgets`]: knobs and pickers the pages share.
 //!
 //! Components hold no maths; canvas drawing happens only in an `Effect` reading a memo.
@@ -26,4 +27,23 @@ mod widgets;
 fn main() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(shell::App);
+    register_service_worker();
+}
+
+/// Registers `sw.js` (built from `web/sw.js`), which keeps the app for offline use, where
+/// the page can have one (served over http(s), not opened as a file).
+fn register_service_worker() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let served = window
+        .location()
+        .protocol()
+        .is_ok_and(|p| p == "http:" || p == "https:");
+    let navigator = window.navigator();
+    let has_workers = js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false);
+    if served && has_workers {
+        // A refusal (e.g. a private window) leaves the app working online only.
+        let _ = navigator.service_worker().register("./sw.js");
+    }
 }

@@ -5,7 +5,7 @@ use leptos_use_fn_debounce_throttle::use_throttle_fn;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::use_app_state;
+use crate::state::{remember_on_pagehide, use_app_state};
 
 /// Keeps the URL fragment in step with the state (`history.replaceState`, so the back
 /// button is not flooded), and offers the link to copy.
@@ -40,7 +40,14 @@ pub fn LinkBar() -> impl IntoView {
             let _ = window.location().reload();
         }
     });
-    on_cleanup(move || on_hash.remove());
+    // Leaving or reloading the page: keep what the throttle has not written yet.
+    let on_hide = window_event_listener(leptos::ev::pagehide, move |_| {
+        remember_on_pagehide(&link.get_untracked());
+    });
+    on_cleanup(move || {
+        on_hash.remove();
+        on_hide.remove();
+    });
     let full = move || {
         let href = web_sys::window()
             .and_then(|w| w.location().href().ok())

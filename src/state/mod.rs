@@ -514,9 +514,40 @@ pub fn provide_app_state() -> AppState {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    let state = AppState::from_fragment(hash.trim_start_matches('#'));
+    let hash = hash.trim_start_matches('#');
+    let fragment = unsaved_edits(hash).unwrap_or_else(|| hash.to_string());
+    let state = AppState::from_fragment(&fragment);
     provide_context(state);
     state
+}
+
+/// The key under which the page leaves its last state in `sessionStorage` when it is
+/// hidden (`pagehide`): the address bar is written at most every 200 ms, so a reload
+/// right after typing would otherwise lose the last keystrokes.
+pub const PAGEHIDE_KEY: &str = "attnlab:pagehide";
+
+/// What [`remember_on_pagehide`] saved: `"{address}\n{latest}"`.
+fn unsaved_edits(address: &str) -> Option<String> {
+    let storage = web_sys::window()?.session_storage().ok()??;
+    let saved = storage.get_item(PAGEHIDE_KEY).ok()??;
+    let _ = storage.remove_item(PAGEHIDE_KEY);
+    let (from, latest) = saved.split_once('\n')?;
+    // Only when the page reopens the very address it left with: a link pasted or opened
+    // since is what the person asked for.
+    (from == address && !latest.is_empty()).then(|| latest.to_string())
+}
+
+/// Saves the state `latest` (a fragment) beside the address the page leaves with, for
+/// [`provide_app_state`] to pick up on a reload of the same address.
+pub fn remember_on_pagehide(latest: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let address = window.location().hash().unwrap_or_default();
+    let address = address.trim_start_matches('#');
+    if let Ok(Some(storage)) = window.session_storage() {
+        let _ = storage.set_item(PAGEHIDE_KEY, &format!("{address}\n{latest}"));
+    }
 }
 
 /// The app state provided by [`provide_app_state`].

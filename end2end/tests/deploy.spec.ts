@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from './fixtures';
+import { serveStatic } from '../serve.mjs';
+
+// Deployment: dist/ from any base path, offline after the first visit, no request to
+// another origin, and a reload right after typing keeps every keystroke.
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+
+test('dist/ works under a project subpath', async ({ page }) => {
+  const server = await serveStatic([['/course/attnlab/', DIST]], 0);
+  try {
+    const port = (server.address() as { port: number }).port;
+    await page.goto(`http://127.0.0.1:${port}/course/attnlab/`);
+    await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+    await page.getByTestId('page-complexity').click();
+    await expect(page.getByTestId('complexity-view')).toBeVisible();
+  } finally {
+    server.close();
+  }
+});
+
+test('after the first visit the app reloads offline', async ({ page, context }) => {
+  const others: string[] = [];
+  context.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && url.protocol !== 'data:') others.push(r.url());
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  // The service worker has installed this build's files and controls the page.
+  await expect.poll(() => page.evaluate(async () => {
+    const r = await navigator.serviceWorker.ready;
+    return r.active?.state ?? '';
+  })).toBe('activated');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  await page.locator('#sentence-input').fill('offline still works');
+  await expect(page.getByTestId('token-strip').getByTestId('token')).toHaveCount(3);
+  await context.setOffline(false);
+  expect(others, 'requests to other origins').toEqual([]);
+});
+
+test('a reload right after typing keeps every keystroke', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  const input = page.locator('#sentence-input');
+  // Two edits inside the address bar's 200 ms: the second is not in the address yet.
+  await input.fill('one two');
+  await input.fill('one two three four');
+  await page.reload();
+  await expect(input).toHaveValue('one two three four');
+  await expect(page.getByTestId('token-strip').getByTestId('token')).toHaveCount(4);
+});
