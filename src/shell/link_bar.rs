@@ -20,8 +20,15 @@ pub fn LinkBar() -> impl IntoView {
     // change goes there at once; while a slider is dragged (a change every frame) it is
     // written at most every ADDRESS_DELAY_MS, and the last state always lands
     // (`replaceState` costs milliseconds a call in Chromium): a throttle with both edges.
+    // The address this page put in the address bar (or opened with): a different one
+    // there means a link was pasted, which wins over anything unsaved here.
+    let written = StoredValue::new(current_address());
     let write_latest = use_throttle_fn(
-        move || write_address(&format!("#{}", link.get_untracked())),
+        move || {
+            let hash = format!("#{}", link.get_untracked());
+            write_address(&hash);
+            written.set_value(hash);
+        },
         ADDRESS_DELAY_MS,
     );
     Effect::new(move |_| {
@@ -42,7 +49,9 @@ pub fn LinkBar() -> impl IntoView {
     });
     // Leaving or reloading the page: keep what the throttle has not written yet.
     let on_hide = window_event_listener(leptos::ev::pagehide, move |_| {
-        remember_on_pagehide(&link.get_untracked());
+        if written.with_value(|w| *w == current_address()) {
+            remember_on_pagehide(&link.get_untracked());
+        }
     });
     on_cleanup(move || {
         on_hash.remove();
@@ -81,6 +90,13 @@ pub fn LinkBar() -> impl IntoView {
 
 /// The address bar is written at most this often (milliseconds).
 const ADDRESS_DELAY_MS: f64 = 200.0;
+
+/// The address bar's fragment, `#` included (empty when there is none).
+fn current_address() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
 
 /// Puts `hash` in the address bar without a new history entry.
 fn write_address(hash: &str) {

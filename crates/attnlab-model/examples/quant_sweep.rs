@@ -116,17 +116,21 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
     dot / (norm(a) * norm(b))
 }
 
-fn measure(label: &str, f32m: &Pretrained, vocab: &str, reference: &Reference, gzip: bool) {
-    let start = Instant::now();
-    let bytes = asset::write(f32m.encoder(), vocab, &About::default(), sweep_plan).unwrap();
-    let gz = if gzip {
-        format!("{:>6.2}", gzip_size(&bytes) as f64 / 1e6)
-    } else {
-        "     -".into()
-    };
-    let model = Pretrained::from_asset(&bytes).unwrap();
+/// How far a model's attention and embeddings are from the reference's.
+struct Deviation {
+    /// The largest |ΔA| over every head of every sentence.
+    worst: f32,
+    /// Where it is: (layer, head, sentence).
+    at: (usize, usize, usize),
+    /// The lowest embedding cosine.
+    lowest: f32,
+    /// The largest |ΔA| of each layer.
+    per_layer: Vec<f32>,
+}
+
+fn deviation(model: &Pretrained, reference: &Reference) -> Deviation {
     let (mut worst, mut at, mut lowest) = (0.0f32, (0, 0, 0), 1.0f32);
-    let mut per_layer = vec![0.0f32; f32m.encoder().config().num_hidden_layers];
+    let mut per_layer = vec![0.0f32; model.encoder().config().num_hidden_layers];
     for (s, text) in reference.texts.iter().enumerate() {
         let run = model.run(text, &AttentionOverride::default()).unwrap();
         for (l, layer) in run.forward.heads.iter().enumerate() {
@@ -145,6 +149,29 @@ fn measure(label: &str, f32m: &Pretrained, vocab: &str, reference: &Reference, g
         }
         lowest = lowest.min(cosine(&run.forward.embedding, &reference.embeddings[s]));
     }
+    Deviation {
+        worst,
+        at,
+        lowest,
+        per_layer,
+    }
+}
+
+fn measure(label: &str, f32m: &Pretrained, vocab: &str, reference: &Reference, gzip: bool) {
+    let start = Instant::now();
+    let bytes = asset::write(f32m.encoder(), vocab, &About::default(), sweep_plan).unwrap();
+    let gz = if gzip {
+        format!("{:>6.2}", gzip_size(&bytes) as f64 / 1e6)
+    } else {
+        "     -".into()
+    };
+    let model = Pretrained::from_asset(&bytes).unwrap();
+    let Deviation {
+        worst,
+        at,
+        lowest,
+        per_layer,
+    } = deviation(&model, reference);
     let layers: Vec<String> = per_layer.iter().map(|w| format!("{w:.4}")).collect();
     println!(
         "{label:<34} raw {:>6.2} MB  gzip {gz} MB  worst {worst:.4} (L{} H{} s{})  cos {lowest:.6}  per layer [{}]  {:.1}s",
@@ -411,26 +438,12 @@ fn fake_measure(
         .collect();
     let bytes = safetensors::serialize(views, None).unwrap();
     let model = Pretrained::from_hugging_face(&bytes, &files.0, Some(&files.1), &files.2).unwrap();
-    let (mut worst, mut at, mut lowest) = (0.0f32, (0, 0, 0), 1.0f32);
-    let mut per_layer = vec![0.0f32; model.encoder().config().num_hidden_layers];
-    for (s, text) in reference.texts.iter().enumerate() {
-        let run = model.run(text, &AttentionOverride::default()).unwrap();
-        for (l, layer) in run.forward.heads.iter().enumerate() {
-            for (h, head) in layer.iter().enumerate() {
-                let w = head
-                    .weights
-                    .iter()
-                    .zip(&reference.heads[s][l][h])
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f32::max);
-                per_layer[l] = per_layer[l].max(w);
-                if w > worst {
-                    (worst, at) = (w, (l, h, s));
-                }
-            }
-        }
-        lowest = lowest.min(cosine(&run.forward.embedding, &reference.embeddings[s]));
-    }
+    let Deviation {
+        worst,
+        at,
+        lowest,
+        per_layer,
+    } = deviation(&model, reference);
     let layers: Vec<String> = per_layer.iter().map(|w| format!("{w:.4}")).collect();
     println!(
         "{label:<34} est raw {:>6.2} MB  gzip {:>6.2} MB  worst {worst:.4} (L{} H{} s{})  cos {lowest:.6}  per layer [{}]  {:.1}s",
