@@ -65,3 +65,22 @@ test('empty text shows a notice instead of failing', async ({ page }) => {
   await expect(page.getByTestId('notice')).not.toBeEmpty();
   await expect(tokens(page)).toHaveCount(0);
 });
+
+test('a 1 MB paste keeps its first 20,000 characters, says so, and the page stays usable', async ({ page }) => {
+  await open(page);
+  const pasted = 'word '.repeat(210_000); // 1,050,000 characters
+  await input(page).fill(pasted);
+  await expect(page.getByTestId('text-cut')).toContainText('The text had 1050000 characters; attnlab keeps the first 20000');
+  expect((await input(page).inputValue()).length).toBe(20_000);
+  // 4,000 tokens: the figures draw the first 512, the strip lists 600 and counts the rest.
+  await expect(heatmap(page)).toHaveAttribute('data-rendered-tokens', '512');
+  await expect(tokens(page)).toHaveCount(600);
+  await expect(page.getByTestId('token-more')).toHaveText('… and 3400 more tokens, not listed');
+  // The rest of the state is kept, and the page still answers.
+  await page.getByTestId('page-positions').click();
+  await expect(page.getByTestId('page-positions')).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('page-lab').click();
+  await input(page).fill('short again');
+  await expect(tokens(page)).toHaveCount(2);
+  await expect(page.getByTestId('text-cut')).toHaveCount(0);
+});

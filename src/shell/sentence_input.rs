@@ -1,3 +1,4 @@
+use attnlab_lab::state::clip_text;
 use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, Mode};
 use leptos::prelude::*;
 
@@ -33,11 +34,22 @@ a window keeps only the neighbours, and padding hides the filler at the end of a
 
 /// The text box(es): the sentence (or, in cross-attention, the target and the source),
 /// an example picker and the mode. What is typed is kept exactly as typed, whatever is
-/// drawn.
+/// drawn, up to [`attnlab_lab::state::MAX_TEXT_CHARS`] characters: a longer paste keeps its beginning and
+/// the box says what was cut.
 #[component]
 pub fn SentenceInput() -> impl IntoView {
     let state = use_app_state();
     let cross = move || state.mode.get() == Mode::Cross;
+    // What the last paste lost, per box.
+    let sentence_cut = RwSignal::new(None::<String>);
+    let source_cut = RwSignal::new(None::<String>);
+    let take = move |text: RwSignal<String>, cut: RwSignal<Option<String>>| {
+        move |ev: leptos::ev::Event| {
+            let (kept, said) = clip_text(&event_target_value(&ev));
+            cut.set(said);
+            text.set(kept);
+        }
+    };
     let set_mode = move |mode: Mode| {
         if state.mode.get_untracked() == mode {
             return;
@@ -72,8 +84,10 @@ pub fn SentenceInput() -> impl IntoView {
             spellcheck="false"
             autocomplete="off"
             placeholder="Type a sentence, in any language…"
-            bind:value=state.sentence
+            prop:value=move || state.sentence.get()
+            on:input=take(state.sentence, sentence_cut)
         ></textarea>
+        {move || sentence_cut.get().map(|s| view! { <p class="why is-shown" role="status" data-testid="text-cut">{s}</p> })}
         <label class="example-picker">
             <span class="field-label-inline">"Examples "</span>
             <select data-testid="examples" on:change=move |ev| {
@@ -96,8 +110,10 @@ pub fn SentenceInput() -> impl IntoView {
                 spellcheck="false"
                 autocomplete="off"
                 placeholder="The sentence being translated…"
-                bind:value=state.source
+                prop:value=move || state.source.get()
+                on:input=take(state.source, source_cut)
             ></textarea>
+            {move || source_cut.get().map(|s| view! { <p class="why is-shown" role="status" data-testid="source-cut">{s}</p> })}
         </Show>
     }
 }

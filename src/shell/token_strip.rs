@@ -2,6 +2,7 @@ use leptos::prelude::*;
 
 use crate::state::use_app_state;
 use attnlab_lab::MAX_TOKENS;
+use attnlab_lab::state::MAX_TOKEN_CHIPS;
 
 /// Which tokens a strip shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +44,7 @@ pub fn TokenStrip(
         </h2>
         <ol class="token-strip" data-testid=testid>
             <For
-                each=move || tokens.with(|t| t.all().to_vec()).into_iter().enumerate()
+                each=move || tokens.with(|t| t.all().iter().take(MAX_TOKEN_CHIPS).cloned().collect::<Vec<_>>()).into_iter().enumerate()
                 key=|(i, t)| (*i, t.text.clone())
                 children=move |(i, t)| {
                     view! {
@@ -60,6 +61,12 @@ pub fn TokenStrip(
                     }
                 }
             />
+            {move || {
+                let more = count().saturating_sub(MAX_TOKEN_CHIPS);
+                (more > 0).then(|| view! {
+                    <li class="token-more" data-testid="token-more">{format!("… and {more} more tokens, not listed")}</li>
+                })
+            }}
         </ol>
     }
 }

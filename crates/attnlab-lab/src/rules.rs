@@ -230,6 +230,19 @@ impl LabState {
     /// and says what it changed, one sentence each (empty when nothing was wrong).
     pub fn repair(&mut self) -> Vec<String> {
         let mut fixes = Vec::new();
+        for (what, text) in [
+            ("the text", &mut self.text),
+            ("the source", &mut self.source),
+        ] {
+            let (clipped, said) = crate::state::clip_text(text);
+            if said.is_some() {
+                fixes.push(format!(
+                    "{what} was longer than {} characters, so only its beginning was kept",
+                    crate::state::MAX_TEXT_CHARS
+                ));
+                *text = clipped;
+            }
+        }
         repair_model(&mut self.model, &mut fixes);
         if let Some(pad) = &mut self.pad_to {
             clamp_usize(pad, &PAD_RANGE, "pad to length", &mut fixes);

@@ -622,3 +622,29 @@ fn the_default_texts_are_omitted_but_restored() {
     assert_eq!(d.state.text, "I love machine learning");
     assert_eq!(d.state.mode, Mode::Cross);
 }
+
+#[test]
+fn a_link_with_a_text_over_the_limit_keeps_its_beginning_and_says_so() {
+    use attnlab_lab::state::MAX_TEXT_CHARS;
+    let mut state = LabState::default();
+    // Random-looking emoji compress badly: the longest link two full texts can make.
+    let emoji: String = (0..MAX_TEXT_CHARS)
+        .map(|i| char::from_u32(0x1F600 + (i * 7919 % 80) as u32).unwrap())
+        .collect();
+    state.text = emoji.clone();
+    state.source = emoji.clone();
+    let link = fragment::encode(&state);
+    assert!(link.len() <= MAX_FRAGMENT_LEN, "{} bytes", link.len());
+    assert_eq!(fragment::decode(&link).unwrap().state, state);
+
+    // A hand-made link with more than the limit: the beginning is kept, with a repair.
+    state.text = format!("{emoji}and more");
+    let decoded = fragment::decode(&fragment::encode(&state)).unwrap();
+    assert_eq!(decoded.state.text, emoji);
+    assert!(
+        decoded
+            .repairs
+            .iter()
+            .any(|r| r.contains("longer than 20000 characters"))
+    );
+}
