@@ -84,3 +84,15 @@ test('a 1 MB paste keeps its first 20,000 characters, says so, and the page stay
   await expect(tokens(page)).toHaveCount(2);
   await expect(page.getByTestId('text-cut')).toHaveCount(0);
 });
+
+test('a crafted link that would inflate to megabytes ends in a notice, its text recovered', async ({ page }) => {
+  const { deflateRawSync } = await import('node:zlib');
+  // 4 MiB of spaces after the text: a few kilobytes in the link.
+  const json = `{"t":"kept from the bomb"${' '.repeat(4 << 20)}}`;
+  const payload = deflateRawSync(Buffer.from(json), { level: 9 }).toString('base64url');
+  expect(payload.length).toBeLessThan(20_000);
+  await page.goto(`/#v1z.${payload}`);
+  await expect(page.getByTestId('notice')).toContainText('damaged');
+  await expect(input(page)).toHaveValue('kept from the bomb');
+  await expect(heatmap(page)).toHaveAttribute('data-rendered-tokens', '4');
+});
