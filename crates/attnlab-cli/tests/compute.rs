@@ -62,3 +62,40 @@ fn a_bad_value_exits_2_with_its_path() {
         assert!(o.stdout.is_empty(), "{input}");
     }
 }
+
+#[test]
+fn too_many_weights_are_refused_before_any_is_computed() {
+    // 8193 × 8193 = 67,125,249 weights, just over 2^26.
+    let rows = vec!["[0]"; 8193].join(",");
+    let doc = format!(r#"{{"heads":[{{"q":[{rows}],"k":[{rows}],"v":[{rows}]}}]}}"#);
+    let o = compute(&doc);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "heads: 1 head of 8193 × 8193 weights are more than the 67108864 weights attnlab compute holds at once\n"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compute-limits");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.json");
+    // A sparse file: 300 MiB long, nothing written.
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_attnlab"))
+        .args(["compute", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.ends_with("huge.json is larger than 256 MiB, the most attnlab compute reads\n"),
+        "{err}"
+    );
+}
