@@ -55,3 +55,28 @@ test('a reload right after typing keeps every keystroke', async ({ page }) => {
   await expect(input).toHaveValue('one two three four');
   await expect(page.getByTestId('token-strip').getByTestId('token')).toHaveCount(4);
 });
+
+test('a Content-Security-Policy allows only what the app needs, and nothing violates it', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { violations: string[] }).violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(policy).toContain("default-src 'self'");
+  expect(policy).toContain("object-src 'none'");
+  expect(policy).not.toMatch(/(^|\s)'unsafe-eval'/);
+  // Exercise what loads or makes things: the export menu, the workers.
+  await page.getByTestId('heatmap-export-menu').locator('summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('heatmap-export-png').click()]);
+  expect(download.suggestedFilename()).toMatch(/\.png$/);
+  await page.getByTestId('page-complexity').click();
+  await page.getByTestId('complexity-max-n').selectOption('2048');
+  await page.getByTestId('complexity-start').click();
+  await expect(page.getByTestId('complexity-row').first()).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('complexity-cancel').click();
+  expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+});
