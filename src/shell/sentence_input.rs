@@ -1,4 +1,4 @@
-use attnlab_lab::state::clip_text;
+use attnlab_lab::tokens::clip_text;
 use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, Mode};
 use leptos::prelude::*;
 
@@ -34,22 +34,12 @@ a window keeps only the neighbours, and padding hides the filler at the end of a
 
 /// The text box(es): the sentence (or, in cross-attention, the target and the source),
 /// an example picker and the mode. What is typed is kept exactly as typed, whatever is
-/// drawn, up to [`attnlab_lab::state::MAX_TEXT_CHARS`] characters: a longer paste keeps its beginning and
-/// the box says what was cut.
+/// drawn, up to [`attnlab_lab::tokens::MAX_TEXT_CHARS`] characters: a longer paste keeps
+/// its beginning and the box says what was cut.
 #[component]
 pub fn SentenceInput() -> impl IntoView {
     let state = use_app_state();
     let cross = move || state.mode.get() == Mode::Cross;
-    // What the last paste lost, per box.
-    let sentence_cut = RwSignal::new(None::<String>);
-    let source_cut = RwSignal::new(None::<String>);
-    let take = move |text: RwSignal<String>, cut: RwSignal<Option<String>>| {
-        move |ev: leptos::ev::Event| {
-            let (kept, said) = clip_text(&event_target_value(&ev));
-            cut.set(said);
-            text.set(kept);
-        }
-    };
     let set_mode = move |mode: Mode| {
         if state.mode.get_untracked() == mode {
             return;
@@ -76,18 +66,8 @@ pub fn SentenceInput() -> impl IntoView {
         <label class="field-label" for="sentence-input">
             {move || if cross() { "Target (queries, the decoder's words)" } else { "Sentence" }}
         </label>
-        <textarea
-            id="sentence-input"
-            class="sentence-input"
-            data-testid="sentence-input"
-            rows="3"
-            spellcheck="false"
-            autocomplete="off"
-            placeholder="Type a sentence, in any language…"
-            prop:value=move || state.sentence.get()
-            on:input=take(state.sentence, sentence_cut)
-        ></textarea>
-        {move || sentence_cut.get().map(|s| view! { <p class="why is-shown" role="status" data-testid="text-cut">{s}</p> })}
+        <TextBox text=state.sentence id="sentence-input" rows=3 cut_testid="text-cut"
+            placeholder="Type a sentence, in any language…"/>
         <label class="example-picker">
             <span class="field-label-inline">"Examples "</span>
             <select data-testid="examples" on:change=move |ev| {
@@ -102,18 +82,37 @@ pub fn SentenceInput() -> impl IntoView {
         </label>
         <Show when=cross>
             <label class="field-label" for="source-input">"Source (keys and values, the encoder's words)"</label>
-            <textarea
-                id="source-input"
-                class="sentence-input"
-                data-testid="source-input"
-                rows="2"
-                spellcheck="false"
-                autocomplete="off"
-                placeholder="The sentence being translated…"
-                prop:value=move || state.source.get()
-                on:input=take(state.source, source_cut)
-            ></textarea>
-            {move || source_cut.get().map(|s| view! { <p class="why is-shown" role="status" data-testid="source-cut">{s}</p> })}
+            <TextBox text=state.source id="source-input" rows=2 cut_testid="source-cut"
+                placeholder="The sentence being translated…"/>
         </Show>
+    }
+}
+
+/// A text box bound to `text`, keeping at most [`attnlab_lab::tokens::MAX_TEXT_CHARS`]
+/// characters: what a longer paste lost is said under it (`cut_testid`).
+#[component]
+fn TextBox(
+    /// The text.
+    text: RwSignal<String>,
+    /// The element's id and test id.
+    id: &'static str,
+    /// Visible lines.
+    rows: u32,
+    /// Shown while empty.
+    placeholder: &'static str,
+    /// Test id of the sentence saying what was cut.
+    cut_testid: &'static str,
+) -> impl IntoView {
+    let cut = RwSignal::new(None::<String>);
+    let on_input = move |ev: leptos::ev::Event| {
+        let (kept, said) = clip_text(&event_target_value(&ev));
+        cut.set(said);
+        text.set(kept);
+    };
+    view! {
+        <textarea id=id class="sentence-input" data-testid=id rows=rows spellcheck="false"
+            autocomplete="off" placeholder=placeholder
+            prop:value=move || text.get() on:input=on_input></textarea>
+        {move || cut.get().map(|s| view! { <p class="why is-shown" role="status" data-testid=cut_testid>{s}</p> })}
     }
 }

@@ -2,7 +2,7 @@ use leptos::prelude::*;
 
 use crate::state::use_app_state;
 use attnlab_lab::MAX_TOKENS;
-use attnlab_lab::state::MAX_TOKEN_CHIPS;
+use attnlab_lab::tokens::MAX_TOKEN_CHIPS;
 
 /// Which tokens a strip shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

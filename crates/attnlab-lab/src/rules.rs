@@ -234,11 +234,11 @@ impl LabState {
             ("the text", &mut self.text),
             ("the source", &mut self.source),
         ] {
-            let (clipped, said) = crate::state::clip_text(text);
+            let (clipped, said) = crate::tokens::clip_text(text);
             if said.is_some() {
                 fixes.push(format!(
                     "{what} was longer than {} characters, so only its beginning was kept",
-                    crate::state::MAX_TEXT_CHARS
+                    crate::tokens::MAX_TEXT_CHARS
                 ));
                 *text = clipped;
             }

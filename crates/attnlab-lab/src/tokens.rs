@@ -8,6 +8,33 @@ use attnlab_core::tokenize::{self, Token};
 use crate::compute::explain;
 use crate::state::{LabState, MAX_TOKENS, Mode, PAD_TOKEN};
 
+/// The longest text kept, in characters (a sentence or a source): more than any
+/// figure can show ([`MAX_TOKENS`] tokens), and a link of at most a few tens of
+/// kilobytes. A longer paste keeps its first `MAX_TEXT_CHARS` characters, and the page
+/// says so.
+pub const MAX_TEXT_CHARS: usize = 20_000;
+
+/// The most token chips listed under a text; the rest are counted, not drawn.
+pub const MAX_TOKEN_CHIPS: usize = 600;
+
+/// `text` cut to its first [`MAX_TEXT_CHARS`] characters, and what was cut, as a
+/// sentence (`None` when nothing was).
+pub fn clip_text(text: &str) -> (String, Option<String>) {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        None => (text.to_string(), None),
+        Some((end, _)) => {
+            let total = text.chars().count();
+            (
+                text[..end].to_string(),
+                Some(format!(
+                    "The text had {total} characters; attnlab keeps the first {MAX_TEXT_CHARS} \
+                     (the figures draw at most {MAX_TOKENS} tokens)."
+                )),
+            )
+        }
+    }
+}
+
 /// The tokens of one text: all of them (for the token strip), of which the first
 /// [`MAX_TOKENS`] are computed and drawn.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -175,6 +202,24 @@ impl LabState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_texts_are_clipped_at_a_character_boundary() {
+        let (same, none) = clip_text("short");
+        assert_eq!((same.as_str(), none), ("short", None));
+        let long = "我".repeat(MAX_TEXT_CHARS + 5);
+        let (clipped, said) = clip_text(&long);
+        assert_eq!(clipped.chars().count(), MAX_TEXT_CHARS);
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                "The text had 20005 characters; attnlab keeps the first 20000 (the figures draw \
+                 at most 512 tokens)."
+            )
+        );
+        let exact = "a".repeat(MAX_TEXT_CHARS);
+        assert_eq!(clip_text(&exact).1, None);
+    }
 
     #[test]
     fn tokens_pad_cut_and_count() {

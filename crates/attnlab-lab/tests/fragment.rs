@@ -625,7 +625,7 @@ fn the_default_texts_are_omitted_but_restored() {
 
 #[test]
 fn a_link_with_a_text_over_the_limit_keeps_its_beginning_and_says_so() {
-    use attnlab_lab::state::MAX_TEXT_CHARS;
+    use attnlab_lab::tokens::MAX_TEXT_CHARS;
     let mut state = LabState::default();
     // Random-looking emoji compress badly: the longest link two full texts can make.
     let emoji: String = (0..MAX_TEXT_CHARS)
