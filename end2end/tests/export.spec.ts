@@ -103,3 +103,25 @@ test('the difference exports too, named for what it holds', async ({ page }) => 
   const matrix = JSON.parse(diff.bytes.toString('utf8'));
   expect(matrix.value).toBe('Δ weight');
 });
+
+test('a line chart exports as PNG (2×), SVG with its title, and its points as CSV and JSON', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('page-scaling').click();
+  const chart = page.getByTestId('scaling-spread-chart');
+  await expect(chart).toHaveAttribute('data-legend', /.+/);
+  await page.getByTestId('scaling-spread-chart-export-menu').locator('summary').click();
+  const json = await save(page, 'scaling-spread-chart', 'json');
+  expect(json.name).toMatch(/^attnlab-.*\.json$/);
+  const doc = JSON.parse(json.bytes.toString('utf8'));
+  expect(doc.format).toBe('attnlab-chart/1');
+  expect(doc.series.length).toBeGreaterThanOrEqual(2);
+  const points = doc.series.reduce((n: number, s: { points: unknown[] }) => n + s.points.length, 0);
+  const csv = await save(page, 'scaling-spread-chart', 'csv');
+  expect(csv.bytes.toString('utf8').trim().split('\n')).toHaveLength(points + 1);
+  const svg = await save(page, 'scaling-spread-chart', 'svg');
+  const title = await page.evaluate((text) => new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('title')?.textContent, svg.bytes.toString('utf8'));
+  expect(title).toBe(doc.title);
+  const png = await save(page, 'scaling-spread-chart', 'png');
+  const cssWidth = await chart.evaluate((el) => (el as HTMLCanvasElement).clientWidth);
+  expect(png.bytes.readUInt32BE(16)).toBe(2 * cssWidth);
+});

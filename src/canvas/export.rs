@@ -4,7 +4,7 @@
 //! allows it. File names say what they hold (`attnlab_lab::export::file_name`).
 
 use attnlab_lab::export;
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, LineChart};
 use js_sys::{Array, Object, Reflect};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -12,7 +12,47 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
-use super::paint::offscreen_heatmap;
+use super::paint::{offscreen_heatmap, offscreen_line_chart};
+
+/// A figure that can be exported.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Exported {
+    /// A heatmap.
+    Heatmap(Heatmap),
+    /// A line chart.
+    Chart(LineChart),
+}
+
+impl Exported {
+    fn title(&self) -> &str {
+        match self {
+            Exported::Heatmap(h) => h.title(),
+            Exported::Chart(c) => &c.title,
+        }
+    }
+
+    /// The text of the file `ext` (svg, csv, json) at `size` CSS pixels.
+    fn text(&self, ext: &str, (width, height): (f64, f64)) -> Result<String, String> {
+        let size = (width.round() as u32, height.round().max(1.0) as u32);
+        match (self, ext) {
+            (Exported::Heatmap(h), "svg") => attnlab_plot::export::heatmap_svg(h, size.0),
+            (Exported::Heatmap(h), "csv") => export::csv(h),
+            (Exported::Heatmap(h), _) => export::json(h),
+            (Exported::Chart(c), "svg") => attnlab_plot::export::line_chart_svg(c, size),
+            (Exported::Chart(c), "csv") => export::chart_csv(c),
+            (Exported::Chart(c), _) => export::chart_json(c),
+        }
+    }
+
+    /// Drawn on a detached canvas at `size` CSS pixels (a heatmap at its natural
+    /// height) and [`PNG_SCALE`].
+    fn offscreen(&self, (width, height): (f64, f64)) -> Result<web_sys::HtmlCanvasElement, String> {
+        match self {
+            Exported::Heatmap(h) => offscreen_heatmap(h, width, PNG_SCALE),
+            Exported::Chart(c) => offscreen_line_chart(c, (width, height), PNG_SCALE),
+        }
+    }
+}
 
 /// Makes, on demand, a file of the input behind a figure: its name and its text, or why
 /// there is none.
@@ -46,8 +86,8 @@ fn download(blob: &Blob, name: &str) -> Result<(), String> {
 }
 
 /// The PNG of `figure` (at [`PNG_SCALE`]), handed to `then` as a Blob.
-fn png(figure: &Heatmap, css_width: f64, then: impl FnOnce(Result<Blob, String>) + 'static) {
-    let canvas = match offscreen_heatmap(figure, css_width, PNG_SCALE) {
+fn png(figure: &Exported, size: (f64, f64), then: impl FnOnce(Result<Blob, String>) + 'static) {
+    let canvas = match figure.offscreen(size) {
         Ok(c) => c,
         Err(e) => return then(Err(e)),
     };
@@ -84,7 +124,7 @@ async fn copy(blob: Blob) -> Result<(), String> {
 pub fn ExportMenu(
     /// The figure exported.
     #[prop(into)]
-    figure: Signal<Option<Heatmap>>,
+    figure: Signal<Option<Exported>>,
     /// The canvas that shows it (its width sets the files' width).
     canvas: NodeRef<Canvas>,
     /// Prefix of the buttons' test ids.
@@ -96,12 +136,13 @@ pub fn ExportMenu(
     command: Option<Signal<String>>,
 ) -> impl IntoView {
     let said = RwSignal::new(String::new());
-    let width = move || {
+    // The canvas's size on the page (CSS pixels): the files are drawn at it.
+    let size = move || {
         canvas
             .get_untracked()
-            .map(|c| c.client_width() as f64)
-            .filter(|w| *w > 0.0)
-            .unwrap_or(FALLBACK_WIDTH)
+            .map(|c| (c.client_width() as f64, c.client_height() as f64))
+            .filter(|(w, h)| *w > 0.0 && *h > 0.0)
+            .unwrap_or((FALLBACK_WIDTH, FALLBACK_WIDTH * 0.6))
     };
     let report = move |r: Result<String, String>| {
         said.set(r.unwrap_or_else(|e| format!("Could not export: {e}.")));
@@ -112,11 +153,7 @@ pub fn ExportMenu(
                 return report(Err("there is no figure".into()));
             };
             let name = export::file_name(f.title(), ext);
-            let text = match ext {
-                "svg" => attnlab_plot::export::heatmap_svg(f, width().round() as u32),
-                "csv" => export::csv(f),
-                _ => export::json(f),
-            };
+            let text = f.text(ext, size());
             report(
                 text.and_then(|t| blob(&t, mime))
                     .and_then(|b| download(&b, &name))
@@ -128,7 +165,7 @@ pub fn ExportMenu(
         figure.with_untracked(|f| {
             let Some(f) = f else { return };
             let name = export::file_name(f.title(), "png");
-            png(f, width(), move |b| {
+            png(f, size(), move |b| {
                 report(
                     b.and_then(|b| download(&b, &name))
                         .map(|()| format!("Saved {name}.")),
@@ -139,7 +176,7 @@ pub fn ExportMenu(
     let copy_png = move |_| {
         figure.with_untracked(|f| {
             let Some(f) = f else { return };
-            png(f, width(), move |b| {
+            png(f, size(), move |b| {
                 leptos::task::spawn_local(async move {
                     let r = match b {
                         Ok(b) => copy(b).await.map(|()| "Copied the image.".to_string()),

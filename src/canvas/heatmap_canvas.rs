@@ -3,7 +3,7 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::export::{ExportMenu, FileMaker};
+use super::export::{ExportMenu, Exported, FileMaker};
 use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
 use crate::state::use_app_state;
@@ -281,7 +281,7 @@ pub fn HeatmapCanvas(
             ></canvas>
             {overlay}
         </div>
-        <ExportMenu figure=figure canvas=canvas testid=testid tensors=tensors command=command/>
+        <ExportMenu figure=Signal::derive(move || figure.get().map(Exported::Heatmap)) canvas=canvas testid=testid tensors=tensors command=command/>
         {reading}
     }
 }

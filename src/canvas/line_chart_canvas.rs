@@ -3,6 +3,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::style::RGBColor;
 
+use super::export::{ExportMenu, Exported};
 use super::paint::paint_line_chart;
 use super::repaint::repaint_effect;
 
@@ -79,6 +80,7 @@ pub fn LineChartCanvas(
         })
     };
     let legend_id = format!("{testid}-legend");
+    let menu_id = testid.clone();
     let below = move || {
         let legend_id = legend_id.clone();
         (legend == ChartLegend::Below).then(|| {
@@ -112,5 +114,8 @@ pub fn LineChartCanvas(
                 role="img" aria-label=label data-legend=move || names().join(" | ")></canvas>
         </div>
         {below}
+        // The files carry the legend on the chart itself, whatever the page does.
+        <ExportMenu figure=Signal::derive(move || chart.get().map(Exported::Chart)) canvas=canvas
+            testid=menu_id tensors=None command=None/>
     }
 }

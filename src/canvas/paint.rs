@@ -282,11 +282,7 @@ pub fn offscreen_heatmap(
     css_width: f64,
     scale: f64,
 ) -> Result<HtmlCanvasElement, String> {
-    let canvas: HtmlCanvasElement = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("canvas").ok())
-        .and_then(|e| e.dyn_into().ok())
-        .ok_or("this browser could not make a canvas")?;
+    let canvas = detached_canvas()?;
     let style = style(scale);
     let width = (css_width * scale).round().max(1.0);
     let height = natural_height(heatmap, &style, width).ceil().max(1.0);
@@ -297,4 +293,29 @@ pub fn offscreen_heatmap(
     draw_heatmap(&area, heatmap, &style).map_err(|e| e.to_string())?;
     area.present().map_err(|e| e.to_string())?;
     Ok(canvas)
+}
+
+/// `chart` painted on a new (detached) canvas of `css` CSS pixels at `scale` device
+/// pixels per CSS pixel, for a PNG file.
+pub fn offscreen_line_chart(
+    chart: &LineChart,
+    (width, height): (f64, f64),
+    scale: f64,
+) -> Result<HtmlCanvasElement, String> {
+    let canvas = detached_canvas()?;
+    canvas.set_width((width * scale).round().max(1.0) as u32);
+    canvas.set_height((height * scale).round().max(1.0) as u32);
+    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
+    let area = backend.into_drawing_area();
+    draw_line_chart(&area, chart, &LineChartStyle { scale }).map_err(|e| e.to_string())?;
+    area.present().map_err(|e| e.to_string())?;
+    Ok(canvas)
+}
+
+fn detached_canvas() -> Result<HtmlCanvasElement, String> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or_else(|| "this browser could not make a canvas".to_string())
 }

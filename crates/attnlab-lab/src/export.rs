@@ -3,7 +3,7 @@
 
 use attnlab_core::attention::Problem;
 use attnlab_core::score::ScoreParams;
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, LineChart};
 use ndarray::{Array1, Array2};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -50,6 +50,41 @@ pub fn csv(h: &Heatmap) -> Result<String, String> {
     }
     let bytes = w.into_inner().map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+/// A chart's points as CSV: one line per point, `series,x,y` (the series' legend name,
+/// or `series i`).
+pub fn chart_csv(chart: &LineChart) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["series", &chart.x.label, &chart.y.label])
+        .map_err(|e| e.to_string())?;
+    for (i, s) in chart.series.iter().enumerate() {
+        let name = s.name.clone().unwrap_or_else(|| format!("series {i}"));
+        for (x, y) in &s.points {
+            w.write_record([name.clone(), x.to_string(), y.to_string()])
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+/// A chart's points as JSON: `{"format": "attnlab-chart/1", "title", "x", "y",
+/// "series": [{"name", "points": [[x, y], …]}, …]}`.
+pub fn chart_json(chart: &LineChart) -> Result<String, String> {
+    let series: Vec<Value> = chart
+        .series
+        .iter()
+        .map(|s| json!({"name": s.name, "points": s.points}))
+        .collect();
+    let doc = json!({
+        "format": "attnlab-chart/1",
+        "title": chart.title,
+        "x": chart.x.label,
+        "y": chart.y.label,
+        "series": series,
+    });
+    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
 }
 
 #[derive(Serialize)]
@@ -181,6 +216,47 @@ mod tests {
             vec![0.25, 0.75, 1.0, 0.0],
         )
         .unwrap()
+    }
+
+    fn chart() -> LineChart {
+        use attnlab_plot::{Axis, AxisScale, LineDash, RGBColor, Series, Ticks};
+        let axis = |label: &str| Axis {
+            label: label.into(),
+            scale: AxisScale::Linear,
+            ticks: Ticks::Auto,
+        };
+        let series = |name: Option<&str>, points: Vec<(f64, f64)>| Series {
+            name: name.map(String::from),
+            points,
+            color: RGBColor(0, 0, 0),
+            dash: LineDash::Solid,
+            markers: false,
+        };
+        LineChart {
+            title: "Spread, with and without 1/√d_k".into(),
+            x: axis("d_k"),
+            y: axis("std of the logits"),
+            series: vec![
+                series(Some("scaled, \"1/√d_k\""), vec![(4.0, 1.0), (16.0, 1.0)]),
+                series(None, vec![(4.0, 2.0)]),
+            ],
+            markers: Vec::new(),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn a_chart_exports_every_point_with_its_series() {
+        let text = chart_csv(&chart()).unwrap();
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(lines[0], "series,d_k,std of the logits");
+        assert_eq!(lines[1], "\"scaled, \"\"1/√d_k\"\"\",4,1");
+        assert_eq!(lines[3], "series 1,4,2");
+        assert_eq!(lines.len(), 4);
+        let v: serde_json::Value = serde_json::from_str(&chart_json(&chart()).unwrap()).unwrap();
+        assert_eq!(v["format"], "attnlab-chart/1");
+        assert_eq!(v["series"][0]["points"][1], serde_json::json!([16.0, 1.0]));
+        assert_eq!(v["series"][1]["name"], serde_json::Value::Null);
     }
 
     #[test]

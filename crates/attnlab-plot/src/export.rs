@@ -7,6 +7,7 @@ use plotters_svg::SVGBackend;
 use crate::heatmap::Heatmap;
 use crate::heatmap_paint::draw_heatmap;
 use crate::layout::natural_height;
+use crate::line_chart::{LineChart, LineChartStyle, draw_line_chart};
 use crate::style::HeatmapStyle;
 
 /// `heatmap` as an SVG document `width` pixels wide, at its natural height (the height
@@ -29,6 +30,19 @@ pub fn heatmap_svg_sized(heatmap: &Heatmap, size: (u32, u32)) -> Result<String, 
             .map_err(|e| format!("cannot draw the figure ({e})"))?;
     }
     Ok(with_title(svg, heatmap.title()))
+}
+
+/// `chart` as an SVG document of `size` pixels, the chart's title as its `<title>`.
+pub fn line_chart_svg(chart: &LineChart, size: (u32, u32)) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw_line_chart(&area, chart, &LineChartStyle::default())
+            .map_err(|e| format!("cannot draw the chart ({e})"))?;
+        area.present()
+            .map_err(|e| format!("cannot draw the chart ({e})"))?;
+    }
+    Ok(with_title(svg, &chart.title))
 }
 
 /// Puts `<title>` (escaped) right after the opening `<svg …>` tag, so viewers and
