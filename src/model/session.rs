@@ -246,6 +246,19 @@ impl ModelSession {
         }
     }
 
+    /// `f` of the latest forward pass, when there is one that worked (tracked, so a
+    /// memo reading it follows new runs); `None` otherwise.
+    pub fn with_run<T>(self, f: impl FnOnce(&ModelRun) -> T) -> Option<T> {
+        self.run
+            .with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).map(f))
+    }
+
+    /// [`ModelSession::with_run`] without tracking (event handlers).
+    pub fn with_run_untracked<T>(self, f: impl FnOnce(&ModelRun) -> T) -> Option<T> {
+        self.run
+            .with_untracked(|r| r.as_ref().and_then(|r| r.as_ref().ok()).map(f))
+    }
+
     /// The id of the latest run asked for.
     pub fn latest(self) -> u64 {
         self.latest.get_value()

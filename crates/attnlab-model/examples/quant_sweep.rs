@@ -157,6 +157,19 @@ fn deviation(model: &Pretrained, reference: &Reference) -> Deviation {
     }
 }
 
+/// One line of the sweep: the plan, its sizes, the deviation and the time it took.
+fn report(label: &str, sizes: &str, d: &Deviation, start: Instant) {
+    let layers: Vec<String> = d.per_layer.iter().map(|w| format!("{w:.4}")).collect();
+    let (l, h, s) = d.at;
+    println!(
+        "{label:<34} {sizes}  worst {:.4} (L{l} H{h} s{s})  cos {:.6}  per layer [{}]  {:.1}s",
+        d.worst,
+        d.lowest,
+        layers.join(" "),
+        start.elapsed().as_secs_f64()
+    );
+}
+
 fn measure(label: &str, f32m: &Pretrained, vocab: &str, reference: &Reference, gzip: bool) {
     let start = Instant::now();
     let bytes = asset::write(f32m.encoder(), vocab, &About::default(), sweep_plan).unwrap();
@@ -166,22 +179,8 @@ fn measure(label: &str, f32m: &Pretrained, vocab: &str, reference: &Reference, g
         "     -".into()
     };
     let model = Pretrained::from_asset(&bytes).unwrap();
-    let Deviation {
-        worst,
-        at,
-        lowest,
-        per_layer,
-    } = deviation(&model, reference);
-    let layers: Vec<String> = per_layer.iter().map(|w| format!("{w:.4}")).collect();
-    println!(
-        "{label:<34} raw {:>6.2} MB  gzip {gz} MB  worst {worst:.4} (L{} H{} s{})  cos {lowest:.6}  per layer [{}]  {:.1}s",
-        bytes.len() as f64 / 1e6,
-        at.0,
-        at.1,
-        at.2,
-        layers.join(" "),
-        start.elapsed().as_secs_f64()
-    );
+    let sizes = format!("raw {:>6.2} MB  gzip {gz} MB", bytes.len() as f64 / 1e6);
+    report(label, &sizes, &deviation(&model, reference), start);
 }
 
 fn plans(set: &str) -> Vec<(String, Vec<Rule>, bool)> {
@@ -438,23 +437,12 @@ fn fake_measure(
         .collect();
     let bytes = safetensors::serialize(views, None).unwrap();
     let model = Pretrained::from_hugging_face(&bytes, &files.0, Some(&files.1), &files.2).unwrap();
-    let Deviation {
-        worst,
-        at,
-        lowest,
-        per_layer,
-    } = deviation(&model, reference);
-    let layers: Vec<String> = per_layer.iter().map(|w| format!("{w:.4}")).collect();
-    println!(
-        "{label:<34} est raw {:>6.2} MB  gzip {:>6.2} MB  worst {worst:.4} (L{} H{} s{})  cos {lowest:.6}  per layer [{}]  {:.1}s",
+    let sizes = format!(
+        "est raw {:>6.2} MB  gzip {:>6.2} MB",
         raw as f64 / 1e6,
-        gz as f64 / 1e6,
-        at.0,
-        at.1,
-        at.2,
-        layers.join(" "),
-        start.elapsed().as_secs_f64()
+        gz as f64 / 1e6
     );
+    report(label, &sizes, &deviation(&model, reference), start);
 }
 
 fn fake_plans(set: &str) -> Vec<(String, SpecFn)> {

@@ -3,7 +3,7 @@ use attnlab_lab::pretrained::{
     SEARCH_CAUTION, SPECIAL_TOKENS_NOTE,
 };
 use attnlab_lab::state::DEFAULT_SENTENCE;
-use attnlab_plot::{Heatmap, number};
+use attnlab_plot::number;
 use leptos::prelude::*;
 
 use super::{AtlasView, ModelStatusPanel, SubstitutionPanel, VariantsOnHead};
@@ -38,6 +38,11 @@ pub fn ModelPage() -> impl IntoView {
     }
 }
 
+/// Whether the `[CLS]`/`[SEP]` switch hides the special tokens (tracked).
+fn hidden(state: crate::state::AppState) -> HideSpecial {
+    HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)))
+}
+
 /// Edits the model page's part of the state.
 fn edit(state: crate::state::AppState, f: impl FnOnce(&mut PretrainedView)) {
     state.pretrained.update(|p| {
@@ -52,31 +57,18 @@ fn ModelViews() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let view_of = move || state.pretrained.get();
-    // The run's reads, without copying it.
-    let with_run = move |f: &dyn Fn(&ModelRun) -> Option<Heatmap>| {
-        session
-            .run
-            .with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).and_then(f))
-    };
-    let hide = Memo::new(move |_| {
-        HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)))
-    });
+    let hide = Memo::new(move |_| hidden(state));
     let layer_head = Memo::new(move |_| view_of().map_or((0, 0), |p| (p.layer, p.head)));
     let shape = Memo::new(move |_| {
-        session.run.with(|r| {
-            r.as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map_or((0, 0, 0), |r| (r.layers(), r.heads(), r.n()))
-        })
+        session
+            .with_run(|r| (r.layers(), r.heads(), r.n()))
+            .unwrap_or_default()
     });
     let tiles = Memo::new(move |_| {
         let hide = hide.get();
-        session.run.with(|r| {
-            r.as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map(|r| pretrained::atlas_figures(r, &r.token_view(hide)))
-                .unwrap_or_default()
-        })
+        session
+            .with_run(|r| pretrained::atlas_figures(r, &r.token_view(hide)))
+            .unwrap_or_default()
     });
     let titles = Memo::new(move |_| {
         let (l, h, _) = shape.get();
@@ -85,7 +77,9 @@ fn ModelViews() -> impl IntoView {
     let head_figure = Memo::new(move |_| {
         let (l, h) = layer_head.get();
         let hide = hide.get();
-        with_run(&|r| pretrained::head_figure(r, NAME, l, h, &r.token_view(hide)))
+        session
+            .with_run(|r| pretrained::head_figure(r, NAME, l, h, &r.token_view(hide)))
+            .flatten()
     });
     let pick = Callback::new(move |(l, h): (usize, usize)| {
         edit(state, |p| {
@@ -96,11 +90,8 @@ fn ModelViews() -> impl IntoView {
     let hover = RwSignal::new(None::<(usize, usize)>);
     let on_cell = Callback::new(move |(i, j): (usize, usize)| {
         // A cell of the large head searches from its query to its key.
-        let kept = session.run.with_untracked(|r| {
-            r.as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map(|r| r.token_view(hide.get_untracked()).kept().to_vec())
-        });
+        let kept =
+            session.with_run_untracked(|r| r.token_view(hide.get_untracked()).kept().to_vec());
         if let Some(kept) = kept
             && let (Some(&q), Some(&k)) = (kept.get(i), kept.get(j))
         {
@@ -113,24 +104,21 @@ fn ModelViews() -> impl IntoView {
             .collect_view()
     };
     let millis = move || {
-        session.run.with(|r| {
-            r.as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map(|r| {
-                    let h = r.header();
-                    let cut = h
-                        .truncated_from
-                        .map(|n| format!(" The text had {n} tokens and was cut to {}.", r.n()))
-                        .unwrap_or_default();
-                    format!(
-                        "{} tokens through {} layers in {} ms.{cut}",
-                        r.n(),
-                        r.layers(),
-                        number::rounded(h.millis, 3)
-                    )
-                })
-                .unwrap_or_default()
-        })
+        session
+            .with_run(|r| {
+                let h = r.header();
+                let cut = h
+                    .truncated_from
+                    .map(|n| format!(" The text had {n} tokens and was cut to {}.", r.n()))
+                    .unwrap_or_default();
+                format!(
+                    "{} tokens through {} layers in {} ms.{cut}",
+                    r.n(),
+                    r.layers(),
+                    number::rounded(h.millis, 3)
+                )
+            })
+            .unwrap_or_default()
     };
     view! {
         <section class="panel model-controls" aria-label="Layer, head and tokens">
@@ -188,12 +176,9 @@ fn HeadSearch() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let tokens = Memo::new(move |_| {
-        session.run.with(|r| {
-            r.as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map(|r| r.tokens().to_vec())
-                .unwrap_or_default()
-        })
+        session
+            .with_run(|r| r.tokens().to_vec())
+            .unwrap_or_default()
     });
     // The searched pair: the link's, else "it" → "animal", else the first word to itself.
     let pair = Memo::new(move |_| {
@@ -207,13 +192,13 @@ fn HeadSearch() -> impl IntoView {
     });
     let ranked = Memo::new(move |_| {
         let (q, k) = pair.get();
-        let hide = HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)));
-        session.run.with(|r| match r.as_ref() {
-            Some(Ok(r)) => r
-                .rank_heads(q, k, &r.token_view(hide))
-                .map_err(|e| e.to_string()),
-            _ => Ok(Vec::new()),
-        })
+        let hide = hidden(state);
+        session
+            .with_run(|r| {
+                r.rank_heads(q, k, &r.token_view(hide))
+                    .map_err(|e| e.to_string())
+            })
+            .unwrap_or(Ok(Vec::new()))
     });
     let set_pair = move |q: Option<usize>, k: Option<usize>| {
         let (pq, pk) = pair.get_untracked();
@@ -298,14 +283,8 @@ fn RelevancePanel() -> impl IntoView {
     let view_of = move || state.pretrained.get();
     let relevance = Memo::new(move |_| view_of().map_or(Relevance::Rollout, |p| p.relevance));
     let layer = Memo::new(move |_| view_of().map_or(0, |p| p.layer));
-    let hide = Memo::new(move |_| HideSpecial::from(view_of().is_some_and(|p| p.hide_special)));
-    let n = Memo::new(move |_| {
-        session.run.with(|r| {
-            r.as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map_or(0, ModelRun::n)
-        })
-    });
+    let hide = Memo::new(move |_| hidden(state));
+    let n = Memo::new(move |_| session.with_run(ModelRun::n).unwrap_or(0));
     // Flow is computed in the worker, on demand, up to MAX_FLOW_TOKENS tokens.
     Effect::new(move |_| {
         if relevance.get() == Relevance::Flow && n.get() > 0 && n.get() <= MAX_FLOW_TOKENS {
@@ -316,24 +295,24 @@ fn RelevancePanel() -> impl IntoView {
     });
     let raw = Memo::new(move |_| {
         let (l, hide) = (layer.get(), hide.get());
-        session.run.with(|r| {
-            let r = r.as_ref()?.as_ref().ok()?;
-            pretrained::layer_average_figure(r, NAME, l, &r.token_view(hide))
-        })
+        session
+            .with_run(|r| pretrained::layer_average_figure(r, NAME, l, &r.token_view(hide)))
+            .flatten()
     });
     let relevant = Memo::new(move |_| {
         let (kind, l, hide) = (relevance.get(), layer.get(), hide.get());
-        session.run.with(|r| {
-            let r = r.as_ref()?.as_ref().ok()?;
-            session.flow.with(|f| {
-                let flow = f
-                    .as_ref()
-                    .filter(|f| f.id == session.latest() && f.layer == l)
-                    .and_then(|f| f.result.as_ref().ok())
-                    .map(|m| m.view());
-                pretrained::relevance_figure(r, kind, l, flow, &r.token_view(hide))
+        session
+            .with_run(|r| {
+                session.flow.with(|f| {
+                    let flow = f
+                        .as_ref()
+                        .filter(|f| f.id == session.latest() && f.layer == l)
+                        .and_then(|f| f.result.as_ref().ok())
+                        .map(|m| m.view());
+                    pretrained::relevance_figure(r, kind, l, flow, &r.token_view(hide))
+                })
             })
-        })
+            .flatten()
     });
     let note = move || {
         match relevance.get() {

@@ -44,10 +44,7 @@ fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
     let result = Memo::new(move |_| -> Option<Result<OnHead, String>> {
         let (layer, head) = state.pretrained.with(|p| p.map(|p| (p.layer, p.head)))?;
         let seed = state.model.with(|m| m.seed);
-        session.run.with(|r| {
-            let r = r.as_ref()?.as_ref().ok()?;
-            Some(variant.with(|v| pretrained::variant_on_head(r, layer, head, v, seed)))
-        })
+        session.with_run(|r| variant.with(|v| pretrained::variant_on_head(r, layer, head, v, seed)))
     });
     let figure = Signal::derive(move || {
         result.with(|r| r.as_ref()?.as_ref().ok().map(|o| o.figure.clone()))
