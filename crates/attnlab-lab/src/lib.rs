@@ -69,6 +69,7 @@ pub mod pages;
 pub mod pretrained;
 pub mod rules;
 pub mod state;
+pub mod tensors;
 pub mod tokens;
 
 pub use compute::{LabError, Pipeline, explain};

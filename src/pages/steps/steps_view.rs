@@ -45,7 +45,7 @@ pub fn StepsView() -> impl IntoView {
                             model: m,
                             variant: v,
                             mode,
-                            encoded: e,
+                            encoded: Some(e),
                             problem: p,
                             queries: &queries,
                             keys: &keys,

@@ -191,6 +191,11 @@ pub fn projection(which: Qkv, head: usize, mode: Mode, projection: Projection) -
     }
 }
 
+/// `Q_h`, `K_h` or `V_h` as brought (no `X`, no projection).
+pub fn brought(which: Qkv, head: usize) -> String {
+    wrap(&sub(mi(which.symbol()), mn(&head.to_string())))
+}
+
 /// Linformer's `K' = E K` (`k × m` times `m × d_k`).
 pub fn linformer_projection(of: LinformerInput, k: usize, m: usize) -> String {
     let (which, by) = match of {

@@ -26,8 +26,9 @@ pub struct StepsInput<'a> {
     pub variant: &'a Variant,
     /// Self-attention or cross-attention (keys from the source).
     pub mode: Mode,
-    /// The queries' word vectors, positions and `X`.
-    pub encoded: &'a Encoded,
+    /// The queries' word vectors, positions and `X`; `None` for brought tensors, whose
+    /// stages start at `Q`, `K`, `V`.
+    pub encoded: Option<&'a Encoded>,
     /// The variant's validated problem.
     pub problem: &'a Problem,
     /// The query token labels.
@@ -139,42 +140,77 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
         query,
         stages: Vec::new(),
     };
-    let projection = input.model.projection;
+    // W^O is there when the heads are projected (or brought with one).
+    let projection = match problem.w_o() {
+        Some(_) => Projection::Seeded,
+        None => Projection::Identity,
+    };
 
-    // X.
-    b.push(
-        StageKind::Input,
-        input.encoded.x.clone(),
-        formula::input(input.model, b.query.as_ref()),
-        meta::input_note(input.model, input.mode),
-    );
-
-    // Q, K, V.
-    b.push(
-        StageKind::Queries,
-        hin.q.clone(),
-        formula::projection(Qkv::Queries, head, input.mode, projection),
-        format!(
-            "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
-        ),
-    );
-    b.push(
-        StageKind::Keys,
-        hin.k.clone(),
-        formula::projection(Qkv::Keys, head, input.mode, projection),
-        match input.mode {
-            Mode::Cross => format!("Keys come from the source sentence: {m} keys of width {d_k}."),
-            Mode::SelfAttention => {
-                format!("The same tokens, projected with W^K: {m} keys of width {d_k}.")
-            }
-        },
-    );
-    b.push(
-        StageKind::Values,
-        hin.v.clone(),
-        formula::projection(Qkv::Values, head, input.mode, projection),
-        "The values are what the weights will mix, one row per key.".to_string(),
-    );
+    if let Some(encoded) = input.encoded {
+        // X.
+        b.push(
+            StageKind::Input,
+            encoded.x.clone(),
+            formula::input(input.model, b.query.as_ref()),
+            meta::input_note(input.model, input.mode),
+        );
+        // Q, K, V.
+        b.push(
+            StageKind::Queries,
+            hin.q.clone(),
+            formula::projection(Qkv::Queries, head, input.mode, input.model.projection),
+            format!(
+                "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
+            ),
+        );
+        b.push(
+            StageKind::Keys,
+            hin.k.clone(),
+            formula::projection(Qkv::Keys, head, input.mode, input.model.projection),
+            match input.mode {
+                Mode::Cross => {
+                    format!("Keys come from the source sentence: {m} keys of width {d_k}.")
+                }
+                Mode::SelfAttention => {
+                    format!("The same tokens, projected with W^K: {m} keys of width {d_k}.")
+                }
+            },
+        );
+        b.push(
+            StageKind::Values,
+            hin.v.clone(),
+            formula::projection(Qkv::Values, head, input.mode, input.model.projection),
+            "The values are what the weights will mix, one row per key.".to_string(),
+        );
+    } else {
+        let d_v = hin.v.ncols();
+        for (kind, which, note) in [
+            (
+                StageKind::Queries,
+                Qkv::Queries,
+                format!("Head {head}'s queries as brought: {n} rows of width d_k = {d_k}."),
+            ),
+            (
+                StageKind::Keys,
+                Qkv::Keys,
+                format!("Head {head}'s keys as brought: {m} rows of width d_k = {d_k}."),
+            ),
+            (
+                StageKind::Values,
+                Qkv::Values,
+                format!(
+                    "Head {head}'s values as brought: {m} rows of width d_v = {d_v}, what the weights will mix."
+                ),
+            ),
+        ] {
+            let values = match which {
+                Qkv::Queries => hin.q.clone(),
+                Qkv::Keys => hin.k.clone(),
+                Qkv::Values => hin.v.clone(),
+            };
+            b.push(kind, values, formula::brought(which, head), note);
+        }
+    }
 
     let mask = problem.mask();
     match family {
@@ -366,7 +402,12 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
     );
     debug_assert_eq!(
         b.stages.iter().map(|s| s.kind).collect::<Vec<_>>(),
-        family.stages(),
+        family
+            .stages()
+            .iter()
+            .filter(|&&k| input.encoded.is_some() || k != StageKind::Input)
+            .copied()
+            .collect::<Vec<_>>(),
         "the stages built are the family's list"
     );
     Ok(b.stages)
@@ -390,7 +431,7 @@ mod tests {
             model: &state.model,
             variant: v,
             mode: state.mode,
-            encoded: &encoded,
+            encoded: Some(&encoded),
             problem: &problem,
             queries: &queries,
             keys: &keys,
@@ -570,7 +611,7 @@ mod tests {
             model: &state.model,
             variant: &state.variants[0],
             mode: state.mode,
-            encoded: &e,
+            encoded: Some(&e),
             problem: &problem,
             queries: &q,
             keys: &k,

@@ -31,7 +31,7 @@
 //!     model: &state.model,
 //!     variant: &state.variants[0],
 //!     mode: state.mode,
-//!     encoded: &encoded,
+//!     encoded: Some(&encoded),
 //!     problem: &problem,
 //!     queries: &queries,
 //!     keys: &keys,

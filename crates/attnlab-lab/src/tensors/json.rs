@@ -1,0 +1,616 @@
+//! The `attnlab-tensors/1` interchange format: JSON in, a validated
+//! [`attnlab_core::attention::Problem`] out.
+//!
+//! Every error names the path of the bad value (`heads[1].k[3]`) and what is wrong with it
+//! (`expected 4 numbers, found 3`), in one line. serde reads the document into the typed
+//! structs of `json_input`, and `serde_path_to_error` names the value it rejects; the checks
+//! serde cannot make (rectangular matrices, sizes that agree, values in range) follow here
+//! and name their paths the same way. Unknown fields are collected, with their paths, by
+//! `serde_ignored`.
+
+use std::fmt;
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
+use attnlab_core::mask::MaskSpec;
+use attnlab_core::score::{ScoreFunction, ScoreParams};
+use ndarray::{Array1, Array2};
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny};
+use serde_json::Value;
+
+use super::json_input::{
+    Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
+};
+
+/// The format tag of inputs.
+pub const INPUT_FORMAT: &str = crate::export::TENSORS_FORMAT;
+
+/// A bad input: the field path and what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    /// e.g. `heads[0].k[3]`.
+    pub path: String,
+    /// e.g. `expected 4 numbers, found 5`.
+    pub message: String,
+}
+
+impl FieldError {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
+        FieldError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl From<CoreError> for FieldError {
+    fn from(e: CoreError) -> FieldError {
+        FieldError::new(e.path(), e.reason())
+    }
+}
+
+type Parsed<T> = Result<T, FieldError>;
+
+/// A parsed input document: the problem and optional token labels.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The validated problem.
+    pub problem: Problem,
+    /// Query labels, if given.
+    pub query_tokens: Option<Vec<String>>,
+    /// Key labels, if given.
+    pub key_tokens: Option<Vec<String>>,
+    /// Fields that were not recognised (reported as warnings, not errors).
+    pub unknown_fields: Vec<String>,
+}
+
+/// `at` followed by the path `rest` below it: `heads[0]` + `q[2]` → `heads[0].q[2]`.
+fn join(at: &str, rest: &str) -> String {
+    match (at, rest) {
+        ("", _) => rest.to_string(),
+        (_, "") => at.to_string(),
+        (_, r) if r.starts_with('[') => format!("{at}{rest}"),
+        _ => format!("{at}.{rest}"),
+    }
+}
+
+/// An unknown field's path as the messages write paths (`heads[0].extra`).
+fn ignored_path(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", ignored_path(parent)),
+        Path::Map { parent, key } => join(&ignored_path(parent), key),
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_path(parent),
+    }
+}
+
+/// serde_json's message without its ` at line L column C`: the path names the place.
+fn message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(bare) => bare.to_string(),
+        None => text,
+    }
+}
+
+/// Reads a `T` from `from`, a value found at the path `at`: a value serde rejects is named
+/// by its path, and the paths of fields `T` does not have are added to `unknown`.
+fn typed<'de, D, T>(from: D, at: &str, unknown: &mut Vec<String>) -> Parsed<T>
+where
+    D: Deserializer<'de, Error = serde_json::Error>,
+    T: Deserialize<'de>,
+{
+    let mut note = |path: serde_ignored::Path<'_>| unknown.push(join(at, &ignored_path(&path)));
+    let ignoring = serde_ignored::Deserializer::new(from, &mut note);
+    serde_path_to_error::deserialize(ignoring).map_err(|e| {
+        // The library writes the empty path as ".": the document itself.
+        let below = match e.path().iter().next() {
+            Some(_) => e.path().to_string(),
+            None => String::new(),
+        };
+        match join(at, &below) {
+            path if path.is_empty() => FieldError::new("input", message(e.inner())),
+            path => FieldError::new(path, message(e.inner())),
+        }
+    })
+}
+
+/// "1 number", "4 numbers".
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A rectangular matrix with at least one row and one column.
+fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
+    let rows = rows.0;
+    let Some(first) = rows.first() else {
+        return Err(FieldError::new(path, "has no rows, expected at least one"));
+    };
+    let width = first.0.len();
+    if width == 0 {
+        return Err(FieldError::new(
+            format!("{path}[0]"),
+            "is empty, expected at least one number",
+        ));
+    }
+    let mut data = Vec::with_capacity(rows.len() * width);
+    for (i, row) in rows.iter().enumerate() {
+        if row.0.len() != width {
+            return Err(FieldError::new(
+                format!("{path}[{i}]"),
+                format!(
+                    "expected {}, found {}",
+                    counted(width, "number"),
+                    row.0.len()
+                ),
+            ));
+        }
+        data.extend(row.0.iter().map(|x| x.0));
+    }
+    Ok(Array2::from_shape_vec((rows.len(), width), data).expect("rectangular by construction"))
+}
+
+/// A matrix that must be there.
+fn required_matrix(rows: Option<Rows>, path: &str, why: &str) -> Parsed<Array2<f32>> {
+    matrix(rows.ok_or_else(|| FieldError::new(path, why))?, path)
+}
+
+fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
+    if values.0.is_empty() {
+        return Err(FieldError::new(
+            path,
+            "is empty, expected at least one value",
+        ));
+    }
+    Ok(values.0.iter().map(|x| x.0).collect())
+}
+
+fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Parsed<Array2<bool>> {
+    let rows = rows.0;
+    if rows.len() != n {
+        return Err(FieldError::new(
+            path,
+            format!("has {} rows, expected {n} (one per query)", rows.len()),
+        ));
+    }
+    let mut data = Vec::with_capacity(n * m);
+    for (i, row) in rows.iter().enumerate() {
+        if row.0.len() != m {
+            return Err(FieldError::new(
+                format!("{path}[{i}]"),
+                format!(
+                    "expected {} (one per key), found {}",
+                    counted(m, "value"),
+                    row.0.len()
+                ),
+            ));
+        }
+        data.extend_from_slice(&row.0);
+    }
+    Ok(Array2::from_shape_vec((n, m), data).expect("rectangular by construction"))
+}
+
+fn labels(values: Array<String>, path: &str, len: usize, what: &str) -> Parsed<Vec<String>> {
+    if values.0.len() != len {
+        return Err(FieldError::new(
+            path,
+            format!(
+                "has {} labels, expected {len} (one per {what})",
+                values.0.len()
+            ),
+        ));
+    }
+    Ok(values.0)
+}
+
+/// A string as messages quote it: its first 20 characters.
+fn quoted(s: &str) -> String {
+    let short: String = s.chars().take(20).collect();
+    format!("the string {short:?}")
+}
+
+/// A name among `all`, as `T::parse` reads it.
+fn choice<T: Copy>(
+    given: Option<String>,
+    path: &str,
+    default: T,
+    all: &[T],
+    parse: fn(&str) -> Option<T>,
+    name: fn(T) -> &'static str,
+) -> Parsed<T> {
+    let Some(given) = given else {
+        return Ok(default);
+    };
+    parse(&given).ok_or_else(|| {
+        let names: Vec<String> = all.iter().map(|&x| format!("\"{}\"", name(x))).collect();
+        FieldError::new(
+            path,
+            format!(
+                "is {}, expected one of {}",
+                quoted(&given),
+                names.join(", ")
+            ),
+        )
+    })
+}
+
+fn parse_mask(raw: RawMask, n: usize, m: usize) -> Parsed<MaskSpec> {
+    if let Some(Count(0)) = raw.strided {
+        return Err(FieldError::new(
+            "mask.strided",
+            "is 0, expected an integer ≥ 1",
+        ));
+    }
+    let indices = |list: Option<Array<Count>>| -> Vec<usize> {
+        list.map_or(Vec::new(), |l| l.0.iter().map(|c| c.0).collect())
+    };
+    Ok(MaskSpec {
+        causal: raw.causal.unwrap_or(false),
+        window: raw.window.map(|c| c.0),
+        strided: raw.strided.map(|c| c.0),
+        global: indices(raw.global),
+        padding_keys: indices(raw.padding_keys),
+        custom: raw
+            .custom
+            .map(|c| bool_matrix(c, "mask.custom", n, m))
+            .transpose()?,
+    })
+}
+
+fn parse_score_params(
+    raw: Option<&Value>,
+    at: &str,
+    score: ScoreFunction,
+    unknown: &mut Vec<String>,
+) -> Parsed<ScoreParams> {
+    let base = format!("{at}.score_params");
+    let params: Option<Object<RawScoreParams>> =
+        raw.map(|v| typed(v, &base, unknown)).transpose()?;
+    let RawScoreParams { w, w_a, u_a, v_a } = params.map(|p| p.0).unwrap_or_default();
+    let field = |key: &str| format!("{base}.{key}");
+    Ok(match score {
+        ScoreFunction::General => {
+            let why = "missing: the general score needs w (d_k×d_k)";
+            ScoreParams::General {
+                w: required_matrix(w, &field("w"), why)?,
+            }
+        }
+        ScoreFunction::Additive => {
+            let why = "missing: the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)";
+            ScoreParams::Additive {
+                w_a: required_matrix(w_a, &field("w_a"), why)?,
+                u_a: required_matrix(u_a, &field("u_a"), why)?,
+                v_a: vector(
+                    v_a.ok_or_else(|| FieldError::new(field("v_a"), why))?,
+                    &field("v_a"),
+                )?,
+            }
+        }
+        _ => ScoreParams::None,
+    })
+}
+
+fn parse_head(
+    raw: RawHead,
+    h: usize,
+    score: ScoreFunction,
+    attention: AttentionKind,
+    unknown: &mut Vec<String>,
+) -> Parsed<HeadInput> {
+    let path = format!("heads[{h}]");
+    let q = required_matrix(raw.q, &format!("{path}.q"), "missing")?;
+    let k = required_matrix(raw.k, &format!("{path}.k"), "missing")?;
+    let v = required_matrix(raw.v, &format!("{path}.v"), "missing")?;
+    let d_k = q.ncols();
+    if k.ncols() != d_k {
+        return Err(FieldError::new(
+            format!("{path}.k"),
+            format!(
+                "rows have {} values, expected {d_k} (the width of q)",
+                k.ncols()
+            ),
+        ));
+    }
+    if v.nrows() != k.nrows() {
+        return Err(FieldError::new(
+            format!("{path}.v"),
+            format!(
+                "has {} rows, expected {} (one per key, as k)",
+                v.nrows(),
+                k.nrows()
+            ),
+        ));
+    }
+    let mut head = HeadInput::new(q, k, v);
+    if attention.uses_score_function() {
+        head.score_params = parse_score_params(raw.score_params.as_ref(), &path, score, unknown)?;
+    }
+    if attention == AttentionKind::Linformer {
+        let lp = format!("{path}.linformer");
+        let lin = raw.linformer.as_ref().ok_or_else(|| {
+            FieldError::new(&lp, "missing: linformer attention needs e and f (k×m)")
+        })?;
+        let lin: Object<RawLinformer> = typed(lin, &lp, unknown)?;
+        head.linformer = Some(LinformerParams {
+            e: required_matrix(lin.0.e, &format!("{lp}.e"), "missing")?,
+            f: required_matrix(lin.0.f, &format!("{lp}.f"), "missing")?,
+        });
+    }
+    Ok(head)
+}
+
+/// Parses and validates a whole `attnlab-tensors/1` document.
+pub fn parse(text: &str) -> Parsed<Document> {
+    // Syntax first, so that broken JSON is reported as such wherever it breaks.
+    serde_json::from_str::<IgnoredAny>(text)
+        .map_err(|e| FieldError::new("input", format!("is not valid JSON ({e})")))?;
+    let mut unknown = Vec::new();
+    let raw: Object<RawDocument> = typed(
+        &mut serde_json::Deserializer::from_str(text),
+        "",
+        &mut unknown,
+    )?;
+    let raw = raw.0;
+    if let Some(f) = raw.format.as_deref().filter(|&f| f != INPUT_FORMAT) {
+        return Err(FieldError::new(
+            "format",
+            format!("is {}, expected \"{INPUT_FORMAT}\"", quoted(f)),
+        ));
+    }
+    let score = choice(
+        raw.score,
+        "score",
+        ScoreFunction::ScaledDot,
+        &ScoreFunction::ALL,
+        ScoreFunction::parse,
+        ScoreFunction::name,
+    )?;
+    let attention = choice(
+        raw.attention,
+        "attention",
+        AttentionKind::Softmax,
+        &AttentionKind::ALL,
+        AttentionKind::parse,
+        AttentionKind::name,
+    )?;
+    let temperature = match raw.temperature {
+        None => 1.0,
+        Some(Finite(x)) if x <= 0.0 => {
+            return Err(FieldError::new(
+                "temperature",
+                format!("is {x}, expected a number greater than 0"),
+            ));
+        }
+        Some(Finite(x)) => x,
+    };
+    let heads = raw
+        .heads
+        .ok_or_else(|| FieldError::new("heads", "missing"))?
+        .0;
+    if heads.is_empty() {
+        return Err(FieldError::new(
+            "heads",
+            "is empty, expected at least one head",
+        ));
+    }
+    let heads = heads
+        .into_iter()
+        .enumerate()
+        .map(|(h, head)| parse_head(head.0, h, score, attention, &mut unknown))
+        .collect::<Parsed<Vec<_>>>()?;
+    let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
+    let mask = match raw.mask {
+        None => MaskSpec::default(),
+        Some(mask) => parse_mask(mask.0, n, m)?,
+    };
+    let w_o = raw.w_o.map(|w| matrix(w, "w_o")).transpose()?;
+    let query_tokens = raw
+        .query_tokens
+        .map(|v| labels(v, "query_tokens", n, "query"))
+        .transpose()?;
+    let key_tokens = raw
+        .key_tokens
+        .map(|v| labels(v, "key_tokens", m, "key"))
+        .transpose()?;
+    let spec = AttentionSpec {
+        score,
+        temperature,
+        attention,
+        mask,
+    };
+    let problem = Problem::new(heads, spec, w_o)?;
+    Ok(Document {
+        problem,
+        query_tokens,
+        key_tokens,
+        unknown_fields: unknown,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn ragged_rows_name_the_row() {
+        let e = err(
+            r#"{"heads":[{"q":[[1,2]],"k":[[1,2],[1,2],[1,2],[1,2,3,4,5]],"v":[[1],[1],[1],[1]]}]}"#,
+        );
+        assert_eq!(e, "heads[0].k[3]: expected 2 numbers, found 5");
+    }
+
+    #[test]
+    fn a_short_row_in_a_later_head() {
+        let h0 = r#"{"q":[[1,0,0,0]],"k":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]],"v":[[1],[2],[3],[4]]}"#;
+        let h1 = r#"{"q":[[1,0,0,0]],"k":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,1]],"v":[[1],[2],[3],[4]]}"#;
+        let e = err(&format!(r#"{{"heads":[{h0},{h1}]}}"#));
+        assert_eq!(e, "heads[1].k[3]: expected 4 numbers, found 3");
+    }
+
+    #[test]
+    fn a_wrong_type_deep_in_a_nested_array() {
+        let e = err(r#"{"heads":[{"q":[[1,2],[3,4],[5,"x"]],"k":[[1,2]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            r#"heads[0].q[2][1]: invalid type: string "x", expected f32"#
+        );
+        let e = err(
+            r#"{"score":"general","heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"score_params":{"w":[[null]]}}]}"#,
+        );
+        assert_eq!(
+            e,
+            "heads[0].score_params.w[0][0]: invalid type: null, expected f32"
+        );
+        let e = err(
+            r#"{"heads":[{"q":[[1],[2]],"k":[[1],[2]],"v":[[1],[2]]}],"mask":{"custom":[[true,true],[true,1]]}}"#,
+        );
+        assert_eq!(
+            e,
+            "mask.custom[1][1]: invalid type: integer `1`, expected a boolean"
+        );
+        let e = err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}],"mask":{"global":[0,-1]}}"#);
+        assert_eq!(
+            e,
+            "mask.global[1]: invalid value: integer `-1`, expected a non-negative integer"
+        );
+        let e = err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}, [1]]}"#);
+        assert_eq!(e, "heads[1]: invalid type: sequence, expected an object");
+        let e = err(r#"{"heads":[{"q":[1],"k":[[1]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            "heads[0].q[0]: invalid type: integer `1`, expected an array of numbers"
+        );
+        assert_eq!(
+            err("[1, 2]"),
+            "input: invalid type: sequence, expected an object"
+        );
+    }
+
+    #[test]
+    fn missing_fields_are_named() {
+        assert_eq!(err(r#"{"format":"attnlab-tensors/1"}"#), "heads: missing");
+        assert_eq!(err(r#"{"heads":null}"#), "heads: missing");
+        assert_eq!(
+            err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]},{"q":[[1]],"v":[[1]]}]}"#),
+            "heads[1].k: missing"
+        );
+    }
+
+    #[test]
+    fn a_repeated_field_is_refused() {
+        let head = r#"{"q":[[1]],"k":[[1]],"v":[[1]]}"#;
+        assert_eq!(
+            err(&format!(r#"{{"heads":[{head}],"heads":[{head}]}}"#)),
+            "input: duplicate field `heads`"
+        );
+        assert_eq!(
+            err(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"q":[[2]]}]}"#),
+            "heads[0]: duplicate field `q`"
+        );
+    }
+
+    #[test]
+    fn width_and_row_mismatches() {
+        let e = err(r#"{"heads":[{"q":[[1,2]],"k":[[1,2,3]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            "heads[0].k: rows have 3 values, expected 2 (the width of q)"
+        );
+        let e = err(r#"{"heads":[{"q":[[1]],"k":[[1],[2]],"v":[[1]]}]}"#);
+        assert_eq!(e, "heads[0].v: has 1 rows, expected 2 (one per key, as k)");
+    }
+
+    #[test]
+    fn names_and_values_are_checked() {
+        let ok = r#""heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}]"#;
+        assert!(
+            err(&format!(r#"{{"score":"dott",{ok}}}"#))
+                .starts_with("score: is the string \"dott\", expected one of")
+        );
+        assert!(err(&format!(r#"{{"attention":"fast",{ok}}}"#)).starts_with("attention:"));
+        assert!(err(&format!(r#"{{"temperature":0,{ok}}}"#)).starts_with("temperature: is 0"));
+        assert!(err(&format!(r#"{{"temperature":"1",{ok}}}"#)).starts_with("temperature:"));
+        assert!(err(r#"{"attention":"linformer","mask":{"causal":true},"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"linformer":{"e":[[1]],"f":[[1]]}}]}"#).starts_with("mask.causal: linformer attention cannot"));
+        assert!(
+            err(r#"{"heads":[{"q":[[1e39]],"k":[[1]],"v":[[1]]}]}"#)
+                .contains("outside the f32 range")
+        );
+        assert!(
+            err(r#"{"heads":[{"q":[["x"]],"k":[[1]],"v":[[1]]}]}"#)
+                .starts_with("heads[0].q[0][0]: invalid type: string")
+        );
+        assert!(err("{").starts_with("input: is not valid JSON"));
+        let e = err(r#"{"heads":[{"q":[[1],[-1e999]],"k":[[1]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            "heads[0].q[1][0]: is -1e+999, outside the f32 range (|x| ≤ 3.4e38)"
+        );
+    }
+
+    #[test]
+    fn a_wrong_score_name_names_the_allowed_ones() {
+        let e = err(r#"{"score":"dott","heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}]}"#);
+        assert_eq!(
+            e,
+            r#"score: is the string "dott", expected one of "dot", "scaled_dot", "general", "additive", "cosine""#
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_collected() {
+        let d = parse(r#"{"temprature":2,"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"extra":1}]}"#)
+            .unwrap();
+        assert_eq!(d.unknown_fields, ["temprature", "heads[0].extra"]);
+    }
+
+    #[test]
+    fn unknown_fields_deep_down_are_warnings_not_errors() {
+        let d = parse(
+            r#"{"score":"general",
+                "heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"score_params":{"w":[[1]],"bias":[0]}}],
+                "mask":{"padding":[0]}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            d.unknown_fields,
+            ["mask.padding", "heads[0].score_params.bias"]
+        );
+        assert!(d.problem.compute().is_ok());
+        let d = parse(
+            r#"{"attention":"linformer",
+                "heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"linformer":{"e":[[1]],"f":[[1]],"rank":1}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(d.unknown_fields, ["heads[0].linformer.rank"]);
+        assert!(d.problem.compute().is_ok());
+    }
+
+    #[test]
+    fn parameters_an_attention_kind_does_not_use_are_not_read() {
+        let d = parse(
+            r#"{"attention":"elu1","heads":[{"q":[[1]],"k":[[1]],"v":[[1]],
+                "score_params":"unused","linformer":{"e":"unused"}}]}"#,
+        )
+        .unwrap();
+        assert!(d.unknown_fields.is_empty());
+    }
+}

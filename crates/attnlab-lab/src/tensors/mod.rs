@@ -1,0 +1,720 @@
+//! Tensors a person brings instead of a sentence: every head's `Q`, `K`, `V` (and
+//! optionally `W^O` and the token labels) from an `attnlab-tensors/1` JSON document
+//! ([`json`]) or from NumPy arrays ([`npy`]: `.npy` files, or an `.npz` archive holding
+//! them). [`bring`] reads the files a person dropped or picked into one [`Brought`],
+//! which every variant and view then computes on, or says in one sentence, naming the
+//! file, the array and what is wrong, why it cannot.
+//!
+//! # NumPy arrays
+//!
+//! Arrays are named by their file (or archive entry) name without `.npy`: `q` (or
+//! `query`), `k` (`key`), `v` (`value`), optionally `w_o` (`h·d_v × d_out`). Each of
+//! `q`, `k`, `v` has shape `(n, d)` (one head), `(heads, n, d)` or `(1, heads, n, d)`
+//! (a batch of one). Labels come from `tokens.txt` (one per line), `tokens.json` (a list
+//! of strings, or `{"queries": […], "keys": […]}` when queries and keys differ) or a
+//! string array named `tokens`; without them the tokens are numbered.
+//!
+//! # Limits
+//!
+//! [`MAX_BRING_BYTES`] for all files together (checked by [`check_sizes`] before any is
+//! read, and again for each archive entry before it is unpacked), [`MAX_BRING_FILES`]
+//! files, at most [`MAX_TOKENS`] queries and keys, [`MAX_HEADS`] heads and
+//! [`MAX_WIDTH`] numbers per row.
+
+use std::fmt;
+
+use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
+use attnlab_core::model::{MAX_D_MODEL, Projected};
+use ndarray::Array2;
+use serde_json::Value;
+
+use crate::state::{HEADS_RANGE, MAX_TOKENS, ModelConfig};
+
+pub mod json;
+mod json_input;
+pub mod npy;
+
+pub use json::{Document, FieldError, INPUT_FORMAT, parse};
+use npy::{Array, Npy, shape_text};
+
+/// The most bytes brought at once (all files together).
+pub const MAX_BRING_BYTES: usize = 64 * 1024 * 1024;
+
+/// The most files brought at once.
+pub const MAX_BRING_FILES: usize = 8;
+
+/// The most heads brought.
+pub const MAX_HEADS: usize = *HEADS_RANGE.end();
+
+/// The most numbers in a row of `Q`, `K` or `V`.
+pub const MAX_WIDTH: usize = MAX_D_MODEL;
+
+/// Why brought files cannot be used: the file (or `""` for the set) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BringError {
+    /// The file's name, or the archive's and entry's (`attn.npz › q.npy`).
+    pub file: String,
+    /// What is wrong, as the end of a sentence.
+    pub message: String,
+}
+
+impl BringError {
+    /// An error about `file`.
+    pub fn new(file: impl Into<String>, message: impl Into<String>) -> BringError {
+        BringError {
+            file: file.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for BringError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.file.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.file, self.message)
+        }
+    }
+}
+
+/// `bytes` in megabytes, for messages.
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// Refuses a set of files (names and sizes) before any is read: too many, or too large
+/// together.
+pub fn check_sizes(files: &[(String, u64)]) -> Result<(), BringError> {
+    if files.is_empty() {
+        return Err(BringError::new("", "no file was given"));
+    }
+    if files.len() > MAX_BRING_FILES {
+        return Err(BringError::new(
+            "",
+            format!(
+                "{} files were given; bring at most {MAX_BRING_FILES} (q, k, v, w_o and the tokens, or one .npz or .json)",
+                files.len()
+            ),
+        ));
+    }
+    let total: u64 = files.iter().map(|(_, size)| size).sum();
+    if total > MAX_BRING_BYTES as u64 {
+        let (name, size) = files
+            .iter()
+            .max_by_key(|(_, size)| *size)
+            .expect("not empty");
+        let file = if files.len() == 1 {
+            name.clone()
+        } else {
+            String::new()
+        };
+        let what = if files.len() == 1 {
+            format!("is {}", megabytes(*size))
+        } else {
+            format!("the files are {} together", megabytes(total))
+        };
+        return Err(BringError::new(
+            file,
+            format!(
+                "{what}; the limit is {} (it was not read)",
+                megabytes(MAX_BRING_BYTES as u64)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One file as it was dropped or picked.
+#[derive(Debug, Clone, Copy)]
+pub struct File<'a> {
+    /// Its name (the extension says what it is).
+    pub name: &'a str,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+}
+
+/// Tensors brought in place of a sentence: what every variant computes on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Brought {
+    /// The files they came from, as named.
+    pub files: Vec<String>,
+    /// Every head's `Q`, `K`, `V` and `W^O` if given.
+    pub projected: Projected,
+    /// The query labels (one per row of `Q`).
+    pub queries: Vec<String>,
+    /// The key labels (one per row of `K`).
+    pub keys: Vec<String>,
+    /// What was read but not used, and how the files were read, as sentences.
+    pub notes: Vec<String>,
+}
+
+impl Brought {
+    /// The number of heads.
+    pub fn heads(&self) -> usize {
+        self.projected.heads.len()
+    }
+
+    fn first(&self) -> &HeadInput {
+        &self.projected.heads[0]
+    }
+
+    /// Queries, keys, the width of `Q` and `K`, and of `V`.
+    pub fn sizes(&self) -> (usize, usize, usize, usize) {
+        let h = self.first();
+        (h.q.nrows(), h.k.nrows(), h.q.ncols(), h.v.ncols())
+    }
+
+    /// Whether the keys are other tokens than the queries (cross-attention).
+    pub fn is_cross(&self) -> bool {
+        self.queries != self.keys
+    }
+
+    /// One line on what was brought: `q.npy, k.npy, v.npy: 2 heads · 7 queries × 7 keys ·
+    /// d_k 64 · d_v 64`.
+    pub fn summary(&self) -> String {
+        let (n, m, d_k, d_v) = self.sizes();
+        let heads = self.heads();
+        let plural = |k: usize, one: &str, many: &str| {
+            if k == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{k} {many}")
+            }
+        };
+        format!(
+            "{}: {} \u{b7} {} \u{d7} {} \u{b7} d_k {d_k} \u{b7} d_v {d_v}",
+            self.files.join(", "),
+            plural(heads, "head", "heads"),
+            plural(n, "query", "queries"),
+            plural(m, "key", "keys"),
+        )
+    }
+
+    /// The settings whose seeded draws give the general and additive scores and
+    /// Linformer their parameters on these heads (the lab's `seed`).
+    pub fn model(&self, seed: u64) -> ModelConfig {
+        let (_, _, d_k, _) = self.sizes();
+        crate::pretrained::seeded(seed, d_k, self.heads())
+    }
+}
+
+/// The extension of `name`, lower case.
+fn extension(name: &str) -> String {
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// `name` without its folder and extension, lower case.
+fn stem(name: &str) -> String {
+    // An archive's entry is named `archive › entry`.
+    let base = name
+        .rsplit(['/', '\\', '\u{203a}'])
+        .next()
+        .unwrap_or(name)
+        .trim();
+    let base = base.rsplit_once('.').map_or(base, |(s, _)| s);
+    base.to_ascii_lowercase()
+}
+
+/// What a named part of the files is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Q,
+    K,
+    V,
+    WO,
+    Tokens,
+}
+
+fn role(stem: &str) -> Option<Role> {
+    Some(match stem {
+        "q" | "query" | "queries" => Role::Q,
+        "k" | "key" | "keys" => Role::K,
+        "v" | "value" | "values" => Role::V,
+        "w_o" | "wo" | "o" | "out_proj" => Role::WO,
+        "tokens" | "labels" => Role::Tokens,
+        _ => return None,
+    })
+}
+
+/// Token labels as given: one list for both axes, or one per axis.
+#[derive(Debug, Clone, PartialEq)]
+enum Labels {
+    Both(Vec<String>),
+    Each {
+        queries: Vec<String>,
+        keys: Vec<String>,
+    },
+}
+
+/// The arrays and labels found so far, each with the file it came from.
+#[derive(Default)]
+struct Parts {
+    q: Option<(String, Array)>,
+    k: Option<(String, Array)>,
+    v: Option<(String, Array)>,
+    w_o: Option<(String, Array)>,
+    labels: Option<(String, Labels)>,
+}
+
+impl Parts {
+    fn put_array(&mut self, file: String, role: Role, array: Array) -> Result<(), BringError> {
+        let slot = match role {
+            Role::Q => &mut self.q,
+            Role::K => &mut self.k,
+            Role::V => &mut self.v,
+            Role::WO => &mut self.w_o,
+            Role::Tokens => {
+                return Err(BringError::new(
+                    file,
+                    "holds numbers, but its name says tokens: give the labels as strings",
+                ));
+            }
+        };
+        if let Some((first, _)) = slot {
+            return Err(BringError::new(
+                file,
+                format!("is a second {} (the first is {first})", role_name(role)),
+            ));
+        }
+        *slot = Some((file, array));
+        Ok(())
+    }
+
+    fn put_labels(&mut self, file: String, labels: Labels) -> Result<(), BringError> {
+        if let Some((first, _)) = &self.labels {
+            return Err(BringError::new(
+                file,
+                format!("is a second list of tokens (the first is {first})"),
+            ));
+        }
+        self.labels = Some((file, labels));
+        Ok(())
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Q => "q (queries)",
+        Role::K => "k (keys)",
+        Role::V => "v (values)",
+        Role::WO => "w_o (output projection)",
+        Role::Tokens => "tokens",
+    }
+}
+
+const NAMING: &str =
+    "name the arrays q, k and v (optionally w_o), and the labels tokens.txt or tokens.json";
+
+/// Labels from a text file: one per line (a final empty line is not a token).
+fn text_labels(text: &str) -> Labels {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    Labels::Both(lines)
+}
+
+/// Labels from JSON: a list of strings, or `{"queries": […], "keys": […]}`.
+fn json_labels(file: &str, value: &Value) -> Result<Labels, BringError> {
+    let list = |v: &Value, at: &str| -> Result<Vec<String>, BringError> {
+        let Value::Array(items) = v else {
+            return Err(BringError::new(
+                file,
+                format!("{at}is not a list of strings"),
+            ));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(BringError::new(
+                    file,
+                    format!("{at}item {i} is {other}, expected a string"),
+                )),
+            })
+            .collect()
+    };
+    match value {
+        Value::Array(_) => Ok(Labels::Both(list(value, "")?)),
+        Value::Object(map) => {
+            let get = |key: &str| {
+                map.get(key).ok_or_else(|| {
+                    BringError::new(
+                        file,
+                        format!("has no \"{key}\": give a list of tokens, or {{\"queries\": […], \"keys\": […]}}"),
+                    )
+                })
+            };
+            Ok(Labels::Each {
+                queries: list(get("queries")?, "queries: ")?,
+                keys: list(get("keys")?, "keys: ")?,
+            })
+        }
+        _ => Err(BringError::new(
+            file,
+            "is not a list of tokens: give a list of strings, or {\"queries\": […], \"keys\": […]}",
+        )),
+    }
+}
+
+/// Whether a JSON value is a token list rather than an `attnlab-tensors/1` document.
+fn is_labels(value: &Value) -> bool {
+    match value {
+        Value::Array(_) => true,
+        Value::Object(map) => map.contains_key("queries") && !map.contains_key("heads"),
+        _ => false,
+    }
+}
+
+/// Adds one file (or archive entry) named `file` to `parts`.
+fn add_part(parts: &mut Parts, file: String, bytes: &[u8]) -> Result<(), BringError> {
+    let name = stem(&file);
+    match extension(&file).as_str() {
+        "npy" => {
+            let role = role(&name)
+                .ok_or_else(|| BringError::new(&file, format!("which tensor is this? {NAMING}")))?;
+            match npy::read_npy(&file, bytes)? {
+                Npy::Numbers(array) => parts.put_array(file, role, array),
+                Npy::Strings(labels) if role == Role::Tokens => {
+                    parts.put_labels(file, Labels::Both(labels))
+                }
+                Npy::Strings(_) => Err(BringError::new(
+                    file,
+                    format!("holds strings, but {} must be numbers", role_name(role)),
+                )),
+            }
+        }
+        "txt" => {
+            let text = std::str::from_utf8(bytes)
+                .map_err(|e| BringError::new(&file, format!("is not UTF-8 text ({e})")))?;
+            parts.put_labels(file, text_labels(text))
+        }
+        "json" => {
+            let value: Value = serde_json::from_slice(bytes)
+                .map_err(|e| BringError::new(&file, format!("is not valid JSON ({e})")))?;
+            let labels = json_labels(&file, &value)?;
+            parts.put_labels(file, labels)
+        }
+        other => Err(BringError::new(
+            file,
+            format!("is a .{other} file; bring an attnlab-tensors/1 .json, .npy arrays or an .npz"),
+        )),
+    }
+}
+
+/// Reads the files a person brought.
+pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
+    let sizes: Vec<(String, u64)> = files
+        .iter()
+        .map(|f| (f.name.to_string(), f.bytes.len() as u64))
+        .collect();
+    check_sizes(&sizes)?;
+    // One attnlab-tensors/1 document on its own.
+    let documents: Vec<&File<'_>> = files
+        .iter()
+        .filter(|f| extension(f.name) == "json")
+        .filter(|f| {
+            serde_json::from_slice::<Value>(f.bytes).map_or(files.len() == 1, |v| !is_labels(&v))
+        })
+        .collect();
+    if let Some(doc) = documents.first() {
+        if files.len() > 1 {
+            return Err(BringError::new(
+                doc.name,
+                "is an attnlab-tensors/1 document, which holds everything: bring it alone, or bring .npy arrays without it",
+            ));
+        }
+        return from_document(doc);
+    }
+    let mut parts = Parts::default();
+    for f in files {
+        if extension(f.name) == "npz" {
+            for (entry, bytes) in npy::read_npz(f.name, f.bytes)? {
+                add_part(&mut parts, format!("{} \u{203a} {entry}", f.name), &bytes)?;
+            }
+        } else {
+            add_part(&mut parts, f.name.to_string(), f.bytes)?;
+        }
+    }
+    from_parts(parts, files.iter().map(|f| f.name.to_string()).collect())
+}
+
+/// The tensors of an `attnlab-tensors/1` document.
+fn from_document(file: &File<'_>) -> Result<Brought, BringError> {
+    let text = std::str::from_utf8(file.bytes)
+        .map_err(|e| BringError::new(file.name, format!("is not UTF-8 text ({e})")))?;
+    let doc = parse(text).map_err(|e| BringError::new(file.name, e.to_string()))?;
+    let heads: Vec<HeadInput> = doc
+        .problem
+        .heads()
+        .iter()
+        .map(|h| HeadInput::new(h.q.clone(), h.k.clone(), h.v.clone()))
+        .collect();
+    let mut notes: Vec<String> = doc
+        .unknown_fields
+        .iter()
+        .map(|f| {
+            format!(
+                "{}: the field {f} is not part of {INPUT_FORMAT} and was ignored",
+                file.name
+            )
+        })
+        .collect();
+    if *doc.problem.spec() != AttentionSpec::default() {
+        notes.push(format!(
+            "{}: its score function, temperature, kind and mask are not used: each variant applies its own",
+            file.name
+        ));
+    }
+    let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
+    let labels = match (doc.query_tokens, doc.key_tokens) {
+        (None, None) => None,
+        (Some(q), None) if n == m => Some(Labels::Both(q)),
+        (q, k) => Some(Labels::Each {
+            queries: q.unwrap_or_else(|| numbered("q", n)),
+            keys: k.unwrap_or_else(|| numbered("k", m)),
+        }),
+    };
+    finish(
+        vec![file.name.to_string()],
+        heads,
+        doc.problem.w_o().cloned(),
+        labels.map(|l| (file.name.to_string(), l)),
+        notes,
+    )
+    .map_err(|mut e| {
+        if e.file.is_empty() {
+            e.file = file.name.to_string();
+        }
+        e
+    })
+}
+
+/// `prefix0 … prefix{n−1}`.
+fn numbered(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// An array of `q`, `k` or `v` as heads of `rows × width` matrices.
+fn as_heads(file: &str, role: Role, array: Array) -> Result<Vec<Array2<f32>>, BringError> {
+    let shape = array.shape.clone();
+    let fail = |why: String| {
+        BringError::new(
+            file,
+            format!(
+                "{} has shape {}: {why}",
+                role_name(role),
+                shape_text(&shape)
+            ),
+        )
+    };
+    if shape.contains(&0) {
+        return Err(fail("it holds no numbers".into()));
+    }
+    let (heads, rows, width) = match shape.as_slice() {
+        [n, d] => (1, *n, *d),
+        [h, n, d] => (*h, *n, *d),
+        [1, h, n, d] => (*h, *n, *d),
+        [b, _, _, _] => {
+            return Err(fail(format!(
+                "a batch of {b}; save one example (e.g. {}[0])",
+                stem(file)
+            )));
+        }
+        _ => {
+            return Err(fail(
+                "expected (n, d), (heads, n, d) or (1, heads, n, d)".into(),
+            ));
+        }
+    };
+    if heads > MAX_HEADS {
+        return Err(fail(format!(
+            "{heads} heads; the lab shows at most {MAX_HEADS}"
+        )));
+    }
+    if rows > MAX_TOKENS {
+        return Err(fail(format!(
+            "{rows} tokens; the lab computes at most {MAX_TOKENS}"
+        )));
+    }
+    if width > MAX_WIDTH {
+        return Err(fail(format!(
+            "rows of {width} numbers; at most {MAX_WIDTH} are read"
+        )));
+    }
+    Ok(array
+        .data
+        .chunks_exact(rows * width)
+        .map(|head| Array2::from_shape_vec((rows, width), head.to_vec()).expect("sized by shape"))
+        .collect())
+}
+
+fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, BringError> {
+    let missing: Vec<&str> = [("q", &parts.q), ("k", &parts.k), ("v", &parts.v)]
+        .iter()
+        .filter(|(_, p)| p.is_none())
+        .map(|(name, _)| *name)
+        .collect();
+    if !missing.is_empty() {
+        return Err(BringError::new(
+            "",
+            format!(
+                "{} missing from {}: bring q, k and v ({NAMING})",
+                missing.join(", "),
+                files.join(", "),
+            ),
+        ));
+    }
+    let (q_file, q) = parts.q.expect("checked");
+    let (k_file, k) = parts.k.expect("checked");
+    let (v_file, v) = parts.v.expect("checked");
+    let q = as_heads(&q_file, Role::Q, q)?;
+    let k = as_heads(&k_file, Role::K, k)?;
+    let v = as_heads(&v_file, Role::V, v)?;
+    if k.len() != q.len() || v.len() != q.len() {
+        let (file, count) = if k.len() != q.len() {
+            (&k_file, k.len())
+        } else {
+            (&v_file, v.len())
+        };
+        return Err(BringError::new(
+            file,
+            format!(
+                "has {count} heads, but q has {}: every tensor needs the same heads",
+                q.len()
+            ),
+        ));
+    }
+    if k[0].ncols() != q[0].ncols() {
+        return Err(BringError::new(
+            &k_file,
+            format!(
+                "has rows of {} numbers, but q's have {}: queries and keys need the same width d_k",
+                k[0].ncols(),
+                q[0].ncols()
+            ),
+        ));
+    }
+    if v[0].nrows() != k[0].nrows() {
+        return Err(BringError::new(
+            &v_file,
+            format!(
+                "has {} rows, but k has {}: one value per key",
+                v[0].nrows(),
+                k[0].nrows()
+            ),
+        ));
+    }
+    let w_o = match parts.w_o {
+        None => None,
+        Some((file, a)) if a.shape.len() == 2 => Some((
+            file,
+            Array2::from_shape_vec((a.shape[0], a.shape[1]), a.data).expect("sized by shape"),
+        )),
+        Some((file, a)) => {
+            return Err(BringError::new(
+                file,
+                format!(
+                    "w_o has shape {}: expected (heads · d_v, d_out)",
+                    shape_text(&a.shape)
+                ),
+            ));
+        }
+    };
+    let heads = q
+        .into_iter()
+        .zip(k)
+        .zip(v)
+        .map(|((q, k), v)| HeadInput::new(q, k, v))
+        .collect();
+    let (w_o_file, w_o) = match w_o {
+        Some((f, w)) => (Some(f), Some(w)),
+        None => (None, None),
+    };
+    finish(files, heads, w_o, parts.labels, Vec::new()).map_err(|mut e| {
+        if e.file.is_empty()
+            && let Some(f) = w_o_file
+        {
+            e.file = f;
+        }
+        e
+    })
+}
+
+/// Checks the heads as the core does, labels them, and gathers the result.
+fn finish(
+    files: Vec<String>,
+    heads: Vec<HeadInput>,
+    w_o: Option<Array2<f32>>,
+    labels: Option<(String, Labels)>,
+    notes: Vec<String>,
+) -> Result<Brought, BringError> {
+    let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
+    let dims = |h: &HeadInput| (h.q.dim(), h.k.dim(), h.v.dim());
+    if let Some(h) = heads.iter().position(|h| dims(h) != dims(&heads[0])) {
+        let text = |(r, c): (usize, usize)| format!("{r}\u{d7}{c}");
+        let ((q0, k0, v0), (q, k, v)) = (dims(&heads[0]), dims(&heads[h]));
+        return Err(BringError::new(
+            "",
+            format!(
+                "heads[{h}] has q, k, v of {}, {}, {} but heads[0] of {}, {}, {}: every head needs the same sizes",
+                text(q),
+                text(k),
+                text(v),
+                text(q0),
+                text(k0),
+                text(v0)
+            ),
+        ));
+    }
+    // Everything the core checks (finite values, W^O's shape) once, here.
+    Problem::new(heads.clone(), AttentionSpec::default(), w_o.clone())
+        .map_err(|e| BringError::new("", format!("{}: {}", e.path(), e.reason())))?;
+    let (queries, keys) = match labels {
+        None if n == m => (numbered("t", n), numbered("t", m)),
+        None => (numbered("q", n), numbered("k", m)),
+        Some((file, Labels::Both(list))) => {
+            if list.len() != n || (m != n && list.len() != m) {
+                let why = if n == m {
+                    format!("q and k have {n} rows (one label per token)")
+                } else {
+                    format!(
+                        "q has {n} rows and k {m}: give {{\"queries\": […], \"keys\": […]}} in tokens.json"
+                    )
+                };
+                return Err(BringError::new(
+                    file,
+                    format!("has {} labels, but {why}", list.len()),
+                ));
+            }
+            (list.clone(), list)
+        }
+        Some((file, Labels::Each { queries, keys })) => {
+            if queries.len() != n || keys.len() != m {
+                return Err(BringError::new(
+                    file,
+                    format!(
+                        "has {} query and {} key labels, but q has {n} rows and k {m}",
+                        queries.len(),
+                        keys.len()
+                    ),
+                ));
+            }
+            (queries, keys)
+        }
+    };
+    Ok(Brought {
+        files,
+        projected: Projected { heads, w_o },
+        queries,
+        keys,
+        notes,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+//! NumPy arrays: one `.npy` file (the format's header and data, read by `npyz`) and the
+//! `.npz` archives that hold several (a zip of `.npy` files, read by `zip`), as the
+//! numbers attnlab computes with: f32 in C (row-major) order.
+//!
+//! float32 and float64 are read, little- or big-endian, in C or Fortran order; Fortran
+//! data is reordered. Unicode string arrays (`<U…`) are read as token labels. Everything
+//! else (integers, float16, complex, objects) is refused with its dtype named, as are
+//! NaN and ±∞ (with the element's index) and float64 values beyond the f32 range.
+
+use std::io::{Cursor, Read};
+
+use npyz::{DType, NpyFile, Order, TypeChar};
+
+use super::BringError;
+
+/// A numeric array: its shape and its values in C order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Array {
+    /// The shape, outermost axis first.
+    pub shape: Vec<usize>,
+    /// The values, last axis fastest.
+    pub data: Vec<f32>,
+}
+
+/// What one `.npy` file holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Npy {
+    /// Numbers.
+    Numbers(Array),
+    /// Strings (a 1-D array of labels).
+    Strings(Vec<String>),
+}
+
+/// `shape` as NumPy prints it: `(2, 3)`, `(4,)`, `()`.
+pub fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+            format!("({})", dims.join(", "))
+        }
+    }
+}
+
+/// The multi-index of the `flat`-th element of an array of `shape` stored in `order`
+/// (C: the last axis fastest; Fortran: the first).
+fn index_of(flat: usize, shape: &[usize], order: Order) -> String {
+    let mut rest = flat;
+    let mut index = vec![0; shape.len()];
+    let mut step = |axis: usize| {
+        let len = shape[axis].max(1);
+        index[axis] = rest % len;
+        rest /= len;
+    };
+    match order {
+        Order::C => (0..shape.len()).rev().for_each(&mut step),
+        Order::Fortran => (0..shape.len()).for_each(&mut step),
+    }
+    let dims: Vec<String> = index.iter().map(usize::to_string).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// The dtype as NumPy writes it (`<f8`, `>i4`, …), for messages.
+fn dtype_text(dtype: &DType) -> String {
+    match dtype {
+        DType::Plain(t) => t.to_string(),
+        DType::Array(..) => "a sub-array dtype".into(),
+        DType::Record(..) => "a structured (record) dtype".into(),
+    }
+}
+
+/// `data` (in the file's order) in C order.
+fn c_order(data: Vec<f32>, shape: &[usize], order: Order) -> Vec<f32> {
+    if order == Order::C || shape.len() < 2 {
+        return data;
+    }
+    // Fortran order: the first axis is fastest. Element (i0, …, ik) sits at
+    // i0 + n0·(i1 + n1·(…)) in the file.
+    let mut out = vec![0.0; data.len()];
+    let mut index = vec![0usize; shape.len()];
+    for value in out.iter_mut() {
+        let mut at = 0;
+        for axis in (0..shape.len()).rev() {
+            at = at * shape[axis] + index[axis];
+        }
+        *value = data[at];
+        // The next C-order index: the last axis fastest.
+        for axis in (0..shape.len()).rev() {
+            index[axis] += 1;
+            if index[axis] < shape[axis] {
+                break;
+            }
+            index[axis] = 0;
+        }
+    }
+    out
+}
+
+/// Reads one `.npy` file named `file`.
+pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
+    let fail = |message: String| BringError::new(file, message);
+    if !bytes.starts_with(b"\x93NUMPY") {
+        return Err(fail(
+            "is not a NumPy .npy file (it does not start with the \\x93NUMPY signature)".into(),
+        ));
+    }
+    let npy = NpyFile::new(Cursor::new(bytes))
+        .map_err(|e| fail(format!("has a header that cannot be read ({e})")))?;
+    let shape: Vec<usize> = npy
+        .shape()
+        .iter()
+        .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
+        .collect();
+    let dtype = npy.dtype();
+    let order = npy.order();
+    let count = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| {
+            fail(format!(
+                "has shape {}: too many elements",
+                shape_text(&shape)
+            ))
+        })?;
+    let DType::Plain(ty) = &dtype else {
+        return Err(fail(format!(
+            "has {}; attnlab reads float32 and float64 arrays",
+            dtype_text(&dtype)
+        )));
+    };
+    // The data must all be there before anything is allocated for it.
+    let width = ty.num_bytes().unwrap_or(0);
+    let header = bytes.len() - npy_data_len(bytes);
+    let needed = count.saturating_mul(width);
+    let present = bytes.len() - header;
+    if present < needed {
+        return Err(fail(format!(
+            "is cut short: shape {} of {} needs {needed} bytes of data, the file has {present}",
+            shape_text(&shape),
+            dtype_text(&dtype)
+        )));
+    }
+    let truncated = |e: std::io::Error| {
+        fail(format!(
+            "could not be read to its end ({e}): is it cut short?"
+        ))
+    };
+    match (ty.type_char(), ty.size_field()) {
+        (TypeChar::Float, 4) => {
+            let data: Vec<f32> = npy.into_vec().map_err(truncated)?;
+            finite(
+                file,
+                &data.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(),
+                &shape,
+                order,
+            )?;
+            Ok(Npy::Numbers(Array {
+                data: c_order(data, &shape, order),
+                shape,
+            }))
+        }
+        (TypeChar::Float, 8) => {
+            let data: Vec<f64> = npy.into_vec().map_err(truncated)?;
+            finite(file, &data, &shape, order)?;
+            let data = data.iter().map(|&x| x as f32).collect();
+            Ok(Npy::Numbers(Array {
+                data: c_order(data, &shape, order),
+                shape,
+            }))
+        }
+        (TypeChar::UnicodeStr, _) if shape.len() == 1 => {
+            let labels: Vec<String> = npy.into_vec().map_err(truncated)?;
+            Ok(Npy::Strings(labels))
+        }
+        _ => Err(fail(format!(
+            "has dtype {}; attnlab reads float32 (<f4, >f4) and float64 (<f8, >f8) arrays{}",
+            dtype_text(&dtype),
+            match ty.type_char() {
+                TypeChar::Float if ty.size_field() == 2 =>
+                    " (convert float16 with .astype('float32'))",
+                TypeChar::Int | TypeChar::Uint => " (convert with .astype('float32'))",
+                _ => "",
+            }
+        ))),
+    }
+}
+
+/// The number of bytes after the `.npy` header (0 when the header cannot be measured).
+fn npy_data_len(bytes: &[u8]) -> usize {
+    // Version 1: 2-byte little-endian header length at 8; versions 2 and 3: 4 bytes.
+    let (len_at, len_bytes) = match bytes.get(6) {
+        Some(1) => (8, 2),
+        Some(_) => (8, 4),
+        None => return 0,
+    };
+    let Some(raw) = bytes.get(len_at..len_at + len_bytes) else {
+        return 0;
+    };
+    let header_len = raw
+        .iter()
+        .rev()
+        .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+    bytes.len().saturating_sub(len_at + len_bytes + header_len)
+}
+
+/// Refuses NaN, ±∞ and values beyond the f32 range, naming the first one's index (in
+/// the array's own shape, whatever the file's order).
+fn finite(file: &str, data: &[f64], shape: &[usize], order: Order) -> Result<(), BringError> {
+    let Some(at) = data
+        .iter()
+        .position(|x| !x.is_finite() || x.abs() > f64::from(f32::MAX))
+    else {
+        return Ok(());
+    };
+    let value = data[at];
+    let index = index_of(at, shape, order);
+    let what = if value.is_nan() {
+        "NaN".to_string()
+    } else if value.is_infinite() {
+        format!("{}Infinity", if value < 0.0 { "-" } else { "" })
+    } else {
+        format!("{value:e}, outside the float32 range")
+    };
+    Err(BringError::new(
+        file,
+        format!("element {index} is {what}; every value must be a finite number"),
+    ))
+}
+
+/// Reads the entries of an `.npz` archive named `file`: each `.npy` entry by its name
+/// without `.npy`, and text entries (`tokens.txt`, `tokens.json`) as they are.
+pub fn read_npz(file: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, BringError> {
+    let fail = |message: String| BringError::new(file, message);
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
+        fail(format!(
+            "is not a readable .npz (zip) archive ({e}): is it cut short?"
+        ))
+    })?;
+    let mut entries = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive
+            .by_index(i)
+            .map_err(|e| fail(format!("has an entry that cannot be read ({e})")))?;
+        if entry.is_dir() {
+            continue;
+        }
+        let name = entry
+            .name()
+            .map_err(|e| fail(format!("has an entry whose name cannot be read ({e})")))?
+            .to_string();
+        if entry.size() > super::MAX_BRING_BYTES as u64 {
+            return Err(fail(format!(
+                "holds {name}, {} when unpacked; the limit is {}",
+                super::megabytes(entry.size()),
+                super::megabytes(super::MAX_BRING_BYTES as u64)
+            )));
+        }
+        let mut data = Vec::with_capacity(entry.size() as usize);
+        entry
+            .read_to_end(&mut data)
+            .map_err(|e| fail(format!("holds {name}, which cannot be unpacked ({e})")))?;
+        entries.push((name, data));
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_follow_the_shape() {
+        assert_eq!(index_of(0, &[2, 3], Order::C), "[0, 0]");
+        assert_eq!(index_of(5, &[2, 3], Order::C), "[1, 2]");
+        assert_eq!(index_of(1, &[2, 3], Order::C), "[0, 1]");
+        assert_eq!(index_of(1, &[2, 3], Order::Fortran), "[1, 0]");
+        assert_eq!(index_of(7, &[2, 2, 2], Order::C), "[1, 1, 1]");
+        assert_eq!(shape_text(&[4]), "(4,)");
+        assert_eq!(shape_text(&[2, 3]), "(2, 3)");
+    }
+
+    #[test]
+    fn fortran_data_is_reordered() {
+        // [[1, 2, 3], [4, 5, 6]] stored column by column.
+        let f = vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0];
+        assert_eq!(
+            c_order(f, &[2, 3], Order::Fortran),
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        );
+    }
+}
