@@ -3,7 +3,8 @@ use leptos::prelude::*;
 
 use super::token_strip::Side;
 use super::{
-    AppHeader, LinkBar, ModelChoice, ModelSettingsPanel, Notice, PageNav, SentenceInput, TokenStrip,
+    AppHeader, BringTensors, LinkBar, ModelChoice, ModelSettingsPanel, Notice, PageNav,
+    SentenceInput, TokenStrip,
 };
 use crate::lab::{ComparePanel, VariantPanel};
 use crate::model::provide_model_session;
@@ -30,8 +31,12 @@ pub fn App() -> impl IntoView {
             <div class="lab-side">
                 <section class="panel panel-input" aria-label="Sentence and tokens">
                     <SentenceInput/>
+                    <BringTensors/>
                     <TokenStrip side=Side::Queries/>
-                    <Show when=move || state.mode.get() == attnlab_lab::Mode::Cross>
+                    <Show when=move || {
+                        state.mode.get() == attnlab_lab::Mode::Cross
+                            || state.brought.with(|b| b.as_ref().is_some_and(|b| b.is_cross()))
+                    }>
                         <TokenStrip side=Side::Keys/>
                     </Show>
                 </section>

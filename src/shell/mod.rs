@@ -1,8 +1,10 @@
 //! The page around the views: the header with the link, the page tabs, the sidebar
-//! (sentence and source with their tokens, the model settings) and the notices.
+//! (sentence and source with their tokens, brought tensors, the model settings) and the notices.
 
 mod app;
 mod app_header;
+mod bring_tensors;
+mod bring_worker;
 mod link_bar;
 mod model_choice;
 mod model_settings;
@@ -13,6 +15,7 @@ mod token_strip;
 
 pub use app::App;
 pub use app_header::AppHeader;
+pub use bring_tensors::BringTensors;
 pub use link_bar::LinkBar;
 pub use model_choice::ModelChoice;
 pub use model_settings::ModelSettingsPanel;

@@ -31,10 +31,12 @@ use attnlab_lab::compute::{self, HeadAverage, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
 use attnlab_lab::pretrained::PretrainedView;
+use attnlab_lab::tensors::Brought;
 use attnlab_lab::tokens::{self, Tokens};
 use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
 /// the head average. Created once per variant, under the variant's own owner, so
@@ -187,6 +189,12 @@ pub struct AppState {
     pub source: RwSignal<String>,
     /// The model settings (shared by every variant).
     pub model: RwSignal<ModelConfig>,
+    /// Tensors brought in place of the sentence (`None`: the sentence through the seeded
+    /// model). The sentence and the settings stay as they were, for when they are put away.
+    pub brought: RwSignal<Option<Arc<Brought>>>,
+    /// The settings every variant computes with: [`AppState::model`], or, on brought
+    /// tensors, the seeded draws that fit their heads ([`Brought::model`]).
+    pub used_model: Memo<ModelConfig>,
     /// "Pad keys to length L", if set.
     pub pad_to: RwSignal<Option<usize>>,
     /// The variants, side by side.
@@ -235,18 +243,41 @@ impl AppState {
         let hover = RwSignal::new(None);
         let pad_to = RwSignal::new(lab.pad_to);
         let pretrained = RwSignal::new(lab.pretrained);
-        let tokens = Memo::new(move |_| {
+        let brought: RwSignal<Option<Arc<Brought>>> = RwSignal::new(None);
+        let used_model = Memo::new(move |_| {
+            brought.with(|b| match b {
+                Some(b) => b.model(model.with(|m| m.seed)),
+                None => model.get(),
+            })
+        });
+        // The typed text's tokens, and the tokens every view labels (the brought ones).
+        let typed = Memo::new(move |_| {
             sentence.with(|s| tokens::query_tokens(mode.get(), s, pad_to.get()))
         });
-        let cross_keys =
+        let typed_keys =
             Memo::new(move |_| source.with(|s| tokens::key_tokens(mode.get(), s, pad_to.get())));
+        let tokens = Memo::new(move |_| {
+            brought.with(|b| match b {
+                Some(b) => Tokens::pretokenized(&b.queries),
+                None => typed.get(),
+            })
+        });
+        let cross_keys = Memo::new(move |_| {
+            brought.with(|b| match b {
+                Some(b) => Some(Tokens::pretokenized(&b.keys)),
+                None => typed_keys.get(),
+            })
+        });
         let key_tokens = Memo::new(move |_| cross_keys.get().unwrap_or_else(|| tokens.get()));
         let encoded: Memo<Result<Encoded, CoreError>> =
-            Memo::new(move |_| tokens.with(|t| model.with(|m| compute::encode(m, t))));
+            Memo::new(move |_| typed.with(|t| model.with(|m| compute::encode(m, t))));
         let encoded_keys: Memo<Option<Result<Encoded, CoreError>>> = Memo::new(move |_| {
-            cross_keys.with(|k| k.as_ref().map(|t| model.with(|m| compute::encode(m, t))))
+            typed_keys.with(|k| k.as_ref().map(|t| model.with(|m| compute::encode(m, t))))
         });
         let projected: Memo<Result<Projected, CoreError>> = Memo::new(move |_| {
+            if let Some(b) = brought.get() {
+                return Ok(b.projected.clone());
+            }
             encoded.with(|x| {
                 let x = x.as_ref().map_err(Clone::clone)?;
                 encoded_keys.with(|k| match k {
@@ -257,6 +288,9 @@ impl AppState {
             })
         });
         let notice = Memo::new(move |_| {
+            if brought.with(Option::is_some) {
+                return None;
+            }
             tokens.with(|q| {
                 cross_keys
                     .with(|k| projected.with(|p| tokens::notice(q, k.as_ref(), p.as_ref().err())))
@@ -264,7 +298,7 @@ impl AppState {
         });
 
         let factory = VariantFactory {
-            model,
+            model: used_model,
             projected,
             tokens,
             key_tokens,
@@ -283,7 +317,9 @@ impl AppState {
         let compare_what = RwSignal::new(lab.view.compare_what);
         let comparison = Memo::new(move |_| {
             let head = match compare_what.get() {
-                CompareWhat::Head => Some(View::shown_head(head.get(), model.with(|m| m.heads))),
+                CompareWhat::Head => {
+                    Some(View::shown_head(head.get(), used_model.with(|m| m.heads)))
+                }
                 CompareWhat::Average => None,
             };
             variants.with(|slots| compare_slots(slots, compare.get(), head))
@@ -311,6 +347,8 @@ impl AppState {
             sentence,
             source,
             model,
+            brought,
+            used_model,
             pad_to,
             variants,
             selected_variant,
@@ -374,7 +412,7 @@ impl AppState {
 
     /// The head every page shows (the selected one, within the head count).
     pub fn shown_head(&self) -> usize {
-        View::shown_head(self.head.get(), self.model.with(|m| m.heads))
+        View::shown_head(self.head.get(), self.used_model.with(|m| m.heads))
     }
 
     /// The slot of the variant every page shows ([`AppState::shown_variant`]); `None`
@@ -389,7 +427,7 @@ impl AppState {
 /// variants' memos are owned.
 #[derive(Debug, Clone, Copy)]
 struct VariantFactory {
-    model: RwSignal<ModelConfig>,
+    model: Memo<ModelConfig>,
     projected: Memo<Result<Projected, CoreError>>,
     tokens: Memo<Tokens>,
     key_tokens: Memo<Tokens>,

@@ -1,8 +1,15 @@
-//! The timing worker. The page creates it (`attnlab-worker_loader.js`), waits for
-//! [`Report::Ready`], posts one [`Request`] as JSON text, and receives one
-//! [`Report::Progress`] per measured point and a final [`Report::Finished`] (or
-//! [`Report::Failed`]). The run is synchronous: the page cancels it by terminating the
-//! worker. The policy, the sizes and the maths are `attnlab_lab::pages::complexity`'s.
+//! The page's worker: the complexity page's timing, and the reading of brought files.
+//! The page creates it (`attnlab-worker_loader.js`) and waits for [`Report::Ready`]. Then:
+//!
+//! - **Timing:** it posts one [`Request`] as JSON text, and receives one
+//!   [`Report::Progress`] per measured point and a final [`Report::Finished`] (or
+//!   [`Report::Failed`]). The run is synchronous: the page cancels it by terminating the
+//!   worker. The policy, the sizes and the maths are `attnlab_lab::pages::complexity`'s.
+//! - **Brought files:** it posts an array of `[name, ArrayBuffer]` pairs (the buffers
+//!   transferred), and receives `[reply, numbers]`: a [`wire::Reply`] as JSON text and,
+//!   when the files were read, a `Float32Array` of every number
+//!   (`attnlab_lab::tensors::wire`). The readers (NumPy, zip, the tensors document) are
+//!   in this wasm only, and a large file is parsed off the page's thread.
 //!
 //! Natively this binary has nothing to do.
 //!
@@ -11,10 +18,13 @@
 //! [`Report::Finished`]: attnlab_lab::pages::complexity::Report::Finished
 //! [`Report::Failed`]: attnlab_lab::pages::complexity::Report::Failed
 //! [`Request`]: attnlab_lab::pages::complexity::Request
+//! [`wire::Reply`]: attnlab_lab::tensors::wire::Reply
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use attnlab_lab::pages::complexity::{Report, Request, run};
+    use attnlab_lab::tensors::{self, File, wire::Reply};
+    use js_sys::{Array, Float32Array, Uint8Array};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -24,12 +34,55 @@ mod worker {
         let _ = scope.post_message(&JsValue::from_str(&report.to_json()));
     }
 
+    /// The brought files of a message: `[name, ArrayBuffer]` pairs.
+    fn files(data: &JsValue) -> Option<Vec<(String, Vec<u8>)>> {
+        let list: &Array = data.dyn_ref()?;
+        list.iter()
+            .map(|pair| {
+                let pair: Array = pair.dyn_into().ok()?;
+                Some((
+                    pair.get(0).as_string()?,
+                    Uint8Array::new(&pair.get(1)).to_vec(),
+                ))
+            })
+            .collect()
+    }
+
+    /// Reads brought files and posts `[reply, numbers]`.
+    fn bring(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
+        let reply = match files(data) {
+            None => Err("the page sent the files in a form the worker cannot read".to_string()),
+            Some(read) => {
+                let named: Vec<File<'_>> = read
+                    .iter()
+                    .map(|(name, bytes)| File { name, bytes })
+                    .collect();
+                tensors::bring(&named).map_err(|e| e.to_string())
+            }
+        };
+        let (reply, numbers) = match reply {
+            Ok(brought) => {
+                let (header, numbers) = brought.to_wire();
+                (Reply::Brought(header), numbers)
+            }
+            Err(message) => (Reply::Refused(message), Vec::new()),
+        };
+        let text = serde_json::to_string(&reply).unwrap_or_default();
+        let numbers = Float32Array::from(numbers.as_slice());
+        let message = Array::of2(&JsValue::from_str(&text), &numbers);
+        let _ = scope.post_message_with_transfer(&message, &Array::of1(&numbers.buffer()));
+    }
+
     pub fn start() {
         console_error_panic_hook::set_once();
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let performance = scope.performance();
         let replies = scope.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            if !ev.data().is_string() {
+                bring(&replies, &ev.data());
+                return;
+            }
             let request = ev
                 .data()
                 .as_string()

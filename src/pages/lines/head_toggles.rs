@@ -10,7 +10,7 @@ pub fn HeadToggles(
     shown: RwSignal<Vec<usize>>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.model.with(|m| m.heads);
+    let count = move || state.used_model.with(|m| m.heads);
     view! {
         <fieldset class="head-toggles" data-testid="head-toggles">
             <legend>"Heads"</legend>

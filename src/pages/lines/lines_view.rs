@@ -27,7 +27,7 @@ pub fn LinesView() -> impl IntoView {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
             return Err(tokens::NOTHING_TO_ATTEND.to_string());
         }
-        let count = state.model.with(|m| m.heads);
+        let count = state.used_model.with(|m| m.heads);
         let heads = state
             .shown_slot()
             .map(|s| s.memos.heads)

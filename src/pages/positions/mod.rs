@@ -102,6 +102,12 @@ pub fn PositionsPage() -> impl IntoView {
             </p>
             <PositionKnobs local=local/>
             <p class="explain-note" data-testid="pe-input-shape">{input_shape}</p>
+            {move || state.brought.with(Option::is_some).then(|| view! {
+                <p class="hint" data-testid="positions-brought">
+                    "This page shows the seeded model's position encodings for the sentence in the box. "
+                    "Brought tensors already carry whatever positions their own model added."
+                </p>
+            })}
             {move || invalid.get().map(|msg| view! { <p class="explain-message" data-testid="positions-invalid">{msg}</p> })}
             {move || (kind() == PositionKind::None).then(|| view! {
                 <p class="explain-message" data-testid="pe-none-message">

@@ -35,17 +35,22 @@ pub fn StepsView() -> impl IntoView {
         let mode = state.mode.get();
         problem.with(|p| {
             let p = p.as_ref().map_err(compute::explain)?;
+            let brought = state.brought.with(Option::is_some);
             state.encoded.with(|e| {
-                let e = e.as_ref().map_err(compute::explain)?;
+                // Brought tensors have no X: their stages start at Q, K, V.
+                let e = match brought {
+                    true => None,
+                    false => Some(e.as_ref().map_err(compute::explain)?),
+                };
                 variant.with(|v| {
-                    state.model.with(|m| {
+                    state.used_model.with(|m| {
                         let queries = state.tokens.with(Tokens::labels);
                         let keys = state.key_tokens.with(Tokens::labels);
                         let input = StepsInput {
                             model: m,
                             variant: v,
                             mode,
-                            encoded: Some(e),
+                            encoded: e,
                             problem: p,
                             queries: &queries,
                             keys: &keys,

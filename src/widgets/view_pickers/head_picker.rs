@@ -10,7 +10,7 @@ pub fn HeadPicker(
     id: String,
 ) -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.model.with(|m| m.heads);
+    let count = move || state.used_model.with(|m| m.heads);
     view! {
         <label class="view-picker">
             <span>"Head"</span>

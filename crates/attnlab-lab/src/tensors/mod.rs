@@ -3,7 +3,9 @@
 //! ([`json`]) or from NumPy arrays ([`npy`]: `.npy` files, or an `.npz` archive holding
 //! them). [`bring`] reads the files a person dropped or picked into one [`Brought`],
 //! which every variant and view then computes on, or says in one sentence, naming the
-//! file, the array and what is wrong, why it cannot.
+//! file, the array and what is wrong, why it cannot. The app reads files in its worker
+//! (`crates/attnlab-worker`), which sends the result back in the [`wire`] format, so
+//! neither the readers nor a large file's parse weigh on the page.
 //!
 //! # NumPy arrays
 //!
@@ -33,6 +35,7 @@ use crate::state::{HEADS_RANGE, MAX_TOKENS, ModelConfig};
 pub mod json;
 mod json_input;
 pub mod npy;
+pub mod wire;
 
 pub use json::{Document, FieldError, INPUT_FORMAT, parse};
 use npy::{Array, Npy, shape_text};

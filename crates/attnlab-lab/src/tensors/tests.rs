@@ -380,3 +380,40 @@ fn every_variant_and_the_steps_run_on_brought_tensors() {
         }
     }
 }
+
+/// Files written by numpy itself (end2end/fixtures/bring/make.py): float64 in Fortran
+/// order, big-endian float32, a compressed .npz with a `<U4` token array, and the same
+/// numbers (to 6 decimals) as an attnlab-tensors/1 document.
+#[test]
+fn files_written_by_numpy_agree_with_each_other() {
+    macro_rules! fixture {
+        ($name:literal) => {
+            include_bytes!(concat!("../../../../end2end/fixtures/bring/", $name)).to_vec()
+        };
+    }
+    let npy = bring_named(&[
+        ("q.npy", fixture!("q.npy")),
+        ("k.npy", fixture!("k.npy")),
+        ("v.npy", fixture!("v.npy")),
+        ("tokens.txt", fixture!("tokens.txt")),
+    ])
+    .unwrap();
+    let npz = bring_named(&[("attn.npz", fixture!("attn.npz"))]).unwrap();
+    let json = bring_named(&[("attn.json", fixture!("attn.json"))]).unwrap();
+    for b in [&npy, &npz, &json] {
+        assert_eq!(b.queries, ["the", "cat", "sat", "down"]);
+        assert_eq!((b.heads(), b.sizes()), (2, (4, 4, 3, 2)));
+    }
+    for (a, b) in [(&npy, &json), (&npz, &json)] {
+        for (ha, hb) in a.projected.heads.iter().zip(&b.projected.heads) {
+            for (x, y) in [(&ha.q, &hb.q), (&ha.k, &hb.k), (&ha.v, &hb.v)] {
+                let worst = x
+                    .iter()
+                    .zip(y)
+                    .map(|(x, y)| (x - y).abs())
+                    .fold(0.0, f32::max);
+                assert!(worst < 1e-5, "{worst}");
+            }
+        }
+    }
+}

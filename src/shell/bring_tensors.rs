@@ -1,0 +1,160 @@
+//! Bring your own tensors: files picked here or dropped anywhere on the page are read by
+//! `attnlab_lab::tensors::bring` in the worker ([`BringWorker`]) and, if they are good,
+//! every variant and view computes on them; if not, the message names the file and what
+//! is wrong, and nothing else changes. Sizes are checked before a byte is read.
+
+use std::sync::Arc;
+
+use attnlab_lab::tensors;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::bring_worker::BringWorker;
+use crate::state::{AppState, use_app_state};
+
+/// The files of a `FileList`.
+fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// Reads the bytes of `files` (after checking their sizes).
+async fn read_files(
+    files: Vec<web_sys::File>,
+) -> Result<Vec<(String, js_sys::ArrayBuffer)>, String> {
+    let sizes: Vec<(String, u64)> = files.iter().map(|f| (f.name(), f.size() as u64)).collect();
+    tensors::check_sizes(&sizes).map_err(|e| e.to_string())?;
+    let mut read = Vec::with_capacity(files.len());
+    for f in &files {
+        let buffer = JsFuture::from(f.array_buffer())
+            .await
+            .map_err(|_| format!("{}: the browser could not read the file", f.name()))?;
+        read.push((f.name(), buffer.unchecked_into()));
+    }
+    Ok(read)
+}
+
+/// What the component keeps while files are read.
+#[derive(Clone, Copy)]
+struct Reading {
+    state: AppState,
+    error: RwSignal<Option<String>>,
+    busy: RwSignal<bool>,
+    worker: StoredValue<Option<BringWorker>, LocalStorage>,
+}
+
+/// Starts reading `files`; the outcome lands in `state.brought` or in `error`.
+fn take(r: Reading, files: Vec<web_sys::File>) {
+    if files.is_empty() {
+        return;
+    }
+    r.busy.set(true);
+    wasm_bindgen_futures::spawn_local(async move {
+        let read = match read_files(files).await {
+            Ok(read) => read,
+            Err(e) => {
+                r.busy.set(false);
+                r.error.set(Some(e));
+                return;
+            }
+        };
+        let done = move |outcome: Result<tensors::Brought, String>| {
+            r.busy.set(false);
+            match outcome {
+                Ok(b) => {
+                    r.error.set(None);
+                    r.state.brought.set(Some(Arc::new(b)));
+                }
+                // The previous state stays: only the message is new.
+                Err(e) => r.error.set(Some(e)),
+            }
+        };
+        match BringWorker::spawn(read, done) {
+            // A newer set of files ends the reading of an older one.
+            Ok(worker) => r.worker.set_value(Some(worker)),
+            Err(e) => {
+                r.busy.set(false);
+                r.error.set(Some(e));
+            }
+        }
+    });
+}
+
+/// The file picker, the page-wide drop target, what was brought and the way back to
+/// the sentence.
+#[component]
+pub fn BringTensors() -> impl IntoView {
+    let state = use_app_state();
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let reading = Reading {
+        state,
+        error,
+        busy,
+        worker: StoredValue::new_local(None),
+    };
+    let dragging = RwSignal::new(false);
+    let over = window_event_listener(leptos::ev::dragover, move |ev| {
+        ev.prevent_default();
+        dragging.set(true);
+    });
+    let leave = window_event_listener(leptos::ev::dragleave, move |_| dragging.set(false));
+    let drop = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        dragging.set(false);
+        take(
+            reading,
+            files_of(ev.data_transfer().and_then(|d| d.files())),
+        );
+    });
+    on_cleanup(move || {
+        over.remove();
+        leave.remove();
+        drop.remove();
+    });
+    let on_pick = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        take(reading, files_of(input.files()));
+        // The same file picked again (after a fix) is a change too.
+        input.set_value("");
+    };
+    let summary = move || state.brought.with(|b| b.as_ref().map(|b| b.summary()));
+    let notes = move || {
+        state
+            .brought
+            .with(|b| b.as_ref().map(|b| b.notes.clone()).unwrap_or_default())
+    };
+    view! {
+        <div class="bring" class:is-dragging=move || dragging.get() data-testid="bring">
+            <label class="field-label" for="bring-input">"Your own Q, K, V"</label>
+            <input id="bring-input" type="file" multiple=true data-testid="bring-input"
+                accept=".json,.npy,.npz,.txt" on:change=on_pick/>
+            <p class="hint">
+                "Pick or drop an attnlab-tensors/1 .json, q.npy k.npy v.npy (with tokens.txt), or an .npz holding them."
+            </p>
+            <p class="hint bring-busy" aria-live="polite" data-testid="bring-busy">
+                {move || busy.get().then_some("Reading the files\u{2026}")}
+            </p>
+            <p class="bring-error" role="alert" data-testid="bring-error">{move || error.get()}</p>
+            {move || summary().map(|s| view! {
+                <div class="brought" data-testid="brought">
+                    <p><strong>"Computing on your tensors: "</strong><span data-testid="brought-summary">{s}</span></p>
+                    <ul class="hint">
+                        {notes().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                        <li>"The sentence waits in its box. A link holds the settings, not the tensors: Export \u{2192} tensors writes them."</li>
+                    </ul>
+                    <button type="button" data-testid="bring-clear"
+                        on:click=move |_| state.brought.set(None)>"Use the sentence again"</button>
+                </div>
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,103 @@
+//! The page's handle on the worker that reads brought files (`crates/attnlab-worker`, the
+//! same worker as the complexity page's timing): the files go over as transferred
+//! buffers, the tensors come back in `attnlab_lab::tensors::wire`'s format.
+
+use attnlab_lab::tensors::Brought;
+use attnlab_lab::tensors::wire::Reply;
+use js_sys::{Array, ArrayBuffer, Float32Array};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+/// The worker's loader, beside `index.html`.
+const WORKER_SCRIPT: &str = "./attnlab-worker_loader.js";
+
+/// A worker reading one set of files. Dropping it ends the worker (a newer set of files
+/// replaces an older one still being read).
+pub struct BringWorker {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+/// The tensors in a `[reply, numbers]` message, or why not.
+fn read_reply(data: &JsValue) -> Result<Brought, String> {
+    let garbled = || "the file reader sent something unreadable".to_string();
+    let pair: &Array = data.dyn_ref().ok_or_else(garbled)?;
+    let text = pair.get(0).as_string().ok_or_else(garbled)?;
+    let reply: Reply = serde_json::from_str(&text).map_err(|_| garbled())?;
+    match reply {
+        Reply::Refused(message) => Err(message),
+        Reply::Brought(header) => {
+            let numbers: Float32Array = pair.get(1).dyn_into().map_err(|_| garbled())?;
+            Brought::from_wire(header, &numbers.to_vec())
+        }
+    }
+}
+
+impl BringWorker {
+    /// Starts a worker that reads `files` (names and bytes) and calls `done` once with
+    /// the tensors or the sentence that says why not.
+    pub fn spawn(
+        files: Vec<(String, ArrayBuffer)>,
+        done: impl Fn(Result<Brought, String>) + 'static,
+    ) -> Result<BringWorker, String> {
+        let worker = Worker::new(WORKER_SCRIPT)
+            .map_err(|e| format!("the browser could not start the file reader: {e:?}"))?;
+        let done = std::rc::Rc::new(done);
+        let message = Array::new();
+        let transfer = Array::new();
+        for (name, bytes) in &files {
+            message.push(&Array::of2(&JsValue::from_str(name), bytes));
+            transfer.push(bytes);
+        }
+        let replies = worker.clone();
+        let report = done.clone();
+        let mut sent = false;
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            let data = ev.data();
+            if data.is_string() {
+                // Ready (the worker's first message): send the files once.
+                if !sent {
+                    sent = true;
+                    if let Err(e) = replies.post_message_with_transfer(&message, &transfer) {
+                        replies.terminate();
+                        report(Err(format!(
+                            "could not hand the files to the reader: {e:?}"
+                        )));
+                    }
+                }
+                return;
+            }
+            replies.terminate();
+            report(read_reply(&data));
+        });
+        let failed = worker.clone();
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+            ev.prevent_default();
+            failed.terminate();
+            done(Err(format!(
+                "the file reader stopped: {}",
+                match ev.message() {
+                    m if m.is_empty() => "it could not be loaded".to_string(),
+                    m => m,
+                }
+            )));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(BringWorker {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+}
+
+impl Drop for BringWorker {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
