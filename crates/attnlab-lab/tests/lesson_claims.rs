@@ -206,6 +206,10 @@ fn scaling_wide_heads_saturate_more() {
         .sum::<f32>()
         / 11.0;
     assert!(mean_max > 0.8, "{mean_max}");
+    // "The scaled variant A still has spread-out rows"
+    let a = run(&wide, 0);
+    let spread = a.heads[0].row_entropy_normalised.iter().sum::<f32>() / 11.0;
+    assert!(spread > 0.5, "{spread}");
     let gap = |s: &Step| {
         let e = |v| run(s, v).weights(Which::Average).unwrap().mean_entropy();
         e(0) - e(1)

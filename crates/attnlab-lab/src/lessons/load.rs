@@ -7,16 +7,13 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::figures::{RawPointer, stage_name, stage_named};
+use super::figures::RawPointer;
+use super::step_checks::{pointer, question};
 use super::text::{ANSWER, LessonText};
-use super::{
-    Catalog, FigureId, Grid, Lang, Lesson, Pointer, Question, Region, Selection, Step, StepKind,
-    TensorFile, answer,
-};
+use super::{Catalog, Lang, Lesson, Pointer, Selection, Step, StepKind, TensorFile, answer};
 use crate::compute::Pipeline;
 use crate::fragment::decode_value;
-use crate::pages::steps::Family;
-use crate::state::{LabState, Page};
+use crate::state::Page;
 
 /// The format tag a lesson's tensors document must carry.
 const TENSORS_FORMAT: &str = "attnlab-tensors/1";
@@ -79,13 +76,14 @@ struct RawSelect {
     cell: Option<(usize, usize)>,
 }
 
+/// A question as written: `{ pick = "key", variant = 0, head = 0, query = 7 }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawQuestion {
-    pick: String,
-    variant: Option<usize>,
-    head: Option<usize>,
-    query: Option<usize>,
+pub(super) struct RawQuestion {
+    pub pick: String,
+    pub variant: Option<usize>,
+    pub head: Option<usize>,
+    pub query: Option<usize>,
 }
 
 /// Reads every lesson among `files` (`(path below lessons/, text)`, as the build embeds
@@ -332,6 +330,14 @@ fn placeholders(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The number of queries and keys of a tensors document (its first head's `q` and `k`).
+fn tensor_size(json: &str) -> Option<(usize, usize)> {
+    let doc: Value = serde_json::from_str(json).ok()?;
+    let head = doc.get("heads")?.get(0)?;
+    let rows = |m: &str| head.get(m).and_then(Value::as_array).map(Vec::len);
+    Some((rows("q")?, rows("k")?))
+}
+
 /// Shallow merge: the step's keys replace the base's.
 fn merged(base: Option<&Value>, state: Option<&Value>) -> Result<Value, String> {
     let mut out = serde_json::Map::new();
@@ -375,11 +381,47 @@ fn read_step(
         Err(e) => return Err(vec![format!("the state cannot be read: {}", e.reason())]),
     };
     state.view.page = page;
+    let tensors = raw.tensors.as_ref().and_then(|name| {
+        let path = format!("{folder}/{name}");
+        match files.get(name.as_str()) {
+            None => {
+                errors.push(format!(
+                    "the tensors file {name} is not in the lesson's folder"
+                ));
+                None
+            }
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(v) if v.get("format").and_then(Value::as_str) == Some(TENSORS_FORMAT) => {
+                    Some(TensorFile {
+                        path,
+                        json: text.to_string(),
+                    })
+                }
+                Ok(_) => {
+                    errors.push(format!(
+                        "{name} is not marked \"format\": \"{TENSORS_FORMAT}\""
+                    ));
+                    None
+                }
+                Err(e) => {
+                    errors.push(format!("{name} is not JSON: {e}"));
+                    None
+                }
+            },
+        }
+    });
+    if tensors.is_some() && page != Page::Lab {
+        errors.push("tensors are shown on the lab page (page = \"lab\")".into());
+    }
     let pipeline = Pipeline::new(&state);
-    let (n, m) = (
-        pipeline.queries().used().len(),
-        pipeline.keys().used().len(),
-    );
+    // A step that shows tensors points into their n × m, not the seeded model's.
+    let (n, m) = tensors
+        .as_ref()
+        .and_then(|t| tensor_size(&t.json))
+        .unwrap_or((
+            pipeline.queries().used().len(),
+            pipeline.keys().used().len(),
+        ));
 
     let selection = match &raw.select {
         None => Selection::default(),
@@ -441,36 +483,6 @@ fn read_step(
         }
     };
 
-    let tensors = raw.tensors.as_ref().and_then(|name| {
-        let path = format!("{folder}/{name}");
-        match files.get(name.as_str()) {
-            None => {
-                errors.push(format!(
-                    "the tensors file {name} is not in the lesson's folder"
-                ));
-                None
-            }
-            Some(text) => match serde_json::from_str::<Value>(text) {
-                Ok(v) if v.get("format").and_then(Value::as_str) == Some(TENSORS_FORMAT) => {
-                    Some(TensorFile {
-                        path,
-                        json: text.to_string(),
-                    })
-                }
-                Ok(_) => {
-                    errors.push(format!(
-                        "{name} is not marked \"format\": \"{TENSORS_FORMAT}\""
-                    ));
-                    None
-                }
-                Err(e) => {
-                    errors.push(format!("{name} is not JSON: {e}"));
-                    None
-                }
-            },
-        }
-    });
-
     if errors.is_empty() {
         Ok(Step {
             id: raw.id.clone(),
@@ -484,152 +496,6 @@ fn read_step(
     } else {
         Err(errors)
     }
-}
-
-fn question(raw: &RawQuestion) -> Result<Question, String> {
-    let need = |v: Option<usize>, name: &str| {
-        v.ok_or_else(|| format!("the question “{}” needs `{name}`", raw.pick))
-    };
-    let none = |fields: &[(&str, Option<usize>)]| match fields.iter().find(|f| f.1.is_some()) {
-        Some((name, _)) => Err(format!("the question “{}” has no `{name}`", raw.pick)),
-        None => Ok(()),
-    };
-    Ok(match raw.pick.as_str() {
-        "key" => Question::StrongestKey {
-            variant: need(raw.variant, "variant")?,
-            head: need(raw.head, "head")?,
-            query: need(raw.query, "query")?,
-        },
-        "head" => {
-            none(&[("head", raw.head), ("query", raw.query)])?;
-            Question::SharpestHead {
-                variant: need(raw.variant, "variant")?,
-            }
-        }
-        "variant" => {
-            none(&[
-                ("variant", raw.variant),
-                ("head", raw.head),
-                ("query", raw.query),
-            ])?;
-            Question::SharpestVariant
-        }
-        "curve" => {
-            none(&[
-                ("variant", raw.variant),
-                ("head", raw.head),
-                ("query", raw.query),
-            ])?;
-            Question::FastestCurve
-        }
-        other => {
-            return Err(format!(
-                "the question “{other}” is not key, head, variant or curve"
-            ));
-        }
-    })
-}
-
-fn pointer(
-    raw: &RawPointer,
-    page: Page,
-    state: &LabState,
-    (n, m): (usize, usize),
-) -> Result<Pointer, String> {
-    let figure = FigureId::parse(&raw.figure)
-        .ok_or_else(|| format!("there is no figure “{}”", raw.figure))?;
-    if figure.page() != page {
-        return Err(format!(
-            "the figure {} is on the {} page, not on the {} page",
-            figure.name(),
-            figure.page().name(),
-            page.name()
-        ));
-    }
-    if figure.page() == Page::Model && state.pretrained.is_none() {
-        return Err(format!(
-            "the figure {} needs the real model (the state's `m`)",
-            figure.name()
-        ));
-    }
-    if figure == FigureId::LabDifference && state.compared().is_none() {
-        return Err("the difference needs two variants to compare".into());
-    }
-    let variant = match (figure.per_variant(), raw.variant) {
-        (false, Some(_)) => return Err(format!("the figure {} has no `variant`", figure.name())),
-        (true, Some(v)) if v >= state.variants.len() => {
-            return Err(format!(
-                "there are {} variants, so there is no variant {v}",
-                state.variants.len()
-            ));
-        }
-        (_, v) => v,
-    };
-    let shown = variant.unwrap_or(state.view.variant);
-    let stage = match (figure, &raw.stage) {
-        (FigureId::StepsStage, None) => return Err("the steps figure needs a `stage`".into()),
-        (FigureId::StepsStage, Some(name)) => {
-            let kind = stage_named(name).ok_or_else(|| format!("there is no stage “{name}”"))?;
-            let v = state
-                .selected_variant()
-                .expect("a valid state has a variant");
-            let family = Family::of(v.attention);
-            if !family.stages().contains(&kind) {
-                let names: Vec<&str> = family.stages().iter().map(|&k| stage_name(k)).collect();
-                return Err(format!(
-                    "variant {} has no stage {name} (its stages: {})",
-                    v.name,
-                    names.join(", ")
-                ));
-            }
-            Some(kind)
-        }
-        (_, Some(_)) => return Err(format!("the figure {} has no `stage`", figure.name())),
-        (_, None) => None,
-    };
-    let region = match (raw.row, raw.col, raw.cell) {
-        (None, None, None) => None,
-        (Some(i), None, None) => Some(Region::Row(i)),
-        (None, Some(j), None) => Some(Region::Col(j)),
-        (None, None, Some((i, j))) => Some(Region::Cell(i, j)),
-        _ => return Err("a pointer has one of row, col or cell".into()),
-    };
-    if let Some(region) = region {
-        let (rows, cols) = match figure.grid() {
-            Grid::None => {
-                return Err(format!(
-                    "the figure {} has no cells to point at",
-                    figure.name()
-                ));
-            }
-            Grid::Positions => (n, n),
-            Grid::Tokens => {
-                let v = &state.variants[shown.min(state.variants.len() - 1)];
-                let cols = match v.attention {
-                    attnlab_core::attention::AttentionKind::Linformer => v.linformer_k,
-                    _ => m,
-                };
-                (n, cols)
-            }
-        };
-        let inside = match region {
-            Region::Row(i) => i < rows,
-            Region::Col(j) => j < cols,
-            Region::Cell(i, j) => i < rows && j < cols,
-        };
-        if !inside {
-            return Err(format!(
-                "{region:?} is outside the figure {} ({rows} × {cols})",
-                figure.name()
-            ));
-        }
-    }
-    Ok(Pointer {
-        figure,
-        variant,
-        stage,
-        region,
-    })
 }
 
 #[cfg(test)]

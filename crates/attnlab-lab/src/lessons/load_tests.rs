@@ -1,7 +1,7 @@
 //! The loader's checks, on small lessons written here.
 
 use super::*;
-use crate::lessons::LessonError;
+use crate::lessons::{LessonError, Region};
 
 const LESSON: &str = r#"
 [base]
@@ -367,4 +367,19 @@ fn tensors_must_be_in_the_folder_and_in_the_format() {
     assert!(errors.is_empty(), "{errors:?}");
     let step = &catalog.lesson("cat").unwrap().steps[0];
     assert_eq!(step.tensors.as_ref().unwrap().path, "01-cat/a.json");
+    // The step points into the tensors' 2 × 3, not the sentence's 3 × 3.
+    files.pop();
+    files.push((
+        "01-cat/a.json",
+        r#"{"format": "attnlab-tensors/1", "heads": [{"q": [[1], [0]], "k": [[1], [0], [1]], "v": [[1], [0], [1]]}]}"#,
+    ));
+    let (_, errors) = with(&files);
+    let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        [
+            "lessons/01-cat/lesson.toml, step “look”: the selected query 2 is not below 2",
+            "lessons/01-cat/lesson.toml, step “look”: Row(2) is outside the figure lab-head (2 × 3)",
+        ]
+    );
 }

@@ -38,6 +38,7 @@ mod answer;
 mod figures;
 mod load;
 mod progress;
+mod step_checks;
 mod text;
 
 use std::collections::BTreeMap;
@@ -245,6 +246,23 @@ impl Catalog {
                     step: step.clone(),
                 }
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_parse_from_browser_codes() {
+        assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("en_GB"), Some(Lang::En));
+        assert_eq!(Lang::parse("ZH"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("fr"), None);
+        assert_eq!(Lang::parse(""), None);
+        for lang in Lang::ALL {
+            assert_eq!(Lang::parse(lang.code()), Some(lang));
         }
     }
 }
