@@ -278,7 +278,7 @@ fn masks_padding_window_strided_and_global() {
     let w = &run(&s, 0).heads[0].weights;
     assert!((0..14).all(|i| (11..14).all(|j| w[[i, j]] == 0.0)));
 
-    // "each token sees at most 5 neighbours"
+    // "each token sees at most 5 tokens: two on each side and itself"
     let w = run(&step("masks", "window"), 0).heads[0].weights.clone();
     for i in 0..11 {
         let seen = positive(&w, i);
