@@ -9,7 +9,7 @@ use std::path::Path;
 use attnlab_lab::fragment::LessonLink;
 use attnlab_lab::lessons::{Catalog, FigureId, Lang, StepKind, answer, choices};
 
-fn catalog() -> Catalog {
+fn catalog() -> &'static Catalog {
     let (catalog, errors) = Catalog::embedded();
     let listed: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "invalid lessons:\n{}", listed.join("\n"));
@@ -141,7 +141,7 @@ fn progress_counts_the_steps_seen_and_forgets_what_is_gone() {
     // What the page keeps in localStorage comes back the same.
     let mut stored = Progress::from_json(&progress.to_json());
     assert_eq!(stored, progress);
-    stored.retain_known(&catalog);
+    stored.retain_known(catalog);
     assert_eq!(stored.seen.len(), 1);
     assert_eq!(stored.seen["masks"].len(), 2);
 

@@ -43,6 +43,7 @@ mod text;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 pub use answer::{Answer, AnswerError, Question, answer, choices};
 pub use figures::{FigureId, Grid, Pointer, Region, stage_name, stage_named};
@@ -217,9 +218,12 @@ pub struct Catalog {
 
 impl Catalog {
     /// The lessons embedded in this build, and the errors of those left out (empty for
-    /// the lessons in the repository: a test checks).
-    pub fn embedded() -> (Catalog, Vec<LoadError>) {
-        load(embedded::FILES)
+    /// the lessons in the repository: a test checks). Read and checked once, on the first
+    /// call.
+    pub fn embedded() -> (&'static Catalog, &'static [LoadError]) {
+        static EMBEDDED: OnceLock<(Catalog, Vec<LoadError>)> = OnceLock::new();
+        let (catalog, errors) = EMBEDDED.get_or_init(|| load(embedded::FILES));
+        (catalog, errors)
     }
 
     /// Every lesson, in order.
