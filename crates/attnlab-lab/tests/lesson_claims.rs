@@ -363,6 +363,12 @@ fn linear_rank_limit_rnn_and_linformer() {
         spectra.linear_rank
     );
     assert_eq!(spectra.softmax_rank, n);
+    // "{answer}. The kernel's matrix … its rank cannot exceed 16"
+    let Answer::Rank { label, ranks, .. } = predicted(&step("linear", "predict-rank")) else {
+        panic!()
+    };
+    assert_eq!(label, "softmax");
+    assert_eq!(ranks, (spectra.softmax_rank, spectra.linear_rank));
     // "similar in places, not the same"
     assert!(cmp.metrics.max_abs > 0.01);
 

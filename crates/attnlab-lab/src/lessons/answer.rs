@@ -4,6 +4,7 @@
 
 use crate::compute::{LabError, Pipeline, Which};
 use crate::pages::complexity::{Kind, Measurements};
+use crate::pages::linear_lab::{default_kernel, kernel_comparison};
 use crate::state::LabState;
 use attnlab_core::attention::AttentionKind;
 use std::fmt;
@@ -65,6 +66,10 @@ pub enum Question {
     /// The complexity page's curve that grows fastest with `n`: the largest fitted slope
     /// on log–log axes.
     FastestCurve,
+    /// On the linear-attention page, which of the two similarity matrices of the shown
+    /// variant's shown head has the higher numerical rank: softmax's or the kernel's (the
+    /// page's default kernel for the variant, [`default_kernel`]).
+    HigherRank,
 }
 
 /// The answer to a [`Question`], with the numbers that decide it.
@@ -106,6 +111,15 @@ pub enum Answer {
         /// Whether the slope was measured.
         measured: bool,
     },
+    /// The matrix of higher rank: 0 softmax's, 1 the kernel's.
+    Rank {
+        /// 0 for softmax, 1 for the kernel.
+        index: usize,
+        /// The matrix's label: `softmax` or the kernel's name (`elu1`, …).
+        label: String,
+        /// The two ranks, softmax's first.
+        ranks: (usize, usize),
+    },
 }
 
 impl Answer {
@@ -113,7 +127,7 @@ impl Answer {
     pub fn index(&self) -> usize {
         match self {
             Answer::Key { index, .. } | Answer::Head { index, .. } => *index,
-            Answer::Variant { index, .. } => *index,
+            Answer::Variant { index, .. } | Answer::Rank { index, .. } => *index,
             Answer::Curve { kind, .. } => Kind::ALL.iter().position(|k| k == kind).unwrap_or(0),
         }
     }
@@ -126,6 +140,7 @@ impl Answer {
             (Answer::Head { index, .. }, super::Lang::En) => format!("head {index}"),
             (Answer::Head { index, .. }, super::Lang::Zh) => format!("头 {index}"),
             (Answer::Variant { name, .. }, _) => name.clone(),
+            (Answer::Rank { label, .. }, _) => label.clone(),
             (Answer::Curve { kind, .. }, _) => kind.label().to_string(),
         }
     }
@@ -154,6 +169,15 @@ pub fn choices(question: &Question, state: &LabState) -> Result<Vec<String>, Ans
         Question::SharpestHead { .. } => (0..state.model.heads).map(|h| h.to_string()).collect(),
         Question::SharpestVariant => state.variants.iter().map(|v| v.name.clone()).collect(),
         Question::FastestCurve => Kind::ALL.iter().map(|k| k.label().to_string()).collect(),
+        Question::HigherRank => {
+            let v = state
+                .selected_variant()
+                .ok_or_else(|| no_such("there is no variant".into()))?;
+            vec![
+                "softmax".to_string(),
+                default_kernel(v.attention).name().to_string(),
+            ]
+        }
     })
 }
 
@@ -261,7 +285,41 @@ pub fn answer(
                 measured,
             })
         }
+        Question::HigherRank => higher_rank(state),
     }
+}
+
+/// The higher rank of softmax's and the kernel's similarity matrix on the shown head.
+fn higher_rank(state: &LabState) -> Result<Answer, AnswerError> {
+    let index = state
+        .view
+        .variant
+        .min(state.variants.len().saturating_sub(1));
+    let v = state
+        .variants
+        .get(index)
+        .ok_or_else(|| no_such("there is no variant".into()))?;
+    let kind = default_kernel(v.attention);
+    let problem = Pipeline::new(state).variant(index)?.problem;
+    let head = crate::state::View::shown_head(state.view.head, state.model.heads);
+    let cmp = kernel_comparison(&problem, head, kind)
+        .map_err(|e| no_such(e.sentence().trim_end_matches('.').to_string()))?;
+    let spectra = cmp.spectra.as_ref().ok_or_else(|| {
+        no_such("the sentence is too long for the singular values to be computed".into())
+    })?;
+    let ranks = (spectra.softmax_rank, spectra.linear_rank);
+    if ranks.0 == ranks.1 {
+        return Err(no_such(format!(
+            "both matrices have rank {}, so neither is higher",
+            ranks.0
+        )));
+    }
+    let index = usize::from(ranks.1 > ranks.0);
+    Ok(Answer::Rank {
+        index,
+        label: ["softmax", kind.name()][index].to_string(),
+        ranks,
+    })
 }
 
 /// The index and value of the smallest entry (the first of equal ones).
@@ -360,6 +418,31 @@ mod tests {
         };
         assert_eq!((kind, measured), (Kind::LinearElu1, true));
         assert!((slope - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_higher_rank_is_softmax_s_on_a_long_sentence_and_none_on_a_short_one() {
+        let mut state = LabState {
+            text: "one two three four five six seven eight nine ten eleven twelve thirteen \
+                   fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+                .into(),
+            ..LabState::default()
+        };
+        let q = Question::HigherRank;
+        assert_eq!(choices(&q, &state).unwrap(), ["softmax", "elu1"]);
+        let a = answer(&q, &state, None).unwrap();
+        let Answer::Rank { index, ranks, .. } = &a else {
+            panic!("{a:?}")
+        };
+        assert_eq!((*index, ranks.0), (0, 20));
+        assert!(ranks.1 <= 16, "{ranks:?}");
+        assert_eq!(a.label(super::super::Lang::Zh), "softmax");
+        state.text = "a b c".into();
+        let e = answer(&q, &state, None).unwrap_err();
+        assert_eq!(
+            e.sentence(),
+            "both matrices have rank 3, so neither is higher."
+        );
     }
 
     #[test]

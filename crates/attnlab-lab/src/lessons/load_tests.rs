@@ -271,7 +271,10 @@ fn questions_are_checked_and_must_have_an_answer() {
             "there are 3 queries",
         ),
         ("pick = \"key\", variant = 0, query = 2", "needs `head`"),
-        ("pick = \"token\"", "is not key, head, variant or curve"),
+        (
+            "pick = \"token\"",
+            "is not key, head, variant, curve or rank",
+        ),
         (
             "pick = \"curve\", head = 1",
             "the question “curve” has no `head`",

@@ -43,9 +43,17 @@ pub(super) fn question(raw: &RawQuestion) -> Result<Question, String> {
             ])?;
             Question::FastestCurve
         }
+        "rank" => {
+            none(&[
+                ("variant", raw.variant),
+                ("head", raw.head),
+                ("query", raw.query),
+            ])?;
+            Question::HigherRank
+        }
         other => {
             return Err(format!(
-                "the question “{other}” is not key, head, variant or curve"
+                "the question “{other}” is not key, head, variant, curve or rank"
             ));
         }
     })
