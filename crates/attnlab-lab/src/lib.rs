@@ -10,6 +10,9 @@
 //!   each disabled control (`why_not_*`), and [`LabState::repair`];
 //! - [`fragment`]: the state in a compact, versioned URL fragment (`#v1.…`) and back,
 //!   with typed errors that keep the text of a damaged link;
+//! - [`lessons`]: the guided lessons (embedded from `lessons/`), their checks, the
+//!   answers of their "predict, then reveal" steps, their links and the learner's
+//!   progress;
 //! - [`tokens`]: a text's tokens (padded, cut at 512), which text gives the queries and
 //!   which the keys, and the notice above the figures;
 //! - [`compute`]: tokens → `Encoded` → `Projected` → per-variant `Problem` → per-head
@@ -65,6 +68,7 @@ pub mod compute;
 pub mod export;
 pub mod figure;
 pub mod fragment;
+pub mod lessons;
 pub mod pages;
 pub mod pretrained;
 pub mod rules;

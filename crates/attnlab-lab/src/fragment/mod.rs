@@ -48,6 +48,26 @@
 //! ([`Decoded::repairs`], see [`LabState::repair`]); anything unreadable is a
 //! [`FragmentError`] that says what is wrong and carries the texts when they could still
 //! be read. [`load`] is the app's policy on top: defaults plus a notice, never lost text.
+//! [`decode_value`] reads the same JSON object from a `serde_json::Value` (a lesson step's
+//! state, in the `lessons` module), through the same repairs, and also reports every key that
+//! version 1 does not have.
+//!
+//! # Lessons in the link
+//!
+//! A lesson and one of its steps have their own place, a part before the state:
+//!
+//! ```text
+//! #lesson=LESSON            the lesson's first step
+//! #lesson=LESSON/STEP       that step, in the state the lesson gives it
+//! #lesson=LESSON/STEP&v1.…  that step, in the state the learner changed it to
+//! ```
+//!
+//! `LESSON` and `STEP` are the lesson's and step's ids (lower-case ASCII letters, digits
+//! and `-`, so they need no escaping). [`LessonLink::parse`] reads that part and
+//! [`LessonLink::fragment`] writes it; [`decode`] and [`load`] skip it, so a lesson link
+//! opened by a page that has no lessons shows the state after `&` (or the defaults,
+//! without a notice). A link to a lesson or step that does not exist is the lesson list's
+//! to report (`lessons::LessonError`).
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -56,7 +76,9 @@ use std::fmt;
 
 use crate::state::{LabState, Mode};
 
+mod lesson_link;
 mod v1;
+pub use lesson_link::{LESSON_PREFIX, LessonLink};
 use v1::Wire;
 
 /// The version this build writes.
@@ -250,6 +272,8 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
         None => input,
     }
     .trim();
+    // A lesson's place comes before the state (see "Lessons in the link").
+    let fragment = LessonLink::split(fragment).1.trim();
     if fragment.is_empty() {
         return Err(FragmentError::new(FragmentErrorKind::Empty));
     }
@@ -304,6 +328,29 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
     let wire: Wire = serde_json::from_slice(&json)
         .map_err(|e| salvaged(FragmentErrorKind::Data(data_error(&e)), &json))?;
     let (mut state, mut repairs) = wire.into_state();
+    repairs.extend(state.repair());
+    Ok(Decoded { state, repairs })
+}
+
+/// Reads the JSON object of a version-1 state (the payload of a `#v1.…` link, before base64)
+/// from a JSON value, with the same repairs as [`decode`]; every key version 1 does not
+/// have is reported as a repair too ("the key “tx” is not part of a state and was
+/// ignored"), so a state written by hand is checked for typing errors.
+pub fn decode_value(value: serde_json::Value) -> Result<Decoded, FragmentError> {
+    if !value.is_object() {
+        return Err(FragmentError::new(FragmentErrorKind::Data(
+            "a state is an object of keys and values".into(),
+        )));
+    }
+    let unknown = v1::unknown_keys(&value);
+    let wire = Wire::deserialize(value)
+        .map_err(|e| FragmentError::new(FragmentErrorKind::Data(data_error(&e))))?;
+    let (mut state, mut repairs) = wire.into_state();
+    repairs.extend(
+        unknown
+            .into_iter()
+            .map(|key| format!("the key “{key}” is not part of a state and was ignored")),
+    );
     repairs.extend(state.repair());
     Ok(Decoded { state, repairs })
 }
@@ -369,6 +416,39 @@ mod tests {
         let f = encode(&LabState::default());
         assert_eq!(f, "v1.e30", "the JSON {{}}: every value is the v1 default");
         assert_eq!(decode(&f).unwrap().state, LabState::default());
+    }
+
+    #[test]
+    fn a_json_value_decodes_like_a_link_and_names_unknown_keys() {
+        let mut state = LabState::default();
+        state.variants[1].masks.window = Some(2);
+        state.model.heads = 2;
+        let value = serde_json::to_value(Wire::from_state(&state)).unwrap();
+        assert_eq!(decode_value(value.clone()).unwrap().state, state);
+        assert!(decode_value(value).unwrap().repairs.is_empty());
+
+        let typo = serde_json::json!({"t": "a b", "tx": 1, "w": [0, 0, 0, 0], "v": [{"tau": 2, "mask": 1}], "m": {"k": "minilm-l6", "layer": 1}});
+        let d = decode_value(typo).unwrap();
+        assert_eq!(d.state.text, "a b");
+        assert_eq!(d.state.variants[0].temperature, 2.0);
+        assert_eq!(
+            d.repairs,
+            [
+                "the key “tx” is not part of a state and was ignored",
+                "the key “v[0].mask” is not part of a state and was ignored",
+                "the key “m.layer” is not part of a state and was ignored",
+            ]
+        );
+        let e = decode_value(serde_json::json!({"d": "wide"})).unwrap_err();
+        assert!(
+            e.reason().contains("invalid type: string \"wide\""),
+            "{}",
+            e.reason()
+        );
+        assert!(decode_value(serde_json::json!([1])).is_err());
+        // The repairs are those of a link.
+        let d = decode_value(serde_json::json!({"h": 5})).unwrap();
+        assert_eq!(d.repairs.len(), 1);
     }
 
     #[test]

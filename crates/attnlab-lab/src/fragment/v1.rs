@@ -429,3 +429,35 @@ impl WireVariant {
         v
     }
 }
+
+/// The keys of a v1 state, of one of its variants, and of its real-model view.
+const STATE_KEYS: [&str; 18] = [
+    "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m",
+];
+const VARIANT_KEYS: [&str; 11] = ["n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x"];
+const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
+
+/// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
+/// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
+pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
+    fn check(object: &serde_json::Value, known: &[&str], at: &str, out: &mut Vec<String>) {
+        if let Some(map) = object.as_object() {
+            out.extend(
+                map.keys()
+                    .filter(|k| !known.contains(&k.as_str()))
+                    .map(|k| format!("{at}{k}")),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    check(value, &STATE_KEYS, "", &mut out);
+    if let Some(variants) = value.get("v").and_then(|v| v.as_array()) {
+        for (i, variant) in variants.iter().enumerate() {
+            check(variant, &VARIANT_KEYS, &format!("v[{i}]."), &mut out);
+        }
+    }
+    if let Some(m) = value.get("m") {
+        check(m, &PRETRAINED_KEYS, "m.", &mut out);
+    }
+    out
+}
