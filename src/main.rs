@@ -25,8 +25,10 @@ mod state;
 mod widgets;
 
 fn main() {
-    console_error_panic_hook::set_once();
+    shell::panic_banner::install();
+    shell::panic_banner::forget_recovery_mark();
     leptos::mount::mount_to_body(shell::App);
+    shell::panic_banner::listen_for_test_panic();
     register_service_worker();
 }
 

@@ -10,6 +10,7 @@ mod model_choice;
 mod model_settings;
 mod notice;
 mod page_nav;
+pub mod panic_banner;
 mod sentence_input;
 mod token_strip;
 

@@ -135,8 +135,13 @@ fn steps(ctx: &Ctx) -> Result<Vec<Step>> {
             cmd: wasm_core_tests("target/wasm-scalar", ""),
         },
         Step {
-            name: "app build (trunk --release)",
-            cmd: ctx.cmd("trunk").args(["build", "--release", "--offline"]),
+            name: "app build (trunk --release, with the panic banner's test trigger)",
+            // ATTNLAB_TEST_HOOKS: the one difference from `cargo xtask serve`'s build, the
+            // `attnlab:test-panic` event that end2end/tests/panic.spec.ts fires.
+            cmd: ctx
+                .cmd("trunk")
+                .args(["build", "--release", "--offline"])
+                .env("ATTNLAB_TEST_HOOKS", "1"),
         },
         Step {
             name: "browser tests (playwright, chromium)",
