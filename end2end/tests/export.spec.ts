@@ -125,3 +125,78 @@ test('a line chart exports as PNG (2×), SVG with its title, and its points as C
   const cssWidth = await chart.evaluate((el) => (el as HTMLCanvasElement).clientWidth);
   expect(png.bytes.readUInt32BE(16)).toBe(2 * cssWidth);
 });
+
+/** Parses an SVG file in the page: its root, `<title>` and any parse error. */
+async function svgOf(page: Page, text: string) {
+  return page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return {
+      error: doc.getElementsByTagName('parsererror').length,
+      root: doc.documentElement.nodeName,
+      title: doc.querySelector('title')?.textContent ?? '',
+    };
+  }, text);
+}
+
+test('every head (the grid) exports as PNG (2×), SVG and all its matrices as CSV and JSON', async ({ page }) => {
+  await page.goto('/');
+  const grid = page.getByTestId('head-grid').first();
+  await expect(grid).toHaveAttribute('data-rendered-tokens', '11');
+  await page.getByTestId('head-grid-export-menu').locator('summary').click();
+  const json = await save(page, 'head-grid', 'json');
+  expect(json.name).toBe('attnlab-a-every-head.json');
+  const doc = JSON.parse(json.bytes.toString('utf8'));
+  expect(doc.format).toBe('attnlab-matrices/1');
+  expect(doc.matrices.map((m: { label: string }) => m.label)).toEqual(['head 0', 'head 1', 'head 2', 'head 3']);
+  for (const m of doc.matrices) {
+    expect(m.rows).toHaveLength(11);
+    for (const row of m.values) expect(row.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(1, 5);
+  }
+  const csv = (await save(page, 'head-grid', 'csv')).bytes.toString('utf8').trim().split('\n');
+  expect(csv[0]).toBe('matrix,row,column,weight');
+  expect(csv).toHaveLength(4 * 11 * 11 + 1);
+  const svg = await save(page, 'head-grid', 'svg');
+  expect(await svgOf(page, svg.bytes.toString('utf8'))).toEqual({ error: 0, root: 'svg', title: 'A · every head' });
+  const png = await save(page, 'head-grid', 'png');
+  expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  const cssWidth = await grid.evaluate((el) => (el as HTMLCanvasElement).clientWidth);
+  expect(png.bytes.readUInt32BE(16)).toBe(2 * cssWidth);
+});
+
+test('the token lines export as PNG, SVG and their heads\' weights', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('page-lines').click();
+  const lines = page.getByTestId('lines-canvas');
+  await expect(lines).toHaveAttribute('data-rendered-tokens', '11');
+  await page.getByTestId('lines-export-menu').locator('summary').click();
+  const doc = JSON.parse((await save(page, 'lines', 'json')).bytes.toString('utf8'));
+  expect(doc.format).toBe('attnlab-matrices/1');
+  expect(doc.matrices.length).toBeGreaterThanOrEqual(1);
+  expect(doc.matrices[0].rows[2]).toBe("didn't");
+  const svg = await save(page, 'lines', 'svg');
+  expect((await svgOf(page, svg.bytes.toString('utf8'))).title).toBe(doc.title);
+  const png = await save(page, 'lines', 'png');
+  const cssWidth = await lines.evaluate((el) => (el as HTMLCanvasElement).clientWidth);
+  expect(png.bytes.readUInt32BE(16)).toBe(2 * cssWidth);
+});
+
+test('copy image puts the figure on the clipboard as a PNG', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/');
+  const heatmap = page.getByTestId('heatmap');
+  await expect(heatmap).toHaveAttribute('data-rendered-tokens', '11');
+  await page.getByTestId('heatmap-export-menu').locator('summary').click();
+  await page.getByTestId('heatmap-export-copy').click();
+  await expect(page.getByTestId('heatmap-export-status')).toHaveText('Copied the image.');
+  const copied = await page.evaluate(async () => {
+    const [item] = await navigator.clipboard.read();
+    const blob = await item.getType('image/png');
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    const view = new DataView(bytes.buffer);
+    return { types: item.types, signature: [...bytes.subarray(0, 4)], width: view.getUint32(16) };
+  });
+  expect(copied.types).toContain('image/png');
+  expect(copied.signature).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  const cssWidth = await heatmap.evaluate((el) => (el as HTMLCanvasElement).clientWidth);
+  expect(copied.width).toBe(2 * cssWidth);
+});

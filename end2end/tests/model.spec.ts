@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +100,17 @@ test.describe('the real model', () => {
     // [CLS] the animal didn ' t cross the street because it was too tired [SEP]
     const atlas = page.getByTestId('atlas');
     await expect(atlas).toHaveAttribute('data-rendered-tokens', '15', { timeout: 30_000 });
+    // The atlas exports whole: every layer's heads, labelled, as one matrices document.
+    await page.getByTestId('atlas-export-menu').locator('summary').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('atlas-export-json').click(),
+    ]);
+    const atlasDoc = JSON.parse(readFileSync(await download.path()).toString('utf8'));
+    expect(atlasDoc.format).toBe('attnlab-matrices/1');
+    expect(atlasDoc.matrices).toHaveLength(6 * 12);
+    expect(atlasDoc.matrices[0].rows).toHaveLength(15);
+    await page.getByTestId('atlas-export-menu').locator('summary').click();
     await expect(page.getByTestId('model-run-info')).toContainText('15 tokens through 6 layers');
 
     // The atlas picks layer and head: Down moves a layer, Right a head.

@@ -3,8 +3,8 @@
 //! JSON with its token labels, and the PNG copied to the clipboard where the browser
 //! allows it. File names say what they hold (`attnlab_lab::export::file_name`).
 
-use attnlab_lab::export;
-use attnlab_plot::{Heatmap, LineChart};
+use attnlab_lab::export::{self, Labelled};
+use attnlab_plot::{HeadGrid, Heatmap, LineChart, TokenLines};
 use js_sys::{Array, Object, Reflect};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -12,7 +12,34 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
-use super::paint::{offscreen_heatmap, offscreen_line_chart};
+use super::paint::{offscreen_grid, offscreen_heatmap, offscreen_line_chart, offscreen_lines};
+
+/// Every head of a variant (or every head of a model) as small multiples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    /// What the file is called after.
+    pub title: String,
+    /// One figure per head.
+    pub heads: Vec<Heatmap>,
+    /// Each head's label (`head 2`, `L3 H5`).
+    pub labels: Vec<String>,
+    /// The columns, if fixed (the atlas: one row per layer).
+    pub columns: Option<usize>,
+    /// The outlined head.
+    pub selected: usize,
+}
+
+impl Grid {
+    fn plot(&self) -> HeadGrid<'_> {
+        let grid = HeadGrid::new(&self.heads)
+            .with_selected(self.selected)
+            .with_tile_titles(&self.labels);
+        match self.columns {
+            Some(c) => grid.with_columns(c),
+            None => grid,
+        }
+    }
+}
 
 /// A figure that can be exported.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +48,20 @@ pub enum Exported {
     Heatmap(Heatmap),
     /// A line chart.
     Chart(LineChart),
+    /// Small multiples of heads.
+    Grid(Grid),
+    /// The token-to-token lines.
+    Lines(TokenLines),
+}
+
+/// A matrix of a grid or of the lines: its label, row and column labels, and cells.
+type OwnedMatrix = (String, Vec<String>, Vec<String>, Vec<Option<f32>>);
+
+/// Every cell of `h`, row-major (`None`: blocked).
+fn cells(h: &Heatmap) -> Vec<Option<f32>> {
+    (0..h.n_rows())
+        .flat_map(|i| (0..h.n_cols()).map(move |j| h.value(i, j)))
+        .collect()
 }
 
 impl Exported {
@@ -28,6 +69,62 @@ impl Exported {
         match self {
             Exported::Heatmap(h) => h.title(),
             Exported::Chart(c) => &c.title,
+            Exported::Grid(g) => &g.title,
+            Exported::Lines(l) => l.title(),
+        }
+    }
+
+    /// The matrices of a grid or of the lines: (value name, each matrix's cells).
+    fn matrices(&self) -> (String, Vec<OwnedMatrix>) {
+        match self {
+            Exported::Grid(g) => (
+                g.heads
+                    .first()
+                    .map_or("weight".into(), |h| h.value_label().to_string()),
+                g.heads
+                    .iter()
+                    .zip(&g.labels)
+                    .map(|(h, label)| {
+                        let (rows, cols) = (h.row_labels().to_vec(), h.col_labels().to_vec());
+                        (label.clone(), rows, cols, cells(h))
+                    })
+                    .collect(),
+            ),
+            Exported::Lines(l) => (
+                "weight".into(),
+                l.heads()
+                    .iter()
+                    .map(|h| {
+                        let values = h.weights.iter().map(|&w| Some(w)).collect();
+                        (
+                            h.label.clone(),
+                            l.queries().to_vec(),
+                            l.keys().to_vec(),
+                            values,
+                        )
+                    })
+                    .collect(),
+            ),
+            _ => (String::new(), Vec::new()),
+        }
+    }
+
+    /// A grid's or the lines' matrices as CSV (`json`: false) or JSON.
+    fn matrices_text(&self, json: bool) -> Result<String, String> {
+        let (value, owned) = self.matrices();
+        let list: Vec<Labelled<'_>> = owned
+            .iter()
+            .map(|(label, rows, cols, values)| Labelled {
+                label,
+                rows,
+                cols,
+                values,
+            })
+            .collect();
+        if json {
+            export::matrices_json(self.title(), &value, &list)
+        } else {
+            export::matrices_csv(&value, &list)
         }
     }
 
@@ -41,6 +138,11 @@ impl Exported {
             (Exported::Chart(c), "svg") => attnlab_plot::export::line_chart_svg(c, size),
             (Exported::Chart(c), "csv") => export::chart_csv(c),
             (Exported::Chart(c), _) => export::chart_json(c),
+            (Exported::Grid(g), "svg") => {
+                attnlab_plot::export::head_grid_svg(&g.plot(), &g.title, size)
+            }
+            (Exported::Lines(l), "svg") => attnlab_plot::export::token_lines_svg(l, size),
+            (Exported::Grid(_) | Exported::Lines(_), ext) => self.matrices_text(ext == "json"),
         }
     }
 
@@ -50,6 +152,8 @@ impl Exported {
         match self {
             Exported::Heatmap(h) => offscreen_heatmap(h, width, PNG_SCALE),
             Exported::Chart(c) => offscreen_line_chart(c, (width, height), PNG_SCALE),
+            Exported::Grid(g) => offscreen_grid(&g.plot(), (width, height), PNG_SCALE),
+            Exported::Lines(l) => offscreen_lines(l, (width, height), PNG_SCALE),
         }
     }
 }

@@ -11,6 +11,7 @@ mod line_chart_canvas;
 pub mod paint;
 mod repaint;
 
+pub use export::{ExportMenu, Exported, Grid};
 pub use heatmap_canvas::{HeatmapCanvas, Pointing};
 pub use line_chart_canvas::{ChartLegend, LineChartCanvas};
 pub use repaint::repaint_effect;

@@ -312,6 +312,40 @@ pub fn offscreen_line_chart(
     Ok(canvas)
 }
 
+/// `grid` painted on a new (detached) canvas of `css` CSS pixels at `scale` device
+/// pixels per CSS pixel, for a PNG file.
+pub fn offscreen_grid(
+    grid: &HeadGrid<'_>,
+    (width, height): (f64, f64),
+    scale: f64,
+) -> Result<HtmlCanvasElement, String> {
+    let canvas = detached_canvas()?;
+    canvas.set_width((width * scale).round().max(1.0) as u32);
+    canvas.set_height((height * scale).round().max(1.0) as u32);
+    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
+    let area = backend.into_drawing_area();
+    draw_head_grid(&area, grid, &style(scale)).map_err(|e| e.to_string())?;
+    area.present().map_err(|e| e.to_string())?;
+    Ok(canvas)
+}
+
+/// The token lines painted on a new (detached) canvas of `css` CSS pixels at `scale`
+/// device pixels per CSS pixel, for a PNG file.
+pub fn offscreen_lines(
+    lines: &TokenLines,
+    (width, height): (f64, f64),
+    scale: f64,
+) -> Result<HtmlCanvasElement, String> {
+    let canvas = detached_canvas()?;
+    canvas.set_width((width * scale).round().max(1.0) as u32);
+    canvas.set_height((height * scale).round().max(1.0) as u32);
+    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
+    let area = backend.into_drawing_area();
+    draw_token_lines(&area, lines, &LinesStyle::scaled(scale)).map_err(|e| e.to_string())?;
+    area.present().map_err(|e| e.to_string())?;
+    Ok(canvas)
+}
+
 fn detached_canvas() -> Result<HtmlCanvasElement, String> {
     web_sys::window()
         .and_then(|w| w.document())

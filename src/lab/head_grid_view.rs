@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::CellInfo;
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
-use crate::canvas::repaint_effect;
+use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
 use crate::state::use_app_state;
 
 /// Every head of a variant as small multiples on one colour scale; the selected head is
@@ -16,6 +16,12 @@ pub fn HeadGridView(
     /// One figure per head.
     #[prop(into)]
     heads: Signal<Vec<Heatmap>>,
+    /// What the exported files are called after.
+    #[prop(into)]
+    title: Signal<String>,
+    /// The prefix of the Export menu's test ids (the first variant's is `head-grid`).
+    #[prop(into)]
+    export_testid: Signal<String>,
 ) -> impl IntoView {
     let state = use_app_state();
     let canvas = NodeRef::<Canvas>::new();
@@ -96,6 +102,18 @@ pub fn HeadGridView(
         let n = heads.with(Vec::len).max(1);
         n.div_ceil(4)
     };
+    let exported = Signal::derive(move || {
+        let heads = heads.get();
+        (!heads.is_empty()).then(|| {
+            Exported::Grid(Grid {
+                title: title.get(),
+                labels: (0..heads.len()).map(|h| format!("head {h}")).collect(),
+                heads,
+                columns: None,
+                selected: selected.get(),
+            })
+        })
+    });
     view! {
         <canvas node_ref=canvas class="head-grid" data-testid="head-grid" data-figure="grid"
             tabindex="0" role="img"
@@ -106,6 +124,7 @@ pub fn HeadGridView(
             on:pointerleave=on_leave
             on:keydown=on_key
         ></canvas>
+        <ExportMenu figure=exported canvas=canvas testid=export_testid tensors=None command=None/>
         <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
             idle="Point at any head's cell to read it; click a head to show it large."/>
     }

@@ -120,7 +120,9 @@ pub fn VariantPanel(
             <CellInfo figure=selected cell=hover/>
             // The knobs below the figure, so the heatmap is on the first screen.
             <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
-            <HeadGridView heads=grid/>
+            <HeadGridView heads=grid
+                export_testid=Signal::derive(move || if index.get() == 0 { "head-grid".to_string() } else { "variant-head-grid".to_string() })
+                title=Signal::derive(move || format!("{} \u{b7} every head", name()))/>
             <details class="average" open=true>
                 <summary>"Average of the heads"</summary>
                 <HeatmapCanvas figure=average pointing=Pointing::Cells { hover: hover_average, on_cell: None } testid="average-heatmap" kind="average"/>

@@ -87,6 +87,66 @@ pub fn chart_json(chart: &LineChart) -> Result<String, String> {
     serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
 }
 
+/// The format tag of several matrices in one JSON file (every head of a variant, the
+/// atlas, the token lines' heads).
+pub const MATRICES_FORMAT: &str = "attnlab-matrices/1";
+
+/// One of several matrices: its label (e.g. `head 2`, `L3 H5`) and its `rows × cols`
+/// values, row-major.
+#[derive(Debug, Clone, Copy)]
+pub struct Labelled<'a> {
+    /// What it is.
+    pub label: &'a str,
+    /// The row labels.
+    pub rows: &'a [String],
+    /// The column labels.
+    pub cols: &'a [String],
+    /// The values, row-major (`None`: blocked).
+    pub values: &'a [Option<f32>],
+}
+
+/// Several matrices as CSV in long form, one line per cell: `matrix, row, column, value`
+/// (a blocked cell has an empty value), so a spreadsheet or pandas can filter and pivot.
+pub fn matrices_csv(value: &str, matrices: &[Labelled<'_>]) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["matrix", "row", "column", value])
+        .map_err(|e| e.to_string())?;
+    for m in matrices {
+        for (i, row) in m.rows.iter().enumerate() {
+            for (j, col) in m.cols.iter().enumerate() {
+                let v = m.values[i * m.cols.len() + j].map_or(String::new(), |v| v.to_string());
+                w.write_record([m.label, row, col, &v])
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+/// Several matrices as one `attnlab-matrices/1` JSON document: the title, then each
+/// matrix's label, row and column labels and values (`null`: blocked).
+pub fn matrices_json(
+    title: &str,
+    value: &str,
+    matrices: &[Labelled<'_>],
+) -> Result<String, String> {
+    let list: Vec<Value> = matrices
+        .iter()
+        .map(|m| {
+            let values: Vec<&[Option<f32>]> = m.values.chunks(m.cols.len().max(1)).collect();
+            json!({"label": m.label, "rows": m.rows, "cols": m.cols, "values": values})
+        })
+        .collect();
+    let doc = json!({
+        "format": MATRICES_FORMAT,
+        "title": title,
+        "value": value,
+        "matrices": list,
+    });
+    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}
+
 #[derive(Serialize)]
 struct MatrixFile<'a> {
     format: &'static str,

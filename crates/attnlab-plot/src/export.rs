@@ -4,10 +4,12 @@
 use plotters::prelude::IntoDrawingArea;
 use plotters_svg::SVGBackend;
 
+use crate::grid::{HeadGrid, draw_head_grid};
 use crate::heatmap::Heatmap;
 use crate::heatmap_paint::draw_heatmap;
 use crate::layout::natural_height;
 use crate::line_chart::{LineChart, LineChartStyle, draw_line_chart};
+use crate::lines::{LinesStyle, TokenLines, draw_token_lines};
 use crate::style::HeatmapStyle;
 
 /// `heatmap` as an SVG document `width` pixels wide, at its natural height (the height
@@ -43,6 +45,33 @@ pub fn line_chart_svg(chart: &LineChart, size: (u32, u32)) -> Result<String, Str
             .map_err(|e| format!("cannot draw the chart ({e})"))?;
     }
     Ok(with_title(svg, &chart.title))
+}
+
+/// `grid` (every head as small multiples) as an SVG document of `size` pixels, its
+/// title (or `title`) as the document's `<title>`.
+pub fn head_grid_svg(grid: &HeadGrid<'_>, title: &str, size: (u32, u32)) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw_head_grid(&area, grid, &HeatmapStyle::default())
+            .map_err(|e| format!("cannot draw the heads ({e})"))?;
+        area.present()
+            .map_err(|e| format!("cannot draw the heads ({e})"))?;
+    }
+    Ok(with_title(svg, title))
+}
+
+/// The token lines as an SVG document of `size` pixels, their title as its `<title>`.
+pub fn token_lines_svg(lines: &TokenLines, size: (u32, u32)) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw_token_lines(&area, lines, &LinesStyle::scaled(1.0))
+            .map_err(|e| format!("cannot draw the lines ({e})"))?;
+        area.present()
+            .map_err(|e| format!("cannot draw the lines ({e})"))?;
+    }
+    Ok(with_title(svg, lines.title()))
 }
 
 /// Puts `<title>` (escaped) right after the opening `<svg …>` tag, so viewers and

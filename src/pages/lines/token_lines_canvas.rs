@@ -4,7 +4,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_token_lines, to_backing_pixels};
-use crate::canvas::repaint_effect;
+use crate::canvas::{ExportMenu, Exported, repaint_effect};
 
 /// The token-lines figure on a canvas. Pointing at a token isolates its lines; with the
 /// keyboard, ArrowUp/ArrowDown move the isolated token within its column,
@@ -94,5 +94,7 @@ pub fn TokenLinesCanvas(
                     }
                 }></canvas>
         </div>
+        <ExportMenu figure=Signal::derive(move || figure.get().map(Exported::Lines))
+            canvas=canvas testid="lines" tensors=None command=None/>
     }
 }

@@ -4,7 +4,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
-use crate::canvas::repaint_effect;
+use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
 use crate::lab::CellInfo;
 
 /// Every head of every layer as small multiples, one row per layer, on one colour
@@ -113,6 +113,18 @@ pub fn AtlasView(
         let per = heads.get().max(1);
         tiles.with(Vec::len).div_ceil(per).max(1)
     };
+    let exported = Signal::derive(move || {
+        let tiles = tiles.get();
+        (!tiles.is_empty()).then(|| {
+            Exported::Grid(Grid {
+                title: "attention atlas: every layer and head".into(),
+                labels: titles.get(),
+                heads: tiles,
+                columns: Some(heads.get()),
+                selected: index(),
+            })
+        })
+    });
     view! {
         <canvas node_ref=canvas class="atlas" data-testid="atlas" data-figure="atlas"
             tabindex="0" role="img"
@@ -126,6 +138,7 @@ pub fn AtlasView(
             on:pointerleave=move |_| hover.set(None)
             on:keydown=on_key
         ></canvas>
+        <ExportMenu figure=exported canvas=canvas testid="atlas" tensors=None command=None/>
         <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
             idle="Point at any head's cell to read it; click a head to show it large."/>
     }
