@@ -30,7 +30,7 @@ fn tiny(name: &str) -> (PathBuf, PathBuf) {
     let model = Pretrained::from_hugging_face(&weights, &config, None, &vocab).unwrap();
     let bytes = asset::write(
         model.encoder(),
-        &vocab,
+        asset::Vocabulary::WordPiece(&vocab),
         &About::default(),
         asset::default_plan,
     )

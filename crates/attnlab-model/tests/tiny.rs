@@ -191,7 +191,13 @@ fn the_asset_round_trips_config_vocabulary_and_about() {
         source: "tests".into(),
         licence: "none".into(),
     };
-    let bytes = asset::write(f32m.encoder(), &v, &about, asset::default_plan).unwrap();
+    let bytes = asset::write(
+        f32m.encoder(),
+        asset::Vocabulary::WordPiece(&v),
+        &about,
+        asset::default_plan,
+    )
+    .unwrap();
     let q = Pretrained::from_asset(&bytes).unwrap();
     assert_eq!(q.about(), &about);
     assert_eq!(q.encoder().config(), f32m.encoder().config());
