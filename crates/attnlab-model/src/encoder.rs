@@ -333,6 +333,51 @@ impl Encoder {
         Ok(self)
     }
 
+    /// The same encoder with every layer's matrices widened to f32 (4-bit and int8
+    /// weights dequantised once): the memory-for-speed alternative to widening blocks of
+    /// rows in each product, which `examples/forward_timing.rs` measures.
+    pub fn widened(&self) -> Encoder {
+        let f32 = |lin: &Linear| {
+            let w = lin.weight();
+            Linear::new(
+                Matrix::from_f32(w.rows(), w.cols(), w.to_f32()),
+                lin.bias().map(<[f32]>::to_vec),
+            )
+        };
+        let mut out = self.clone();
+        for layer in &mut out.layers {
+            for lin in [
+                &mut layer.query,
+                &mut layer.key,
+                &mut layer.value,
+                &mut layer.attention_output,
+                &mut layer.intermediate,
+                &mut layer.output,
+            ] {
+                *lin = f32(lin);
+            }
+        }
+        out
+    }
+
+    /// Bytes the layers' weight matrices take in memory (biases and norms aside).
+    pub fn layer_weight_bytes(&self) -> usize {
+        self.layers
+            .iter()
+            .flat_map(|l| {
+                [
+                    &l.query,
+                    &l.key,
+                    &l.value,
+                    &l.attention_output,
+                    &l.intermediate,
+                    &l.output,
+                ]
+            })
+            .map(|lin| lin.weight().bytes())
+            .sum()
+    }
+
     /// The vocabulary ids of the word-embedding rows held, when not every id is.
     pub fn word_ids(&self) -> Option<&[u32]> {
         self.word_ids.as_deref()

@@ -167,6 +167,19 @@ impl Matrix {
         self.cols
     }
 
+    /// Bytes its values take in memory (scales included).
+    pub fn bytes(&self) -> usize {
+        match &self.storage {
+            Storage::F32(v) => v.len() * 4,
+            Storage::Int8 {
+                data,
+                scales,
+                col_scales,
+            } => data.len() + (scales.len() + col_scales.len()) * 4,
+            Storage::Q4_0(blocks) => blocks.len(),
+        }
+    }
+
     /// The storage.
     pub fn storage(&self) -> &Storage {
         &self.storage
