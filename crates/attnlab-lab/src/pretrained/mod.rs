@@ -196,7 +196,11 @@ mod tests {
             Some(Checkpoint::MultilingualE5Small)
         );
         assert_eq!(Checkpoint::parse("e5"), None);
-        assert!(Checkpoint::ALL.iter().all(|c| Checkpoint::KNOWN.contains(c)));
+        assert!(
+            Checkpoint::ALL
+                .iter()
+                .all(|c| Checkpoint::KNOWN.contains(c))
+        );
         assert_eq!(Checkpoint::MultilingualE5Small.shape(), (12, 12));
     }
 }
