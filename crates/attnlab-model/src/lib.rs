@@ -181,6 +181,17 @@ impl Pretrained {
         self.run_encoding(encoding, attention)
     }
 
+    /// Which tokens of `encoding` are the model's special tokens (`[CLS]`, `[SEP]`;
+    /// `<s>`, `</s>`): the ids its tokenizer frames texts with.
+    pub fn special_tokens(&self, encoding: &Encoding) -> Vec<bool> {
+        let t = self.tokenizer.template();
+        encoding
+            .ids
+            .iter()
+            .map(|id| *id == t.start || *id == t.end || t.between.contains(id))
+            .collect()
+    }
+
     /// Runs a tokenised text (or pair) through the encoder.
     pub fn run_encoding(&self, encoding: Encoding, attention: &AttentionOverride) -> Result<Run> {
         let forward =

@@ -121,6 +121,13 @@ fn one_head_aligns_the_chinese_sentence_with_its_translation() {
         )
         .unwrap();
     let t = &run.encoding.tokens;
+    let special: Vec<usize> = model
+        .special_tokens(&run.encoding)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.then_some(i))
+        .collect();
+    assert_eq!(special, [0, 7, 8, 16], "<s>, </s></s>, </s> of {t:?}");
     let at = |s: &str| {
         t.iter()
             .position(|x| x == s)

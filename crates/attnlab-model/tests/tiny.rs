@@ -283,3 +283,31 @@ fn names_with_or_without_a_prefix_load_and_missing_ones_are_named() {
         Err(ModelError::Format(_))
     ));
 }
+
+#[test]
+fn a_pair_reads_its_second_text_as_segment_one_and_marks_the_specials() {
+    let model = tiny();
+    let none = AttentionOverride::default();
+    let pair = model.run_pair("the cat", "a dog", &none).unwrap();
+    assert_eq!(
+        pair.encoding.tokens,
+        ["[CLS]", "the", "cat", "[SEP]", "a", "dog", "[SEP]"]
+    );
+    assert_eq!(pair.encoding.type_ids, [0, 0, 0, 0, 1, 1, 1]);
+    assert_eq!(
+        model.special_tokens(&pair.encoding),
+        [true, false, false, true, false, false, true]
+    );
+    // The same ids all of segment 0 give other states: the segment table is used.
+    let flat = model.encoder().forward(&pair.encoding.ids, &none).unwrap();
+    assert_ne!(flat.embedding, pair.forward.embedding);
+    // Segments that do not fit are errors, not panics.
+    let bad = model
+        .encoder()
+        .forward_segments(&pair.encoding.ids, &[0, 2, 0, 0, 0, 0, 0], &none);
+    assert!(matches!(bad, Err(ModelError::Segments(_))), "{bad:?}");
+    let short = model
+        .encoder()
+        .forward_segments(&pair.encoding.ids, &[0], &none);
+    assert!(matches!(short, Err(ModelError::Segments(_))), "{short:?}");
+}

@@ -300,6 +300,7 @@ pub(crate) mod tests {
             tokens: ["[CLS]", "a", "b", "[SEP]"].map(String::from).to_vec(),
             ids: vec![101, 1037, 1038, 102],
             special: vec![true, false, false, true],
+            second: None,
             truncated_from: None,
             layers: 2,
             heads: 2,
