@@ -10,6 +10,15 @@
 //! pieces it ships, [`CharRange`]): for a text whose normalised characters all lie in
 //! those ranges the ids are the full vocabulary's (every piece such a text could use is
 //! there); any other character is an error naming it ([`TextError::Unsupported`]).
+//!
+//! Why not the `tokenizers` crate's Unigram: it builds for wasm (without its default
+//! `onig` and `esaxx_fast` C and C++ features, with `unstable_wasm`), but its ids are
+//! positions in the vocabulary it holds and its unknown score is the lowest of that
+//! vocabulary, so a cut vocabulary would need its ids mapped back and its minimum kept;
+//! it would read a 17 MB `tokenizer.json` (or its precompiled normaliser) where the asset
+//! carries the container's per-character map; and it would bring a regex engine and a
+//! dozen crates into the model worker for the Viterbi split above, which is short.
+//! `tests/unigram.rs` holds this implementation to the reference's ids.
 
 use std::collections::HashMap;
 
