@@ -33,7 +33,7 @@
 //! 0.998 (`tests/real_model.rs` measures both); the feed-forward matrices contribute
 //! most of that deviation.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use safetensors::Dtype;
 use safetensors::tensor::TensorView;
@@ -439,8 +439,37 @@ pub fn write(
     if !tokenizer_config.is_empty() {
         metadata.insert("tokenizer_config".to_owned(), tokenizer_config);
     }
-    safetensors::serialize(views, Some(metadata))
-        .map_err(|e| ModelError::Format(format!("cannot write the asset: {e}")))
+    let bytes = safetensors::serialize(views, Some(metadata))
+        .map_err(|e| ModelError::Format(format!("cannot write the asset: {e}")))?;
+    canonical(bytes)
+}
+
+/// The same file with its JSON header's keys in sorted order (the metadata's too), so
+/// that the same weights always give the same bytes (safetensors writes them in the
+/// order of a `HashMap`, which changes from run to run). The header keeps its length:
+/// the same keys and values, reordered.
+fn canonical(mut bytes: Vec<u8>) -> Result<Vec<u8>> {
+    let bad = |why: String| ModelError::Format(format!("cannot order the asset's header: {why}"));
+    let len = bytes
+        .get(..8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .and_then(|l| usize::try_from(l).ok())
+        .filter(|l| 8 + l <= bytes.len())
+        .ok_or_else(|| bad("no header".into()))?;
+    let mut header: BTreeMap<String, serde_json::Value> =
+        serde_json::from_slice(&bytes[8..8 + len]).map_err(|e| bad(e.to_string()))?;
+    if let Some(meta) = header.get_mut("__metadata__") {
+        let sorted: BTreeMap<String, String> =
+            serde_json::from_value(meta.take()).map_err(|e| bad(e.to_string()))?;
+        *meta = serde_json::to_value(sorted).map_err(|e| bad(e.to_string()))?;
+    }
+    let text = serde_json::to_string(&header).map_err(|e| bad(e.to_string()))?;
+    if text.len() > len {
+        return Err(bad(format!("{} bytes where {len} were", text.len())));
+    }
+    bytes[8..8 + text.len()].copy_from_slice(text.as_bytes());
+    bytes[8 + text.len()..8 + len].fill(b' ');
+    Ok(bytes)
 }
 
 /// The config an asset's metadata holds, after checking its format tag.
