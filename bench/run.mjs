@@ -468,8 +468,10 @@ function forwardTable(forward, lines) {
   lines.push('  attnlab simd: ForwardPass (attnlab-model, f32 checkpoint); tfjs-wasm: the same BERT from tfjs ops (matMul, softmax, moments, erf), ' +
     'same weights; int8: the asset the app runs; products: the Linear products alone (2·m·k·n FLOPs each)');
   if (forward.e5) {
+    const f = forward.e5.fixture;
     lines.push(`  E5 q4 simd: ${forward.e5.model}, ${forward.e5.layers} layers × ${forward.e5.heads} heads, its asset parsed in ${forward.e5.parseMs.toFixed(0)} ms; ` +
-      'its Q4_0 blocks widened to f32 256 rows at a time inside each product');
+      'its Q4_0 blocks widened to f32 256 rows at a time inside each product; ' +
+      `against the numpy float64 fixture before timing: ${f.heads} heads within ${f.attentionMaxAbsDiff.toExponential(1)}, embedding cosine ≥ ${f.embeddingCosine.toFixed(7)}`);
   } else {
     lines.push('  E5 rows: skipped (no target/model/multilingual-e5-small.q4.safetensors; run `cargo xtask model`)');
   }
@@ -580,6 +582,8 @@ async function main() {
     // The model of `cargo xtask model`, for the forward rows.
     ['/model/', model.dir],
     ['/asset/', model.assetDir],
+    // The committed numpy fixtures the E5 rows check the wasm forward pass against.
+    ['/testdata/', path.join(root, 'crates/attnlab-model/testdata')],
     ['/', here],
   ]);
   const appServer = await serveStatic([['/', dist]]);
