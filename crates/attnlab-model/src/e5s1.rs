@@ -100,6 +100,13 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// `count` items of `size` bytes, or an error when that overflows.
+fn span(count: usize, size: usize, what: &str) -> Result<usize> {
+    count
+        .checked_mul(size)
+        .ok_or_else(|| ModelError::Format(format!("E5S1: {what} is too large ({count} items)")))
+}
+
 fn u32s(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     bytes
         .chunks_exact(4)
@@ -203,8 +210,12 @@ impl<'a> E5s1<'a> {
             c.size(what)?;
         }
         let text_len = c.u64("the pieces' length")?;
-        let offsets: Vec<u32> = u32s(c.take((n + 1) * 4, "the piece offsets")?).collect();
-        let scores: Vec<f32> = u32s(c.take(n * 4, "the scores")?)
+        let offsets: Vec<u32> = u32s(c.take(
+            span(n.saturating_add(1), 4, "the piece offsets")?,
+            "the piece offsets",
+        )?)
+        .collect();
+        let scores: Vec<f32> = u32s(c.take(span(n, 4, "the scores")?, "the scores")?)
             .map(f32::from_bits)
             .collect();
         let text = c.take(text_len, "the pieces")?;
@@ -231,7 +242,7 @@ impl<'a> E5s1<'a> {
         for _ in 0..entries {
             let from = char_of(map.u32("a normalisation entry")?)?;
             let count = usize::from(map.take(1, "a normalisation entry")?[0]);
-            let to = u32s(map.take(count * 4, "a normalisation entry")?)
+            let to = u32s(map.take(span(count, 4, "an entry")?, "a normalisation entry")?)
                 .map(char_of)
                 .collect::<Result<String>>()?;
             normalization.push((from, to));
@@ -304,8 +315,8 @@ impl<'a> E5s1<'a> {
             });
         }
         let expected = match kind {
-            Kind::F32 => count * 4,
-            Kind::Q4_0 => count / Q4_BLOCK * Q4_BLOCK_BYTES,
+            Kind::F32 => span(count, 4, &own)?,
+            Kind::Q4_0 => span(count / Q4_BLOCK, Q4_BLOCK_BYTES, &own)?,
         };
         if data.len() != expected {
             return Err(ModelError::Format(format!(
@@ -323,7 +334,7 @@ fn f32s(data: &[u8]) -> Vec<f32> {
 
 impl WeightSource for E5s1<'_> {
     fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Matrix> {
-        let (kind, data) = self.find(name, rows * cols)?;
+        let (kind, data) = self.find(name, span(rows, cols, name)?)?;
         Ok(match kind {
             Kind::F32 => Matrix::from_f32(rows, cols, f32s(data)),
             Kind::Q4_0 => {

@@ -205,3 +205,23 @@ fn characters_outside_the_asset_are_named_never_replaced() {
         "{err}"
     );
 }
+
+#[test]
+fn a_damaged_container_is_an_error_not_a_panic() {
+    let Some(bytes) = container("damaged container") else {
+        return;
+    };
+    // Cut inside the header, the pieces, the normalisation map, the directory and the
+    // tensors: each an error that names the container.
+    for cut in [6, 40, 1_000, 2_000_000, 4_600_000, 4_638_000, 60_000_000] {
+        let err = E5s1::parse(&bytes[..cut])
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("E5S1"), "cut at {cut}: {err}");
+    }
+    // A count made absurd: the number of pieces (bytes 44..48) set to 2³¹ − 1.
+    let mut huge = bytes[..100_000].to_vec();
+    huge[44..48].copy_from_slice(&i32::MAX.to_le_bytes());
+    assert!(E5s1::parse(&huge).is_err());
+}
