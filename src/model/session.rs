@@ -138,7 +138,11 @@ impl ModelSession {
         self.busy.set_value((true, None));
         let id = self.latest.get_value() + 1;
         self.latest.set_value(id);
-        self.send(&Request::Run { id, text });
+        self.send(&Request::Run {
+            id,
+            text,
+            pair: None,
+        });
     }
 
     /// Asks for the flow of `layer` of the current run (once per run and layer).

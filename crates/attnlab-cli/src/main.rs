@@ -62,8 +62,9 @@ struct Cli {
 enum Command {
     Compute(compute::ComputeArgs),
     Render(render::RenderArgs),
-    /// Run a text through the pretrained model (all-MiniLM-L6-v2, after `cargo xtask
-    /// model`) and print its tokens, every head's attention and the embedding as JSON
+    /// Run a text or a pair through a pretrained model (all-MiniLM-L6-v2 or
+    /// multilingual-E5-small, after `cargo xtask model`) and print its tokens, every
+    /// head's attention and the embedding as JSON
     Model(model::ModelArgs),
 }
 

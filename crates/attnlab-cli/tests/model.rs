@@ -14,6 +14,7 @@ fn attnlab(args: &[&str]) -> Output {
         // The tests name their weights; none may come from the environment.
         .env_remove("ATTNLAB_MODEL_ASSET")
         .env_remove("ATTNLAB_MODEL_CACHE")
+        .env_remove("ATTNLAB_E5_ASSET")
         .output()
         .expect("the binary runs")
 }
@@ -30,7 +31,7 @@ fn tiny(name: &str) -> (PathBuf, PathBuf) {
     let model = Pretrained::from_hugging_face(&weights, &config, None, &vocab).unwrap();
     let bytes = asset::write(
         model.encoder(),
-        &vocab,
+        asset::Vocabulary::WordPiece(&vocab),
         &About::default(),
         asset::default_plan,
     )
@@ -103,6 +104,48 @@ fn prints_tokens_every_head_and_the_embedding() {
         assert_eq!(e.len(), 8);
         assert!((e.iter().map(|x| x * x).sum::<f64>() - 1.0).abs() < 1e-5);
     }
+}
+
+#[test]
+fn a_pair_is_read_together_and_says_where_the_second_text_starts() {
+    let (_, asset) = tiny("pair");
+    let doc = json(&attnlab(&[
+        "model",
+        "--text",
+        "the cat sat",
+        "--pair",
+        "a dog ran",
+        "--asset",
+        asset.to_str().unwrap(),
+    ]));
+    assert_eq!(doc["model"], "minilm-l6");
+    assert_eq!(
+        doc["tokens"],
+        serde_json::json!([
+            "[CLS]", "the", "cat", "sat", "[SEP]", "a", "dog", "ran", "[SEP]"
+        ])
+    );
+    assert_eq!(doc["second"], 5);
+    assert_eq!(doc["attentions"][0][0].as_array().unwrap().len(), 9);
+    let alone = json(&attnlab(&[
+        "model",
+        "--text",
+        "the cat sat a dog ran",
+        "--asset",
+        asset.to_str().unwrap(),
+    ]));
+    assert_eq!(alone["second"], Value::Null);
+    let bad = attnlab(&[
+        "model",
+        "--text",
+        "the",
+        "--pair",
+        " ",
+        "--asset",
+        asset.to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).starts_with("--pair: "));
 }
 
 #[test]
@@ -188,4 +231,161 @@ fn the_real_model_prints_72_heads() {
     let heads: usize = layers.iter().map(|l| l.as_array().unwrap().len()).sum();
     assert_eq!(heads, 72);
     assert_eq!(doc["embedding"].as_array().unwrap().len(), 384);
+}
+
+/// multilingual-E5-small's asset, or `None` (with a printed reason) when `cargo xtask
+/// model` has not made it.
+fn e5_asset(test: &str) -> Option<PathBuf> {
+    let asset = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/model/multilingual-e5-small.q4.safetensors");
+    if asset.exists() {
+        Some(asset)
+    } else {
+        println!(
+            "skipped: {test}: no asset at {} (run `cargo xtask model`)",
+            asset.display()
+        );
+        None
+    }
+}
+
+#[test]
+fn e5_attentions_and_embeddings_match_the_float64_reference() {
+    let Some(asset) = e5_asset("e5 reference") else {
+        return;
+    };
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../attnlab-model/testdata/e5_forward.json"
+    );
+    let reference: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (mut worst, mut lowest) = (0.0f64, 1.0f64);
+    for case in reference["cases"].as_array().unwrap() {
+        let mut args = vec![
+            "model",
+            "--model",
+            "multilingual-e5-small",
+            "--asset",
+            asset.to_str().unwrap(),
+            "--text",
+            case["text"].as_str().unwrap(),
+        ];
+        if let Some(b) = case["pair"].as_str() {
+            args.extend(["--pair", b]);
+        }
+        let doc = json(&attnlab(&args));
+        assert_eq!(doc["model"], "multilingual-e5-small");
+        assert_eq!(doc["ids"], case["ids"]);
+        let layers = doc["attentions"].as_array().unwrap();
+        assert_eq!(layers.len(), 12);
+        assert!(layers.iter().all(|l| l.as_array().unwrap().len() == 12));
+        for head in case["heads"].as_array().unwrap() {
+            let (l, h) = (
+                head["layer"].as_u64().unwrap() as usize,
+                head["head"].as_u64().unwrap() as usize,
+            );
+            let got = matrix(&doc["attentions"][l][h]);
+            let expected = matrix(&head["weights"]);
+            for (g, e) in got.iter().flatten().zip(expected.iter().flatten()) {
+                worst = worst.max((g - e).abs());
+            }
+        }
+        let e: Vec<f64> = case["embedding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let g: Vec<f64> = doc["embedding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let dot: f64 = e.iter().zip(&g).map(|(a, b)| a * b).sum();
+        let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        lowest = lowest.min(dot / (norm(&e) * norm(&g)));
+    }
+    println!(
+        "attnlab model (E5) vs numpy float64: worst attention deviation {worst:.2e}, lowest cosine {lowest:.7}"
+    );
+    assert!(worst <= 1e-4, "{worst}");
+    assert!(lowest >= 0.9999, "{lowest}");
+}
+
+#[test]
+fn e5_refuses_characters_it_does_not_ship_and_f32_weights() {
+    let Some(asset) = e5_asset("e5 errors") else {
+        return;
+    };
+    let e5 = |extra: &[&str]| {
+        let mut args = vec![
+            "model",
+            "--model",
+            "multilingual-e5-small",
+            "--asset",
+            asset.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        attnlab(&args)
+    };
+    let o = e5(&["--text", "我的猫🐱喜欢吃鱼"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("--text: ") && err.contains("🐱 (U+1F431)"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1);
+    let o = e5(&["--text", "猫", "--pair", "ねこ"]);
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("--pair: "));
+    let o = e5(&["--text", "猫", "--weights", "f32"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("4-bit"));
+}
+
+#[test]
+fn an_exported_e5_head_computes_to_the_same_weights() {
+    let Some(asset) = e5_asset("e5 export") else {
+        return;
+    };
+    let base = [
+        "model",
+        "--model",
+        "multilingual-e5-small",
+        "--asset",
+        asset.to_str().unwrap(),
+        "--text",
+        "我的猫喜欢吃鱼",
+        "--pair",
+        "My cat likes eating fish.",
+    ];
+    let doc = json(&attnlab(&base));
+    let mut export = base.to_vec();
+    export.extend(["--export-tensors", "5,5"]);
+    let exported = attnlab(&export);
+    let tensors = json(&exported);
+    assert_eq!(tensors["query_tokens"], doc["tokens"]);
+    let mut compute = Command::new(env!("CARGO_BIN_EXE_attnlab"))
+        .args(["compute", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    compute
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&exported.stdout)
+        .unwrap();
+    let result = json(&compute.wait_with_output().unwrap());
+    let got = matrix(&result["heads"][0]["weights"]);
+    let expected = matrix(&doc["attentions"][5][5]);
+    for (g, e) in got.iter().flatten().zip(expected.iter().flatten()) {
+        assert!((g - e).abs() < 1e-6, "{g} vs {e}");
+    }
+    let o = attnlab(&[&base[..], &["--export-tensors", "12,0"]].concat());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("layers 0 to 11"));
 }

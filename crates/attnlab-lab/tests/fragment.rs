@@ -132,23 +132,26 @@ fn variant() -> impl Strategy<Value = Variant> {
 fn pretrained() -> impl Strategy<Value = Option<PretrainedView>> {
     prop::option::of(
         (
-            0usize..9,
+            prop::sample::select(Checkpoint::KNOWN.to_vec()),
+            0usize..15,
             0usize..15,
             any::<bool>(),
             prop::option::of((0usize..300, 0usize..300)),
             any::<bool>(),
         )
-            .prop_map(|(layer, head, hide_special, search, flow)| PretrainedView {
-                checkpoint: Checkpoint::MiniLmL6,
-                layer,
-                head,
-                hide_special,
-                search,
-                relevance: if flow {
-                    Relevance::Flow
-                } else {
-                    Relevance::Rollout
-                },
+            .prop_map(|(checkpoint, layer, head, hide_special, search, flow)| {
+                PretrainedView {
+                    checkpoint,
+                    layer,
+                    head,
+                    hide_special,
+                    search,
+                    relevance: if flow {
+                        Relevance::Flow
+                    } else {
+                        Relevance::Rollout
+                    },
+                }
             }),
     )
 }

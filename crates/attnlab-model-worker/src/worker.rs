@@ -212,12 +212,15 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
     }
 }
 
-fn run(state: &mut Worker, id: u64, text: &str) -> Result<(), String> {
+fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<(), String> {
     let model = state.model.as_ref().ok_or("the model is not loaded yet")?;
     let start = now();
-    let run = model
-        .run(text, &AttentionOverride::default())
-        .map_err(|e| e.to_string())?;
+    let none = AttentionOverride::default();
+    let run = match pair {
+        Some(b) => model.run_pair(text, b, &none),
+        None => model.run(text, &none),
+    }
+    .map_err(|e| e.to_string())?;
     let heads = &run.forward.heads;
     let layers: Vec<Vec<Array2<f32>>> = heads
         .iter()
@@ -229,17 +232,13 @@ fn run(state: &mut Worker, id: u64, text: &str) -> Result<(), String> {
         .first()
         .and_then(|l| l.first())
         .map_or(0, |h| h.q.ncols());
-    let special = run
-        .encoding
-        .tokens
-        .iter()
-        .map(|t| t == "[CLS]" || t == "[SEP]")
-        .collect();
+    let special = model.special_tokens(&run.encoding);
     let header = RunHeader {
         id,
         tokens: run.encoding.tokens.clone(),
         ids: run.encoding.ids.clone(),
         special,
+        second: run.encoding.second,
         truncated_from: run.encoding.truncated_from,
         layers: heads.len(),
         heads: heads.first().map_or(0, Vec::len),
@@ -325,8 +324,8 @@ pub fn start() {
             .and_then(|text| Request::from_json(&text));
         match request {
             Ok(Request::Load { url }) => spawn_local(load(state.clone(), url)),
-            Ok(Request::Run { id, text }) => {
-                if let Err(message) = run(&mut state.borrow_mut(), id, &text) {
+            Ok(Request::Run { id, text, pair }) => {
+                if let Err(message) = run(&mut state.borrow_mut(), id, &text, pair.as_deref()) {
                     fail(Stage::Run, Some(id), message);
                 }
             }

@@ -172,7 +172,13 @@ fn report(label: &str, sizes: &str, d: &Deviation, start: Instant) {
 
 fn measure(label: &str, f32m: &Pretrained, vocab: &str, reference: &Reference, gzip: bool) {
     let start = Instant::now();
-    let bytes = asset::write(f32m.encoder(), vocab, &About::default(), sweep_plan).unwrap();
+    let bytes = asset::write(
+        f32m.encoder(),
+        asset::Vocabulary::WordPiece(vocab),
+        &About::default(),
+        sweep_plan,
+    )
+    .unwrap();
     let gz = if gzip {
         format!("{:>6.2}", gzip_size(&bytes) as f64 / 1e6)
     } else {

@@ -157,7 +157,7 @@ pub(crate) struct LayerNorm {
 }
 
 impl LayerNorm {
-    fn load(t: &Tensors<'_>, name: &str, width: usize, eps: f64) -> Result<LayerNorm> {
+    fn load(t: &impl WeightSource, name: &str, width: usize, eps: f64) -> Result<LayerNorm> {
         Ok(LayerNorm {
             weight: t.vector(&format!("{name}.weight"), width)?,
             bias: t.vector(&format!("{name}.bias"), width)?,
@@ -196,13 +196,43 @@ pub(crate) struct Layer {
 pub struct Encoder {
     config: Config,
     pub(crate) word: Matrix,
+    /// The vocabulary id of each row of `word` (ascending) when it holds only some.
+    pub(crate) word_ids: Option<Vec<u32>>,
     pub(crate) position: Matrix,
     pub(crate) token_type: Matrix,
     pub(crate) embedding_norm: LayerNorm,
     pub(crate) layers: Vec<Layer>,
 }
 
-fn linear(t: &Tensors<'_>, name: &str, out: usize, inp: usize) -> Result<Linear> {
+/// Where an encoder's weights come from, under Hugging Face BERT names (without the
+/// checkpoint's prefix): a safetensors file ([`Tensors`]) or another container.
+pub trait WeightSource {
+    /// The `rows × cols` matrix `name`.
+    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Matrix>;
+    /// The vector `name`, `len` long.
+    fn vector(&self, name: &str, len: usize) -> Result<Vec<f32>>;
+    /// The vocabulary ids of the word-embedding table's rows when it holds only some
+    /// (ascending), `None` when it holds every id.
+    fn word_ids(&self) -> Result<Option<Vec<u32>>> {
+        Ok(None)
+    }
+}
+
+impl WeightSource for Tensors<'_> {
+    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Matrix> {
+        Tensors::matrix(self, name, rows, cols)
+    }
+
+    fn vector(&self, name: &str, len: usize) -> Result<Vec<f32>> {
+        Tensors::vector(self, name, len)
+    }
+
+    fn word_ids(&self) -> Result<Option<Vec<u32>>> {
+        Tensors::word_ids(self)
+    }
+}
+
+fn linear(t: &impl WeightSource, name: &str, out: usize, inp: usize) -> Result<Linear> {
     Ok(Linear::new(
         t.matrix(&format!("{name}.weight"), out, inp)?,
         Some(t.vector(&format!("{name}.bias"), out)?),
@@ -211,7 +241,7 @@ fn linear(t: &Tensors<'_>, name: &str, out: usize, inp: usize) -> Result<Linear>
 
 impl Encoder {
     /// Loads the weights `config` describes, under Hugging Face BERT names.
-    pub fn load(config: Config, t: &Tensors<'_>) -> Result<Encoder> {
+    pub fn load(config: Config, t: &impl WeightSource) -> Result<Encoder> {
         config.validate()?;
         let (d, ff, eps) = (
             config.hidden_size,
@@ -238,8 +268,23 @@ impl Encoder {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        let word_ids = t.word_ids()?;
+        if let Some(ids) = &word_ids
+            && let Some(w) = ids.windows(2).find(|w| w[0] >= w[1]).or_else(|| {
+                ids.last()
+                    .filter(|l| **l as usize >= config.vocab_size)
+                    .map(std::slice::from_ref)
+            })
+        {
+            return Err(ModelError::Format(format!(
+                "the word-embedding ids are not ascending ids below {}: {w:?}",
+                config.vocab_size
+            )));
+        }
+        let rows = word_ids.as_ref().map_or(config.vocab_size, Vec::len);
         Ok(Encoder {
-            word: t.matrix("embeddings.word_embeddings.weight", config.vocab_size, d)?,
+            word: t.matrix("embeddings.word_embeddings.weight", rows, d)?,
+            word_ids,
             position: t.matrix(
                 "embeddings.position_embeddings.weight",
                 config.max_position_embeddings,
@@ -261,11 +306,111 @@ impl Encoder {
         &self.config
     }
 
+    /// The same encoder holding only the word-embedding rows of `ids` (ascending, each
+    /// below the vocabulary size): an asset cut to the pieces it ships.
+    pub fn with_word_rows(mut self, ids: Vec<u32>) -> Result<Encoder> {
+        if ids.windows(2).any(|w| w[0] >= w[1])
+            || ids
+                .last()
+                .is_some_and(|l| *l as usize >= self.config.vocab_size)
+        {
+            return Err(ModelError::Format(
+                "word rows: the ids must ascend and be below the vocabulary size".into(),
+            ));
+        }
+        let rows: Vec<usize> = match &self.word_ids {
+            None => ids.iter().map(|&i| i as usize).collect(),
+            Some(held) => ids
+                .iter()
+                .map(|i| {
+                    held.binary_search(i)
+                        .map_err(|_| ModelError::Format(format!("word rows: id {i} is not held")))
+                })
+                .collect::<Result<_>>()?,
+        };
+        self.word = self.word.select_rows(&rows);
+        self.word_ids = Some(ids);
+        Ok(self)
+    }
+
+    /// The same encoder with every layer's matrices widened to f32 (4-bit and int8
+    /// weights dequantised once): the memory-for-speed alternative to widening blocks of
+    /// rows in each product, which `examples/forward_timing.rs` measures.
+    pub fn widened(&self) -> Encoder {
+        let f32 = |lin: &Linear| {
+            let w = lin.weight();
+            Linear::new(
+                Matrix::from_f32(w.rows(), w.cols(), w.to_f32()),
+                lin.bias().map(<[f32]>::to_vec),
+            )
+        };
+        let mut out = self.clone();
+        for layer in &mut out.layers {
+            for lin in [
+                &mut layer.query,
+                &mut layer.key,
+                &mut layer.value,
+                &mut layer.attention_output,
+                &mut layer.intermediate,
+                &mut layer.output,
+            ] {
+                *lin = f32(lin);
+            }
+        }
+        out
+    }
+
+    /// Bytes the layers' weight matrices take in memory (biases and norms aside).
+    pub fn layer_weight_bytes(&self) -> usize {
+        self.layers
+            .iter()
+            .flat_map(|l| {
+                [
+                    &l.query,
+                    &l.key,
+                    &l.value,
+                    &l.attention_output,
+                    &l.intermediate,
+                    &l.output,
+                ]
+            })
+            .map(|lin| lin.weight().bytes())
+            .sum()
+    }
+
+    /// The vocabulary ids of the word-embedding rows held, when not every id is.
+    pub fn word_ids(&self) -> Option<&[u32]> {
+        self.word_ids.as_deref()
+    }
+
     /// Runs `ids` (one sequence, `[CLS] … [SEP]`, all of segment 0) through the encoder,
     /// each head computing the attention `attention` gives it.
     pub fn forward(&self, ids: &[u32], attention: &AttentionOverride) -> Result<Forward> {
+        self.forward_segments(ids, &vec![0; ids.len()], attention)
+    }
+
+    /// Runs `ids` with their segments (token types, e.g. BERT's second text of a pair)
+    /// through the encoder, each head computing the attention `attention` gives it.
+    pub fn forward_segments(
+        &self,
+        ids: &[u32],
+        type_ids: &[u32],
+        attention: &AttentionOverride,
+    ) -> Result<Forward> {
         let c = &self.config;
         let n = ids.len();
+        if type_ids.len() != n {
+            return Err(ModelError::Segments(format!(
+                "{} token types for {n} ids",
+                type_ids.len()
+            )));
+        }
+        if let Some(t) = type_ids.iter().find(|t| **t as usize >= c.type_vocab_size) {
+            return Err(ModelError::Segments(format!(
+                "token type {t} is not below the model's {} types",
+                c.type_vocab_size
+            )));
+        }
         if n == 0 || n > c.max_tokens() {
             return Err(ModelError::TooManyTokens {
                 tokens: n,
@@ -283,7 +428,8 @@ impl Encoder {
                 vocab_size: c.vocab_size,
             });
         }
-        let mut x = self.embed(ids);
+        let rows = self.rows_of(ids)?;
+        let mut x = self.embed(&rows, type_ids);
         let mut heads = Vec::with_capacity(self.layers.len());
         for (l, layer) in self.layers.iter().enumerate() {
             let (context, traces) = self.attend(l, layer, &x, attention)?;
@@ -313,14 +459,28 @@ impl Encoder {
         })
     }
 
-    /// Word + position + token type (segment 0), then LayerNorm.
-    fn embed(&self, ids: &[u32]) -> Array2<f32> {
+    /// The row of the word-embedding table of each id.
+    fn rows_of(&self, ids: &[u32]) -> Result<Vec<usize>> {
+        let Some(held) = &self.word_ids else {
+            return Ok(ids.iter().map(|&id| id as usize).collect());
+        };
+        ids.iter()
+            .enumerate()
+            .map(|(position, id)| {
+                held.binary_search(id)
+                    .map_err(|_| ModelError::NotShipped { position, id: *id })
+            })
+            .collect()
+    }
+
+    /// Word + position + token type, then LayerNorm (`rows`: word-embedding rows).
+    fn embed(&self, rows: &[usize], type_ids: &[u32]) -> Array2<f32> {
         let d = self.config.hidden_size;
-        let mut x = Array2::zeros((ids.len(), d));
+        let mut x = Array2::zeros((rows.len(), d));
         let (mut word, mut position, mut segment) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
-        self.token_type.row_into(0, &mut segment);
-        for (i, (&id, mut row)) in ids.iter().zip(x.rows_mut()).enumerate() {
-            self.word.row_into(id as usize, &mut word);
+        for (i, ((&r, &t), mut row)) in rows.iter().zip(type_ids).zip(x.rows_mut()).enumerate() {
+            self.token_type.row_into(t as usize, &mut segment);
+            self.word.row_into(r, &mut word);
             self.position
                 .row_into(self.config.position_offset + i, &mut position);
             for (j, v) in row.iter_mut().enumerate() {

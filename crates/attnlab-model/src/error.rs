@@ -17,6 +17,16 @@ pub enum TextError {
         /// The limit.
         max: usize,
     },
+    /// The text has characters the model's asset does not cover (its vocabulary was cut
+    /// to a set of scripts): never replaced silently.
+    Unsupported {
+        /// Each such character once, in the order of the text.
+        chars: Vec<char>,
+        /// What the asset covers, in words.
+        covered: String,
+    },
+    /// The second text of a pair is at fault.
+    InSecond(Box<TextError>),
 }
 
 impl fmt::Display for TextError {
@@ -29,6 +39,18 @@ impl fmt::Display for TextError {
                 f,
                 "the text has {chars} characters, more than the {max} a model reads"
             ),
+            TextError::Unsupported { chars, covered } => {
+                let named: Vec<String> = chars
+                    .iter()
+                    .map(|c| format!("{c} (U+{:04X})", u32::from(*c)))
+                    .collect();
+                write!(
+                    f,
+                    "the text has characters outside this model's vocabulary ({covered}): {}",
+                    named.join(", ")
+                )
+            }
+            TextError::InSecond(e) => write!(f, "the second text: {e}"),
         }
     }
 }
@@ -72,6 +94,16 @@ pub enum ModelError {
         /// The vocabulary size.
         vocab_size: usize,
     },
+    /// A token id whose word-embedding row the asset does not ship (its vocabulary was
+    /// cut to some scripts; the tokenizer never gives such an id).
+    NotShipped {
+        /// Its position in the input.
+        position: usize,
+        /// The id.
+        id: u32,
+    },
+    /// The token types (segments) do not fit the ids or the model.
+    Segments(String),
     /// More tokens than the model has positions for.
     TooManyTokens {
         /// Tokens given.
@@ -116,6 +148,11 @@ impl fmt::Display for ModelError {
                 f,
                 "ids[{position}]: {id} is not below the vocabulary size {vocab_size}"
             ),
+            ModelError::NotShipped { position, id } => write!(
+                f,
+                "ids[{position}]: {id} has no word-embedding row in this asset"
+            ),
+            ModelError::Segments(why) => write!(f, "token types: {why}"),
             ModelError::TooManyTokens { tokens, max } => {
                 write!(f, "ids: {tokens} tokens, the model takes at most {max}")
             }

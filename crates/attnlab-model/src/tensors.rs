@@ -11,10 +11,15 @@ use crate::linear::Matrix;
 
 /// The suffix of a quantised matrix's values (I8, `rows × cols`).
 pub const Q8: &str = ".q8";
+/// The suffix of a Q4_0 matrix's blocks (U8, `rows × (cols / 32 · 18)`).
+pub const Q4: &str = ".q4";
 /// The suffix of a quantised matrix's row scales (F32, `rows`).
 pub const SCALE: &str = ".scale";
 /// The suffix of a quantised matrix's column scales (F32, `cols`; all 1 when absent).
 pub const COL_SCALE: &str = ".col_scale";
+/// The vocabulary ids of the word-embedding rows an asset ships (U32, ascending), when
+/// it ships only some.
+pub const WORD_IDS: &str = "embeddings.word_embeddings.ids";
 /// The tensor every BERT-family checkpoint has; its prefix is the checkpoint's.
 const ANCHOR: &str = "embeddings.word_embeddings.weight";
 
@@ -39,6 +44,7 @@ impl<'a> Tensors<'a> {
             .into_iter()
             .find_map(|n| {
                 n.strip_suffix(Q8)
+                    .or_else(|| n.strip_suffix(Q4))
                     .unwrap_or(n)
                     .strip_suffix(ANCHOR)
                     .map(str::to_owned)
@@ -91,6 +97,20 @@ impl<'a> Tensors<'a> {
             self.expect(name, &view, &[rows, cols])?;
             return Ok(Matrix::from_f32(rows, cols, self.f32s(name, &view)?));
         }
+        if let Some(view) = self.view(&format!("{name}{Q4}")) {
+            let q_name = format!("{name}{Q4}");
+            let width = cols / crate::linear::Q4_BLOCK * crate::linear::Q4_BLOCK_BYTES;
+            self.expect(&q_name, &view, &[rows, width])?;
+            if view.dtype() != Dtype::U8 {
+                return Err(ModelError::TensorDtype {
+                    name: q_name,
+                    dtype: format!("{:?}", view.dtype()),
+                });
+            }
+            crate::linear::check_q4_0(rows, cols, view.data())
+                .map_err(|why| ModelError::Format(format!("{q_name}: {why}")))?;
+            return Ok(Matrix::from_q4_0(rows, cols, view.data().to_vec()));
+        }
         let q_name = format!("{name}{Q8}");
         let s_name = format!("{name}{SCALE}");
         let (Some(q), Some(s)) = (self.view(&q_name), self.view(&s_name)) else {
@@ -129,6 +149,31 @@ impl<'a> Tensors<'a> {
             .ok_or_else(|| ModelError::MissingTensor(name.into()))?;
         self.expect(name, &view, &[len])?;
         self.f32s(name, &view)
+    }
+
+    /// The U32 tensor `name`, or `None` when the file has no such tensor.
+    pub fn u32s(&self, name: &str) -> Result<Option<Vec<u32>>> {
+        let Some(view) = self.view(name) else {
+            return Ok(None);
+        };
+        if view.dtype() != Dtype::U32 || view.shape().len() != 1 {
+            return Err(ModelError::TensorDtype {
+                name: name.into(),
+                dtype: format!("{:?} {:?}", view.dtype(), view.shape()),
+            });
+        }
+        Ok(Some(
+            view.data()
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+        ))
+    }
+
+    /// The vocabulary ids of the word-embedding table's rows when an asset ships only
+    /// some ([`WORD_IDS`]).
+    pub fn word_ids(&self) -> Result<Option<Vec<u32>>> {
+        self.u32s(WORD_IDS)
     }
 
     /// The raw bytes of the U8 tensor `name` (an asset's vocabulary).

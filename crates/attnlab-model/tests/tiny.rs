@@ -191,9 +191,29 @@ fn the_asset_round_trips_config_vocabulary_and_about() {
         source: "tests".into(),
         licence: "none".into(),
     };
-    let bytes = asset::write(f32m.encoder(), &v, &about, asset::default_plan).unwrap();
+    let bytes = asset::write(
+        f32m.encoder(),
+        asset::Vocabulary::WordPiece(&v),
+        &about,
+        asset::default_plan,
+    )
+    .unwrap();
     let q = Pretrained::from_asset(&bytes).unwrap();
     assert_eq!(q.about(), &about);
+    // The same weights give the same bytes, whatever order the writer's maps had.
+    for _ in 0..4 {
+        let again = asset::write(
+            f32m.encoder(),
+            asset::Vocabulary::WordPiece(&v),
+            &about,
+            asset::default_plan,
+        )
+        .unwrap();
+        assert!(
+            again == bytes,
+            "the asset's bytes changed between two writes"
+        );
+    }
     assert_eq!(q.encoder().config(), f32m.encoder().config());
     let text = "the big red dog ran on a mat";
     let (a, b) = (
@@ -276,4 +296,32 @@ fn names_with_or_without_a_prefix_load_and_missing_ones_are_named() {
         Tensors::parse(b"not safetensors at all"),
         Err(ModelError::Format(_))
     ));
+}
+
+#[test]
+fn a_pair_reads_its_second_text_as_segment_one_and_marks_the_specials() {
+    let model = tiny();
+    let none = AttentionOverride::default();
+    let pair = model.run_pair("the cat", "a dog", &none).unwrap();
+    assert_eq!(
+        pair.encoding.tokens,
+        ["[CLS]", "the", "cat", "[SEP]", "a", "dog", "[SEP]"]
+    );
+    assert_eq!(pair.encoding.type_ids, [0, 0, 0, 0, 1, 1, 1]);
+    assert_eq!(
+        model.special_tokens(&pair.encoding),
+        [true, false, false, true, false, false, true]
+    );
+    // The same ids all of segment 0 give other states: the segment table is used.
+    let flat = model.encoder().forward(&pair.encoding.ids, &none).unwrap();
+    assert_ne!(flat.embedding, pair.forward.embedding);
+    // Segments that do not fit are errors, not panics.
+    let bad = model
+        .encoder()
+        .forward_segments(&pair.encoding.ids, &[0, 2, 0, 0, 0, 0, 0], &none);
+    assert!(matches!(bad, Err(ModelError::Segments(_))), "{bad:?}");
+    let short = model
+        .encoder()
+        .forward_segments(&pair.encoding.ids, &[0], &none);
+    assert!(matches!(short, Err(ModelError::Segments(_))), "{short:?}");
 }

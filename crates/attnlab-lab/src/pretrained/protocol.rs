@@ -33,12 +33,16 @@ pub enum Request {
         /// The asset's address.
         url: String,
     },
-    /// Tokenise `text` and run the forward pass.
+    /// Tokenise `text` (with `pair`, the two texts read together) and run the forward
+    /// pass.
     Run {
         /// Echoed in the reply, so a late reply to an old text can be dropped.
         id: u64,
         /// The text, as typed.
         text: String,
+        /// A second text read with the first (a translation), when there is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pair: Option<String>,
     },
     /// Run `text` (and `pair`) with variant `variant` of the lab state in `link` (a
     /// `#v1.…` fragment: the variant travels in the link's own versioned format)
@@ -146,8 +150,11 @@ pub struct RunHeader {
     pub tokens: Vec<String>,
     /// Their ids.
     pub ids: Vec<u32>,
-    /// Which tokens are the model's special tokens (`[CLS]`, `[SEP]`).
+    /// Which tokens are the model's special tokens (`[CLS]`, `[SEP]`; `<s>`, `</s>`).
     pub special: Vec<bool>,
+    /// For a pair, the index of the second text's first token.
+    #[serde(default)]
+    pub second: Option<usize>,
     /// `Some(n)` when the text had `n` tokens and was cut.
     pub truncated_from: Option<usize>,
     /// Layers.
@@ -221,6 +228,12 @@ mod tests {
             Request::Run {
                 id: 3,
                 text: "a \"quoted\" <b>text</b> 我".into(),
+                pair: None,
+            },
+            Request::Run {
+                id: 4,
+                text: "我的猫喜欢吃鱼".into(),
+                pair: Some("My cat likes eating fish.".into()),
             },
             Request::Flow { id: 3, layer: 5 },
             Request::Substitute {
@@ -252,6 +265,15 @@ mod tests {
             assert_eq!(Reply::from_json(&r.to_json()), Ok(r));
         }
         assert!(Request::from_json("{\"kind\":\"explode\"}").is_err());
+        // A run written before pairs existed still reads (no pair).
+        assert_eq!(
+            Request::from_json(r#"{"kind":"run","id":1,"text":"a"}"#),
+            Ok(Request::Run {
+                id: 1,
+                text: "a".into(),
+                pair: None
+            })
+        );
     }
 
     #[test]
@@ -261,6 +283,7 @@ mod tests {
             tokens: vec!["[CLS]".into(), "a".into(), "[SEP]".into()],
             ids: vec![101, 1037, 102],
             special: vec![true, false, true],
+            second: None,
             truncated_from: None,
             layers: 2,
             heads: 3,

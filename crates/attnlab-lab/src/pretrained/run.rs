@@ -88,6 +88,11 @@ impl ModelRun {
         if n == 0 || header.layers == 0 || header.heads == 0 || header.d_head == 0 {
             return Err(RunError::Header("no tokens, layers or heads".into()));
         }
+        if let Some(at) = header.second.filter(|at| *at == 0 || *at >= n) {
+            return Err(RunError::Header(format!(
+                "the second text starts at token {at} of {n}"
+            )));
+        }
         let expected = header.floats();
         if floats.len() != expected {
             return Err(RunError::Floats {
@@ -114,6 +119,11 @@ impl ModelRun {
     /// The tokens.
     pub fn tokens(&self) -> &[String] {
         &self.header.tokens
+    }
+
+    /// For a pair, the index of the second text's first token.
+    pub fn second(&self) -> Option<usize> {
+        self.header.second
     }
 
     /// Layers.
@@ -300,6 +310,7 @@ pub(crate) mod tests {
             tokens: ["[CLS]", "a", "b", "[SEP]"].map(String::from).to_vec(),
             ids: vec![101, 1037, 1038, 102],
             special: vec![true, false, false, true],
+            second: None,
             truncated_from: None,
             layers: 2,
             heads: 2,
@@ -313,6 +324,31 @@ pub(crate) mod tests {
     }
 
     const UNIFORM: [f32; 16] = [0.25; 16];
+
+    #[test]
+    fn a_pair_says_where_its_second_text_starts_inside_the_tokens() {
+        let run = run_with([UNIFORM; 4]);
+        assert_eq!(run.second(), None);
+        let floats = run.floats.clone();
+        let mut header = run.header.clone();
+        header.second = Some(2);
+        assert_eq!(
+            ModelRun::new(header.clone(), floats.clone())
+                .unwrap()
+                .second(),
+            Some(2)
+        );
+        for bad in [0, 4, 9] {
+            header.second = Some(bad);
+            assert!(
+                matches!(
+                    ModelRun::new(header.clone(), floats.clone()),
+                    Err(RunError::Header(_))
+                ),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn the_floats_must_match_the_header() {

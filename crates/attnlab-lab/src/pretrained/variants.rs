@@ -130,6 +130,7 @@ mod tests {
             tokens: ["[CLS]", "hi", "[SEP]"].map(String::from).to_vec(),
             ids: vec![101, 7632, 102],
             special: vec![true, false, true],
+            second: None,
             truncated_from: None,
             layers: 1,
             heads: 1,

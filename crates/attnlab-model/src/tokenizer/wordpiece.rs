@@ -1,48 +1,16 @@
-//! Tokenizers behind one trait, and BERT's WordPiece.
-//!
-//! [`WordPiece`] gives the ids of Hugging Face `tokenizers`' BertWordPiece (BertNormalizer
-//! with lower-casing, accent stripping and CJK splitting, BertPreTokenizer, WordPiece with
-//! `##` continuations, `[CLS] … [SEP]`): `tests/wordpiece.rs` checks it against ids that
-//! package produced for a committed corpus (`testdata/wordpiece.json`).
+//! BERT's WordPiece, as Hugging Face `tokenizers`' BertWordPiece configures it
+//! (BertNormalizer with lower-casing, accent stripping and CJK splitting,
+//! BertPreTokenizer, WordPiece with `##` continuations, `[CLS] … [SEP]`):
+//! `tests/wordpiece.rs` checks it against ids that package produced for a committed
+//! corpus (`testdata/wordpiece.json`).
 
 use std::collections::HashMap;
 
 use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
 
+use super::{Template, Tokenizer, check_length};
 use crate::error::{ModelError, Result, TextError};
-
-/// The longest text a tokenizer accepts, in characters (a longer one is an error, not
-/// silently cut: the token limit cuts at [`DEFAULT_MAX_TOKENS`] anyway).
-pub const MAX_TEXT_CHARS: usize = 10_000;
-
-/// The most tokens, `[CLS]` and `[SEP]` included, a text is cut to by default.
-pub const DEFAULT_MAX_TOKENS: usize = 256;
-
-/// A tokenised text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Encoding {
-    /// The vocabulary entry of each id (`[CLS]`, `the`, `##s`, `[UNK]`, …).
-    pub tokens: Vec<String>,
-    /// The ids, `[CLS]` first and `[SEP]` last.
-    pub ids: Vec<u32>,
-    /// `Some(n)` when the text had `n` tokens (specials included) and was cut.
-    pub truncated_from: Option<usize>,
-}
-
-/// Text to ids. One implementation per tokenisation scheme (WordPiece now,
-/// SentencePiece unigram later); the encoder only sees ids.
-pub trait Tokenizer: std::fmt::Debug + Send + Sync {
-    /// Tokenises `text` with the model's special tokens around it, cutting the word
-    /// pieces so that at most `max_tokens` (≥ 2) tokens remain.
-    fn encode(&self, text: &str, max_tokens: usize) -> std::result::Result<Encoding, TextError>;
-
-    /// The vocabulary entry of `id`.
-    fn token(&self, id: u32) -> Option<&str>;
-
-    /// The number of ids.
-    fn vocab_size(&self) -> usize;
-}
 
 /// BERT's uncased WordPiece, as `tokenizers`' BertWordPiece configures it.
 #[derive(Debug, Clone)]
@@ -100,7 +68,7 @@ impl WordPiece {
     }
 
     /// The word pieces of one text segment without special tokens, appended to `out`.
-    fn pieces(&self, text: &str, out: &mut Vec<u32>) {
+    fn word_pieces_of(&self, text: &str, out: &mut Vec<u32>) {
         let normalized = normalize(text);
         for word in pre_tokenize(&normalized) {
             self.word_pieces(word, out);
@@ -151,14 +119,8 @@ impl WordPiece {
 }
 
 impl Tokenizer for WordPiece {
-    fn encode(&self, text: &str, max_tokens: usize) -> std::result::Result<Encoding, TextError> {
-        let chars = text.chars().count();
-        if chars > MAX_TEXT_CHARS {
-            return Err(TextError::TooLong {
-                chars,
-                max: MAX_TEXT_CHARS,
-            });
-        }
+    fn pieces(&self, text: &str) -> std::result::Result<Vec<u32>, TextError> {
+        check_length(text)?;
         let mut pieces = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -170,12 +132,12 @@ impl Tokenizer for WordPiece {
                 .min_by_key(|(at, len, _)| (*at, std::cmp::Reverse(*len)));
             match next {
                 Some((at, len, id)) => {
-                    self.pieces(&rest[..at], &mut pieces);
+                    self.word_pieces_of(&rest[..at], &mut pieces);
                     pieces.push(id);
                     rest = &rest[at + len..];
                 }
                 None => {
-                    self.pieces(rest, &mut pieces);
+                    self.word_pieces_of(rest, &mut pieces);
                     rest = "";
                 }
             }
@@ -183,23 +145,16 @@ impl Tokenizer for WordPiece {
         if pieces.is_empty() {
             return Err(TextError::Empty);
         }
-        let whole = pieces.len() + 2;
-        let keep = max_tokens.max(2) - 2;
-        let truncated_from = (pieces.len() > keep).then_some(whole);
-        pieces.truncate(keep);
-        let ids: Vec<u32> = std::iter::once(self.cls)
-            .chain(pieces)
-            .chain(std::iter::once(self.sep))
-            .collect();
-        let tokens = ids
-            .iter()
-            .map(|&id| self.tokens[id as usize].clone())
-            .collect();
-        Ok(Encoding {
-            tokens,
-            ids,
-            truncated_from,
-        })
+        Ok(pieces)
+    }
+
+    fn template(&self) -> Template {
+        Template {
+            start: self.cls,
+            end: self.sep,
+            between: vec![self.sep],
+            second_type: 1,
+        }
     }
 
     fn token(&self, id: u32) -> Option<&str> {
@@ -292,6 +247,7 @@ fn is_chinese_char(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::MAX_TEXT_CHARS;
 
     fn vocab() -> WordPiece {
         let words = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\nthe\n,\n中\ncafe\n!";
@@ -322,6 +278,21 @@ mod tests {
         let e = vocab().encode("the the the the the", 4).unwrap();
         assert_eq!(e.tokens, ["[CLS]", "the", "the", "[SEP]"]);
         assert_eq!(e.truncated_from, Some(7));
+    }
+
+    #[test]
+    fn a_pair_is_cls_a_sep_b_sep_with_b_of_segment_one() {
+        let e = vocab().encode_pair("the cat", "un", 256).unwrap();
+        assert_eq!(e.tokens, ["[CLS]", "the", "[UNK]", "[SEP]", "un", "[SEP]"]);
+        assert_eq!(e.type_ids, [0, 0, 0, 0, 1, 1]);
+        assert_eq!(e.second, Some(4));
+        // Longest first: the longer text loses pieces until both fit.
+        let cut = vocab().encode_pair("the the the the", "un un", 7).unwrap();
+        assert_eq!(
+            cut.tokens,
+            ["[CLS]", "the", "the", "[SEP]", "un", "un", "[SEP]"]
+        );
+        assert_eq!(cut.truncated_from, Some(9));
     }
 
     #[test]
