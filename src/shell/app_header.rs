@@ -15,7 +15,9 @@ pub fn AppHeader() -> impl IntoView {
                 <summary>"About"</summary>
                 <p>"attnlab is a laboratory for the attention mechanism: change the attention function itself and watch every matrix change. "
                    "Everything runs in this page; nothing is sent anywhere."</p>
-                <p data-testid="about-model">{Checkpoint::MiniLmL6.attribution()}</p>
+                {Checkpoint::ALL.into_iter().map(|c| view! {
+                    <p data-testid=format!("about-model-{}", c.name())>{c.attribution()}</p>
+                }).collect_view()}
             </details>
         </header>
     }

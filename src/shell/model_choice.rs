@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::model::{Status, use_model_session};
 use crate::state::use_app_state;
 
-/// "Model: toy (seeded) | MiniLM-L6 (real)". Choosing the real model loads it (once per
+/// "Model: toy (seeded) | MiniLM-L6 (real) | multilingual-E5-small". Choosing a real model loads it (once per
 /// visit; from the browser's cache after the first) and opens its page; with it, the
 /// layer and head to show large.
 #[component]
@@ -23,6 +23,8 @@ pub fn ModelChoice() -> impl IntoView {
         }
         state.page.set(Page::Model);
     };
+    let chosen = move || state.pretrained.with(|p| p.map(|p| p.checkpoint));
+    let shape = move || chosen().map_or((0, 0), Checkpoint::shape);
     let layer_head = move || {
         state
             .pretrained
@@ -68,22 +70,22 @@ pub fn ModelChoice() -> impl IntoView {
                 </label>
             }).collect_view()}
             <Show when=real>
-                <p class="hint" data-testid="model-choice-status">{move || format!("MiniLM-L6: {}", status())}</p>
+                <p class="hint" data-testid="model-choice-status">{move || format!("{}: {}", chosen().map_or("", Checkpoint::short_name), status())}</p>
                 <div class="knobs">
                     <label class="knob">"layer "
                         <select data-testid="side-layer" prop:value=move || layer_head().0.to_string()
                             on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { set(&|p| p.layer = l) }>
-                            {options(Checkpoint::MiniLmL6.shape().0)}
+                            {move || options(shape().0)}
                         </select>
                     </label>
                     <label class="knob">"head "
                         <select data-testid="side-head" prop:value=move || layer_head().1.to_string()
                             on:change=move |ev| if let Ok(h) = event_target_value(&ev).parse() { set(&|p| p.head = h) }>
-                            {options(Checkpoint::MiniLmL6.shape().1)}
+                            {move || options(shape().1)}
                         </select>
                     </label>
                 </div>
-                <p class="hint">{Checkpoint::MiniLmL6.caveat()}</p>
+                <p class="hint" data-testid="model-caveat">{move || chosen().map_or("", Checkpoint::caveat)}</p>
                 <p class="hint">"The real model is shown on its own page; the other pages explain the toy model below."</p>
             </Show>
         </div>

@@ -12,9 +12,6 @@ use crate::lab::CellInfo;
 use crate::model::use_model_session;
 use crate::state::use_app_state;
 
-/// The short name in figure titles.
-const NAME: &str = "MiniLM-L6";
-
 /// The real model's page: its status, then (once a text has run) the atlas of every head,
 /// the selected head large, the head search, and rollout or flow beside the raw
 /// attention.
@@ -36,6 +33,13 @@ pub fn ModelPage() -> impl IntoView {
             </Show>
         </div>
     }
+}
+
+/// The chosen model's short name, for figure titles.
+fn name(state: crate::state::AppState) -> &'static str {
+    state
+        .pretrained
+        .with(|p| p.map_or("", |p| p.checkpoint.short_name()))
 }
 
 /// Whether the `[CLS]`/`[SEP]` switch hides the special tokens (tracked).
@@ -78,7 +82,7 @@ fn ModelViews() -> impl IntoView {
         let (l, h) = layer_head.get();
         let hide = hide.get();
         session
-            .with_run(|r| pretrained::head_figure(r, NAME, l, h, &r.token_view(hide)))
+            .with_run(|r| pretrained::head_figure(r, name(state), l, h, &r.token_view(hide)))
             .flatten()
     });
     let pick = Callback::new(move |(l, h): (usize, usize)| {
@@ -141,7 +145,7 @@ fn ModelViews() -> impl IntoView {
                     <input type="checkbox" data-testid="hide-special"
                         prop:checked=move || hide.get() == HideSpecial::Yes
                         on:change=move |ev| { let on = event_target_checked(&ev); edit(state, |p| p.hide_special = on) }/>
-                    " hide [CLS] and [SEP]"
+                    {move || format!(" hide {}", state.pretrained.with(|p| p.map_or("[CLS] and [SEP]", |p| p.checkpoint.special_tokens())))}
                 </label>
             </div>
             <p class="hint">{SPECIAL_TOKENS_NOTE}</p>
@@ -296,7 +300,7 @@ fn RelevancePanel() -> impl IntoView {
     let raw = Memo::new(move |_| {
         let (l, hide) = (layer.get(), hide.get());
         session
-            .with_run(|r| pretrained::layer_average_figure(r, NAME, l, &r.token_view(hide)))
+            .with_run(|r| pretrained::layer_average_figure(r, name(state), l, &r.token_view(hide)))
             .flatten()
     });
     let relevant = Memo::new(move |_| {

@@ -47,7 +47,7 @@ pub const ATLAS_CAPTION: &str = "Every head of every layer on one colour scale: 
      (0 reads the embeddings, 5 is the last), columns are heads. Click a head to show it large.";
 
 /// Said next to the `[CLS]`/`[SEP]` switch.
-pub const SPECIAL_TOKENS_NOTE: &str = "Many heads park most of their weight on [CLS] or [SEP] \
+pub const SPECIAL_TOKENS_NOTE: &str = "Many heads park most of their weight on the special tokens ([CLS]/[SEP], <s>/</s>) \
      when they have nothing better to do. Hiding them divides each row by what is left, so the \
      weights among the words sum to 1 again.";
 

@@ -31,11 +31,10 @@ pub enum Checkpoint {
 
 impl Checkpoint {
     /// The checkpoints of the model choice, in its order.
-    pub const ALL: [Checkpoint; 1] = [Checkpoint::MiniLmL6];
+    pub const ALL: [Checkpoint; 2] = [Checkpoint::MiniLmL6, Checkpoint::MultilingualE5Small];
 
     /// Every checkpoint the lab knows: links may name them and the model worker loads
-    /// them. multilingual-E5-small joins [`Checkpoint::ALL`] once the page's model choice
-    /// and views handle its shape and its pairs.
+    /// them.
     pub const KNOWN: [Checkpoint; 2] = [Checkpoint::MiniLmL6, Checkpoint::MultilingualE5Small];
 
     /// The checkpoint's name in links (and in `attnlab model --model`).
@@ -81,6 +80,22 @@ impl Checkpoint {
         match self {
             Checkpoint::MiniLmL6 => 23_200_000,
             Checkpoint::MultilingualE5Small => 37_100_000,
+        }
+    }
+
+    /// Its short name in figure titles and the status line.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => "MiniLM-L6",
+            Checkpoint::MultilingualE5Small => "multilingual-E5-small",
+        }
+    }
+
+    /// Its special tokens, as the switch that hides them names them.
+    pub fn special_tokens(self) -> &'static str {
+        match self {
+            Checkpoint::MiniLmL6 => "[CLS] and [SEP]",
+            Checkpoint::MultilingualE5Small => "<s> and </s>",
         }
     }
 

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from './fixtures';
+
+// multilingual-E5-small (4-bit) in the same worker and views as MiniLM: Chinese tokens
+// that are real pieces (not [UNK]), the 12 × 12 atlas, a notice naming a character the
+// build does not ship, and the model from the Cache API on an offline reload.
+
+const ASSET = 'model/multilingual-e5-small.q4.safetensors';
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+
+test.describe('multilingual-E5-small', () => {
+  test.skip(!existsSync(path.join(dist, ASSET)), `skipped: dist/${ASSET} is missing (run cargo xtask model)`);
+
+  test('reads Chinese, draws 12 × 12 heads, names an emoji, and reloads offline from the cache', async ({ page, context }) => {
+    await page.goto('/');
+    await expect
+      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state ?? ''))
+      .toBe('activated');
+    const input = page.locator('#sentence-input');
+    await input.fill('我的猫喜欢吃鱼');
+    await page.getByTestId('model-multilingual-e5-small').check();
+    await expect(page.getByTestId('model-choice-status')).toHaveText('multilingual-E5-small: ready', { timeout: 60_000 });
+    await expect(page.getByTestId('model-caveat')).toContainText('named in a notice');
+    const info = page.getByTestId('model-run-info');
+    await expect(info).toContainText('through 12 layers', { timeout: 60_000 });
+
+    // Real Chinese pieces: 猫 and 鱼 are tokens of their own, and nothing is unknown.
+    const tokens = await page.getByTestId('search-query').locator('option').allTextContents();
+    expect(tokens.join(' ')).toContain('猫');
+    expect(tokens.join(' ')).toContain('鱼');
+    expect(tokens.some((t) => /unk/i.test(t))).toBe(false);
+    await expect(page.getByTestId('hide-special').locator('..')).toContainText('<s> and </s>');
+
+    // Every head of every layer: 144 tiles, exported whole.
+    const atlas = page.getByTestId('atlas');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', String(tokens.length));
+    await page.getByTestId('atlas-export-menu').locator('summary').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('atlas-export-json').click(),
+    ]);
+    const doc = JSON.parse(readFileSync(await download.path()).toString('utf8'));
+    expect(doc.matrices).toHaveLength(144);
+    expect(doc.matrices[143].label).toBe('L11 H11');
+
+    // A character this build does not ship is named, never replaced.
+    await input.fill('我的猫🐱');
+    await expect(page.getByTestId('model-run-error')).toContainText('🐱');
+
+    // Offline, the app comes from the service worker and the model from the cache.
+    await input.fill('注意力机制');
+    await expect(info).toContainText('through 12 layers');
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('model-status')).toHaveAttribute('data-from-cache', 'true', { timeout: 60_000 });
+    await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 60_000 });
+    await context.setOffline(false);
+  });
+});
