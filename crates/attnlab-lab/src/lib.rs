@@ -62,9 +62,11 @@
 #![deny(missing_docs)]
 
 pub mod compute;
+pub mod contribution;
 pub mod export;
 pub mod figure;
 pub mod fragment;
+pub mod neuron;
 pub mod pages;
 pub mod pretrained;
 pub mod rules;

@@ -41,6 +41,7 @@
 
 pub mod asset;
 pub mod config;
+pub mod contribution;
 pub mod encoder;
 pub mod error;
 pub mod linear;
