@@ -140,6 +140,37 @@ pub fn contribution_heatmap(
     figure.with_empty_rows(empty_rows.to_vec())
 }
 
+/// The contributions figure beside a weights figure `weights`: its title with
+/// "contribution", its labels, blocked cells and empty rows.
+pub fn contribution_figure(
+    weights: &Heatmap,
+    norms: ArrayView2<'_, f32>,
+) -> Result<Heatmap, HeatmapError> {
+    let (n, m) = (weights.n_rows(), weights.n_cols());
+    if norms.dim() != (n, m) {
+        return Err(HeatmapError::ShapeMismatch {
+            a: (n, m),
+            b: norms.dim(),
+        });
+    }
+    let mut figure = contribution_heatmap(
+        contribution_title(weights.title()),
+        weights.row_labels(),
+        weights.col_labels(),
+        norms,
+        None,
+        weights.empty_rows(),
+    )?
+    .with_axis_titles(weights.row_axis(), weights.col_axis());
+    if weights.has_blocked() {
+        let blocked = (0..n * m)
+            .map(|c| weights.is_blocked(c / m, c % m))
+            .collect();
+        figure = figure.with_blocked(blocked)?;
+    }
+    Ok(figure)
+}
+
 /// The title of a contributions figure: the weights figure's title and "contribution".
 pub fn contribution_title(weights_title: &str) -> String {
     format!("{weights_title} \u{b7} contribution \u{2016}\u{3b1}f(x)\u{2016}")
@@ -361,6 +392,27 @@ mod tests {
         assert!(fig.is_blocked(0, 1) && !fig.is_blocked(1, 0));
         let max = avg.iter().copied().fold(0.0, f32::max);
         assert_eq!(fig.range().max(), max);
+        // Beside a weights figure: its labels, mask and title.
+        let weights = crate::figure::head_figure(
+            &state.model,
+            &state.variants[0],
+            0,
+            &labels,
+            &labels,
+            &run.heads[0],
+        )
+        .unwrap();
+        let beside = contribution_figure(&weights, norms[0].view()).unwrap();
+        assert_eq!(beside.title(), contribution_title(weights.title()));
+        assert!(beside.is_blocked(0, 1) && !beside.is_blocked(1, 0));
+        assert_eq!(beside.value(3, 2), Some(norms[0][[3, 2]]));
+        let reading = crate::figure::read_cell(&beside, (3, 2)).unwrap();
+        assert!(
+            reading.sentence().contains(": contribution "),
+            "{}",
+            reading.sentence()
+        );
+        assert!(contribution_figure(&weights, norms[0].slice(ndarray::s![..3, ..])).is_err());
     }
 
     #[test]

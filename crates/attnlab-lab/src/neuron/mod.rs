@@ -39,8 +39,11 @@ use ndarray::{Array2, ArrayView1, s};
 use crate::compute::LabError;
 use crate::pages::steps::Family;
 
+mod present;
 #[cfg(test)]
 mod tests;
+
+pub use present::{RowEntry, Strip};
 
 /// The form of the decomposition: which two factors are multiplied dimension by
 /// dimension.

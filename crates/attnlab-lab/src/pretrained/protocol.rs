@@ -137,7 +137,8 @@ pub struct Loaded {
 
 /// A forward pass. Its floats, in order: the attention weights `[layer][head][n][n]`,
 /// the rollout after each layer `[layer][n][n]`, then `Q`, `K` and `V`, each
-/// `[layer][head][n][d_head]`, then the sentence embedding (`width` values).
+/// `[layer][head][n][d_head]`, then what each key contributes `‖α_ij v_j W^O_h‖`
+/// `[layer][head][n][n]`, then the sentence embedding (`width` values).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunHeader {
     /// The request's id.
@@ -167,7 +168,7 @@ impl RunHeader {
     pub fn floats(&self) -> usize {
         let n = self.tokens.len();
         let (l, h) = (self.layers, self.heads);
-        l * h * n * n + l * n * n + 3 * l * h * n * self.d_head + self.width
+        2 * l * h * n * n + l * n * n + 3 * l * h * n * self.d_head + self.width
     }
 }
 
@@ -268,7 +269,8 @@ mod tests {
             width: 12,
             millis: 1.0,
         };
-        // 2·3·9 weights + 2·9 rollout + 3·(2·3·3·4) Q, K, V + 12 = 54 + 18 + 216 + 12.
-        assert_eq!(header.floats(), 300);
+        // 2·3·9 weights + 2·9 rollout + 3·(2·3·3·4) Q, K, V + 2·3·9 contributions + 12
+        // = 54 + 18 + 216 + 54 + 12.
+        assert_eq!(header.floats(), 354);
     }
 }

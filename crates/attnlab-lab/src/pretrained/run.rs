@@ -165,6 +165,14 @@ impl ModelRun {
         self.projection(2, layer, head)
     }
 
+    /// What each key contributes in head `head` of layer `layer`, `‖α_ij v_j W^O_h‖`,
+    /// `n × n`.
+    pub fn norms(&self, layer: usize, head: usize) -> Option<ArrayView2<'_, f32>> {
+        let (l, h, n, d) = (self.layers(), self.heads(), self.n(), self.header.d_head);
+        let start = l * h * n * n + l * n * n + 3 * l * h * n * d + (layer * h + head) * n * n;
+        (layer < l && head < h).then(|| self.block(start, n, n))
+    }
+
     /// The sentence embedding (unit length).
     pub fn embedding(&self) -> &[f32] {
         &self.floats[self.floats.len() - self.header.width..]
@@ -322,7 +330,7 @@ pub(crate) mod tests {
         assert_eq!(
             ModelRun::new(header.clone(), floats.clone()),
             Err(RunError::Floats {
-                expected: 2 * 2 * 16 + 2 * 16 + 3 * 2 * 2 * 4 * 2 + 3,
+                expected: 2 * 2 * 2 * 16 + 2 * 16 + 3 * 2 * 2 * 4 * 2 + 3,
                 got: floats.len()
             })
         );
@@ -406,7 +414,12 @@ pub(crate) mod tests {
         floats[64 + 32 + 16] = 5.0;
         // V of layer 0, head 1: after 2 blocks of 32 (Q and K), then 8.
         floats[64 + 32 + 64 + 8] = 7.0;
+        // Contributions of layer 1, head 1: after Q, K, V (3 · 32), then 3 blocks of 16.
+        floats[64 + 32 + 96 + 48] = 9.0;
         let run = ModelRun::new(run.header.clone(), floats).unwrap();
+        assert_eq!(run.norms(1, 1).unwrap()[[0, 0]], 9.0);
+        assert_eq!(run.norms(1, 0).unwrap()[[0, 0]], 0.0);
+        assert!(run.norms(2, 0).is_none());
         assert_eq!(run.embedding(), &[0.6, 0.8, 0.0]);
         assert_eq!(run.q(1, 0).unwrap()[[0, 0]], 5.0);
         assert_eq!(run.v(0, 1).unwrap()[[0, 0]], 7.0);
