@@ -87,9 +87,24 @@ pub fn norms(
         });
     }
     let lengths = transformed_norms(values, projection)?;
+    scaled_by_lengths(weights, &lengths)
+}
+
+/// `N_ij = |α_ij| · lengths_j` for weights `α` (`n × m`) and the `m` lengths `‖f(x_j)‖`
+/// ([`transformed_norms`]): the contributions when the lengths were computed elsewhere
+/// (the model worker sends `n` lengths per head, not `n²` contributions).
+pub fn scaled_by_lengths(weights: ArrayView2<'_, f32>, lengths: &[f32]) -> Result<Array2<f32>> {
+    if lengths.len() != weights.ncols() {
+        return Err(CoreError::ShapeMismatch {
+            head: None,
+            field: "v",
+            expected: format!("{} lengths (the columns of the weights)", weights.ncols()),
+            got: (lengths.len(), 1),
+        });
+    }
     let mut out = Array2::zeros(weights.dim());
     for (mut o, a) in out.rows_mut().into_iter().zip(weights.rows()) {
-        for ((o, a), len) in o.iter_mut().zip(a).zip(&lengths) {
+        for ((o, a), len) in o.iter_mut().zip(a).zip(lengths) {
             *o = a.abs() * len;
         }
     }
@@ -191,6 +206,11 @@ mod tests {
             norms(a.view(), v.view(), None),
             Err(CoreError::ShapeMismatch { field: "v", .. })
         ));
+        assert!(scaled_by_lengths(a.view(), &[1.0]).is_err());
+        assert_eq!(
+            scaled_by_lengths(a.view(), &[2.0, 4.0]).unwrap(),
+            array![[1.0, 2.0]]
+        );
         let p = array![[1.0f32, 0.0, 0.0]];
         assert!(matches!(
             transformed_norms(v.view(), Some(p.view())),

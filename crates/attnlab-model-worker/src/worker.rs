@@ -224,7 +224,8 @@ fn run(state: &mut Worker, id: u64, text: &str) -> Result<(), String> {
         .map(|layer| layer.iter().map(|h| h.weights.clone()).collect())
         .collect();
     let graph = AttentionGraph::new(&layers).map_err(|e| e.to_string())?;
-    let norms = contribution::norms(model.encoder(), &run.forward).map_err(|e| e.to_string())?;
+    let lengths =
+        contribution::value_lengths(model.encoder(), &run.forward).map_err(|e| e.to_string())?;
     let rollout = graph.rollout();
     let d_head = heads
         .first()
@@ -266,9 +267,9 @@ fn run(state: &mut Worker, id: u64, text: &str) -> Result<(), String> {
             }
         }
     }
-    for layer in &norms {
-        for n in layer {
-            floats.extend(n.iter());
+    for layer in &lengths {
+        for head in layer {
+            floats.extend(head);
         }
     }
     floats.extend(&run.forward.embedding);

@@ -66,6 +66,49 @@ fn head_norms(
     })
 }
 
+/// Every head's lengths `‖v_j W^O_h‖`, `[layer][head][j]`: with the weights, all the
+/// contributions hold (`N_ij = α_ij ‖v_j W^O_h‖`), in `n` numbers per head instead of `n²`.
+pub fn value_lengths(encoder: &Encoder, forward: &Forward) -> Result<Vec<Vec<Vec<f32>>>> {
+    forward
+        .heads
+        .iter()
+        .enumerate()
+        .map(|(l, heads)| {
+            let w_o = layer_projection(encoder, l)?;
+            heads
+                .iter()
+                .enumerate()
+                .map(|(h, trace)| {
+                    let d_v = trace.v.ncols();
+                    let rows = w_o.slice(s![h * d_v..(h + 1) * d_v, ..]);
+                    contribution::transformed_norms(trace.v.view(), Some(rows)).map_err(|e| {
+                        ModelError::Attention {
+                            layer: l,
+                            error: match e {
+                                CoreError::Overflow { what, .. } => {
+                                    CoreError::Overflow { head: h, what }
+                                }
+                                other => other,
+                            },
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn layer_projection(encoder: &Encoder, l: usize) -> Result<Array2<f32>> {
+    output_projection(encoder, l).ok_or(ModelError::Attention {
+        layer: l,
+        error: CoreError::IndexOutOfRange {
+            field: "layer",
+            index: l,
+            len: encoder.layers.len(),
+        },
+    })
+}
+
 /// Every head's contributions `[layer][head]`, each `n × n`: `‖α_ij v_j W^O_h‖`.
 pub fn norms(encoder: &Encoder, forward: &Forward) -> Result<Vec<Vec<Array2<f32>>>> {
     forward
@@ -73,14 +116,7 @@ pub fn norms(encoder: &Encoder, forward: &Forward) -> Result<Vec<Vec<Array2<f32>
         .iter()
         .enumerate()
         .map(|(l, heads)| {
-            let w_o = output_projection(encoder, l).ok_or(ModelError::Attention {
-                layer: l,
-                error: CoreError::IndexOutOfRange {
-                    field: "layer",
-                    index: l,
-                    len: encoder.layers.len(),
-                },
-            })?;
+            let w_o = layer_projection(encoder, l)?;
             heads
                 .iter()
                 .enumerate()
@@ -103,6 +139,7 @@ mod tests {
             .run("the quick dog ran", &AttentionOverride::default())
             .unwrap();
         let norms = norms(model.encoder(), &run.forward).unwrap();
+        let lengths = value_lengths(model.encoder(), &run.forward).unwrap();
         let (d, dk) = (8, 4);
         for (l, layer) in run.forward.heads.iter().enumerate() {
             // W stored out × in: output_c = Σ_r context_r W[c][r] + b_c.
@@ -123,6 +160,9 @@ mod tests {
                         }
                         let expected = square.sqrt();
                         let got = f64::from(norms[l][h][[i, j]]);
+                        let from_lengths =
+                            f64::from(trace.weights[[i, j]]) * f64::from(lengths[l][h][j]);
+                        assert!((from_lengths - expected).abs() <= 1e-5 * expected.max(1e-3));
                         assert!(
                             (got - expected).abs() <= 1e-5 * expected.max(1e-3),
                             "layer {l} head {h} ({i}, {j}): {got} vs {expected}"

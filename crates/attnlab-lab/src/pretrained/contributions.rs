@@ -55,7 +55,7 @@ pub fn atlas_contribution_figures(run: &ModelRun, view: &TokenView) -> Vec<Heatm
     let tiles: Vec<Heatmap> = (0..run.layers())
         .flat_map(|l| (0..run.heads()).map(move |h| (l, h)))
         .zip(titles)
-        .filter_map(|((l, h), title)| figure(title, run, view, run.norms(l, h)?))
+        .filter_map(|((l, h), title)| figure(title, run, view, run.norms(l, h)?.view()))
         .collect();
     let top = tiles
         .iter()
@@ -76,7 +76,7 @@ pub fn head_contribution_figure(
     view: &TokenView,
 ) -> Option<Heatmap> {
     let title = contribution_title(&format!("{name} \u{b7} layer {layer} \u{b7} head {head}"));
-    figure(title, run, view, run.norms(layer, head)?)
+    figure(title, run, view, run.norms(layer, head)?.view())
 }
 
 /// The mean of layer `layer`'s heads' contributions.
@@ -86,7 +86,7 @@ pub fn layer_average_contribution_figure(
     layer: usize,
     view: &TokenView,
 ) -> Option<Heatmap> {
-    let mut sum = run.norms(layer, 0)?.to_owned();
+    let mut sum = run.norms(layer, 0)?;
     for h in 1..run.heads() {
         sum += &run.norms(layer, h)?;
     }
@@ -104,8 +104,12 @@ pub fn special_shares(run: &ModelRun) -> Result<Vec<LayerShare>, ShareError> {
         .clone()
         .map(|l| heads.clone().filter_map(|h| run.attention(l, h)).collect())
         .collect();
-    let norms: Vec<Vec<_>> = layers
+    let owned: Vec<Vec<Array2<f32>>> = layers
         .map(|l| heads.clone().filter_map(|h| run.norms(l, h)).collect())
+        .collect();
+    let norms: Vec<Vec<_>> = owned
+        .iter()
+        .map(|l| l.iter().map(|n| n.view()).collect())
         .collect();
     contribution::special_shares(&weights, &norms, &run.header().special)
 }
@@ -144,7 +148,7 @@ mod tests {
     use super::*;
     use crate::pretrained::HideSpecial;
 
-    /// 1 layer, 1 head over [CLS] a [SEP]: Q = K = identity rows, V = 1, norms given.
+    /// 1 layer, 1 head over [CLS] a [SEP]: Q = K = V = identity rows, the lengths given.
     fn run() -> ModelRun {
         let header = RunHeader {
             id: 1,
@@ -161,14 +165,15 @@ mod tests {
         let weights = [0.5, 0.5, 0.0, 0.25, 0.5, 0.25, 0.0, 1.0, 0.0];
         let rollout = [0.0; 9];
         let eye = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-        let norms = [0.05, 2.0, 0.0, 0.025, 2.0, 0.025, 0.0, 4.0, 0.0];
+        // ‖v_j W^O‖ = 0.1, 4, 0.1: contributions 0.05 2 0 / 0.025 2 0.025 / 0 4 0.
+        let lengths = [0.1, 4.0, 0.1];
         let floats: Vec<f32> = [
             &weights[..],
             &rollout,
             &eye,
             &eye,
             &eye,
-            &norms,
+            &lengths,
             &[0.6, 0.8],
         ]
         .concat();
