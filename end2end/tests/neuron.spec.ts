@@ -15,6 +15,7 @@ import { expect, test } from './fixtures';
 //                                                      strips; .neuron-cell[data-value] per dimension
 //   [data-testid=neuron-sum|neuron-weight]             data-value = the exact number
 //   [data-testid=neuron-row]                           the row's keys, scores and weights
+//   select[data-testid=steps-neuron-key]              the step-by-step page's key for the view
 //   [data-testid=share-row]                            per layer: data-weight, data-contribution
 //   canvas[data-testid=share-chart]                    the per-layer chart
 
@@ -84,6 +85,20 @@ for (const score of ['dot', 'additive', 'cosine']) {
     expect(close(sum, raw), `Σ ${sum} vs the step-by-step raw score ${raw}`).toBe(true);
   });
 }
+
+test('the step-by-step page explains its query\'s cell on a picked key', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('variant').first().getByTestId('score').selectOption('general');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  const raw = await stepsRawScore(page);
+  await page.getByTestId('steps-neuron-key').selectOption('1');
+  const panel = page.getByTestId('neuron-panel');
+  await expect(panel.getByTestId('neuron-title')).toContainText('query “it” (7) → key “animal” (1)');
+  await expect(panel.getByTestId('neuron-left')).toBeVisible(); // q_i W
+  expect(close(await value(panel.getByTestId('neuron-sum')), raw)).toBe(true);
+  await panel.getByTestId('neuron-close').click();
+  await expect(panel).toHaveCount(0);
+});
 
 test('a click on a lab cell opens its neuron view, and "contribution" repaints the heatmaps', async ({ page }) => {
   await page.goto('/');
