@@ -126,7 +126,9 @@ fn every_head_carries_its_contributions_weight_times_value_length() {
         .collect();
     files.sort();
     let mut checked = 0;
+    let cases = files.len();
     for path in files {
+        let before = checked;
         let case: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let o = compute(&case["input"].to_string());
@@ -167,7 +169,11 @@ fn every_head_carries_its_contributions_weight_times_value_length() {
                 }
             }
         }
+        assert!(checked > before, "{}: no cell checked", path.display());
     }
-    // The fifteen cases hold 97 cells in all.
-    assert_eq!(checked, 97);
+    // Fifteen cases (97 cells) when this was written.
+    assert!(
+        cases >= 15 && checked >= 97,
+        "{cases} cases, {checked} cells"
+    );
 }
