@@ -19,6 +19,7 @@
 mod canvas;
 mod lab;
 mod model;
+mod neuron;
 mod pages;
 mod shell;
 mod state;

@@ -1,9 +1,12 @@
+use attnlab_lab::contribution::{Measure, VALUE_NOTE};
 use attnlab_lab::{export, fragment};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
+use super::measured::use_measured;
 use super::{CellInfo, HeadGridView, VariantControls};
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::neuron::{MeasureSwitch, NeuronPanel};
 use crate::state::{VariantEdit, VariantSlot, use_app_state};
 
 /// One variant: its name and buttons, the selected head large (with row entropy and
@@ -31,9 +34,15 @@ pub fn VariantPanel(
     let hover_average = RwSignal::new(None);
     let edit_custom = RwSignal::new(false);
 
+    // The weight | contribution switch, and the cell the neuron view explains.
+    let measure = RwSignal::new(Measure::Weight);
+    let picked = RwSignal::new(None::<(usize, usize)>);
+    let measured = use_measured(memos.clone(), measure, picked);
     let on_cell = Callback::new(move |cell: (usize, usize)| {
         if edit_custom.get_untracked() {
             variant.update(|v| v.masks.toggle_custom(cell));
+        } else {
+            picked.set(Some(cell));
         }
     });
     let duplicate = move |_: leptos::ev::MouseEvent| {
@@ -63,9 +72,9 @@ pub fn VariantPanel(
     let add_why = move || state.lab.with(|l| l.why_not_add_variant());
     // The memos themselves, read by reference: a derived signal would clone a figure
     // (two n × n matrices) on every read.
-    let selected: Signal<Option<Heatmap>> = memos.selected.into();
-    let average: Signal<Option<Heatmap>> = memos.average_figure.into();
-    let grid: Signal<Vec<Heatmap>> = memos.grid.into();
+    let selected: Signal<Option<Heatmap>> = measured.selected.into();
+    let average: Signal<Option<Heatmap>> = measured.average.into();
+    let grid: Signal<Vec<Heatmap>> = measured.grid.into();
     // The variant's input (every head's Q, K, V and the settings) for `attnlab compute`.
     let tensors = Callback::new(move |()| {
         memos.problem.with_untracked(|p| {
@@ -109,6 +118,7 @@ pub fn VariantPanel(
             </header>
             {move || rename_error.get().or(action_error.get()).map(|e| view! { <p class="why is-shown" role="alert">{e}</p> })}
             {move || memos.error.get().map(|e| view! { <p class="variant-error" data-testid="variant-error" role="status">{e}</p> })}
+            <MeasureSwitch measure=measure note=VALUE_NOTE/>
             <HeatmapCanvas
                 figure=selected
                 pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
@@ -118,6 +128,7 @@ pub fn VariantPanel(
                 command=command
             />
             <CellInfo figure=selected cell=hover/>
+            <NeuronPanel view=measured.neuron labels=measured.labels on_close=Callback::new(move |()| picked.set(None))/>
             // The knobs below the figure, so the heatmap is on the first screen.
             <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
             <HeadGridView heads=grid

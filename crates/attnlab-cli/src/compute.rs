@@ -13,8 +13,8 @@ use crate::tensors;
     about = "Compute attention for tensors you bring and print the result as JSON",
     long_about = "Compute attention for tensors you bring (Q, K, V per head, from PyTorch, \
                   numpy or anywhere else) and print the result (attnlab-result/1: per head \
-                  the weights, output, row entropy and empty rows; the combined output) as \
-                  JSON on standard output.\n\n\
+                  the weights, what each key contributes (norms: |α_ij| ‖v_j‖), output, row \
+                  entropy and empty rows; the combined output) as JSON on standard output.\n\n\
                   Fields that are not part of attnlab-tensors/1 are reported as warnings on \
                   standard error and ignored. README.md documents the format."
 )]
@@ -102,6 +102,8 @@ pub fn run(args: &ComputeArgs) -> Result<(), Failure> {
         .problem
         .compute()
         .map_err(|e| tensors::FieldError::from(e).to_string())?;
-    let json = tensors::result_json(&doc, &result).to_string();
+    let json = tensors::result_json(&doc, &result)
+        .map_err(|e| tensors::FieldError::from(e).to_string())?
+        .to_string();
     writeln!(io::stdout().lock(), "{json}").map_err(Failure::Output)
 }

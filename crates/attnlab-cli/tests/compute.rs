@@ -99,3 +99,81 @@ fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
         "{err}"
     );
 }
+
+/// A JSON matrix as rows of f64.
+fn matrix(v: &serde_json::Value) -> Vec<Vec<f64>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_head_carries_its_contributions_weight_times_value_length() {
+    // Every hand-checked case: N_ij = |α_ij| ‖v_j‖, with Linformer's values F V,
+    // written out here in f64 from the input and the printed weights.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    let cases = files.len();
+    for path in files {
+        let before = checked;
+        let case: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let o = compute(&case["input"].to_string());
+        assert_eq!(o.status.code(), Some(0), "{}", path.display());
+        let result: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        for (h, head) in case["input"]["heads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            let v = matrix(&head["v"]);
+            let values: Vec<Vec<f64>> = match head.get("linformer") {
+                Some(lin) if case["input"]["attention"] == "linformer" => matrix(&lin["f"])
+                    .iter()
+                    .map(|f| {
+                        (0..v[0].len())
+                            .map(|c| f.iter().zip(&v).map(|(a, row)| a * row[c]).sum())
+                            .collect()
+                    })
+                    .collect(),
+                _ => v,
+            };
+            let weights = matrix(&result["heads"][h]["weights"]);
+            let norms = matrix(&result["heads"][h]["norms"]);
+            assert_eq!(norms.len(), weights.len(), "{}", path.display());
+            for (w_row, n_row) in weights.iter().zip(&norms) {
+                assert_eq!(n_row.len(), values.len(), "{}", path.display());
+                for ((w, n), value) in w_row.iter().zip(n_row).zip(&values) {
+                    let len = value.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    let expected = w.abs() * len;
+                    assert!(
+                        (n - expected).abs() <= 1e-5 * expected.max(1e-6),
+                        "{} head {h}: {n} vs {expected}",
+                        path.display()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > before, "{}: no cell checked", path.display());
+    }
+    // Fifteen cases (97 cells) when this was written.
+    assert!(
+        cases >= 15 && checked >= 97,
+        "{cases} cases, {checked} cells"
+    );
+}

@@ -389,3 +389,85 @@ fn an_exported_e5_head_computes_to_the_same_weights() {
     let o = attnlab(&[&base[..], &["--export-tensors", "12,0"]].concat());
     assert!(String::from_utf8_lossy(&o.stderr).contains("layers 0 to 11"));
 }
+
+#[test]
+fn norms_are_each_keys_value_through_its_heads_rows_of_w_o() {
+    let (dir, _) = tiny("norms");
+    let text = "the quick dog ran, it was tired";
+    let doc = json(&attnlab(&[
+        "model",
+        "--text",
+        text,
+        "--weights",
+        "f32",
+        "--model-dir",
+        dir.to_str().unwrap(),
+        "--norms",
+    ]));
+    // The values from the library's forward pass (tested against numpy elsewhere), W^O
+    // read from the file, the weights from the document: ‖α_ij v_j W_hᵀ‖ in f64.
+    let (weights, config, vocab) = testing::tiny_checkpoint(3);
+    let model = Pretrained::from_hugging_face(&weights, &config, None, &vocab).unwrap();
+    let run = model
+        .run(text, &attnlab_model::AttentionOverride::default())
+        .unwrap();
+    let tensors = attnlab_model::tensors::Tensors::parse(&weights).unwrap();
+    let (d, dk) = (8, 4);
+    let norms = doc["norms"].as_array().unwrap();
+    assert_eq!(norms.len(), 2);
+    let mut checked = 0;
+    for (l, layer) in norms.iter().enumerate() {
+        let w = tensors
+            .matrix(
+                &format!("encoder.layer.{l}.attention.output.dense.weight"),
+                d,
+                d,
+            )
+            .unwrap()
+            .to_f32();
+        for (h, head) in layer.as_array().unwrap().iter().enumerate() {
+            let got = matrix(head);
+            let alpha = matrix(&doc["attentions"][l][h]);
+            let v = &run.forward.heads[l][h].v;
+            for (i, row) in got.iter().enumerate() {
+                for (j, n) in row.iter().enumerate() {
+                    let square: f64 = (0..d)
+                        .map(|c| {
+                            let f: f64 = (0..dk)
+                                .map(|r| f64::from(v[[j, r]]) * f64::from(w[c * d + h * dk + r]))
+                                .sum();
+                            (alpha[i][j] * f).powi(2)
+                        })
+                        .sum();
+                    let expected = square.sqrt();
+                    assert!(
+                        (n - expected).abs() <= 1e-5 * expected.max(1e-3),
+                        "layer {l} head {h} ({i}, {j}): {n} vs {expected}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 4 * 10 * 10);
+    // Without --norms the document has none; with --export-tensors it is refused.
+    let plain = json(&attnlab(&[
+        "model",
+        "--text",
+        text,
+        "--weights",
+        "f32",
+        "--model-dir",
+        dir.to_str().unwrap(),
+    ]));
+    assert!(plain.get("norms").is_none());
+    let both = attnlab(&[
+        "model",
+        "--text",
+        text,
+        "--norms",
+        "--export-tensors",
+        "0,0",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}

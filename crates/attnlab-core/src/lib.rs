@@ -35,6 +35,7 @@
 #![deny(missing_docs)]
 
 pub mod attention;
+pub mod contribution;
 pub mod embed;
 pub mod error;
 pub mod kernels;

@@ -8,6 +8,7 @@ use attnlab_plot::{Heatmap, HeatmapError, number};
 use ndarray::Array2;
 
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
+use crate::contribution::{self, Measure};
 use crate::state::{ModelConfig, Variant};
 
 /// The title of one head's figure, e.g.
@@ -256,6 +257,8 @@ pub struct CellReading {
     pub weight: f32,
     /// Whether the mask blocks this cell.
     pub blocked: bool,
+    /// Whether the value is a weight or a contribution `‖α f(x)‖`.
+    pub measure: Measure,
 }
 
 impl CellReading {
@@ -267,13 +270,17 @@ impl CellReading {
             "query \u{201c}{}\u{201d} ({}) \u{2192} key \u{201c}{}\u{201d} ({})",
             self.query.1, self.query.0, self.key.1, self.key.0
         );
+        let what = match self.measure {
+            Measure::Weight => "weight",
+            Measure::Contribution => "contribution \u{2016}\u{3b1}f(x)\u{2016}",
+        };
         if self.blocked {
             format!(
-                "{cell}: blocked by the mask (weight {})",
+                "{cell}: blocked by the mask ({what} {})",
                 number::full(self.weight)
             )
         } else {
-            format!("{cell}: weight {}", number::full(self.weight))
+            format!("{cell}: {what} {}", number::full(self.weight))
         }
     }
 }
@@ -285,6 +292,11 @@ pub fn read_cell(heatmap: &Heatmap, (row, col): (usize, usize)) -> Option<CellRe
         key: (col, heatmap.col_labels().get(col)?.clone()),
         weight: heatmap.value(row, col)?,
         blocked: heatmap.is_blocked(row, col),
+        measure: if heatmap.value_label() == contribution::VALUE_LABEL {
+            Measure::Contribution
+        } else {
+            Measure::Weight
+        },
     })
 }
 

@@ -65,10 +65,12 @@
 #![deny(missing_docs)]
 
 pub mod compute;
+pub mod contribution;
 pub mod export;
 pub mod figure;
 pub mod fragment;
 pub mod lessons;
+pub mod neuron;
 pub mod pages;
 pub mod pretrained;
 pub mod rules;

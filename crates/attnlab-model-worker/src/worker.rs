@@ -7,7 +7,7 @@ use attnlab_lab::pretrained::protocol::{
 };
 use attnlab_lab::pretrained::substitution;
 use attnlab_model::relevance::AttentionGraph;
-use attnlab_model::{AttentionOverride, HeadTrace, Pretrained};
+use attnlab_model::{AttentionOverride, HeadTrace, Pretrained, contribution};
 use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
 use ndarray::Array2;
 use wasm_bindgen::JsCast;
@@ -227,6 +227,8 @@ fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<()
         .map(|layer| layer.iter().map(|h| h.weights.clone()).collect())
         .collect();
     let graph = AttentionGraph::new(&layers).map_err(|e| e.to_string())?;
+    let lengths =
+        contribution::value_lengths(model.encoder(), &run.forward).map_err(|e| e.to_string())?;
     let rollout = graph.rollout();
     let d_head = heads
         .first()
@@ -262,6 +264,11 @@ fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<()
             for h in layer {
                 floats.extend(pick(h).iter());
             }
+        }
+    }
+    for layer in &lengths {
+        for head in layer {
+            floats.extend(head);
         }
     }
     floats.extend(&run.forward.embedding);

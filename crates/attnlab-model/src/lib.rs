@@ -43,6 +43,7 @@
 
 pub mod asset;
 pub mod config;
+pub mod contribution;
 pub mod e5s1;
 pub mod encoder;
 pub mod error;

@@ -26,6 +26,9 @@ pub fn AtlasView(
     selected: Signal<(usize, usize)>,
     /// Called with the `(layer, head)` picked.
     on_pick: Callback<(usize, usize)>,
+    /// Called, after `on_pick`, with the `(row, column)` of the tile's cell clicked.
+    #[prop(optional)]
+    on_cell: Option<Callback<(usize, usize)>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let map = StoredValue::new(None::<HeadGridMap>);
@@ -67,6 +70,10 @@ pub fn AtlasView(
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
         if let Some(i) = map.with_value(|m| m.as_ref().and_then(|m| m.head_at(x, y))) {
             pick(i);
+        }
+        let cell = map.with_value(|m| m.as_ref().and_then(|m| m.cell_at(x, y)));
+        if let (Some(on_cell), Some((_, i, j))) = (on_cell, cell) {
+            on_cell.run((i, j));
         }
     };
     let on_key = move |ev: KeyboardEvent| {

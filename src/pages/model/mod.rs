@@ -4,6 +4,7 @@
 //! switch are `attnlab_lab::pretrained`'s.
 
 mod atlas_view;
+mod contribution_panel;
 mod model_page;
 mod status_panel;
 mod substitution_panel;

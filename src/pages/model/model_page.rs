@@ -6,11 +6,14 @@ use attnlab_lab::state::DEFAULT_SENTENCE;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
+use super::contribution_panel::{ContributionPanel, measured};
 use super::{AtlasView, ModelStatusPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
+use crate::neuron::MeasureSwitch;
 use crate::state::use_app_state;
+use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 
 /// The real model's page: its status, then (once a text has run) the atlas of every head,
 /// the selected head large, the head search, and rollout or flow beside the raw
@@ -68,10 +71,21 @@ fn ModelViews() -> impl IntoView {
             .with_run(|r| (r.layers(), r.heads(), r.n()))
             .unwrap_or_default()
     });
+    // The weight | contribution switch over the atlas, the head and the layer mean; the
+    // cell the neuron view explains (indices of the whole text).
+    let measure = RwSignal::new(Measure::Weight);
+    let picked = RwSignal::new(None::<(usize, usize)>);
     let tiles = Memo::new(move |_| {
-        let hide = hide.get();
+        let (hide, m) = (hide.get(), measure.get());
         session
-            .with_run(|r| pretrained::atlas_figures(r, &r.token_view(hide)))
+            .with_run(|r| {
+                let view = r.token_view(hide);
+                measured(
+                    m,
+                    || pretrained::atlas_figures(r, &view),
+                    || pretrained::atlas_contribution_figures(r, &view),
+                )
+            })
             .unwrap_or_default()
     });
     let titles = Memo::new(move |_| {
@@ -80,9 +94,16 @@ fn ModelViews() -> impl IntoView {
     });
     let head_figure = Memo::new(move |_| {
         let (l, h) = layer_head.get();
-        let hide = hide.get();
+        let (hide, m) = (hide.get(), measure.get());
         session
-            .with_run(|r| pretrained::head_figure(r, name(state), l, h, &r.token_view(hide)))
+            .with_run(|r| {
+                let view = r.token_view(hide);
+                measured(
+                    m,
+                    || pretrained::head_figure(r, name(state), l, h, &view),
+                    || pretrained::head_contribution_figure(r, name(state), l, h, &view),
+                )
+            })
             .flatten()
     });
     let pick = Callback::new(move |(l, h): (usize, usize)| {
@@ -100,6 +121,17 @@ fn ModelViews() -> impl IntoView {
             && let (Some(&q), Some(&k)) = (kept.get(i), kept.get(j))
         {
             edit(state, |p| p.search = Some((q, k)));
+            picked.set(Some((q, k)));
+        }
+    });
+    // A cell of an atlas tile (the tile's head is picked first) opens its neuron view.
+    let on_atlas_cell = Callback::new(move |(i, j): (usize, usize)| {
+        let kept =
+            session.with_run_untracked(|r| r.token_view(hide.get_untracked()).kept().to_vec());
+        if let Some(kept) = kept
+            && let (Some(&q), Some(&k)) = (kept.get(i), kept.get(j))
+        {
+            picked.set(Some((q, k)));
         }
     });
     let options = move |count: usize| {
@@ -150,11 +182,12 @@ fn ModelViews() -> impl IntoView {
             </div>
             <p class="hint">{SPECIAL_TOKENS_NOTE}</p>
             <p class="hint" data-testid="model-run-info">{millis}</p>
+            <MeasureSwitch measure=measure note=PROJECTED_NOTE/>
         </section>
         <section class="panel" aria-label="Every head">
             <h2 class="section-title">"Every head of every layer"</h2>
             <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
-                selected=layer_head on_pick=pick/>
+                selected=layer_head on_pick=pick on_cell=on_atlas_cell/>
             <p class="hint">{ATLAS_CAPTION}</p>
         </section>
         <section class="panel" aria-label="The selected head">
@@ -162,10 +195,11 @@ fn ModelViews() -> impl IntoView {
                 testid="model-heatmap" kind="model-head"/>
             <CellInfo figure=head_figure cell=hover/>
         </section>
+        <ContributionPanel picked=picked layer_head=layer_head/>
         <VariantsOnHead/>
         <SubstitutionPanel/>
         <HeadSearch/>
-        <RelevancePanel/>
+        <RelevancePanel measure=measure/>
     }
 }
 
@@ -281,7 +315,10 @@ fn HeadSearch() -> impl IntoView {
 }
 
 #[component]
-fn RelevancePanel() -> impl IntoView {
+fn RelevancePanel(
+    /// Weights or contributions in the layer's mean.
+    measure: RwSignal<Measure>,
+) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let view_of = move || state.pretrained.get();
@@ -298,9 +335,16 @@ fn RelevancePanel() -> impl IntoView {
         }
     });
     let raw = Memo::new(move |_| {
-        let (l, hide) = (layer.get(), hide.get());
+        let (l, hide, m) = (layer.get(), hide.get(), measure.get());
         session
-            .with_run(|r| pretrained::layer_average_figure(r, name(state), l, &r.token_view(hide)))
+            .with_run(|r| {
+                let view = r.token_view(hide);
+                measured(
+                    m,
+                    || pretrained::layer_average_figure(r, name(state), l, &view),
+                    || pretrained::layer_average_contribution_figure(r, name(state), l, &view),
+                )
+            })
             .flatten()
     });
     let relevant = Memo::new(move |_| {

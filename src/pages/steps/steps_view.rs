@@ -6,6 +6,7 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::steps_neuron::StepsNeuron;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::state::use_app_state;
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
@@ -195,6 +196,7 @@ pub fn StepsView() -> impl IntoView {
                     </div>
                 </div>
             </Show>
+            <StepsNeuron query=Signal::derive(shown_query)/>
         </section>
     }
 }

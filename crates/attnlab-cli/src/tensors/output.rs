@@ -1,6 +1,8 @@
 //! The result of a computation as an `attnlab-result/1` JSON document.
 
+use attnlab_core::CoreError;
 use attnlab_core::attention::{AttentionResult, Computation};
+use attnlab_core::contribution;
 use ndarray::Array2;
 use serde_json::{Value, json};
 
@@ -37,22 +39,27 @@ fn computation_name(c: Computation) -> &'static str {
     }
 }
 
-/// The result as an `attnlab-result/1` JSON document.
-pub fn result_json(doc: &Document, result: &AttentionResult) -> Value {
+/// The result as an `attnlab-result/1` JSON document. Each head carries its weights,
+/// output, row entropies, empty rows, how it was computed, and `norms`, what each key
+/// contributes, `‖α_ij v_j‖` (the value vectors as `f`; Linformer's projected values).
+pub fn result_json(doc: &Document, result: &AttentionResult) -> Result<Value, CoreError> {
     let heads: Vec<Value> = result
         .heads
         .iter()
-        .map(|h| {
-            json!({
+        .enumerate()
+        .map(|(i, h)| {
+            let norms = contribution::value_norms(&doc.problem, i, h)?;
+            Ok(json!({
                 "weights": rows(&h.weights),
+                "norms": rows(&norms),
                 "output": rows(&h.output),
                 "row_entropy": h.row_entropy.iter().map(|&x| num(x)).collect::<Vec<_>>(),
                 "row_entropy_normalised": h.row_entropy_normalised.iter().map(|&x| num(x)).collect::<Vec<_>>(),
                 "empty_rows": h.empty_rows,
                 "computation": computation_name(h.computation),
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<_, CoreError>>()?;
     let mut out = json!({
         "format": OUTPUT_FORMAT,
         "heads": heads,
@@ -64,7 +71,7 @@ pub fn result_json(doc: &Document, result: &AttentionResult) -> Value {
     if let Some(k) = &doc.key_tokens {
         out["key_tokens"] = json!(k);
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

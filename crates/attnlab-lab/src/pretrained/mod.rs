@@ -6,6 +6,7 @@
 //! `attnlab-model`); this module is what the page and the worker agree on, in plain
 //! Rust, so it is tested natively.
 
+mod contributions;
 mod figures;
 pub mod protocol;
 mod run;
@@ -13,6 +14,10 @@ pub mod substitution;
 mod variants;
 
 pub use attnlab_model::relevance::MAX_FLOW_TOKENS;
+pub use contributions::{
+    atlas_contribution_figures, head_contribution_figure, layer_average_contribution_figure,
+    model_neuron, share_chart, special_shares,
+};
 pub use figures::{
     ATLAS_CAPTION, Relevance, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE, atlas_figures, atlas_titles,
     head_figure, layer_average_figure, relevance_figure,

@@ -141,7 +141,9 @@ pub struct Loaded {
 
 /// A forward pass. Its floats, in order: the attention weights `[layer][head][n][n]`,
 /// the rollout after each layer `[layer][n][n]`, then `Q`, `K` and `V`, each
-/// `[layer][head][n][d_head]`, then the sentence embedding (`width` values).
+/// `[layer][head][n][d_head]`, then each key's value length through its head's rows of
+/// the output projection `‖v_j W^O_h‖` `[layer][head][n]` (what key `j` contributes to
+/// query `i` is `α_ij` times it), then the sentence embedding (`width` values).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunHeader {
     /// The request's id.
@@ -174,7 +176,7 @@ impl RunHeader {
     pub fn floats(&self) -> usize {
         let n = self.tokens.len();
         let (l, h) = (self.layers, self.heads);
-        l * h * n * n + l * n * n + 3 * l * h * n * self.d_head + self.width
+        l * h * n * n + l * n * n + 3 * l * h * n * self.d_head + l * h * n + self.width
     }
 }
 
@@ -291,7 +293,8 @@ mod tests {
             width: 12,
             millis: 1.0,
         };
-        // 2·3·9 weights + 2·9 rollout + 3·(2·3·3·4) Q, K, V + 12 = 54 + 18 + 216 + 12.
-        assert_eq!(header.floats(), 300);
+        // 2·3·9 weights + 2·9 rollout + 3·(2·3·3·4) Q, K, V + 2·3·3 lengths + 12
+        // = 54 + 18 + 216 + 18 + 12.
+        assert_eq!(header.floats(), 318);
     }
 }

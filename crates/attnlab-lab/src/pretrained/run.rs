@@ -175,6 +175,23 @@ impl ModelRun {
         self.projection(2, layer, head)
     }
 
+    /// Each key's value length `‖v_j W^O_h‖` in head `head` of layer `layer` (`n`).
+    pub fn value_lengths(&self, layer: usize, head: usize) -> Option<&[f32]> {
+        let (l, h, n, d) = (self.layers(), self.heads(), self.n(), self.header.d_head);
+        let start = l * h * n * n + l * n * n + 3 * l * h * n * d + (layer * h + head) * n;
+        (layer < l && head < h).then(|| &self.floats[start..start + n])
+    }
+
+    /// What each key contributes in head `head` of layer `layer`, `‖α_ij v_j W^O_h‖`,
+    /// `n × n`.
+    pub fn norms(&self, layer: usize, head: usize) -> Option<Array2<f32>> {
+        let (weights, lengths) = (
+            self.attention(layer, head)?,
+            self.value_lengths(layer, head)?,
+        );
+        attnlab_core::contribution::scaled_by_lengths(weights, lengths).ok()
+    }
+
     /// The sentence embedding (unit length).
     pub fn embedding(&self) -> &[f32] {
         &self.floats[self.floats.len() - self.header.width..]
@@ -358,7 +375,7 @@ pub(crate) mod tests {
         assert_eq!(
             ModelRun::new(header.clone(), floats.clone()),
             Err(RunError::Floats {
-                expected: 2 * 2 * 16 + 2 * 16 + 3 * 2 * 2 * 4 * 2 + 3,
+                expected: 2 * 2 * 16 + 2 * 16 + 3 * 2 * 2 * 4 * 2 + 2 * 2 * 4 + 3,
                 got: floats.len()
             })
         );
@@ -442,7 +459,14 @@ pub(crate) mod tests {
         floats[64 + 32 + 16] = 5.0;
         // V of layer 0, head 1: after 2 blocks of 32 (Q and K), then 8.
         floats[64 + 32 + 64 + 8] = 7.0;
+        // Value lengths of layer 1, head 1: after Q, K, V (3 · 32), then 3 blocks of 4.
+        floats[64 + 32 + 96 + 12] = 9.0;
         let run = ModelRun::new(run.header.clone(), floats).unwrap();
+        assert_eq!(run.value_lengths(1, 1).unwrap(), [9.0, 0.0, 0.0, 0.0]);
+        // The contribution is the weight (¼ everywhere) times the length.
+        assert_eq!(run.norms(1, 1).unwrap()[[0, 0]], 2.25);
+        assert_eq!(run.norms(1, 0).unwrap()[[0, 0]], 0.0);
+        assert!(run.norms(2, 0).is_none());
         assert_eq!(run.embedding(), &[0.6, 0.8, 0.0]);
         assert_eq!(run.q(1, 0).unwrap()[[0, 0]], 5.0);
         assert_eq!(run.v(0, 1).unwrap()[[0, 0]], 7.0);

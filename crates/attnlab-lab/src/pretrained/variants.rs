@@ -143,6 +143,7 @@ mod tests {
         for m in [q, k, v] {
             floats.extend(m.iter().flatten());
         }
+        floats.extend(vec![0.0; n]); // value lengths
         floats.extend([1.0, 0.0]);
         ModelRun::new(header, floats).unwrap()
     }

@@ -1,0 +1,87 @@
+use attnlab_lab::contribution::{Measure, PAPER_URL};
+use attnlab_lab::pretrained;
+use leptos::prelude::*;
+
+use crate::canvas::{ChartLegend, LineChartCanvas};
+use crate::model::use_model_session;
+use crate::neuron::NeuronPanel;
+
+/// `weight()` or `contribution()`, as `measure` says.
+pub fn measured<T>(
+    measure: Measure,
+    weight: impl FnOnce() -> T,
+    contribution: impl FnOnce() -> T,
+) -> T {
+    match measure {
+        Measure::Weight => weight(),
+        Measure::Contribution => contribution(),
+    }
+}
+
+/// The neuron view of the picked cell of the selected head, and the per-layer shares of
+/// weight and of contribution on the special tokens for the text.
+#[component]
+pub fn ContributionPanel(
+    /// The cell the neuron view explains (indices of the whole text).
+    picked: RwSignal<Option<(usize, usize)>>,
+    /// The selected `(layer, head)`.
+    #[prop(into)]
+    layer_head: Signal<(usize, usize)>,
+) -> impl IntoView {
+    let session = use_model_session();
+    let neuron = Memo::new(move |_| {
+        let (i, j) = picked.get()?;
+        let (l, h) = layer_head.get();
+        session.with_run(|r| pretrained::model_neuron(r, l, h, i, j).map_err(|e| e.to_string()))
+    });
+    let labels = Memo::new(move |_| {
+        let tokens = session
+            .with_run(|r| r.tokens().to_vec())
+            .unwrap_or_default();
+        (tokens.clone(), tokens)
+    });
+    let chart = Memo::new(move |_| {
+        session
+            .with_run(|r| pretrained::share_chart(r).ok())
+            .flatten()
+    });
+    let shares = Memo::new(move |_| {
+        session
+            .with_run(|r| pretrained::special_shares(r).ok())
+            .flatten()
+            .unwrap_or_default()
+    });
+    let table = move || {
+        shares
+            .get()
+            .into_iter()
+            .map(|s| {
+                view! {
+                    <tr data-testid="share-row" data-weight=s.weight.to_string() data-contribution=s.contribution.to_string()>
+                        <th scope="row">{s.layer}</th>
+                        <td class="num">{format!("{:.1} %", 100.0 * s.weight)}</td>
+                        <td class="num">{format!("{:.1} %", 100.0 * s.contribution)}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <NeuronPanel view=neuron labels=labels on_close=Callback::new(move |()| picked.set(None))
+            place=Signal::derive(move || format!("layer {} \u{b7} ", layer_head.get().0))/>
+        <section class="panel shares" aria-label="Weight against contribution on the special tokens" data-testid="shares">
+            <h2 class="section-title">"Does a large weight matter? Weight against contribution, layer by layer"</h2>
+            <p class="hint">
+                "For each layer, the share of all attention weight (every head, every query) that lands on the special tokens, \
+                 and the share of the summed contributions \u{2016}\u{3b1}_ij f(x_j)\u{2016}. A large share of weight with a small share \
+                 of contribution means the heads park their weight where it adds little. "
+                <a href=PAPER_URL target="_blank" rel="noopener">"Kobayashi et al. 2020"</a>
+            </p>
+            <LineChartCanvas chart=chart testid="share-chart" legend=ChartLegend::Below class="line-chart-canvas"/>
+            <table class="share-table" data-testid="share-table">
+                <thead><tr><th scope="col">"layer"</th><th scope="col">"weight"</th><th scope="col">"contribution"</th></tr></thead>
+                <tbody>{table}</tbody>
+            </table>
+        </section>
+    }
+}
