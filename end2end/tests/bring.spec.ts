@@ -67,10 +67,16 @@ test('an attnlab-tensors/1 JSON runs through the lab, with its token labels', as
   );
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '4');
   expect(await tokensShown(page)).toEqual(TOKENS);
+  await expect(page.getByTestId('model-settings-brought')).toContainText('heads (2) and d_k (3)');
   const weights = await exportedWeights(page);
   for (let i = 0; i < 4; i++) {
     for (let j = 0; j < 4; j++) expect(weights[i][j]).toBeCloseTo(expected.head0_weights[i][j], 4);
   }
+  // A cell's neuron view reads the brought vectors: q · k over their 3 dimensions.
+  const heatmap = page.getByTestId('heatmap');
+  const box = (await heatmap.boundingBox())!;
+  await heatmap.click({ position: { x: box.width * 0.45, y: box.height * 0.5 } });
+  await expect(page.getByTestId('neuron-q').first().locator('.neuron-cell')).toHaveCount(3);
   // The sentence waits in its box and comes back.
   await page.getByTestId('bring-clear').click();
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');

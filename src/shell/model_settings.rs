@@ -62,6 +62,14 @@ pub fn ModelSettingsPanel() -> impl IntoView {
     view! {
         <div class="model-settings" data-testid="model-settings">
             <h2 class="field-label">"Model (shared by every variant)"</h2>
+            {move || state.brought.with(|b| b.as_ref().map(|b| {
+                let (_, _, d_k, _) = b.sizes();
+                view! {
+                    <p class="hint" data-testid="model-settings-brought">
+                        {format!("Your tensors set the heads ({}) and d_k ({d_k}): these settings wait for the sentence. The seed still draws the general and additive scores' and Linformer's parameters.", b.heads())}
+                    </p>
+                }
+            }))}
             <div class="knobs">
                 <Knob label="d_model" id="d-model" why=Signal::derive(move || d_model_error.get())>
                     <input type="number" min="8" max="512" step="1" data-testid="d-model"
