@@ -9,7 +9,8 @@ use attnlab_plot::{
     draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
     repaint_heatmap_values,
 };
-use plotters::prelude::IntoDrawingArea;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
@@ -274,6 +275,21 @@ pub fn paint_token_lines(
     Ok(map)
 }
 
+/// A new (detached) canvas of `width × height` device pixels with `draw` painted on it.
+fn offscreen<E: std::fmt::Display>(
+    (width, height): (f64, f64),
+    draw: impl FnOnce(&DrawingArea<BlitCanvas, Shift>) -> Result<(), E>,
+) -> Result<HtmlCanvasElement, String> {
+    let canvas = detached_canvas()?;
+    canvas.set_width(width.round().max(1.0) as u32);
+    canvas.set_height(height.round().max(1.0) as u32);
+    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
+    let area = backend.into_drawing_area();
+    draw(&area).map_err(|e| e.to_string())?;
+    area.present().map_err(|e| e.to_string())?;
+    Ok(canvas)
+}
+
 /// `heatmap` painted on a new (detached) canvas `css_width` CSS pixels wide at `scale`
 /// device pixels per CSS pixel and its natural height: what the page shows, at a higher
 /// resolution, for a PNG file.
@@ -282,17 +298,12 @@ pub fn offscreen_heatmap(
     css_width: f64,
     scale: f64,
 ) -> Result<HtmlCanvasElement, String> {
-    let canvas = detached_canvas()?;
     let style = style(scale);
     let width = (css_width * scale).round().max(1.0);
-    let height = natural_height(heatmap, &style, width).ceil().max(1.0);
-    canvas.set_width(width as u32);
-    canvas.set_height(height as u32);
-    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
-    let area = backend.into_drawing_area();
-    draw_heatmap(&area, heatmap, &style).map_err(|e| e.to_string())?;
-    area.present().map_err(|e| e.to_string())?;
-    Ok(canvas)
+    let height = natural_height(heatmap, &style, width).ceil();
+    offscreen((width, height), |area| {
+        draw_heatmap(area, heatmap, &style).map(|_| ())
+    })
 }
 
 /// `chart` painted on a new (detached) canvas of `css` CSS pixels at `scale` device
@@ -302,14 +313,9 @@ pub fn offscreen_line_chart(
     (width, height): (f64, f64),
     scale: f64,
 ) -> Result<HtmlCanvasElement, String> {
-    let canvas = detached_canvas()?;
-    canvas.set_width((width * scale).round().max(1.0) as u32);
-    canvas.set_height((height * scale).round().max(1.0) as u32);
-    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
-    let area = backend.into_drawing_area();
-    draw_line_chart(&area, chart, &LineChartStyle { scale }).map_err(|e| e.to_string())?;
-    area.present().map_err(|e| e.to_string())?;
-    Ok(canvas)
+    offscreen((width * scale, height * scale), |area| {
+        draw_line_chart(area, chart, &LineChartStyle { scale }).map(|_| ())
+    })
 }
 
 /// `grid` painted on a new (detached) canvas of `css` CSS pixels at `scale` device
@@ -319,14 +325,9 @@ pub fn offscreen_grid(
     (width, height): (f64, f64),
     scale: f64,
 ) -> Result<HtmlCanvasElement, String> {
-    let canvas = detached_canvas()?;
-    canvas.set_width((width * scale).round().max(1.0) as u32);
-    canvas.set_height((height * scale).round().max(1.0) as u32);
-    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
-    let area = backend.into_drawing_area();
-    draw_head_grid(&area, grid, &style(scale)).map_err(|e| e.to_string())?;
-    area.present().map_err(|e| e.to_string())?;
-    Ok(canvas)
+    offscreen((width * scale, height * scale), |area| {
+        draw_head_grid(area, grid, &style(scale)).map(|_| ())
+    })
 }
 
 /// The token lines painted on a new (detached) canvas of `css` CSS pixels at `scale`
@@ -336,14 +337,9 @@ pub fn offscreen_lines(
     (width, height): (f64, f64),
     scale: f64,
 ) -> Result<HtmlCanvasElement, String> {
-    let canvas = detached_canvas()?;
-    canvas.set_width((width * scale).round().max(1.0) as u32);
-    canvas.set_height((height * scale).round().max(1.0) as u32);
-    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
-    let area = backend.into_drawing_area();
-    draw_token_lines(&area, lines, &LinesStyle::scaled(scale)).map_err(|e| e.to_string())?;
-    area.present().map_err(|e| e.to_string())?;
-    Ok(canvas)
+    offscreen((width * scale, height * scale), |area| {
+        draw_token_lines(area, lines, &LinesStyle::scaled(scale)).map(|_| ())
+    })
 }
 
 fn detached_canvas() -> Result<HtmlCanvasElement, String> {
