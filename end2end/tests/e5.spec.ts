@@ -58,4 +58,39 @@ test.describe('multilingual-E5-small', () => {
     await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 60_000 });
     await context.setOffline(false);
   });
+
+  test('a sentence and its translation: the alignment, the heads that cross, and the pair under substitution', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('model-multilingual-e5-small').check();
+    await expect(page.getByTestId('model-choice-status')).toHaveText('multilingual-E5-small: ready', { timeout: 60_000 });
+    await page.getByTestId('pair-example').click();
+    await expect(page.locator('#sentence-input')).toHaveValue('我的猫喜欢吃鱼');
+    await expect(page.locator('#pair-input')).toHaveValue('My cat likes eating fish.');
+    // The example opens on layer 5, head 5, whose weight lands on each word's translation.
+    await expect(page.getByTestId('model-layer')).toHaveValue('5');
+    await expect(page.getByTestId('model-head')).toHaveValue('5');
+    const lines = page.getByTestId('alignment-canvas');
+    await expect(lines).toHaveAttribute('data-rendered-tokens', /^[1-9]\d*$/, { timeout: 60_000 });
+    expect(Number(await lines.getAttribute('data-lines'))).toBeGreaterThan(0);
+    expect(Number(await lines.getAttribute('data-rendered-keys'))).toBeGreaterThan(3);
+    await page.getByTestId('pair-backward').check();
+    await expect(page.getByTestId('alignment-note')).toContainText("not a translation decoder's cross attention");
+    // Every one of the 144 heads ranked by the weight that crosses; the top 12 listed.
+    await expect(page.getByTestId('crossing-ranking')).toHaveAttribute('data-heads', '144');
+    await expect(page.getByTestId('crossing-row')).toHaveCount(12);
+    await page.getByTestId('crossing-row').first().locator('button').click();
+    await expect(page.getByTestId('crossing-row').first().locator('button')).toHaveAttribute('aria-pressed', 'true');
+
+    // Linear attention (elu + 1) in every layer: the pair's similarity with and without.
+    const cards = page.getByTestId('variant-on-head');
+    await cards.nth(1).getByTestId('attention').selectOption('elu1');
+    await page.getByTestId('substitution-variant').selectOption('1');
+    await page.getByTestId('substitution-every-layer').check();
+    await page.getByTestId('substitution-run').click();
+    await expect(page.getByTestId('substitution-pair')).toContainText(
+      /“我的猫喜欢吃鱼” and “My cat likes eating fish\.”: similarity [0-9.]+ with the model's own attention, [0-9.-]+ with B/,
+      { timeout: 60_000 },
+    );
+    await expect(page.getByTestId('substitution-layer')).toHaveCount(12);
+  });
 });

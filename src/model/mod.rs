@@ -25,8 +25,11 @@ pub fn drive(state: AppState, session: ModelSession) {
     let ready = Memo::new(move |_| session.status.with(|s| matches!(s, Status::Ready(_))));
     Effect::new(move |_| {
         let text = state.sentence.get();
+        let pair = state
+            .pair
+            .with(|p| (!p.trim().is_empty()).then(|| p.clone()));
         if ready.get() && chosen.with(Option::is_some) {
-            session.run_text(text);
+            session.run_text(text, pair);
         }
     });
 }

@@ -48,6 +48,9 @@ pub struct Flow {
     pub millis: f64,
 }
 
+/// A text to run and its second sentence, if any.
+type Texts = (String, Option<String>);
+
 /// The model worker and what it produced. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelSession {
@@ -65,7 +68,7 @@ pub struct ModelSession {
     /// The id of the latest run asked for; replies to older ones are dropped.
     latest: StoredValue<u64>,
     /// Whether a run is being computed, and the text to send when it is done.
-    busy: StoredValue<(bool, Option<String>)>,
+    busy: StoredValue<(bool, Option<Texts>)>,
     /// The flow asked for last: (run id, layer).
     flow_asked: StoredValue<Option<(u64, usize)>>,
 }
@@ -124,25 +127,21 @@ impl ModelSession {
         }
     }
 
-    /// Runs `text` through the model (after the run in progress, if any: only the last
-    /// text asked for while it computes is run).
-    pub fn run_text(self, text: String) {
+    /// Runs `text` (and the second sentence `pair`) through the model (after the run in
+    /// progress, if any: only the last text asked for while it computes is run).
+    pub fn run_text(self, text: String, pair: Option<String>) {
         if !self.is_ready() {
             return;
         }
         let (busy, _) = self.busy.get_value();
         if busy {
-            self.busy.set_value((true, Some(text)));
+            self.busy.set_value((true, Some((text, pair))));
             return;
         }
         self.busy.set_value((true, None));
         let id = self.latest.get_value() + 1;
         self.latest.set_value(id);
-        self.send(&Request::Run {
-            id,
-            text,
-            pair: None,
-        });
+        self.send(&Request::Run { id, text, pair });
     }
 
     /// Asks for the flow of `layer` of the current run (once per run and layer).
@@ -183,8 +182,8 @@ impl ModelSession {
     fn finish_run(self) {
         let (_, pending) = self.busy.get_value();
         self.busy.set_value((false, None));
-        if let Some(text) = pending {
-            self.run_text(text);
+        if let Some((text, pair)) = pending {
+            self.run_text(text, pair);
         }
     }
 

@@ -22,5 +22,5 @@ pub use model_choice::ModelChoice;
 pub use model_settings::ModelSettingsPanel;
 pub use notice::Notice;
 pub use page_nav::PageNav;
-pub use sentence_input::SentenceInput;
+pub use sentence_input::{SentenceInput, TextBox};
 pub use token_strip::TokenStrip;

@@ -91,7 +91,7 @@ pub fn SentenceInput() -> impl IntoView {
 /// A text box bound to `text`, keeping at most [`attnlab_lab::tokens::MAX_TEXT_CHARS`]
 /// characters: what a longer paste lost is said under it (`cut_testid`).
 #[component]
-fn TextBox(
+pub fn TextBox(
     /// The text.
     text: RwSignal<String>,
     /// The element's id and test id.

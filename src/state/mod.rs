@@ -187,6 +187,8 @@ pub struct AppState {
     pub sentence: RwSignal<String>,
     /// The source sentence of cross-attention.
     pub source: RwSignal<String>,
+    /// The real model's second sentence (a pair); empty: the sentence alone.
+    pub pair: RwSignal<String>,
     /// The model settings (shared by every variant).
     pub model: RwSignal<ModelConfig>,
     /// Tensors brought in place of the sentence (`None`: the sentence through the seeded
@@ -243,6 +245,7 @@ impl AppState {
         let hover = RwSignal::new(None);
         let pad_to = RwSignal::new(lab.pad_to);
         let pretrained = RwSignal::new(lab.pretrained);
+        let pair = RwSignal::new(lab.pair.clone());
         let brought: RwSignal<Option<Arc<Brought>>> = RwSignal::new(None);
         let used_model = Memo::new(move |_| {
             brought.with(|b| match b {
@@ -340,6 +343,7 @@ impl AppState {
                 compare_what: compare_what.get(),
             },
             pretrained: pretrained.get(),
+            pair: pair.get(),
         });
         AppState {
             page,
@@ -359,6 +363,7 @@ impl AppState {
             hover,
             link_notice: RwSignal::new(None),
             pretrained,
+            pair,
             tokens,
             key_tokens,
             encoded,

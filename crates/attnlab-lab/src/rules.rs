@@ -233,6 +233,7 @@ impl LabState {
         for (what, text) in [
             ("the text", &mut self.text),
             ("the source", &mut self.source),
+            ("the second sentence", &mut self.pair),
         ] {
             let (clipped, said) = crate::tokens::clip_text(text);
             if said.is_some() {

@@ -403,6 +403,9 @@ pub struct LabState {
     pub text: String,
     /// The source sentence of cross-attention (keys and values). Kept in self mode too.
     pub source: String,
+    /// The real model's second sentence (e.g. a translation): with it, the model reads
+    /// the pair (`<s> A </s></s> B </s>`); empty: the text alone.
+    pub pair: String,
     /// The model settings shared by every variant.
     pub model: ModelConfig,
     /// "Pad to length L": append [`PAD_TOKEN`]s to the key sequence (the sentence, or
@@ -440,6 +443,7 @@ impl Default for LabState {
                 compare: (0, 1),
                 compare_what: CompareWhat::Head,
             },
+            pair: String::new(),
             pretrained: None,
         }
     }

@@ -159,7 +159,7 @@ fn pretrained() -> impl Strategy<Value = Option<PretrainedView>> {
 /// Any state, including values out of range and forbidden combinations.
 fn any_state() -> impl Strategy<Value = LabState> {
     (
-        pretrained(),
+        (pretrained(), text()),
         any::<bool>(),
         text(),
         text(),
@@ -170,7 +170,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
     )
         .prop_map(
             |(
-                pretrained,
+                (pretrained, pair),
                 cross,
                 text,
                 source,
@@ -202,6 +202,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                         },
                     },
                     pretrained,
+                    pair,
                 }
             },
         )

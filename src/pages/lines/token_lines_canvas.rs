@@ -16,6 +16,9 @@ pub fn TokenLinesCanvas(
     figure: Signal<Option<TokenLines>>,
     /// The isolated token.
     focus: RwSignal<Focus>,
+    /// The figure's name in test ids: `{name}-canvas`, and its Export menu's `{name}-…`.
+    #[prop(default = "lines")]
+    name: &'static str,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let map = RwSignal::new(TokenLinesMap::EMPTY);
@@ -85,7 +88,7 @@ pub fn TokenLinesCanvas(
     };
     view! {
         <div class="heatmap-frame lines-frame">
-            <canvas node_ref=canvas class="lines-canvas" data-testid="lines-canvas"
+            <canvas node_ref=canvas class="lines-canvas" data-testid=format!("{name}-canvas")
                 data-focus=focus_attr tabindex="0" role="img" aria-label=label
                 on:pointermove=on_move on:keydown=on_key on:focus=on_focus
                 on:pointerleave=move |ev: PointerEvent| {
@@ -95,6 +98,6 @@ pub fn TokenLinesCanvas(
                 }></canvas>
         </div>
         <ExportMenu figure=Signal::derive(move || figure.get().map(Exported::Lines))
-            canvas=canvas testid="lines" tensors=None command=None/>
+            canvas=canvas testid=name tensors=None command=None/>
     }
 }

@@ -7,7 +7,7 @@ use attnlab_plot::number;
 use leptos::prelude::*;
 
 use super::contribution_panel::{ContributionPanel, measured};
-use super::{AtlasView, ModelStatusPanel, SubstitutionPanel, VariantsOnHead};
+use super::{AtlasView, ModelStatusPanel, PairPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
@@ -31,6 +31,7 @@ pub fn ModelPage() -> impl IntoView {
         <div class="model-page" data-testid="model-page">
             <ModelStatusPanel/>
             {move || run_error().map(|e| view! { <p class="variant-error" role="alert" data-testid="model-run-error">{e}</p> })}
+            <PairPanel/>
             <Show when=has_run>
                 <ModelViews/>
             </Show>

@@ -29,7 +29,20 @@ pub fn SubstitutionPanel() -> impl IntoView {
     let session = use_model_session();
     let chosen = RwSignal::new(1usize);
     let reach = RwSignal::new(Reach::Every);
-    let pair = RwSignal::new(PAIR.to_string());
+    // The sentence pair the page reads together, when there is one; else an example.
+    let pair = RwSignal::new(state.pair.with_untracked(|p| {
+        if p.trim().is_empty() {
+            PAIR.to_string()
+        } else {
+            p.clone()
+        }
+    }));
+    Effect::new(move |_| {
+        let together = state.pair.get();
+        if !together.trim().is_empty() {
+            pair.set(together);
+        }
+    });
     let names = move || {
         state.variants.with(|s| {
             s.iter()

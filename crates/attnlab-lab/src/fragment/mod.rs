@@ -30,6 +30,7 @@
 //! | `o` | what the comparison compares: `"average"` (the head averages) | the selected head |
 //! | `u` | the page: `"steps"`, `"model"`, … | the lab |
 //! | `m` | the real model's view (below) | the toy (seeded) model |
+//! | `y` | the real model's second sentence (a pair, e.g. a translation) | none |
 //!
 //! A variant: `n` name, `f` score function, `tau` temperature, `a` attention kind (the
 //! core's names, e.g. `"scaled_dot"`, `"elu1"`), `k` Linformer k, `c` causal, `p`

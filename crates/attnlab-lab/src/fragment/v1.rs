@@ -65,6 +65,8 @@ pub(super) struct Wire {
     u: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     m: Option<WirePretrained>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    y: Option<String>,
 }
 
 /// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
@@ -261,6 +263,7 @@ impl Wire {
             o: (state.view.compare_what == CompareWhat::Average).then(|| "average".into()),
             u: (state.view.page != Page::Lab).then(|| state.view.page.name().into()),
             m: state.pretrained.as_ref().map(WirePretrained::from_view),
+            y: (!state.pair.is_empty()).then(|| state.pair.clone()),
         }
     }
 
@@ -362,6 +365,7 @@ impl Wire {
                 compare_what,
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
+            pair: self.y.unwrap_or_default(),
         };
         (state, unknown)
     }
@@ -431,8 +435,8 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 18] = [
-    "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m",
+const STATE_KEYS: [&str; 19] = [
+    "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
 ];
 const VARIANT_KEYS: [&str; 11] = ["n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];

@@ -6,6 +6,7 @@
 //! `attnlab-model`); this module is what the page and the worker agree on, in plain
 //! Rust, so it is tested natively.
 
+pub mod alignment;
 mod contributions;
 mod figures;
 pub mod protocol;

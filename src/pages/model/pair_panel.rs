@@ -1,0 +1,108 @@
+use attnlab_lab::pretrained::alignment::{
+    ALIGNMENT_NOTE, Direction, alignment_lines, rank_crossing,
+};
+use attnlab_lab::pretrained::{Checkpoint, PretrainedView};
+use attnlab_plot::{Focus, number};
+use leptos::prelude::*;
+
+use crate::model::use_model_session;
+use crate::pages::lines::TokenLinesCanvas;
+use crate::shell::TextBox;
+use crate::state::use_app_state;
+
+/// The built-in pair: a Chinese sentence and its English translation.
+const EXAMPLE: (&str, &str) = ("我的猫喜欢吃鱼", "My cat likes eating fish.");
+
+/// How many heads the crossing ranking lists.
+const RANKED: usize = 12;
+
+/// A second sentence read with the first as one text (`<s> A </s></s> B </s>`): the
+/// selected head's weights across the two as lines, and every head ranked by the share
+/// of its weight that crosses between them.
+#[component]
+pub fn PairPanel() -> impl IntoView {
+    let state = use_app_state();
+    let session = use_model_session();
+    let direction = RwSignal::new(Direction::FirstToSecond);
+    let focus = RwSignal::new(Focus::None);
+    let view_of = move || state.pretrained.get();
+    let name = move || view_of().map_or("", |p| p.checkpoint.short_name());
+    let select = move |layer: usize, head: usize| {
+        state.pretrained.update(|p| {
+            if let Some(p) = p {
+                p.layer = layer;
+                p.head = head;
+            }
+        })
+    };
+    let example = move |_| {
+        state.sentence.set(EXAMPLE.0.to_string());
+        state.pair.set(EXAMPLE.1.to_string());
+        // multilingual-E5-small's layer 5, head 5 aligns this pair (the README measures it).
+        if view_of()
+            .is_some_and(|p: PretrainedView| p.checkpoint == Checkpoint::MultilingualE5Small)
+        {
+            select(5, 5);
+        }
+    };
+    let is_pair = move || session.with_run(|r| r.second().is_some()).unwrap_or(false);
+    let lines = Signal::derive(move || {
+        let (layer, head) = view_of().map_or((0, 0), |p| (p.layer, p.head));
+        session
+            .with_run(|r| alignment_lines(r, name(), layer, head, direction.get()))
+            .flatten()
+            .map(|l| l.with_focus(focus.get()))
+    });
+    let ranking = Memo::new(move |_| {
+        session
+            .with_run(rank_crossing)
+            .flatten()
+            .unwrap_or_default()
+    });
+    let selected = move || view_of().map_or((0, 0), |p| (p.layer, p.head));
+    view! {
+        <section class="panel pair-panel" aria-label="A sentence and its translation" data-testid="pair-panel">
+            <h2 class="section-title">"A sentence and its translation"</h2>
+            <label class="field-label" for="pair-input">"Second sentence (optional): the model reads both as one text"</label>
+            <TextBox text=state.pair id="pair-input" rows=2 cut_testid="pair-cut"
+                placeholder="e.g. a translation of the sentence"/>
+            <p>
+                <button type="button" data-testid="pair-example" on:click=example>
+                    {format!("Example: {} / {}", EXAMPLE.0, EXAMPLE.1)}
+                </button>
+            </p>
+            <Show when=is_pair>
+                <div class="knobs" role="radiogroup" aria-label="Direction">
+                    <label class="knob check">
+                        <input type="radio" name="pair-direction" data-testid="pair-forward"
+                            prop:checked=move || direction.get() == Direction::FirstToSecond
+                            on:change=move |_| direction.set(Direction::FirstToSecond)/>
+                        " first \u{2192} second"
+                    </label>
+                    <label class="knob check">
+                        <input type="radio" name="pair-direction" data-testid="pair-backward"
+                            prop:checked=move || direction.get() == Direction::SecondToFirst
+                            on:change=move |_| direction.set(Direction::SecondToFirst)/>
+                        " second \u{2192} first"
+                    </label>
+                </div>
+                <TokenLinesCanvas figure=lines focus=focus name="alignment"/>
+                <p class="hint" data-testid="alignment-note">{ALIGNMENT_NOTE}</p>
+                <h3 class="field-label">{move || format!("The heads whose weight crosses most (of {})", ranking.with(Vec::len))}</h3>
+                <ol class="crossing-ranking" data-testid="crossing-ranking" data-heads=move || ranking.with(Vec::len).to_string()>
+                    {move || ranking.with(|r| r.iter().take(RANKED).copied().collect::<Vec<_>>()).into_iter().map(|c| view! {
+                        <li data-testid="crossing-row">
+                            <button type="button" class="chip"
+                                aria-pressed=move || (selected() == (c.layer, c.head)).to_string()
+                                on:click=move |_| select(c.layer, c.head)>
+                                {format!("layer {} head {}", c.layer, c.head)}
+                            </button>
+                            {format!(" {} crosses (first \u{2192} second {}, second \u{2192} first {})",
+                                number::decimals(c.share, 3), number::decimals(c.forward, 3), number::decimals(c.backward, 3))}
+                        </li>
+                    }).collect_view()}
+                </ol>
+            </Show>
+        </section>
+    }
+}
