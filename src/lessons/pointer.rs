@@ -158,7 +158,8 @@ fn locate(step: &Step, state: &AppState) -> (Vec<Outline>, Option<web_sys::Eleme
     (out, first)
 }
 
-/// Brings the lesson bar and `el` into the window (the bar stays in view when both fit).
+/// Brings the lesson bar to the top of the window, and `el` into it when it would start
+/// too low.
 fn scroll_to(el: &web_sys::Element) {
     let scroll = |el: &web_sys::Element, block| {
         let options = web_sys::ScrollIntoViewOptions::new();
@@ -173,8 +174,20 @@ fn scroll_to(el: &web_sys::Element) {
     if let Some(bar) = bar {
         scroll(&bar, web_sys::ScrollLogicalPosition::Start);
     }
-    scroll(el, web_sys::ScrollLogicalPosition::Nearest);
+    // The step's text stays on screen unless the figure would start in the window's
+    // lower part (or below it): then the figure comes first.
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if el.get_bounding_client_rect().top() > height * FIGURE_BELOW {
+        scroll(el, web_sys::ScrollLogicalPosition::Nearest);
+    }
 }
+
+/// The share of the window's height below which a figure's top makes the page scroll to
+/// it.
+const FIGURE_BELOW: f64 = 0.6;
 
 /// The outlines of the open step's pointers.
 #[component]
