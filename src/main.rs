@@ -11,6 +11,7 @@
 //! - [`shell`]: the page around the views (header, tabs, sidebar, notices);
 //! - [`lab`]: the lab page (the variants side by side, the comparison);
 //! - [`pages`]: the explanatory pages, one folder each;
+//! - [`lessons`]: the lesson player (the list, the lesson bar, the pointer, predict steps);
 //! - [`model`]: the real (pretrained) model's worker and session;
 //! - [`widgets`]: knobs and pickers the pages share.
 //!
@@ -18,6 +19,7 @@
 
 mod canvas;
 mod lab;
+mod lessons;
 mod model;
 mod neuron;
 mod pages;

@@ -149,6 +149,17 @@ pub fn paint_heatmap_over(
             .set_attribute(name, &value.to_string())
             .map_err(|_| "could not mark the canvas as painted".to_string())?;
     }
+    // Where the cells are (backing pixels), for outlines drawn over the canvas.
+    let cells = format!(
+        "{} {} {} {}",
+        map.edge_x(0),
+        map.edge_y(0),
+        map.edge_x(map.cols()),
+        map.edge_y(map.rows())
+    );
+    canvas
+        .set_attribute("data-cells", &cells)
+        .map_err(|_| "could not mark the canvas as painted".to_string())?;
     mark_painted();
     Ok(map)
 }

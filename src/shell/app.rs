@@ -7,6 +7,7 @@ use super::{
     SentenceInput, TokenStrip,
 };
 use crate::lab::{ComparePanel, VariantPanel};
+use crate::lessons::{LessonBar, LessonList, LessonsEntry, PointerOverlay, provide_player};
 use crate::model::provide_model_session;
 use crate::pages::complexity::ComplexityView;
 use crate::pages::linear::LinearPage;
@@ -23,6 +24,8 @@ use crate::state::{VariantEdit, provide_app_state, use_app_state};
 pub fn App() -> impl IntoView {
     let state = provide_app_state();
     let session = provide_model_session();
+    // Before the link bar, which writes the open lesson step's link.
+    provide_player(state);
     crate::model::drive(state, session);
     view! {
         <AppHeader/>
@@ -46,7 +49,9 @@ pub fn App() -> impl IntoView {
                 </section>
             </div>
             <div class="lab-main">
-            <PageNav/>
+            <div class="page-nav-row"><PageNav/><LessonsEntry/></div>
+            <LessonList/>
+            <LessonBar/>
             <Notice/>
             {move || match state.page.get() {
                 Page::Lab => view! { <LabPage/> }.into_any(),
@@ -60,6 +65,7 @@ pub fn App() -> impl IntoView {
             }}
             </div>
         </main>
+        <PointerOverlay/>
     }
 }
 

@@ -12,7 +12,12 @@ use crate::state::{remember_on_pagehide, use_app_state};
 #[component]
 pub fn LinkBar() -> impl IntoView {
     let state = use_app_state();
-    let link = Memo::new(move |_| state.lab.with(fragment::encode));
+    let lesson = crate::lessons::use_player();
+    // In a lesson, the lesson step's link (with the state after it once it was changed).
+    let link = Memo::new(move |_| {
+        let v1 = state.lab.with(fragment::encode);
+        lesson.and_then(|p| p.fragment(&v1)).unwrap_or(v1)
+    });
     let copied = RwSignal::new(None::<&'static str>);
     let input = NodeRef::<Input>::new();
 

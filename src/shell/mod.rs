@@ -17,6 +17,7 @@ mod token_strip;
 pub use app::App;
 pub use app_header::AppHeader;
 pub use bring_tensors::BringTensors;
+pub use bring_worker::BringWorker;
 pub use link_bar::LinkBar;
 pub use model_choice::ModelChoice;
 pub use model_settings::ModelSettingsPanel;

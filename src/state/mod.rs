@@ -393,26 +393,60 @@ impl AppState {
             VariantEdit::Duplicate(i) => lab.duplicate_variant(i).map(|_| None),
             VariantEdit::Remove(i) => lab.remove_variant(i).map(|()| Some(i)),
         }?;
+        self.sync_slots(removed, &lab.variants);
+        self.selected_variant.set(lab.view.variant);
+        self.compare.set(lab.view.compare);
+        Ok(())
+    }
+
+    /// The slots made to hold `variants` (after removing slot `removed`): the slots kept
+    /// keep their memos, only a changed variant is set, missing slots are created. Returns
+    /// the slots dropped from the end.
+    fn sync_slots(&self, removed: Option<usize>, variants: &[Variant]) -> Vec<VariantSlot> {
+        let mut dropped = Vec::new();
         self.variants.update(|slots| {
             if let Some(i) = removed
                 && i < slots.len()
             {
                 slots.remove(i);
             }
-            slots.truncate(lab.variants.len());
-            for (slot, v) in slots.iter().zip(&lab.variants) {
+            dropped = slots.split_off(variants.len().min(slots.len()));
+            for (slot, v) in slots.iter().zip(variants) {
                 if slot.variant.with_untracked(|s| s != v) {
                     slot.variant.set(v.clone());
                 }
             }
             let have = slots.len();
-            for v in &lab.variants[have..] {
+            for v in &variants[have..] {
                 slots.push(self.factory.slot(v.clone()));
             }
         });
+        dropped
+    }
+
+    /// Puts the whole app in `lab`'s state, as a link opening it would, without a new
+    /// page: every signal is set and the variant slots follow (through the same code as
+    /// [`AppState::edit_variants`]); brought tensors are put away.
+    pub fn apply(&self, lab: LabState) {
+        // The slots dropped keep their memos until the views that showed them are gone:
+        // every other signal below changes too, and a panel still on the page for a
+        // moment must not read a disposed memo.
+        drop_later(self.sync_slots(None, &lab.variants));
+        self.brought.set(None);
+        self.mode.set(lab.mode);
+        self.sentence.set(lab.text);
+        self.source.set(lab.source);
+        self.model.set(lab.model);
+        self.pad_to.set(lab.pad_to);
+        self.pretrained.set(lab.pretrained);
+        self.pair.set(lab.pair);
         self.selected_variant.set(lab.view.variant);
+        self.head.set(lab.view.head);
         self.compare.set(lab.view.compare);
-        Ok(())
+        self.compare_what.set(lab.view.compare_what);
+        self.page.set(lab.view.page);
+        self.hover.set(None);
+        self.link_notice.set(None);
     }
 
     /// The head every page shows (the selected one, within the head count).
@@ -426,6 +460,17 @@ impl AppState {
         let i = self.shown_variant.get();
         self.variants.with(|slots| slots.get(i).cloned())
     }
+}
+
+/// Drops `slots` (and with them their memos) once the effects this change woke have run:
+/// in the browser after a zero timeout; natively, where no view shows them, at once.
+fn drop_later(slots: Vec<VariantSlot>) {
+    #[cfg(target_arch = "wasm32")]
+    if !slots.is_empty() {
+        set_timeout(move || drop(slots), std::time::Duration::ZERO);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    drop(slots);
 }
 
 /// What every variant's memos read (the shared work, the selected head) and where new

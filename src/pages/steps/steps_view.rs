@@ -64,6 +64,27 @@ pub fn StepsView() -> impl IntoView {
     });
     let count = move || stages.with(|s| s.as_ref().map_or(0, Vec::len));
     let current = move || at.get().min(count().saturating_sub(1));
+    // A lesson step selects its query and shows the stage it points at.
+    if let Some(focus) = use_context::<crate::lessons::LessonFocus>() {
+        let kinds = Memo::new(move |_| {
+            stages.with(|s| {
+                s.as_ref()
+                    .map(|s| s.iter().map(|st| st.kind).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            })
+        });
+        Effect::new(move |_| {
+            if let Some(q) = focus.query.get() {
+                query.set(q);
+            }
+        });
+        Effect::new(move |_| {
+            let kind = focus.stage.get();
+            if let Some(k) = kinds.with(|ks| ks.iter().position(|&k| Some(k) == kind)) {
+                at.set(k);
+            }
+        });
+    }
     let stage = Memo::new(move |_| {
         let k = current();
         stages.with(|s| s.as_ref().ok().and_then(|s| s.get(k).cloned()))

@@ -1,0 +1,117 @@
+//! The way into the lessons: the "Lessons" button and the language switch beside the
+//! page tabs, and the list of lessons with their summaries and progress; a link to a
+//! lesson or step that does not exist opens the list with its notice, and lessons that
+//! failed to load are named with their file and step.
+
+use attnlab_lab::lessons::{Catalog, Lang};
+use leptos::prelude::*;
+
+use super::strings::{self, S, t};
+use super::{Opening, catalog, use_player};
+
+/// The "Lessons" button and the lessons' language switch (English | 中文).
+#[component]
+pub fn LessonsEntry() -> impl IntoView {
+    let Some(player) = use_player() else {
+        return ().into_any();
+    };
+    let lang = player.lang;
+    let langs = Lang::ALL
+        .into_iter()
+        .map(|l| {
+            let name = match l {
+                Lang::En => "English",
+                Lang::Zh => "中文",
+            };
+            view! {
+                <button type="button" class="lesson-lang" data-testid=format!("lesson-lang-{}", l.code())
+                    lang=l.code() aria-pressed=move || (lang.get() == l).to_string()
+                    on:click=move |_| player.set_lang(l)>{name}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="lessons-entry">
+            <button type="button" class="lessons-button" data-testid="lessons-open"
+                aria-expanded=move || player.list_open.get().to_string()
+                on:click=move |_| player.list_open.update(|o| *o = !*o)>
+                {move || t(S::Lessons, lang.get())}
+            </button>
+            <span class="lesson-langs" role="group" aria-label=move || t(S::Language, lang.get())>{langs}</span>
+        </div>
+    }
+    .into_any()
+}
+
+/// The lesson list (when open).
+#[component]
+pub fn LessonList() -> impl IntoView {
+    let Some(player) = use_player() else {
+        return ().into_any();
+    };
+    let lang = player.lang;
+    let (_, errors): (&Catalog, _) = attnlab_lab::lessons::Catalog::embedded();
+    let list = move || {
+        let l = lang.get();
+        let items = catalog()
+            .lessons()
+            .iter()
+            .map(|lesson| {
+                let text = lesson.text(l);
+                let progress = player.progress.with(|p| p.of(lesson));
+                let open = move |_| {
+                    // Where the learner stopped: the first step not seen, else the start.
+                    let at = lesson
+                        .steps
+                        .iter()
+                        .position(|s| !player.progress.with_untracked(|p| p.has_seen(&lesson.id, &s.id)))
+                        .filter(|_| progress.seen > 0)
+                        .unwrap_or(0);
+                    player.open_step(lesson, at, Opening::StepState);
+                };
+                let id = lesson.id.clone();
+                view! {
+                    <li class="lesson-item" data-testid="lesson-item" data-lesson=lesson.id.clone()
+                        class:is-complete=progress.is_complete()>
+                        <h3>{format!("{}. {}", lesson.number, text.title)}</h3>
+                        <p>{text.summary.clone()}</p>
+                        <p class="lesson-progress" data-testid="lesson-progress">
+                            <progress max=progress.total.to_string() value=progress.seen.to_string()></progress>
+                            " "{strings::seen_of(progress.seen, progress.total, l)}
+                        </p>
+                        <button type="button" data-testid="lesson-start" on:click=open>
+                            {t(if progress.seen > 0 { S::Continue } else { S::Start }, l)}
+                        </button>
+                        {(progress.seen > 0).then(|| view! {
+                            <button type="button" class="lesson-reset" data-testid="lesson-reset"
+                                on:click=move |_| player.reset(&id)>{t(S::Reset, l)}</button>
+                        })}
+                    </li>
+                }
+            })
+            .collect_view();
+        let failed = (!errors.is_empty()).then(|| {
+            view! {
+                <div class="notice" role="alert" data-testid="lesson-load-errors">
+                    <p>{t(S::NotLoaded, l)}</p>
+                    <ul>{errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}</ul>
+                </div>
+            }
+        });
+        view! {
+            <section class="lesson-list panel" data-testid="lesson-list" lang=l.code()>
+                <header class="lesson-list-head">
+                    <h2 class="section-title">{t(S::ListTitle, l)}</h2>
+                    <button type="button" data-testid="lesson-list-close"
+                        on:click=move |_| player.list_open.set(false)>{t(S::Close, l)}</button>
+                </header>
+                {move || player.notice.get().map(|e| view! {
+                    <p class="notice" role="status" data-testid="lesson-notice">{e.message(lang.get())}</p>
+                })}
+                {failed}
+                <ol class="lesson-items">{items}</ol>
+            </section>
+        }
+    };
+    view! { <Show when=move || player.list_open.get()>{list}</Show> }.into_any()
+}

@@ -1,0 +1,313 @@
+//! The lesson player: the guided lessons of `attnlab_lab::lessons` shown in the page.
+//!
+//! [`Player`] is the player's state, provided once beside the `AppState`: the language
+//! of the lessons (remembered; the first visit follows the browser's), the lesson and
+//! step open, the learner's prediction, the progress (remembered through
+//! `attnlab_lab::lessons::Progress`) and the notice of a link to a lesson or step that
+//! does not exist. Opening a step puts the whole app in the step's state the way a link
+//! does ([`AppState::apply`]), selects its query and stage, and reads its tensors (in the
+//! file reader's worker, so the readers stay out of the page's wasm).
+//!
+//! - [`list`]: the "Lessons" button, the language switch and the lesson list;
+//! - [`bar`]: the lesson bar (title, text, step k of n, Previous/Next, the keys);
+//! - [`predict`]: a "predict, then reveal" step's choices and reveal;
+//! - [`mod@pointer`]: the outline on the figure a step points at, and on its row, column or
+//!   cell;
+//! - [`strings`]: the player's own words in each language.
+
+mod bar;
+mod list;
+mod pointer;
+mod predict;
+pub mod strings;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use attnlab_lab::fragment::LessonLink;
+use attnlab_lab::lessons::{Catalog, Lang, Lesson, LessonError, Progress, STORAGE_KEY, Step};
+use attnlab_lab::pages::steps::StageKind;
+use leptos::prelude::*;
+
+pub use bar::LessonBar;
+pub use list::{LessonList, LessonsEntry};
+pub use pointer::PointerOverlay;
+
+use crate::shell::BringWorker;
+use crate::state::AppState;
+
+/// The `localStorage` key of the lessons' language.
+pub const LANG_KEY: &str = "attnlab.lessons.lang";
+
+/// What a lesson step selects on pages that keep their own selection (the steps page's
+/// query and stage); provided as context so those pages can follow it.
+#[derive(Debug, Clone, Copy)]
+pub struct LessonFocus {
+    /// The query token to select.
+    pub query: RwSignal<Option<usize>>,
+    /// The stage of the steps page to show.
+    pub stage: RwSignal<Option<StageKind>>,
+}
+
+/// How a step is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// With the step's own state (a click, a key, a link naming only the step).
+    StepState,
+    /// Keeping the app's state (a link that carries the learner's changed state).
+    KeepState,
+}
+
+/// The lesson player's state. All fields are `Copy` handles.
+#[derive(Clone, Copy)]
+pub struct Player {
+    state: AppState,
+    /// The language the lessons are shown in.
+    pub lang: RwSignal<Lang>,
+    /// The lesson and step open (`None`: no lesson).
+    pub open: RwSignal<Option<(&'static Lesson, usize)>>,
+    /// Whether the lesson list is shown.
+    pub list_open: RwSignal<bool>,
+    /// A link named a lesson or step that does not exist.
+    pub notice: RwSignal<Option<LessonError>>,
+    /// The steps seen.
+    pub progress: RwSignal<Progress>,
+    /// A predict step's choice, once picked (the reveal follows).
+    pub picked: RwSignal<Option<usize>>,
+    /// The step's tensors are being read.
+    pub reading: RwSignal<bool>,
+    /// Why the step's tensors could not be read.
+    pub tensors_error: RwSignal<Option<String>>,
+    /// What the step selects on the steps page.
+    pub focus: LessonFocus,
+    worker: StoredValue<Option<BringWorker>, LocalStorage>,
+}
+
+/// The lessons this build carries.
+pub fn catalog() -> &'static Catalog {
+    Catalog::embedded().0
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// The remembered language, else the browser's, else English.
+fn first_lang() -> Lang {
+    let stored = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    let browser = || web_sys::window().and_then(|w| w.navigator().language());
+    stored
+        .as_deref()
+        .and_then(Lang::parse)
+        .or_else(|| browser().as_deref().and_then(Lang::parse))
+        .unwrap_or(Lang::En)
+}
+
+fn stored_progress() -> Progress {
+    let mut progress = storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .map(|json| Progress::from_json(&json))
+        .unwrap_or_default();
+    progress.retain_known(catalog());
+    progress
+}
+
+impl Player {
+    fn new(state: AppState) -> Player {
+        Player {
+            state,
+            lang: RwSignal::new(first_lang()),
+            open: RwSignal::new(None),
+            list_open: RwSignal::new(false),
+            notice: RwSignal::new(None),
+            progress: RwSignal::new(stored_progress()),
+            picked: RwSignal::new(None),
+            reading: RwSignal::new(false),
+            tensors_error: RwSignal::new(None),
+            focus: LessonFocus {
+                query: RwSignal::new(None),
+                stage: RwSignal::new(None),
+            },
+            worker: StoredValue::new_local(None),
+        }
+    }
+
+    /// The step open, if any.
+    pub fn step(&self) -> Option<(&'static Lesson, usize, &'static Step)> {
+        self.open
+            .get()
+            .and_then(|(l, i)| l.steps.get(i).map(|s| (l, i, s)))
+    }
+
+    /// The step open, if any, without tracking it.
+    pub fn step_untracked(&self) -> Option<(&'static Lesson, usize, &'static Step)> {
+        self.open
+            .get_untracked()
+            .and_then(|(l, i)| l.steps.get(i).map(|s| (l, i, s)))
+    }
+
+    /// Sets the lessons' language and remembers it.
+    pub fn set_lang(&self, lang: Lang) {
+        self.lang.set(lang);
+        if let Some(s) = storage() {
+            let _ = s.set_item(LANG_KEY, lang.code());
+        }
+    }
+
+    /// Opens step `index` of `lesson`.
+    pub fn open_step(&self, lesson: &'static Lesson, index: usize, opening: Opening) {
+        let Some(step) = lesson.steps.get(index) else {
+            return;
+        };
+        // A reading for the previous step ends here: its tensors must not land now.
+        self.worker.set_value(None);
+        self.reading.set(false);
+        self.tensors_error.set(None);
+        self.picked.set(None);
+        self.notice.set(None);
+        self.list_open.set(false);
+        if opening == Opening::StepState {
+            self.state.apply(step.state.clone());
+        }
+        self.focus
+            .query
+            .set(step.selection.query.or(step.selection.cell.map(|c| c.0)));
+        self.focus
+            .stage
+            .set(step.pointers.iter().find_map(|p| p.stage));
+        self.state.hover.set(step.selection.cell);
+        self.open.set(Some((lesson, index)));
+        if let Some(file) = &step.tensors {
+            self.read_tensors(lesson, index, file);
+        }
+        self.progress.update(|p| {
+            p.mark_seen(&lesson.id, &step.id);
+        });
+        self.save_progress();
+    }
+
+    /// Moves `by` steps within the open lesson (nothing past either end).
+    pub fn advance(&self, by: isize) {
+        let Some((lesson, index)) = self.open.get_untracked() else {
+            return;
+        };
+        let next = index as isize + by;
+        if next >= 0 && (next as usize) < lesson.steps.len() {
+            self.open_step(lesson, next as usize, Opening::StepState);
+        }
+    }
+
+    /// Leaves the lesson: the app keeps its state, the link becomes the state's own.
+    pub fn leave(&self) {
+        self.worker.set_value(None);
+        self.reading.set(false);
+        self.open.set(None);
+        self.picked.set(None);
+        self.focus.query.set(None);
+        self.focus.stage.set(None);
+    }
+
+    /// Forgets the steps seen of `lesson`.
+    pub fn reset(&self, lesson: &str) {
+        self.progress.update(|p| p.reset(lesson));
+        self.save_progress();
+    }
+
+    fn save_progress(&self) {
+        if let Some(s) = storage() {
+            let _ = s.set_item(
+                STORAGE_KEY,
+                &self.progress.with_untracked(Progress::to_json),
+            );
+        }
+    }
+
+    /// The link of the open step: `lesson=ID/STEP`, followed by `&` and `v1` (the
+    /// state's own fragment) once the learner has changed the step's state; `None`
+    /// outside a lesson.
+    pub fn fragment(&self, v1: &str) -> Option<String> {
+        let (lesson, index) = self.open.get()?;
+        let step = lesson.steps.get(index)?;
+        let changed = self.state.lab.with(|lab| *lab != step.state);
+        Some(lesson.link(index).fragment(changed.then_some(v1)))
+    }
+
+    /// Reads `file` in the file reader's worker; its tensors replace the sentence if the
+    /// step is still open when they arrive.
+    fn read_tensors(
+        &self,
+        lesson: &'static Lesson,
+        index: usize,
+        file: &'static attnlab_lab::lessons::TensorFile,
+    ) {
+        let player = *self;
+        let name = file
+            .path
+            .rsplit('/')
+            .next()
+            .unwrap_or(&file.path)
+            .to_string();
+        let bytes = js_sys::Uint8Array::from(file.json.as_bytes()).buffer();
+        self.reading.set(true);
+        let done = move |outcome: Result<attnlab_lab::tensors::Brought, String>| {
+            let still = player
+                .open
+                .get_untracked()
+                .is_some_and(|(l, i)| std::ptr::eq(l, lesson) && i == index);
+            if !still {
+                return;
+            }
+            player.reading.set(false);
+            match outcome {
+                Ok(b) => player.state.brought.set(Some(Arc::new(b))),
+                Err(e) => player.tensors_error.set(Some(e)),
+            }
+        };
+        match BringWorker::spawn(vec![(name, bytes)], done) {
+            Ok(worker) => self.worker.set_value(Some(worker)),
+            Err(e) => {
+                self.reading.set(false);
+                self.tensors_error.set(Some(e));
+            }
+        }
+    }
+}
+
+/// Creates the player, opens the lesson step the page's link names (or the list with a
+/// notice when it names one that does not exist), and provides the player and its
+/// focus to every component below the caller.
+pub fn provide_player(state: AppState) -> Player {
+    let player = Player::new(state);
+    provide_context(player);
+    provide_context(player.focus);
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if let (Some(link), rest) = LessonLink::split(hash.trim_start_matches('#')) {
+        open_link(player, &link, rest);
+    }
+    player
+}
+
+/// Opens what `link` names; `rest` is the link's state after it (empty: the step's own).
+fn open_link(player: Player, link: &LessonLink, rest: &str) {
+    match catalog().find(link) {
+        Ok((lesson, index)) => {
+            let opening = match rest.is_empty() {
+                true => Opening::StepState,
+                false => Opening::KeepState,
+            };
+            player.open_step(lesson, index, opening);
+        }
+        Err(e) => {
+            player.notice.set(Some(e));
+            player.list_open.set(true);
+        }
+    }
+}
+
+/// The player provided by [`provide_player`], if any.
+pub fn use_player() -> Option<Player> {
+    use_context::<Player>()
+}

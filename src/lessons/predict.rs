@@ -1,0 +1,94 @@
+//! "Predict, then reveal": the step's question and choices; once the learner picks one,
+//! the answer the lab computes from the step's state, whether the pick was right, and
+//! the reveal text with the answer in it.
+
+use attnlab_lab::lessons::{Question, answer, choices};
+use leptos::prelude::*;
+
+use super::bar::paragraphs;
+use super::strings::{self, S, t};
+use super::use_player;
+
+/// The question of the open predict step.
+#[component]
+pub fn PredictPanel(question: Question) -> impl IntoView {
+    let Some(player) = use_player() else {
+        return ().into_any();
+    };
+    let Some((lesson, _, step)) = player.step() else {
+        return ().into_any();
+    };
+    let lang = player.lang;
+    // Computed once per step, from the step's own state (never from the learner's edits).
+    let choices = choices(&question, &step.state);
+    let answer = answer(&question, &step.state, None);
+    let (choices, answer) = match (choices, answer) {
+        (Ok(c), Ok(a)) => (c, a),
+        (Err(e), _) | (_, Err(e)) => {
+            let why = e.sentence();
+            return view! {
+                <p class="notice" role="alert" data-testid="predict-error">
+                    {move || strings::no_answer(&why, lang.get())}
+                </p>
+            }
+            .into_any();
+        }
+    };
+    let right = answer.index();
+    let words = move || lesson.text(lang.get()).step(&step.id).cloned();
+    let question_text = move || words().and_then(|w| w.question).unwrap_or_default();
+    let answer_label = answer.clone();
+    let reveal = move || {
+        let picked = player.picked.get()?;
+        let l = lang.get();
+        let verdict = match picked == right {
+            true => t(S::Right, l),
+            false => t(S::Wrong, l),
+        };
+        let text = words()
+            .and_then(|w| w.reveal_with(&answer_label, l))
+            .unwrap_or_default();
+        Some(view! {
+            <div class="predict-reveal" data-testid="predict-reveal" role="status"
+                data-right=(picked == right).to_string()>
+                <p class="predict-verdict" data-testid="predict-verdict">
+                    <strong>{verdict}</strong>" "{t(S::Answer, l)}" "
+                    <span data-testid="predict-answer">{answer_label.label(l)}</span>
+                </p>
+                <div class="predict-why">{paragraphs(&text)}</div>
+            </div>
+        })
+    };
+    let buttons = choices
+        .into_iter()
+        .enumerate()
+        .map(|(k, label)| {
+            let state = move || match player.picked.get() {
+                None => "",
+                Some(_) if k == right => "is-right",
+                Some(p) if p == k => "is-wrong",
+                Some(_) => "",
+            };
+            view! {
+                <li>
+                    <button type="button" class=move || format!("predict-choice {}", state())
+                        data-testid="predict-choice" data-choice=k.to_string()
+                        aria-pressed=move || (player.picked.get() == Some(k)).to_string()
+                        disabled=move || player.picked.get().is_some()
+                        on:click=move |_| player.picked.set(Some(k))>
+                        {label}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="predict" data-testid="predict">
+            <p class="predict-question" data-testid="predict-question"><strong>{question_text}</strong></p>
+            <p class="hint">{move || t(S::Pick, lang.get())}</p>
+            <ul class="predict-choices">{buttons}</ul>
+            {reveal}
+        </div>
+    }
+    .into_any()
+}
