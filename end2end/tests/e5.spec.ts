@@ -12,6 +12,9 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 
 test.describe('multilingual-E5-small', () => {
   test.skip(!existsSync(path.join(dist, ASSET)), `skipped: dist/${ASSET} is missing (run cargo xtask model)`);
+  // Each test loads a 37 MB model and runs 12 layers several times: a minute is not
+  // always enough on a loaded 2-core machine.
+  test.describe.configure({ timeout: 180_000 });
 
   test('reads Chinese, draws 12 × 12 heads, names an emoji, and reloads offline from the cache', async ({ page, context }) => {
     await page.goto('/');
