@@ -58,6 +58,8 @@ test.describe('multilingual-E5-small', () => {
     await context.setOffline(true);
     await page.reload();
     await expect(page.getByTestId('model-status')).toHaveAttribute('data-from-cache', 'true', { timeout: 60_000 });
+    // A text typed offline runs through the cached model.
+    await page.locator('#sentence-input').fill('离线也能用');
     await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 60_000 });
     await context.setOffline(false);
   });
