@@ -58,12 +58,17 @@ fn head_norms(
             ),
         }));
     }
-    contribution::norms(trace.weights.view(), trace.v.view(), Some(rows)).map_err(|e| {
-        failed(match e {
-            CoreError::Overflow { what, .. } => CoreError::Overflow { head, what },
-            other => other,
-        })
-    })
+    contribution::norms(trace.weights.view(), trace.v.view(), Some(rows))
+        .map_err(|e| in_head(layer, head, e))
+}
+
+/// A core error of head `head` of layer `layer` (an overflow names the head).
+fn in_head(layer: usize, head: usize, error: CoreError) -> ModelError {
+    let error = match error {
+        CoreError::Overflow { what, .. } => CoreError::Overflow { head, what },
+        other => other,
+    };
+    ModelError::Attention { layer, error }
 }
 
 /// Every head's lengths `‖v_j W^O_h‖`, `[layer][head][j]`: with the weights, all the
@@ -81,17 +86,8 @@ pub fn value_lengths(encoder: &Encoder, forward: &Forward) -> Result<Vec<Vec<Vec
                 .map(|(h, trace)| {
                     let d_v = trace.v.ncols();
                     let rows = w_o.slice(s![h * d_v..(h + 1) * d_v, ..]);
-                    contribution::transformed_norms(trace.v.view(), Some(rows)).map_err(|e| {
-                        ModelError::Attention {
-                            layer: l,
-                            error: match e {
-                                CoreError::Overflow { what, .. } => {
-                                    CoreError::Overflow { head: h, what }
-                                }
-                                other => other,
-                            },
-                        }
-                    })
+                    contribution::transformed_norms(trace.v.view(), Some(rows))
+                        .map_err(|e| in_head(l, h, e))
                 })
                 .collect()
         })

@@ -7,7 +7,7 @@ use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
 use attnlab_plot::{Heatmap, LineChart, ValueRange};
 use ndarray::{Array2, ArrayView2};
 
-use super::figures::atlas_titles;
+use super::figures::{atlas_titles, labels};
 use super::run::{ModelRun, TokenView};
 use crate::compute::LabError;
 use crate::contribution::{
@@ -20,13 +20,6 @@ use crate::neuron::{self, Neuron};
 fn restricted(view: &TokenView, m: ArrayView2<'_, f32>) -> Array2<f32> {
     let kept = view.kept();
     Array2::from_shape_fn((kept.len(), kept.len()), |(r, c)| m[[kept[r], kept[c]]])
-}
-
-fn labels(run: &ModelRun, view: &TokenView) -> Vec<String> {
-    view.kept()
-        .iter()
-        .map(|&i| run.tokens()[i].clone())
-        .collect()
 }
 
 fn figure(

@@ -64,7 +64,8 @@ pub fn atlas_titles(layers: usize, heads: usize) -> Vec<String> {
         .collect()
 }
 
-fn labels(run: &ModelRun, view: &TokenView) -> Vec<String> {
+/// The labels of the tokens `view` keeps.
+pub(super) fn labels(run: &ModelRun, view: &TokenView) -> Vec<String> {
     view.kept()
         .iter()
         .map(|&i| run.tokens()[i].clone())
