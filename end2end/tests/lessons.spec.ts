@@ -12,7 +12,7 @@ import { expect, test } from './fixtures';
 // lesson-text, lesson-step-of, lesson-next/prev/leave, [data-testid=lesson-pointer]
 // (data-figure) and lesson-region over the pointed figure, predict-choice,
 // predict-reveal (data-right), predict-answer; lessons-open, lesson-list, lesson-item,
-// lesson-progress, lesson-notice, lesson-lang-en / lesson-lang-zh.
+// lesson-progress, lesson-notice, lang-en / lang-zh.
 
 const root = fileURLToPath(new URL('../../lessons/', import.meta.url));
 
@@ -56,8 +56,8 @@ test('the lesson files are all found', () => {
 });
 
 async function setLang(page: Page, lang: string) {
-  await page.getByTestId(`lesson-lang-${lang}`).click();
-  await expect(page.getByTestId(`lesson-lang-${lang}`)).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId(`lang-${lang}`).click();
+  await expect(page.getByTestId(`lang-${lang}`)).toHaveAttribute('aria-pressed', 'true');
 }
 
 /** The step shown is `step` of `lesson` in `lang`: text, place, link and pointer. */
@@ -77,7 +77,7 @@ async function expectStep(page: Page, lesson: Lesson, k: number, lang: string) {
   await expect(page.getByTestId('lesson-step-of')).toContainText(String(lesson.steps.length));
   await expect
     .poll(() => page.evaluate(() => location.hash), { message: 'the link names the step' })
-    .toMatch(new RegExp(`^#lesson=${lesson.id}/${step}$`));
+    .toMatch(new RegExp(`^#lesson=${lesson.id}/${step}&lang=${lang}$`));
   // The pointer is on a figure that is on the page and visible.
   const pointer = page.getByTestId('lesson-pointer').first();
   await expect(pointer).toBeVisible();
@@ -196,13 +196,13 @@ test.describe('a browser in Chinese', () => {
   test.use({ locale: 'zh-CN' });
   test('opens the lessons in 中文 first, and remembers a switch', async ({ page }) => {
     await page.goto('/#');
-    await expect(page.getByTestId('lesson-lang-zh')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('lang-zh')).toHaveAttribute('aria-pressed', 'true');
     await page.getByTestId('lessons-open').click();
     await expect(page.getByTestId('lesson-item').first()).toContainText(LESSONS[0].titles.zh['$lesson']);
     await setLang(page, 'en');
     await expect(page.getByTestId('lesson-item').first()).toContainText(LESSONS[0].titles.en['$lesson']);
     await page.reload();
-    await expect(page.getByTestId('lesson-lang-en')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('lang-en')).toHaveAttribute('aria-pressed', 'true');
   });
 });
 

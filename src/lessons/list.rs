@@ -3,33 +3,19 @@
 //! lesson or step that does not exist opens the list with its notice, and lessons that
 //! failed to load are named with their file and step.
 
-use attnlab_lab::lessons::{Catalog, Lang};
+use attnlab_lab::lessons::Catalog;
 use leptos::prelude::*;
 
 use super::strings::{self, S, t};
 use super::{Opening, catalog, use_player};
 
-/// The "Lessons" button and the lessons' language switch (English | 中文).
+/// The "Lessons" button and the app's language switch (English | 中文).
 #[component]
 pub fn LessonsEntry() -> impl IntoView {
     let Some(player) = use_player() else {
         return ().into_any();
     };
     let lang = player.lang;
-    let langs = Lang::ALL
-        .into_iter()
-        .map(|l| {
-            let name = match l {
-                Lang::En => "English",
-                Lang::Zh => "中文",
-            };
-            view! {
-                <button type="button" class="lesson-lang" data-testid=format!("lesson-lang-{}", l.code())
-                    lang=l.code() aria-pressed=move || (lang.get() == l).to_string()
-                    on:click=move |_| player.set_lang(l)>{name}</button>
-            }
-        })
-        .collect_view();
     view! {
         <div class="lessons-entry">
             <button type="button" class="lessons-button" data-testid="lessons-open"
@@ -37,7 +23,7 @@ pub fn LessonsEntry() -> impl IntoView {
                 on:click=move |_| player.list_open.update(|o| *o = !*o)>
                 {move || t(S::Lessons, lang.get())}
             </button>
-            <span class="lesson-langs" role="group" aria-label=move || t(S::Language, lang.get())>{langs}</span>
+            <crate::i18n::LanguageSwitch/>
         </div>
     }
     .into_any()

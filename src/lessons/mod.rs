@@ -37,9 +37,6 @@ pub use pointer::PointerOverlay;
 use crate::shell::BringWorker;
 use crate::state::AppState;
 
-/// The `localStorage` key of the lessons' language.
-pub const LANG_KEY: &str = "attnlab.lessons.lang";
-
 /// What a lesson step selects on pages that keep their own selection (the steps page's
 /// query and stage); provided as context so those pages can follow it.
 #[derive(Debug, Clone, Copy)]
@@ -63,7 +60,7 @@ pub enum Opening {
 #[derive(Clone, Copy)]
 pub struct Player {
     state: AppState,
-    /// The language the lessons are shown in.
+    /// The app's language ([`AppState::lang`]), which the lessons are shown in.
     pub lang: RwSignal<Lang>,
     /// The lesson and step open (`None`: no lesson).
     pub open: RwSignal<Option<(&'static Lesson, usize)>>,
@@ -93,17 +90,6 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// The remembered language, else the browser's, else English.
-fn first_lang() -> Lang {
-    let stored = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
-    let browser = || web_sys::window().and_then(|w| w.navigator().language());
-    stored
-        .as_deref()
-        .and_then(Lang::parse)
-        .or_else(|| browser().as_deref().and_then(Lang::parse))
-        .unwrap_or(Lang::En)
-}
-
 fn stored_progress() -> Progress {
     let mut progress = storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
@@ -117,7 +103,7 @@ impl Player {
     fn new(state: AppState) -> Player {
         Player {
             state,
-            lang: RwSignal::new(first_lang()),
+            lang: state.lang,
             open: RwSignal::new(None),
             list_open: RwSignal::new(false),
             notice: RwSignal::new(None),
@@ -145,14 +131,6 @@ impl Player {
         self.open
             .get_untracked()
             .and_then(|(l, i)| l.steps.get(i).map(|s| (l, i, s)))
-    }
-
-    /// Sets the lessons' language and remembers it.
-    pub fn set_lang(&self, lang: Lang) {
-        self.lang.set(lang);
-        if let Some(s) = storage() {
-            let _ = s.set_item(LANG_KEY, lang.code());
-        }
     }
 
     /// Opens step `index` of `lesson`.
@@ -284,7 +262,8 @@ pub fn provide_player(state: AppState) -> Player {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    if let (Some(link), rest) = LessonLink::split(hash.trim_start_matches('#')) {
+    let (_, hash) = attnlab_lab::fragment::split_lang(hash.trim_start_matches('#'));
+    if let (Some(link), rest) = LessonLink::split(&hash) {
         open_link(player, &link, rest);
     }
     player

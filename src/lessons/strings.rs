@@ -12,8 +12,6 @@ pub enum S {
     ListTitle,
     /// The lesson list's close button.
     Close,
-    /// The language switch's label.
-    Language,
     /// A lesson's start button (no step seen).
     Start,
     /// A lesson's button when some steps were seen.
@@ -44,11 +42,10 @@ pub enum S {
 
 /// The whole table, for the test that every string exists in every language.
 #[cfg(test)]
-pub const ALL: [S; 17] = [
+pub const ALL: [S; 16] = [
     S::Lessons,
     S::ListTitle,
     S::Close,
-    S::Language,
     S::Start,
     S::Continue,
     S::Previous,
@@ -74,8 +71,6 @@ pub fn t(s: S, lang: Lang) -> &'static str {
         (S::ListTitle, Zh) => "引导课程",
         (S::Close, En) => "Close",
         (S::Close, Zh) => "关闭",
-        (S::Language, En) => "Lesson language",
-        (S::Language, Zh) => "课程语言",
         (S::Start, En) => "Start",
         (S::Start, Zh) => "开始",
         (S::Continue, En) => "Continue",

@@ -6,6 +6,7 @@ use super::{
     AppHeader, BringTensors, LinkBar, ModelChoice, ModelSettingsPanel, Notice, PageNav,
     SentenceInput, TokenStrip,
 };
+use crate::i18n::{t, tr};
 use crate::lab::{ComparePanel, VariantPanel};
 use crate::lessons::{LessonBar, LessonList, LessonsEntry, PointerOverlay, provide_player};
 use crate::model::provide_model_session;
@@ -32,7 +33,7 @@ pub fn App() -> impl IntoView {
         <LinkBar/>
         <main class="lab">
             <div class="lab-side">
-                <section class="panel panel-input" aria-label="Sentence and tokens">
+                <section class="panel panel-input" aria-label=t("Sentence and tokens", "句子与词元")>
                     <SentenceInput/>
                     <BringTensors/>
                     <TokenStrip side=Side::Queries/>
@@ -43,7 +44,7 @@ pub fn App() -> impl IntoView {
                         <TokenStrip side=Side::Keys/>
                     </Show>
                 </section>
-                <section class="panel panel-model" aria-label="Model settings">
+                <section class="panel panel-model" aria-label=t("Model settings", "模型设置")>
                     <ModelChoice/>
                     <ModelSettingsPanel/>
                 </section>
@@ -74,14 +75,15 @@ pub fn App() -> impl IntoView {
 fn LabPage() -> impl IntoView {
     let state = use_app_state();
     let add_why = move || state.lab.with(|l| l.why_not_add_variant());
+    let lang = state.lang;
     let count = move || state.variants.with(Vec::len);
     view! {
             <div class="variants-bar">
-                <h2 class="section-title">"Variants " <span class="token-count" data-testid="variant-count">{count}</span></h2>
+                <h2 class="section-title">{t("Variants ", "变体 ")} <span class="token-count" data-testid="variant-count">{count}</span></h2>
                 <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
-                    title=move || add_why().unwrap_or("add a variant with the Transformer's defaults")
+                    title=move || add_why().unwrap_or(tr(lang.get(), "add a variant with the Transformer's defaults", "添加一个采用 Transformer 默认设置的变体"))
                     on:click=move |_| { let _ = state.edit_variants(VariantEdit::Add); }>
-                    "+ add variant"
+                    {t("+ add variant", "+ 添加变体")}
                 </button>
                 <span class="why is-shown">{move || add_why()}</span>
             </div>

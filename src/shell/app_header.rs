@@ -1,20 +1,27 @@
 use attnlab_lab::pretrained::Checkpoint;
 use leptos::prelude::*;
 
+use crate::i18n::t;
+
 /// The page title, a one-line invitation, and the About panel (what attnlab is, and
 /// whose model it can load).
 #[component]
 pub fn AppHeader() -> impl IntoView {
     view! {
         <header class="app-header">
-            <h1>"attnlab — Attention Lab"</h1>
+            <h1>{t("attnlab — Attention Lab", "attnlab — 注意力实验室")}</h1>
             <p class="tagline">
-                "Type a sentence and see how much each word (a query, on a row) attends to every word (a key, in a column)."
+                {t(
+                    "Type a sentence and see how much each word (a query, on a row) attends to every word (a key, in a column).",
+                    "输入一句话，看每个词（查询，位于行）对每个词（键，位于列）分配了多少注意力。",
+                )}
             </p>
             <details class="about" data-testid="about">
-                <summary>"About"</summary>
-                <p>"attnlab is a laboratory for the attention mechanism: change the attention function itself and watch every matrix change. "
-                   "Everything runs in this page; nothing is sent anywhere."</p>
+                <summary>{t("About", "关于")}</summary>
+                <p>{t(
+                    "attnlab is a laboratory for the attention mechanism: change the attention function itself and watch every matrix change. Everything runs in this page; nothing is sent anywhere.",
+                    "attnlab 是注意力机制的实验室：直接改动注意力函数本身，观察每个矩阵如何随之变化。所有计算都在本页面内完成，不会向任何地方发送数据。",
+                )}</p>
                 {Checkpoint::ALL.into_iter().map(|c| view! {
                     <p data-testid=format!("about-model-{}", c.name())>{c.attribution()}</p>
                 }).collect_view()}

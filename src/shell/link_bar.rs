@@ -5,6 +5,7 @@ use leptos_use_fn_debounce_throttle::use_throttle_fn;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::i18n::{Tr, t};
 use crate::state::{remember_on_pagehide, use_app_state};
 
 /// Keeps the URL fragment in step with the state (`history.replaceState`, so the back
@@ -14,11 +15,13 @@ pub fn LinkBar() -> impl IntoView {
     let state = use_app_state();
     let lesson = crate::lessons::use_player();
     // In a lesson, the lesson step's link (with the state after it once it was changed).
+    // The language rides after both.
     let link = Memo::new(move |_| {
         let v1 = state.lab.with(fragment::encode);
-        lesson.and_then(|p| p.fragment(&v1)).unwrap_or(v1)
+        let place = lesson.and_then(|p| p.fragment(&v1)).unwrap_or(v1);
+        fragment::with_lang(&place, state.lang.get())
     });
-    let copied = RwSignal::new(None::<&'static str>);
+    let copied = RwSignal::new(None::<Tr>);
     let input = NodeRef::<Input>::new();
 
     // Effects are for syncing with the outside world: here, the address bar. A single
@@ -77,18 +80,22 @@ pub fn LinkBar() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let ok = copy_text(&text).await;
             copied.set(Some(if ok {
-                "Copied: paste it anywhere."
+                Tr::new("Copied: paste it anywhere.", "已复制：可粘贴到任何地方。")
             } else {
-                "Select the link and copy it (Ctrl+C)."
+                Tr::new(
+                    "Select the link and copy it (Ctrl+C).",
+                    "请选中链接并复制（Ctrl+C）。",
+                )
             }));
         });
     };
     view! {
         <div class="link-bar">
-            <label class="field-label-inline" for="share-link">"Link to this lab "</label>
-            <input id="share-link" node_ref=input class="share-link" data-testid="share-link" readonly=true prop:value=full/>
-            <button type="button" data-testid="copy-link" on:click=copy>"copy link"</button>
-            <span class="copied" role="status" data-testid="copied">{move || copied.get()}</span>
+            <label class="field-label-inline" for="share-link">{t("Link to this lab ", "本实验的链接 ")}</label>
+            <input id="share-link" node_ref=input class="share-link" data-testid="share-link" readonly=true
+                translate="no" prop:value=full/>
+            <button type="button" data-testid="copy-link" on:click=copy>{t("copy link", "复制链接")}</button>
+            <span class="copied" role="status" data-testid="copied">{move || copied.get().map(|c| c.get(state.lang.get()))}</span>
         </div>
     }
 }

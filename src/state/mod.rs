@@ -30,6 +30,7 @@ pub use attnlab_lab::CompareWhat;
 use attnlab_lab::compute::{self, HeadAverage, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
+use attnlab_lab::i18n::Lang;
 use attnlab_lab::pretrained::PretrainedView;
 use attnlab_lab::tensors::Brought;
 use attnlab_lab::tokens::{self, Tokens};
@@ -179,6 +180,9 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
 /// Everything the lab's components share. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct AppState {
+    /// The language every text is shown in (a link's `lang=`, else the one chosen
+    /// before, else the browser's).
+    pub lang: RwSignal<Lang>,
     /// The page on screen: the lab or one of the explanatory views.
     pub page: RwSignal<Page>,
     /// Self-attention or cross-attention.
@@ -237,6 +241,7 @@ impl AppState {
     /// The state of the lab opened with `lab`.
     pub fn from_lab(lab: LabState) -> AppState {
         let owner = Owner::current().unwrap_or_default();
+        let lang = RwSignal::new(Lang::default());
         let mode = RwSignal::new(lab.mode);
         let sentence = RwSignal::new(lab.text.clone());
         let source = RwSignal::new(lab.source.clone());
@@ -370,15 +375,18 @@ impl AppState {
             notice,
             comparison,
             lab,
+            lang,
             factory,
         }
     }
 
     /// The state of the lab opened with the link fragment `fragment` (`""`: defaults),
-    /// with a notice when the link was repaired or unreadable.
-    pub fn from_fragment(fragment: &str) -> AppState {
+    /// with a notice when the link was repaired or unreadable, in the link's language
+    /// (else `lang`).
+    pub fn from_fragment(fragment: &str, lang: Lang) -> AppState {
         let Loaded { state, notice } = fragment::load(fragment);
         let app = AppState::from_lab(state);
+        app.lang.set(fragment::lang_of(fragment).unwrap_or(lang));
         app.link_notice.set(notice);
         app
     }
@@ -604,7 +612,8 @@ pub fn provide_app_state() -> AppState {
         .unwrap_or_default();
     let hash = hash.trim_start_matches('#');
     let fragment = unsaved_edits(hash).unwrap_or_else(|| hash.to_string());
-    let state = AppState::from_fragment(&fragment);
+    let state = AppState::from_fragment(&fragment, crate::i18n::first_lang());
+    crate::i18n::follow_in_document(state.lang);
     provide_context(state);
     state
 }

@@ -88,7 +88,7 @@ fn variants_are_added_and_removed_and_the_link_follows() {
         );
         state.compare_what.set(CompareWhat::Average);
         let link = fragment::encode(&state.lab.get());
-        let back = AppState::from_fragment(&link);
+        let back = AppState::from_fragment(&link, Lang::En);
         assert_eq!(back.lab.get(), state.lab.get());
         assert_eq!(back.compare_what.get_untracked(), CompareWhat::Average);
     });
@@ -148,7 +148,7 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
     for link in links() {
         let owner = Owner::new();
         owner.with(|| {
-            let app = AppState::from_fragment(&link);
+            let app = AppState::from_fragment(&link, Lang::En);
             let lab = app.lab.get();
             let run = Pipeline::new(&lab);
             let head = app.shown_head();
@@ -187,7 +187,7 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
 fn a_tampered_link_keeps_the_text_and_says_so() {
     let owner = Owner::new();
     owner.with(|| {
-        let state = AppState::from_fragment("v1.!!!");
+        let state = AppState::from_fragment("v1.!!!", Lang::En);
         assert!(state.link_notice.get().is_some());
         assert_eq!(state.variants.with_untracked(Vec::len), 2);
     });

@@ -69,6 +69,7 @@ pub mod contribution;
 pub mod export;
 pub mod figure;
 pub mod fragment;
+pub mod i18n;
 pub mod lessons;
 pub mod neuron;
 pub mod pages;

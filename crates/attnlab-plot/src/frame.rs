@@ -8,6 +8,7 @@ use crate::grid::HeadGrid;
 use crate::heatmap::Heatmap;
 use crate::scale::{ColorScale, ValueRange};
 use crate::style::HeatmapStyle;
+use crate::words::Words;
 
 /// Everything [`crate::draw_heatmap`] draws that does not depend on the values: the
 /// area's size, the style, title, labels, axis names, colour scale and range (the
@@ -27,6 +28,7 @@ pub struct HeatmapFrame {
     masked: bool,
     empty_rows: Vec<usize>,
     entropy: bool,
+    words: Words,
 }
 
 impl HeatmapFrame {
@@ -45,6 +47,7 @@ impl HeatmapFrame {
             masked: data.has_blocked(),
             empty_rows: data.empty_rows().to_vec(),
             entropy: data.has_row_entropy(),
+            words: *data.words(),
         }
     }
 }
@@ -64,6 +67,7 @@ pub struct HeadGridFrame {
     value_label: String,
     colours: Option<(ColorScale, ValueRange)>,
     masked: bool,
+    words: Words,
 }
 
 impl HeadGridFrame {
@@ -88,6 +92,7 @@ impl HeadGridFrame {
                 .unwrap_or_default(),
             colours: grid.shared_colours(),
             masked: grid.heads.iter().any(Heatmap::has_blocked),
+            words: grid.heads.first().map_or(Words::ENGLISH, |h| *h.words()),
         }
     }
 }

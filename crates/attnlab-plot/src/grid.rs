@@ -16,6 +16,7 @@ use crate::style::{
     BACKGROUND, DrawResult, HeatmapStyle, INK, MUTED_INK, Parts, SELECTED, anchored, font, p,
 };
 use crate::text;
+use crate::words::Words;
 
 /// Size of the tiles' titles ("head i"), unscaled pixels.
 const TILE_PX: f64 = 14.0;
@@ -72,7 +73,13 @@ impl<'a> HeadGrid<'a> {
     pub(crate) fn tile_title(&self, head: usize) -> String {
         self.tile_titles
             .and_then(|t| t.get(head).cloned())
-            .unwrap_or_else(|| format!("head {head}"))
+            .unwrap_or_else(|| {
+                let word = self
+                    .heads
+                    .first()
+                    .map_or(Words::ENGLISH.head, |h| h.words().head);
+                format!("{word} {head}")
+            })
     }
 
     /// The same grid with head `head` outlined.
@@ -281,6 +288,7 @@ fn paint_grid_parts<DB: DrawingBackend>(
         scale: colouring.scale,
         range: colouring.range,
         caption: grid.heads[0].value_label(),
+        masked_label: grid.heads[0].words().masked,
         masked: grid.heads.iter().any(Heatmap::has_blocked),
         gap: crate::legend::GAP,
     };

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::scale::{self, ColorScale, ValueRange};
+use crate::words::Words;
 
 /// An `n × m` matrix to draw: query tokens on the rows, key tokens on the columns.
 ///
@@ -25,9 +26,13 @@ pub struct Heatmap {
     /// blocked (differences), recomputed when the mask changes, until [`Heatmap::with_range`].
     auto_symmetric: bool,
     scale: ColorScale,
-    value_label: String,
-    row_axis: String,
-    col_axis: String,
+    /// The legend caption, when not the words' own (`weight` or `Δ weight`).
+    value_label: Option<String>,
+    /// Built as a difference ([`Heatmap::difference`]): its default caption is `Δ weight`.
+    difference: bool,
+    /// The axis captions, when not the words' own (`queries`, `keys`).
+    axes: Option<(String, String)>,
+    words: &'static Words,
 }
 
 /// Why a [`Heatmap`] could not be built.
@@ -136,7 +141,6 @@ impl Heatmap {
             values,
             ColorScale::Sequential,
             ValueRange::UNIT,
-            "weight",
         )
     }
 
@@ -163,9 +167,9 @@ impl Heatmap {
             values,
             ColorScale::Diverging,
             ValueRange::UNIT,
-            "\u{394} weight",
         )?;
         h.auto_symmetric = true;
+        h.difference = true;
         h.fit_symmetric_range();
         Ok(h)
     }
@@ -231,7 +235,6 @@ impl Heatmap {
         values: Vec<f32>,
         scale: ColorScale,
         range: ValueRange,
-        value_label: &str,
     ) -> Result<Heatmap, HeatmapError> {
         let expected = rows.len() * cols.len();
         if values.len() != expected {
@@ -259,9 +262,10 @@ impl Heatmap {
             range,
             auto_symmetric: false,
             scale,
-            value_label: value_label.into(),
-            row_axis: "queries".into(),
-            col_axis: "keys".into(),
+            value_label: None,
+            difference: false,
+            axes: None,
+            words: &Words::ENGLISH,
         })
     }
 
@@ -358,14 +362,21 @@ impl Heatmap {
 
     /// Replaces the legend caption (default "weight" or "Δ weight").
     pub fn with_value_label(mut self, label: impl Into<String>) -> Heatmap {
-        self.value_label = label.into();
+        self.value_label = Some(label.into());
+        self
+    }
+
+    /// Replaces the fixed words (English by default): the default legend caption and
+    /// axis captions, the entropy panel's headings, the masked swatch, the empty-row
+    /// banner.
+    pub fn with_words(mut self, words: &'static Words) -> Heatmap {
+        self.words = words;
         self
     }
 
     /// Replaces the axis captions (default "queries" for the rows, "keys" for the columns).
     pub fn with_axis_titles(mut self, rows: impl Into<String>, cols: impl Into<String>) -> Heatmap {
-        self.row_axis = rows.into();
-        self.col_axis = cols.into();
+        self.axes = Some((rows.into(), cols.into()));
         self
     }
 
@@ -475,17 +486,26 @@ impl Heatmap {
 
     /// The legend caption.
     pub fn value_label(&self) -> &str {
-        &self.value_label
+        match &self.value_label {
+            Some(label) => label,
+            None if self.difference => self.words.delta_weight,
+            None => self.words.weight,
+        }
     }
 
     /// The row axis caption.
     pub fn row_axis(&self) -> &str {
-        &self.row_axis
+        self.axes.as_ref().map_or(self.words.queries, |a| &a.0)
     }
 
     /// The column axis caption.
     pub fn col_axis(&self) -> &str {
-        &self.col_axis
+        self.axes.as_ref().map_or(self.words.keys, |a| &a.1)
+    }
+
+    /// The fixed words it is drawn with.
+    pub fn words(&self) -> &'static Words {
+        self.words
     }
 }
 

@@ -12,8 +12,8 @@ use crate::cell_map::{CellMap, grid_gap};
 use crate::cells::{self, Colouring};
 use crate::heatmap::Heatmap;
 use crate::layout::{
-    Layout, NATS_HEADING, SHARE_HEADING, SUB_PX, SideColumns, SidePlan, col_caption, legend,
-    plan_layout, row_caption, short_axis,
+    Layout, SUB_PX, SideColumns, SidePlan, col_caption, legend, plan_layout, row_caption,
+    short_axis,
 };
 use crate::number;
 use crate::scale::ColorScale;
@@ -22,6 +22,7 @@ use crate::style::{
     LIGHT_INK, MUTED_INK, Parts, anchored, font, p,
 };
 use crate::text;
+use crate::words::Words;
 
 /// Draws `data` as a heatmap filling `area`, and returns where its cells are.
 ///
@@ -215,7 +216,7 @@ fn draw_banners<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let banner_px = (l.cell * 0.62).min(16.0 * s);
     if banner_px >= 11.0 * s {
-        let banner = "\u{2205} empty row";
+        let banner = data.words().empty_row;
         let bw = text::width(banner, banner_px) + 12.0 * s;
         if bw <= mat_w {
             for &i in data.empty_rows() {
@@ -310,7 +311,7 @@ fn draw_entropy_panel<DB: DrawingBackend>(
     let share = side.columns == SideColumns::BarsNatsShare;
     let x0 = x.round() as i32;
     match parts {
-        Parts::All => draw_entropy_headings(area, map, side, x, s, max_nats)?,
+        Parts::All => draw_entropy_headings(area, map, side, x, s, max_nats, data.words())?,
         // The rows' band back to the background: from just left of the axis line (a
         // canvas strokes a 1-pixel line across two pixel columns) to the panel's right
         // edge, a little above and below the rows for the numbers' glyphs. The gap to
@@ -417,6 +418,7 @@ fn draw_entropy_headings<DB: DrawingBackend>(
     x: f64,
     s: f64,
     max_nats: f64,
+    words: &Words,
 ) -> DrawResult<DB> {
     let top = map.edge_y(0) as f64;
     let small_px = SUB_PX * s;
@@ -428,7 +430,7 @@ fn draw_entropy_headings<DB: DrawingBackend>(
     );
     let sub_y = top - 8.0 * s;
     area.draw_text(
-        side.columns.title(),
+        side.columns.title(words),
         &heading,
         p(x, sub_y - 1.45 * small_px),
     )?;
@@ -441,16 +443,20 @@ fn draw_entropy_headings<DB: DrawingBackend>(
     };
     match side.text_px {
         Some(_) => {
-            area.draw_text(NATS_HEADING, &sub(HPos::Right), p(nats_right, sub_y))?;
+            area.draw_text(words.nats, &sub(HPos::Right), p(nats_right, sub_y))?;
             if side.columns == SideColumns::BarsNatsShare {
-                area.draw_text(SHARE_HEADING, &sub(HPos::Right), p(right, sub_y))?;
+                area.draw_text(words.share, &sub(HPos::Right), p(right, sub_y))?;
             }
         }
         None if side.columns == SideColumns::Bars => {
             area.draw_text(&short_axis(max_nats), &sub(HPos::Left), p(x, sub_y))?;
         }
         None => {
-            let axis = format!("0 \u{2013} {} nats", number::decimals(max_nats, 2));
+            let axis = format!(
+                "0 \u{2013} {} {}",
+                number::decimals(max_nats, 2),
+                words.nats
+            );
             area.draw_text(&axis, &sub(HPos::Left), p(x, sub_y))?;
         }
     }

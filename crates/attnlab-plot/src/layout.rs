@@ -7,6 +7,7 @@ use crate::legend::{GAP, Legend, NARROW_GAP};
 use crate::number;
 use crate::style::HeatmapStyle;
 use crate::text;
+use crate::words::Words;
 
 /// Label steps: label every k-th token with k from 1, 2, 5, 10, 20, 25, 50, 100, …
 fn nice_label_step(min: usize) -> usize {
@@ -141,10 +142,10 @@ impl SideColumns {
         }
     }
 
-    pub(crate) fn title(self) -> &'static str {
+    pub(crate) fn title(self, words: &Words) -> &'static str {
         match self {
-            SideColumns::Bars => "entropy",
-            _ => "row entropy",
+            SideColumns::Bars => words.entropy,
+            _ => words.row_entropy,
         }
     }
 }
@@ -157,14 +158,13 @@ pub(crate) fn legend(data: &Heatmap, gap: f64) -> Legend<'_> {
         scale: data.scale(),
         range: data.range(),
         caption: data.value_label(),
+        masked_label: data.words().masked,
         masked: data.has_blocked(),
         gap,
     }
 }
 
 /// Column headings of the entropy panel's numbers.
-pub(crate) const NATS_HEADING: &str = "nats";
-pub(crate) const SHARE_HEADING: &str = "% of max";
 /// Text sizes of the entropy panel: title, column headings, numbers.
 const HEADER_PX: f64 = 15.0;
 pub(crate) const SUB_PX: f64 = 13.0;
@@ -182,7 +182,8 @@ fn side_plan(data: &Heatmap, s: f64, row_px: f64, columns: SideColumns) -> Optio
     }
     let header_px = HEADER_PX * s;
     let small_px = SUB_PX * s;
-    let title_w = text::width(columns.title(), header_px) * 1.1;
+    let words = data.words();
+    let title_w = text::width(columns.title(words), header_px) * 1.1;
     if columns == SideColumns::Bars {
         let bar_w = 40.0 * s;
         let axis_w = text::width(&short_axis((data.n_cols() as f64).ln()), small_px);
@@ -200,9 +201,9 @@ fn side_plan(data: &Heatmap, s: f64, row_px: f64, columns: SideColumns) -> Optio
     let bar_w = 60.0 * s;
     let (nats_w, width) = match text_px {
         Some(px) => {
-            let nats_w = text::width("0.00", px).max(text::width(NATS_HEADING, small_px));
+            let nats_w = text::width("0.00", px).max(text::width(words.nats, small_px));
             let share_w = if columns == SideColumns::BarsNatsShare {
-                10.0 * s + text::width("100%", px).max(text::width(SHARE_HEADING, small_px))
+                10.0 * s + text::width("100%", px).max(text::width(words.share, small_px))
             } else {
                 0.0
             };

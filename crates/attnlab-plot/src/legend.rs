@@ -19,6 +19,8 @@ pub(crate) struct Legend<'a> {
     pub caption: &'a str,
     /// Whether to explain the masked-cell swatch.
     pub masked: bool,
+    /// The swatch's word.
+    pub masked_label: &'a str,
     /// Gap between the figure and the bar, in unscaled pixels (`GAP`, or `NARROW_GAP`
     /// on a narrow canvas).
     pub gap: f64,
@@ -58,7 +60,7 @@ impl Legend<'_> {
         let bar_block = self.gap * s + BAR * s + 7.0 * s + 5.0 * s + tick_w;
         let caption_w = self.gap * s + text::width(self.caption, tick_px);
         let swatch_w = if self.masked {
-            self.gap * s + BAR * s + 8.0 * s + text::width("masked", tick_px)
+            self.gap * s + BAR * s + 8.0 * s + text::width(self.masked_label, tick_px)
         } else {
             0.0
         };
@@ -158,7 +160,7 @@ impl Legend<'_> {
             let (a, b) = (p(x, sy), p(x + side, sy + side));
             draw_masked(area, a, b, s)?;
             area.draw_text(
-                "masked",
+                self.masked_label,
                 &tick_style,
                 p(x + side + 8.0 * s, sy + side / 2.0),
             )?;
@@ -178,6 +180,7 @@ mod tests {
             range: ValueRange::symmetric(0.2),
             caption: "",
             masked: false,
+            masked_label: "masked",
             gap: GAP,
         };
         let labels: Vec<String> = legend

@@ -97,6 +97,7 @@ pub mod number;
 mod scale;
 mod style;
 mod text;
+mod words;
 
 pub use cell_map::CellMap;
 pub use frame::{HeadGridFrame, HeatmapFrame};
@@ -119,3 +120,4 @@ pub use style::{
     BACKGROUND, CellField, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle,
     MASK_FILL, MASK_HATCH, SELECTED,
 };
+pub use words::Words;

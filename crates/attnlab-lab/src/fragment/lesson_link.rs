@@ -46,7 +46,7 @@ impl LessonLink {
             Some(at) => &input[at + 1..],
             None => input,
         };
-        LessonLink::split(fragment.trim()).0
+        LessonLink::split(super::split_lang(fragment.trim()).1.trim()).0
     }
 
     /// The fragment (without `#`) for this place, followed by `&` and `state` (a `v1.…`

@@ -77,8 +77,10 @@ use std::fmt;
 
 use crate::state::{LabState, Mode};
 
+mod lang_part;
 mod lesson_link;
 mod v1;
+pub use lang_part::{LANG_PREFIX, lang_of, split_lang, with_lang};
 pub use lesson_link::{LESSON_PREFIX, LessonLink};
 use v1::Wire;
 
@@ -273,8 +275,9 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
         None => input,
     }
     .trim();
-    // A lesson's place comes before the state (see "Lessons in the link").
-    let fragment = LessonLink::split(fragment).1.trim();
+    // The language and a lesson's place ride beside the state (see "Lessons in the link").
+    let (_, fragment) = split_lang(fragment);
+    let fragment = LessonLink::split(&fragment).1.trim();
     if fragment.is_empty() {
         return Err(FragmentError::new(FragmentErrorKind::Empty));
     }

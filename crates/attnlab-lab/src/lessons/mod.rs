@@ -58,33 +58,7 @@ mod embedded {
     include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 }
 
-/// A language lessons are written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Lang {
-    /// English.
-    En,
-    /// Simplified Chinese.
-    Zh,
-}
-
-impl Lang {
-    /// Every language; each lesson has a text file for each.
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
-
-    /// The language's code, which is also its file's name (`en` → `en.toml`).
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-
-    /// The language of `code` (`"en"`, `"zh"`, also `"zh-CN"`, `"en-GB"`…).
-    pub fn parse(code: &str) -> Option<Lang> {
-        let primary = code.split(['-', '_']).next()?.to_ascii_lowercase();
-        Lang::ALL.into_iter().find(|l| l.code() == primary)
-    }
-}
+pub use crate::i18n::Lang;
 
 /// One lesson: its steps and its texts.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,107 @@
+//! The app's language: the one [`Lang`] signal every component reads (in `AppState`),
+//! and the two ways a component writes a text in every language:
+//!
+//! - [`t`]`("Temperature", "温度")` in a `view!`: a text that follows the language;
+//! - [`tr`]`(lang, "…", "…")` where the language is at hand (a memo, a closure).
+//!
+//! Texts with values in them `match` on the language, so each language is written out.
+//! The lab's own sentences (notices, reasons, figure titles) come from `attnlab_lab`
+//! in the language asked for. A test reads every `t(…)`/`tr(…)` pair in `src/` and fails
+//! when the Chinese is missing or equal to the English.
+
+pub use attnlab_lab::i18n::{Lang, Tr};
+use leptos::prelude::*;
+
+use crate::state::use_app_state;
+
+/// The `localStorage` key of the chosen language.
+pub const LANG_KEY: &str = "attnlab.lang";
+
+/// The app's language (a `Copy` signal).
+pub fn use_lang() -> RwSignal<Lang> {
+    use_app_state().lang
+}
+
+/// A view text that follows the app's language: `en` in English, `zh` in Chinese.
+pub fn t(en: &'static str, zh: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync {
+    let lang = use_lang();
+    move || lang.get().pick(en, zh)
+}
+
+/// `en` in English, `zh` in Chinese.
+pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    lang.pick(en, zh)
+}
+
+/// The language to open with when the link names none: the one chosen before on this
+/// browser, else the browser's own, else English.
+pub fn first_lang() -> Lang {
+    let window = web_sys::window();
+    let stored = window
+        .as_ref()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| {
+            s.get_item(LANG_KEY)
+                .ok()
+                .flatten()
+                // Where the lessons alone had a language, it is the one chosen.
+                .or_else(|| s.get_item("attnlab.lessons.lang").ok().flatten())
+        });
+    let browser = || window.as_ref().and_then(|w| w.navigator().language());
+    stored
+        .as_deref()
+        .and_then(Lang::parse)
+        .or_else(|| browser().as_deref().and_then(Lang::parse))
+        .unwrap_or_default()
+}
+
+/// Remembers `lang` as the chosen language.
+pub fn remember(lang: Lang) {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(LANG_KEY, lang.code());
+    }
+}
+
+/// Keeps the page's `<html lang>` in the app's language (screen readers pick their
+/// voice by it; the browser picks CJK glyphs by it).
+pub fn follow_in_document(lang: RwSignal<Lang>) {
+    Effect::new(move |_| {
+        let tag = lang.get().html_tag();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("lang", tag);
+        }
+    });
+}
+
+/// The language switch (English | 中文): changes every text at once and keeps the rest
+/// of the state; the choice is remembered and goes into the link.
+#[component]
+pub fn LanguageSwitch(
+    /// The `data-testid` prefix of the buttons (`{name}-en`, `{name}-zh`).
+    #[prop(default = "lang")]
+    name: &'static str,
+) -> impl IntoView {
+    let lang = use_lang();
+    let buttons = Lang::ALL
+        .into_iter()
+        .map(|l| {
+            view! {
+                <button type="button" class="lang-button" data-testid=format!("{name}-{}", l.code())
+                    lang=l.html_tag() aria-pressed=move || (lang.get() == l).to_string()
+                    on:click=move |_| {
+                        lang.set(l);
+                        remember(l);
+                    }>{l.name()}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <span class="lang-switch" role="group" aria-label=t("Language", "语言")>{buttons}</span>
+    }
+}
+
+#[cfg(test)]
+mod tests;
