@@ -9,7 +9,7 @@ use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use crate::cell_map::CellMap;
 use crate::heatmap::Heatmap;
-use crate::scale::{ColorScale, ValueRange};
+use crate::scale::{ColorScale, Palette, ValueRange};
 use crate::style::{BACKGROUND, CellField, DrawResult, MASK_FILL, MASK_HATCH, p};
 
 /// Above this many cells, rectangles round colours to [`MANY_CELLS_LEVELS`] steps.
@@ -34,9 +34,9 @@ pub(crate) struct Colouring {
 }
 
 impl Colouring {
-    pub fn new(scale: ColorScale, range: ValueRange) -> Colouring {
+    pub fn new(scale: ColorScale, range: ValueRange, palette: Palette) -> Colouring {
         let table = (0..=STEPS)
-            .map(|k| scale.at(k as f32 / STEPS as f32))
+            .map(|k| scale.at_in(palette, k as f32 / STEPS as f32))
             .collect();
         Colouring {
             scale,
@@ -45,8 +45,8 @@ impl Colouring {
         }
     }
 
-    pub fn of(data: &Heatmap) -> Colouring {
-        Colouring::new(data.scale(), data.range())
+    pub fn of(data: &Heatmap, palette: Palette) -> Colouring {
+        Colouring::new(data.scale(), data.range(), palette)
     }
 
     /// The colour at position `t` (`0..=1`) of the scale.

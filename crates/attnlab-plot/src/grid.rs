@@ -11,7 +11,7 @@ use crate::cell_map::{CellMap, grid_gap};
 use crate::cells::{self, Colouring};
 use crate::heatmap::Heatmap;
 use crate::legend::Legend;
-use crate::scale::{ColorScale, ValueRange};
+use crate::scale::{ColorScale, Palette, ValueRange};
 use crate::style::{
     BACKGROUND, DrawResult, HeatmapStyle, INK, MUTED_INK, Parts, SELECTED, anchored, font, p,
 };
@@ -108,9 +108,9 @@ impl<'a> HeadGrid<'a> {
     }
 
     /// The colours all tiles share.
-    fn colouring(&self) -> Option<Colouring> {
+    fn colouring(&self, palette: Palette) -> Option<Colouring> {
         self.shared_colours()
-            .map(|(scale, range)| Colouring::new(scale, range))
+            .map(|(scale, range)| Colouring::new(scale, range, palette))
     }
 }
 
@@ -281,7 +281,7 @@ fn paint_grid_parts<DB: DrawingBackend>(
     }
     let n = grid.heads.iter().map(Heatmap::n_rows).max().unwrap_or(0);
     let m = grid.heads.iter().map(Heatmap::n_cols).max().unwrap_or(0);
-    let Some(colouring) = grid.colouring().filter(|_| n > 0 && m > 0) else {
+    let Some(colouring) = grid.colouring(style.palette).filter(|_| n > 0 && m > 0) else {
         return Ok(HeadGridMap::default());
     };
     let legend = Legend {
@@ -289,6 +289,7 @@ fn paint_grid_parts<DB: DrawingBackend>(
         range: colouring.range,
         caption: grid.heads[0].value_label(),
         masked_label: grid.heads[0].words().masked,
+        palette: style.palette,
         masked: grid.heads.iter().any(Heatmap::has_blocked),
         gap: crate::legend::GAP,
     };

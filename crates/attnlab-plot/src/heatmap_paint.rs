@@ -15,6 +15,7 @@ use crate::layout::{
     Layout, SUB_PX, SideColumns, SidePlan, col_caption, legend, plan_layout, row_caption,
     short_axis,
 };
+use crate::legend::Legend;
 use crate::number;
 use crate::scale::ColorScale;
 use crate::style::{
@@ -111,7 +112,7 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
     if all {
         draw_frame(area, data, &l, &map, centre_x, s, w)?;
     }
-    cells::paint_cells(area, data, &map, &Colouring::of(data), s, style.cell_field)?;
+    cells::paint_cells(area, data, &map, &Colouring::of(data, style.palette), s, style.cell_field)?;
     draw_values(area, data, &map, s, style)?;
     draw_banners(area, data, &l, &map, (centre_x, mat_w), s)?;
 
@@ -123,7 +124,11 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
         figure_right = x + side.width;
     }
     if all {
-        legend(data, l.legend_gap).draw(
+        let legend = Legend {
+            palette: style.palette,
+            ..legend(data, l.legend_gap)
+        };
+        legend.draw(
             area,
             figure_right,
             l.my,
@@ -271,7 +276,7 @@ fn draw_values<DB: DrawingBackend>(
     if !annotate {
         return Ok(());
     }
-    let colouring = Colouring::of(data);
+    let colouring = Colouring::of(data, style.palette);
     let value_font = font(value_px, FontStyle::Normal);
     let m = data.n_cols();
     for i in 0..data.n_rows() {

@@ -6,6 +6,7 @@ use crate::heatmap::Heatmap;
 use crate::legend::{GAP, Legend, NARROW_GAP};
 use crate::number;
 use crate::style::HeatmapStyle;
+use crate::scale::Palette;
 use crate::text;
 use crate::words::Words;
 
@@ -159,6 +160,7 @@ pub(crate) fn legend(data: &Heatmap, gap: f64) -> Legend<'_> {
         range: data.range(),
         caption: data.value_label(),
         masked_label: data.words().masked,
+        palette: Palette::default(),
         masked: data.has_blocked(),
         gap,
     }

@@ -8,7 +8,7 @@ use plotters::style::{Color, ShapeStyle};
 
 use crate::cells::{Bitmap, draw_masked};
 use crate::number;
-use crate::scale::{self, ColorScale, ValueRange};
+use crate::scale::{self, ColorScale, Palette, ValueRange};
 use crate::style::{CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
 use crate::text;
 
@@ -21,6 +21,8 @@ pub(crate) struct Legend<'a> {
     pub masked: bool,
     /// The swatch's word.
     pub masked_label: &'a str,
+    /// The colours of the scale.
+    pub palette: Palette,
     /// Gap between the figure and the bar, in unscaled pixels (`GAP`, or `NARROW_GAP`
     /// on a narrow canvas).
     pub gap: f64,
@@ -103,7 +105,7 @@ impl Legend<'_> {
                 let mut rgb = Vec::with_capacity(w * h * 3);
                 for row in 0..h {
                     let t = 1.0 - (row as f32 + 0.5) / h as f32;
-                    let c = self.scale.at(t);
+                    let c = self.scale.at_in(self.palette, t);
                     for _ in 0..w {
                         rgb.extend_from_slice(&[c.0, c.1, c.2]);
                     }
@@ -120,7 +122,7 @@ impl Legend<'_> {
                     let y0 = y + bh * k as f64 / strips as f64;
                     let y1 = y + bh * (k + 1) as f64 / strips as f64;
                     let t = 1.0 - (k as f32 + 0.5) / strips as f32;
-                    let colour = self.scale.at(t);
+                    let colour = self.scale.at_in(self.palette, t);
                     area.draw(&Rectangle::new([p(x, y0), p(x + bw, y1)], colour.filled()))?;
                 }
             }
@@ -181,6 +183,7 @@ mod tests {
             caption: "",
             masked: false,
             masked_label: "masked",
+            palette: Palette::default(),
             gap: GAP,
         };
         let labels: Vec<String> = legend

@@ -115,7 +115,7 @@ pub use lines::{
 };
 /// Colours of figures and series (plotters' RGB colour).
 pub use plotters::style::RGBColor;
-pub use scale::{ColorScale, ValueRange};
+pub use scale::{ColorScale, DivergingPalette, Palette, SequentialPalette, ValueRange};
 pub use style::{
     BACKGROUND, CellField, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle,
     MASK_FILL, MASK_HATCH, SELECTED,

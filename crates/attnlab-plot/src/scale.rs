@@ -46,12 +46,97 @@ const DIVERGING: [(u8, u8, u8); 11] = [
     (103, 0, 31),
 ];
 
+/// viridis (matplotlib; van der Walt and Smith), 8 stops, dark purple (low) to yellow
+/// (high): perceptually uniform, readable in grey and by the colour-blind.
+const VIRIDIS: [(u8, u8, u8); 8] = [
+    (68, 1, 84),
+    (70, 50, 127),
+    (54, 92, 141),
+    (39, 127, 143),
+    (31, 162, 136),
+    (74, 194, 110),
+    (160, 219, 57),
+    (254, 232, 37),
+];
+
+/// cividis (Nuñez, Anderton and Renslow 2018), 10 stops, navy (low) to yellow (high):
+/// made to look the same to people with red–green colour blindness.
+const CIVIDIS: [(u8, u8, u8); 10] = [
+    (0, 34, 78),
+    (18, 53, 112),
+    (59, 73, 108),
+    (87, 93, 109),
+    (112, 113, 115),
+    (138, 134, 120),
+    (165, 156, 116),
+    (195, 179, 105),
+    (225, 204, 85),
+    (254, 232, 56),
+];
+
+/// PuOr, 11 classes (ColorBrewer): purple (negative) through near-white to orange
+/// (positive); colour-blind safe, with no red or green.
+const PUOR: [(u8, u8, u8); 11] = [
+    (45, 0, 75),
+    (84, 39, 136),
+    (128, 115, 172),
+    (178, 171, 210),
+    (216, 218, 235),
+    (247, 247, 247),
+    (254, 224, 182),
+    (253, 184, 99),
+    (224, 130, 20),
+    (179, 88, 6),
+    (127, 59, 8),
+];
+
+/// The colours of weights ([`ColorScale::Sequential`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SequentialPalette {
+    /// YlGnBu: pale (low) to navy (high); zeros stay near the paper's colour.
+    #[default]
+    YlGnBu,
+    /// viridis.
+    Viridis,
+    /// cividis.
+    Cividis,
+}
+
+/// The colours of differences ([`ColorScale::Diverging`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DivergingPalette {
+    /// RdBu: blue (negative), white, red (positive).
+    #[default]
+    RdBu,
+    /// PuOr: purple (negative), white, orange (positive).
+    PuOr,
+}
+
+/// The colours a person chose for every figure: one for weights, one for differences.
+/// Part of the drawing style, not of the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Palette {
+    /// For weights.
+    pub sequential: SequentialPalette,
+    /// For differences.
+    pub diverging: DivergingPalette,
+}
+
 impl ColorScale {
-    /// The colour at position `t` of the scale (`0` = low end, `1` = high end; clamped).
+    /// The colour at position `t` of the scale (`0` = low end, `1` = high end; clamped),
+    /// in the default palette.
     pub fn at(self, t: f32) -> RGBColor {
-        let stops: &[(u8, u8, u8)] = match self {
-            ColorScale::Sequential => &SEQUENTIAL,
-            ColorScale::Diverging => &DIVERGING,
+        self.at_in(Palette::default(), t)
+    }
+
+    /// The colour at position `t` of the scale in `palette`.
+    pub fn at_in(self, palette: Palette, t: f32) -> RGBColor {
+        let stops: &[(u8, u8, u8)] = match (self, palette.sequential, palette.diverging) {
+            (ColorScale::Sequential, SequentialPalette::YlGnBu, _) => &SEQUENTIAL,
+            (ColorScale::Sequential, SequentialPalette::Viridis, _) => &VIRIDIS,
+            (ColorScale::Sequential, SequentialPalette::Cividis, _) => &CIVIDIS,
+            (ColorScale::Diverging, _, DivergingPalette::RdBu) => &DIVERGING,
+            (ColorScale::Diverging, _, DivergingPalette::PuOr) => &PUOR,
         };
         let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
         let x = t * (stops.len() - 1) as f32;
@@ -213,6 +298,19 @@ mod tests {
         assert_eq!(ColorScale::Sequential.at(0.0), RGBColor(255, 255, 217));
         assert_eq!(ColorScale::Sequential.at(1.0), RGBColor(8, 29, 88));
         assert_eq!(ColorScale::Diverging.at(0.5), RGBColor(247, 247, 247));
+        let viridis = Palette {
+            sequential: SequentialPalette::Viridis,
+            diverging: DivergingPalette::PuOr,
+        };
+        assert_eq!(ColorScale::Sequential.at_in(viridis, 0.0), RGBColor(68, 1, 84));
+        assert_eq!(ColorScale::Sequential.at_in(viridis, 1.0), RGBColor(254, 232, 37));
+        // The diverging palettes keep white at zero.
+        assert_eq!(ColorScale::Diverging.at_in(viridis, 0.5), RGBColor(247, 247, 247));
+        let cividis = Palette {
+            sequential: SequentialPalette::Cividis,
+            ..Palette::default()
+        };
+        assert_eq!(ColorScale::Sequential.at_in(cividis, 0.0), RGBColor(0, 34, 78));
         assert_eq!(
             ColorScale::Sequential.at(-3.0),
             ColorScale::Sequential.at(0.0)

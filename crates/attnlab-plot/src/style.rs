@@ -7,6 +7,8 @@ use plotters::prelude::{
 };
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::scale::Palette;
+
 /// Background of the figure.
 pub const BACKGROUND: RGBColor = RGBColor(255, 255, 255);
 /// Fill of a blocked (masked) cell: a neutral grey that no colour scale contains.
@@ -72,6 +74,8 @@ pub struct HeatmapStyle {
     pub cell_text: CellText,
     /// Rectangles or one bitmap for the cells.
     pub cell_field: CellField,
+    /// The colours of weights and of differences.
+    pub palette: Palette,
 }
 
 impl Default for HeatmapStyle {
@@ -80,6 +84,7 @@ impl Default for HeatmapStyle {
             scale: 1.0,
             cell_text: CellText::Auto,
             cell_field: CellField::Rectangles,
+            palette: Palette::default(),
         }
     }
 }
@@ -99,6 +104,11 @@ impl HeatmapStyle {
             cell_field: field,
             ..self
         }
+    }
+
+    /// The same style with `palette`'s colours.
+    pub fn with_palette(self, palette: Palette) -> HeatmapStyle {
+        HeatmapStyle { palette, ..self }
     }
 
     /// `scale`, made safe: non-finite or non-positive scales are 1.
