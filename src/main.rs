@@ -18,6 +18,7 @@
 //! Components hold no maths; canvas drawing happens only in an `Effect` reading a memo.
 
 mod canvas;
+mod display;
 mod i18n;
 mod lab;
 mod lessons;

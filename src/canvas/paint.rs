@@ -5,8 +5,8 @@
 
 use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
-    LineChart, LineChartStyle, LinesStyle, TokenLines, TokenLinesMap, draw_head_grid, draw_heatmap,
-    draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
+    LineChart, LineChartStyle, LinesStyle, Palette, TokenLines, TokenLinesMap, draw_head_grid,
+    draw_heatmap, draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
     repaint_heatmap_values,
 };
 use plotters::coord::Shift;
@@ -55,8 +55,43 @@ fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32,
     (width, height)
 }
 
+/// The look every canvas paints with, set by [`set_look`] from the display's choices
+/// (presentation mode's larger figures, the palette) before a paint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    /// Text and lines are drawn this much larger than at 1 (presentation mode).
+    pub figure_scale: f64,
+    /// The figures' colours.
+    pub palette: Palette,
+}
+
+thread_local! {
+    static LOOK: std::cell::Cell<Look> = const {
+        std::cell::Cell::new(Look {
+            figure_scale: 1.0,
+            palette: Palette {
+                sequential: attnlab_plot::SequentialPalette::YlGnBu,
+                diverging: attnlab_plot::DivergingPalette::RdBu,
+            },
+        })
+    };
+}
+
+/// Sets the look the next paints use (the repaint effect calls it with what it tracks).
+pub fn set_look(look: Look) {
+    LOOK.with(|l| l.set(look));
+}
+
+fn look() -> Look {
+    LOOK.with(std::cell::Cell::get)
+}
+
+/// The heatmap style at `dpr` device pixels per CSS pixel, in the current look.
 fn style(dpr: f64) -> HeatmapStyle {
-    HeatmapStyle::scaled(dpr).with_cell_field(CellField::Bitmap)
+    let look = look();
+    HeatmapStyle::scaled(dpr * look.figure_scale)
+        .with_cell_field(CellField::Bitmap)
+        .with_palette(look.palette)
 }
 
 /// Sets the canvas's CSS height to the figure's natural height at the canvas's width
@@ -227,8 +262,14 @@ pub fn paint_line_chart(
             let backend =
                 BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
             let area = backend.into_drawing_area();
-            let map = draw_line_chart(&area, c, &LineChartStyle { scale: dpr })
-                .map_err(|e| e.to_string())?;
+            let map = draw_line_chart(
+                &area,
+                c,
+                &LineChartStyle {
+                    scale: dpr * look().figure_scale,
+                },
+            )
+            .map_err(|e| e.to_string())?;
             area.present().map_err(|e| e.to_string())?;
             let named = c.series.iter().filter(|s| s.name.is_some()).count();
             (map.points_drawn(), named)
@@ -261,8 +302,8 @@ pub fn paint_token_lines(
             let backend =
                 BlitCanvas::new(canvas).ok_or("this browser gave no 2D drawing context")?;
             let area = backend.into_drawing_area();
-            let map =
-                draw_token_lines(&area, l, &LinesStyle::scaled(dpr)).map_err(|e| e.to_string())?;
+            let map = draw_token_lines(&area, l, &LinesStyle::scaled(dpr * look().figure_scale))
+                .map_err(|e| e.to_string())?;
             area.present().map_err(|e| e.to_string())?;
             map
         }

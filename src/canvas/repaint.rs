@@ -10,7 +10,8 @@ use super::canvas_size::observe_size;
 
 /// Paints `canvas` once it is mounted, and again whenever its box changes size (observed
 /// by [`observe_size`]), the display's `devicePixelRatio` changes (the page is zoomed,
-/// or moved to another screen) or anything `paint` reads changes. `paint` gets the
+/// or moved to another screen), the look (presentation mode, the palette) or anything
+/// `paint` reads changes. `paint` gets the
 /// element, the device pixels per CSS pixel and the box's CSS size as last observed
 /// (`None` before the first observation). `done` gets its result — `None` when it
 /// failed, which is logged as "attnlab: {what} could not be drawn" — and the same ratio.
@@ -22,7 +23,12 @@ pub fn repaint_effect<T: 'static>(
 ) {
     let dpr = use_device_pixel_ratio();
     let size = observe_size(canvas);
+    let display = crate::display::use_display();
     Effect::new(move |_| {
+        super::paint::set_look(super::paint::Look {
+            figure_scale: display.figure_scale(),
+            palette: display.palette.get(),
+        });
         let dpr = match dpr.get() {
             r if r.is_finite() && r > 0.0 => r,
             _ => 1.0,

@@ -24,6 +24,7 @@ use crate::state::{VariantEdit, provide_app_state, use_app_state};
 #[component]
 pub fn App() -> impl IntoView {
     let state = provide_app_state();
+    crate::display::provide_display();
     let session = provide_model_session();
     // Before the link bar, which writes the open lesson step's link.
     provide_player(state);

@@ -112,7 +112,14 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
     if all {
         draw_frame(area, data, &l, &map, centre_x, s, w)?;
     }
-    cells::paint_cells(area, data, &map, &Colouring::of(data, style.palette), s, style.cell_field)?;
+    cells::paint_cells(
+        area,
+        data,
+        &map,
+        &Colouring::of(data, style.palette),
+        s,
+        style.cell_field,
+    )?;
     draw_values(area, data, &map, s, style)?;
     draw_banners(area, data, &l, &map, (centre_x, mat_w), s)?;
 

@@ -5,8 +5,8 @@
 use crate::heatmap::Heatmap;
 use crate::legend::{GAP, Legend, NARROW_GAP};
 use crate::number;
-use crate::style::HeatmapStyle;
 use crate::scale::Palette;
+use crate::style::HeatmapStyle;
 use crate::text;
 use crate::words::Words;
 

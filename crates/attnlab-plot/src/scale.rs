@@ -302,15 +302,27 @@ mod tests {
             sequential: SequentialPalette::Viridis,
             diverging: DivergingPalette::PuOr,
         };
-        assert_eq!(ColorScale::Sequential.at_in(viridis, 0.0), RGBColor(68, 1, 84));
-        assert_eq!(ColorScale::Sequential.at_in(viridis, 1.0), RGBColor(254, 232, 37));
+        assert_eq!(
+            ColorScale::Sequential.at_in(viridis, 0.0),
+            RGBColor(68, 1, 84)
+        );
+        assert_eq!(
+            ColorScale::Sequential.at_in(viridis, 1.0),
+            RGBColor(254, 232, 37)
+        );
         // The diverging palettes keep white at zero.
-        assert_eq!(ColorScale::Diverging.at_in(viridis, 0.5), RGBColor(247, 247, 247));
+        assert_eq!(
+            ColorScale::Diverging.at_in(viridis, 0.5),
+            RGBColor(247, 247, 247)
+        );
         let cividis = Palette {
             sequential: SequentialPalette::Cividis,
             ..Palette::default()
         };
-        assert_eq!(ColorScale::Sequential.at_in(cividis, 0.0), RGBColor(0, 34, 78));
+        assert_eq!(
+            ColorScale::Sequential.at_in(cividis, 0.0),
+            RGBColor(0, 34, 78)
+        );
         assert_eq!(
             ColorScale::Sequential.at(-3.0),
             ColorScale::Sequential.at(0.0)
