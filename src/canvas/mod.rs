@@ -6,12 +6,15 @@
 mod blit_canvas;
 mod canvas_size;
 mod export;
+mod figure_table;
 mod heatmap_canvas;
 mod line_chart_canvas;
 pub mod paint;
 mod repaint;
 
 pub use export::{ExportMenu, Exported, Grid};
+#[allow(unused_imports)]
+pub use figure_table::{FigureTable, cell_sentence};
 pub use heatmap_canvas::{HeatmapCanvas, Pointing};
 pub use line_chart_canvas::{ChartLegend, LineChartCanvas};
 pub use repaint::repaint_effect;
