@@ -86,11 +86,51 @@ pub(super) struct RawQuestion {
     pub query: Option<usize>,
 }
 
-/// Reads every lesson among `files` (`(path below lessons/, text)`, as the build embeds
-/// them): the lessons without an error, in the order of their folders' numbers, and
-/// every error found.
+/// A lesson file as the loader reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doc<'a> {
+    /// TOML as written (read where the TOML reader is: natively).
+    Toml(&'a str),
+    /// JSON: a tensors document, or a TOML file the build converted.
+    Json(&'a str),
+    /// A TOML file that is not valid TOML: its text, the byte where the reader stopped
+    /// (if it said) and why.
+    Broken {
+        /// The file's text.
+        text: &'a str,
+        /// The byte where the reader stopped.
+        at: Option<usize>,
+        /// The reader's message.
+        message: &'a str,
+    },
+}
+
+impl<'a> Doc<'a> {
+    /// The file's text (a converted file's JSON).
+    pub fn text(&self) -> &'a str {
+        match *self {
+            Doc::Toml(text) | Doc::Json(text) | Doc::Broken { text, .. } => text,
+        }
+    }
+}
+
+/// Reads every lesson among `files` (`(path below lessons/, text)`: lesson files in TOML,
+/// tensors in JSON, as a teacher writes them): the lessons without an error, in the order
+/// of their folders' numbers, and every error found.
 pub fn load(files: &[(&str, &str)]) -> (Catalog, Vec<LoadError>) {
-    let mut folders: BTreeMap<&str, BTreeMap<&str, &str>> = BTreeMap::new();
+    let docs: Vec<(&str, Doc)> = files
+        .iter()
+        .map(|&(path, text)| match path.ends_with(".toml") {
+            true => (path, Doc::Toml(text)),
+            false => (path, Doc::Json(text)),
+        })
+        .collect();
+    load_docs(&docs)
+}
+
+/// [`load`] of documents (as the build embeds them, TOML converted to JSON).
+pub fn load_docs(files: &[(&str, Doc<'_>)]) -> (Catalog, Vec<LoadError>) {
+    let mut folders: BTreeMap<&str, BTreeMap<&str, Doc>> = BTreeMap::new();
     let mut errors = Vec::new();
     for &(path, text) in files {
         match path.split_once('/') {
@@ -161,21 +201,44 @@ fn step_at(text: &str, offset: usize) -> Option<String> {
     Some(text[at..at + end].trim_matches('"').to_string())
 }
 
-fn parse<'a, T: Deserialize<'a>>(file: &str, text: &'a str) -> Result<T, LoadError> {
-    toml::from_str(text).map_err(|e| {
-        let at = e.span().map(|s| s.start);
-        LoadError {
-            file: file.to_string(),
-            step: at.and_then(|at| step_at(text, at)),
-            message: match at {
-                Some(at) => format!("line {}: {}", line_of(text, at), e.message()),
-                None => e.message().to_string(),
-            },
-        }
-    })
+/// The error at byte `at` of `text`, naming its line and step.
+fn located(file: &str, text: &str, at: Option<usize>, message: &str) -> LoadError {
+    LoadError {
+        file: file.to_string(),
+        step: at.and_then(|at| step_at(text, at)),
+        message: match at {
+            Some(at) => format!("line {}: {message}", line_of(text, at)),
+            None => message.to_string(),
+        },
+    }
 }
 
-fn read_lesson(folder: &str, files: &BTreeMap<&str, &str>) -> Result<Lesson, Vec<LoadError>> {
+fn parse<'a, T: Deserialize<'a>>(file: &str, doc: Doc<'a>) -> Result<T, LoadError> {
+    match doc {
+        Doc::Json(json) => serde_json::from_str(json).map_err(|e| {
+            let message = e.to_string();
+            // The converted JSON's lines are not the file's.
+            let message = message.split(" at line ").next().unwrap_or(&message);
+            LoadError {
+                file: file.to_string(),
+                step: None,
+                message: message.to_string(),
+            }
+        }),
+        Doc::Broken { text, at, message } => Err(located(file, text, at, message)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Doc::Toml(text) => toml::from_str(text)
+            .map_err(|e| located(file, text, e.span().map(|s| s.start), e.message())),
+        #[cfg(target_arch = "wasm32")]
+        Doc::Toml(_) => Err(LoadError {
+            file: file.to_string(),
+            step: None,
+            message: "lesson files are read when the app is built; this one was not".into(),
+        }),
+    }
+}
+
+fn read_lesson(folder: &str, files: &BTreeMap<&str, Doc>) -> Result<Lesson, Vec<LoadError>> {
     let err = |file: &str, step: Option<&str>, message: String| LoadError {
         file: format!("{folder}/{file}"),
         step: step.map(String::from),
@@ -200,13 +263,13 @@ fn read_lesson(folder: &str, files: &BTreeMap<&str, &str>) -> Result<Lesson, Vec
         return Err(vec![err("lesson.toml", None, "the file is missing".into())]);
     };
     let raw: RawLesson =
-        parse(&format!("{folder}/lesson.toml"), lesson_text).map_err(|e| vec![e])?;
+        parse(&format!("{folder}/lesson.toml"), *lesson_text).map_err(|e| vec![e])?;
     let mut texts = BTreeMap::new();
     for lang in Lang::ALL {
         let name = format!("{}.toml", lang.code());
         match files.get(name.as_str()) {
             None => errors.push(err(&name, None, "the file is missing".into())),
-            Some(text) => match parse::<LessonText>(&format!("{folder}/{name}"), text) {
+            Some(text) => match parse::<LessonText>(&format!("{folder}/{name}"), *text) {
                 Ok(t) => {
                     texts.insert(lang, t);
                 }
@@ -353,7 +416,7 @@ fn merged(base: Option<&Value>, state: Option<&Value>) -> Result<Value, String> 
 
 fn read_step(
     folder: &str,
-    files: &BTreeMap<&str, &str>,
+    files: &BTreeMap<&str, Doc>,
     base: Option<&Value>,
     raw: &RawStep,
 ) -> Result<Step, Vec<String>> {
@@ -390,11 +453,11 @@ fn read_step(
                 ));
                 None
             }
-            Some(text) => match serde_json::from_str::<Value>(text) {
+            Some(doc) => match serde_json::from_str::<Value>(doc.text()) {
                 Ok(v) if v.get("format").and_then(Value::as_str) == Some(TENSORS_FORMAT) => {
                     Some(TensorFile {
                         path,
-                        json: text.to_string(),
+                        json: doc.text().to_string(),
                     })
                 }
                 Ok(_) => {

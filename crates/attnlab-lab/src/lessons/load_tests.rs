@@ -386,3 +386,52 @@ fn tensors_must_be_in_the_folder_and_in_the_format() {
         ]
     );
 }
+
+#[test]
+fn the_build_embeds_every_lesson_file_as_json() {
+    let files = super::super::embedded::FILES;
+    assert!(files.iter().any(|(p, _)| p.ends_with("/lesson.toml")));
+    for (path, doc) in files {
+        assert!(matches!(doc, Doc::Json(_)), "{path} was not converted");
+    }
+    // The converted documents read as the files do.
+    let toml_files: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, _)| {
+            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lessons/");
+            (
+                p.to_string(),
+                std::fs::read_to_string(format!("{dir}{p}")).unwrap(),
+            )
+        })
+        .collect();
+    let as_written: Vec<(&str, &str)> = toml_files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    assert_eq!(load(&as_written).0, load_docs(files).0);
+}
+
+#[test]
+fn a_file_the_build_could_not_read_is_named_with_its_step_and_line() {
+    let text = "[[steps]]\nid = \"a\"\npage = \"lab\"\n\n[[steps]]\nid = \"b\"\npage = = \"lab\"\n";
+    let at = text.find("= =").map(|a| a + 2);
+    let docs = [
+        (
+            "01-cat/lesson.toml",
+            Doc::Broken {
+                text,
+                at,
+                message: "string values must be quoted",
+            },
+        ),
+        ("01-cat/en.toml", Doc::Toml(EN)),
+        ("01-cat/zh.toml", Doc::Toml(ZH)),
+    ];
+    let (catalog, errors) = load_docs(&docs);
+    assert!(catalog.lessons().is_empty());
+    assert_eq!(
+        errors[0].to_string(),
+        "lessons/01-cat/lesson.toml, step “b”: line 7: string values must be quoted"
+    );
+}

@@ -47,7 +47,7 @@ use std::sync::OnceLock;
 
 pub use answer::{Answer, AnswerError, Question, answer, choices};
 pub use figures::{FigureId, Grid, Pointer, Region, stage_name, stage_named};
-pub use load::{LoadError, load};
+pub use load::{Doc, LoadError, load, load_docs};
 pub use progress::{LessonProgress, Progress, STORAGE_KEY};
 pub use text::{LessonText, StepText};
 
@@ -196,7 +196,7 @@ impl Catalog {
     /// call.
     pub fn embedded() -> (&'static Catalog, &'static [LoadError]) {
         static EMBEDDED: OnceLock<(Catalog, Vec<LoadError>)> = OnceLock::new();
-        let (catalog, errors) = EMBEDDED.get_or_init(|| load(embedded::FILES));
+        let (catalog, errors) = EMBEDDED.get_or_init(|| load_docs(embedded::FILES));
         (catalog, errors)
     }
 
