@@ -16,7 +16,13 @@ import { expect, test } from './fixtures';
 
 const root = fileURLToPath(new URL('../../lessons/', import.meta.url));
 
-type Lesson = { id: string; steps: string[]; titles: Record<string, Record<string, string>> };
+type Lesson = {
+  id: string;
+  steps: string[];
+  /** The steps on the real model's page (the model loads first). */
+  onModel: Set<string>;
+  titles: Record<string, Record<string, string>>;
+};
 
 /** A TOML string on one line: `key = "…"`. */
 const stringValue = (line: string) => JSON.parse(line.slice(line.indexOf('=') + 1).trim());
@@ -27,10 +33,14 @@ function readLessons(): Lesson[] {
     .sort()
     .map((folder) => {
       const file = (name: string) => readFileSync(join(root, folder, name), 'utf8');
-      const steps = file('lesson.toml')
-        .split('\n')
-        .filter((l) => /^id\s*=/.test(l))
-        .map(stringValue);
+      const lines = file('lesson.toml').split('\n');
+      const steps = lines.filter((l) => /^id\s*=/.test(l)).map(stringValue);
+      const onModel = new Set<string>();
+      let last = '';
+      for (const l of lines) {
+        if (/^id\s*=/.test(l)) last = stringValue(l);
+        else if (/^page\s*=/.test(l) && stringValue(l) === 'model') onModel.add(last);
+      }
       const titles: Record<string, Record<string, string>> = {};
       for (const lang of ['en', 'zh']) {
         titles[lang] = {};
@@ -41,7 +51,7 @@ function readLessons(): Lesson[] {
           else if (/^title\s*=/.test(line)) titles[lang][step || '$lesson'] = stringValue(line);
         }
       }
-      return { id: folder.replace(/^\d\d-/, ''), steps, titles };
+      return { id: folder.replace(/^\d\d-/, ''), steps, onModel, titles };
     });
 }
 
@@ -80,7 +90,8 @@ async function expectStep(page: Page, lesson: Lesson, k: number, lang: string) {
     .toMatch(new RegExp(`^#lesson=${lesson.id}/${step}&lang=${lang}$`));
   // The pointer is on a figure that is on the page and visible.
   const pointer = page.getByTestId('lesson-pointer').first();
-  await expect(pointer).toBeVisible();
+  // On the real model's page the figure appears once the model has loaded and run.
+  await expect(pointer).toBeVisible({ timeout: lesson.onModel.has(step) ? 150_000 : undefined });
   const box = await pointer.boundingBox();
   expect(box!.width * box!.height, `${lesson.id}/${step}: pointer size`).toBeGreaterThan(400);
 }
@@ -109,7 +120,7 @@ async function predict(page: Page, lesson: Lesson, step: string, pick: number) {
 for (const lang of ['en', 'zh']) {
   for (const lesson of LESSONS) {
     test(`lesson ${lesson.id} runs end to end in ${lang}`, async ({ page }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(lesson.onModel.size > 0 ? 300_000 : 120_000);
       await page.goto('/#');
       await setLang(page, lang);
       await page.getByTestId('lessons-open').click();

@@ -146,3 +146,63 @@ fn one_head_aligns_the_chinese_sentence_with_its_translation() {
     }
     println!("layer 5 head 5: {line}");
 }
+
+/// What lesson 4's last step (lessons/04-heads) says of the heads on its sentence.
+#[test]
+fn the_heads_lesson_4_names_do_what_it_says() {
+    let Some(model) = asset("E5 heads of lesson 4") else {
+        return;
+    };
+    let run = model
+        .run(
+            "注意力机制让模型关注句子中重要的词。",
+            &AttentionOverride::default(),
+        )
+        .unwrap();
+    let n = run.encoding.tokens.len();
+    let heads = &run.forward.heads;
+    // The share of the inner rows whose strongest key is `key(i)`.
+    let share = |l: usize, h: usize, key: &dyn Fn(usize) -> usize| {
+        let w = &heads[l][h].weights;
+        let hits = (1..n - 1)
+            .filter(|&i| {
+                let row = w.row(i);
+                let best = (0..n).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap();
+                best == key(i)
+            })
+            .count();
+        hits as f64 / (n - 2) as f64
+    };
+    assert!(
+        share(0, 2, &|i| i - 1) > 0.6,
+        "layer 0 head 2: the token before"
+    );
+    assert!(
+        share(1, 7, &|i| i + 1) > 0.6,
+        "layer 1 head 7: the token after"
+    );
+    for h in [8, 10] {
+        assert!(share(0, h, &|_| n - 1) > 0.6, "layer 0 head {h}: </s>");
+    }
+    // "More than half of the heads of the top three layers spread their weight": mean
+    // normalised row entropy above 0.7.
+    let spread = (9..12)
+        .flat_map(|l| (0..12).map(move |h| (l, h)))
+        .filter(|&(l, h)| {
+            let w = &heads[l][h].weights;
+            let mean = (1..n - 1)
+                .map(|i| {
+                    let e: f64 = w
+                        .row(i)
+                        .iter()
+                        .map(|&p| -(p as f64) * (p as f64 + 1e-12).ln())
+                        .sum();
+                    e / (n as f64).ln()
+                })
+                .sum::<f64>()
+                / (n - 2) as f64;
+            mean > 0.7
+        })
+        .count();
+    assert!(spread > 18, "{spread} of 36 heads spread");
+}
