@@ -193,3 +193,29 @@ fn the_int8_asset_gives_the_same_shares_within_three_points() {
     }
     println!("int8 asset: the largest share difference from numpy is {worst:.4}");
 }
+
+/// What lesson 4's step "weight-is-not-contribution" (lessons/04-heads) says of the lab's
+/// sentence on the int8 asset the app loads.
+#[test]
+fn the_shares_lesson_4_states_hold_on_the_asset() {
+    let Some(model) = asset_model("lesson 4's shares") else {
+        return;
+    };
+    let text = "The animal didn't cross the street because it was too tired";
+    let (_, _, shares) = shares(&model, text);
+    print("lesson 4", text, &shares);
+    for s in &shares[1..=4] {
+        assert!(
+            (0.56..=0.65).contains(&s.weight),
+            "layer {}: weight {}",
+            s.layer,
+            s.weight
+        );
+        assert!(
+            (0.11..=0.15).contains(&s.contribution),
+            "layer {}: contribution {}",
+            s.layer,
+            s.contribution
+        );
+    }
+}

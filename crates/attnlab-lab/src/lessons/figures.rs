@@ -122,6 +122,8 @@ figures! {
     ModelRelevance = "model-relevance", Model, "relevance-heatmap", None;
     /// The real model: the head search.
     ModelHeadSearch = "model-head-search", Model, "head-search", None;
+    /// The real model: weight against contribution on the special tokens, per layer.
+    ModelShares = "model-shares", Model, "shares", None;
     /// The real model on a sentence pair: the lines from one sentence to the other.
     ModelAlignment = "model-alignment", Model, "alignment-canvas", None;
     /// The real model on a sentence pair: the heads ranked by the weight that crosses.
