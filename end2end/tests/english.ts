@@ -52,7 +52,9 @@ export async function englishLeft(page: Page): Promise<string[]> {
   for (const item of found) {
     const at = item.lastIndexOf(' @ ');
     const text = item.slice(0, at);
-    for (const word of text.match(/[A-Za-z]{3,}/g) ?? []) {
+    // A symbol with a subscript (d_model, W_Q) is a symbol, not a word.
+    const words = (text.match(/[A-Za-z_]+/g) ?? []).filter((w) => !w.includes('_'));
+    for (const word of words.filter((w) => w.length >= 3)) {
       if (!KEPT.has(word)) left.push(`${word} in "${text.trim().slice(0, 80)}" @ ${item.slice(at + 3)}`);
     }
   }

@@ -13,6 +13,83 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
 use super::paint::{offscreen_grid, offscreen_heatmap, offscreen_line_chart, offscreen_lines};
+use crate::i18n::{Lang, Tr, t, use_lang};
+
+/// Why a file could not be made: a sentence in every language, or the words of the
+/// code that refused (a file writer's error, already in the page's language).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// A fixed sentence.
+    Said(Tr),
+    /// Another error's own words.
+    Raw(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Failure {
+        Failure::Raw(e)
+    }
+}
+
+impl From<Tr> for Failure {
+    fn from(e: Tr) -> Failure {
+        Failure::Said(e)
+    }
+}
+
+impl Failure {
+    fn text(&self, lang: Lang) -> String {
+        match self {
+            Failure::Said(t) => t.get(lang).to_string(),
+            Failure::Raw(e) => e.clone(),
+        }
+    }
+}
+
+/// What the menu last did, shown in the page's language.
+#[derive(Debug, Clone, PartialEq)]
+enum Said {
+    Nothing,
+    Saved(String),
+    SavedTensors(String),
+    Copied,
+    Failed(Failure),
+}
+
+impl Said {
+    fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Said::Nothing, _) => String::new(),
+            (Said::Saved(name), Lang::En) => format!("Saved {name}."),
+            (Said::Saved(name), Lang::Zh) => format!("已保存 {name}。"),
+            (Said::SavedTensors(name), Lang::En) => {
+                format!("Saved {name}: `attnlab compute {name}` computes this figure.")
+            }
+            (Said::SavedTensors(name), Lang::Zh) => {
+                format!("已保存 {name}：`attnlab compute {name}` 可算出这幅图。")
+            }
+            (Said::Copied, _) => lang.pick("Copied the image.", "已复制图像。").to_string(),
+            (Said::Failed(why), Lang::En) => format!("Could not export: {}.", why.text(lang)),
+            (Said::Failed(why), Lang::Zh) => format!("无法导出：{}。", why.text(lang)),
+        }
+    }
+}
+
+const NO_FILE: Tr = Tr::new(
+    "this browser could not make the file",
+    "此浏览器无法生成该文件",
+);
+const NO_URL: Tr = Tr::new("no object URL", "无法创建对象网址");
+const NO_LINK: Tr = Tr::new("this browser could not make a link", "此浏览器无法生成链接");
+const NO_PNG: Tr = Tr::new(
+    "this browser could not encode the PNG",
+    "此浏览器无法编码 PNG",
+);
+const NO_COPY: Tr = Tr::new(
+    "this browser does not allow copying images here",
+    "此浏览器不允许在此复制图像",
+);
+const NO_FIGURE: Tr = Tr::new("there is no figure", "没有图");
 
 /// Every head of a variant (or every head of a model) as small multiples.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,7 +206,7 @@ impl Exported {
     }
 
     /// The text of the file `ext` (svg, csv, json) at `size` CSS pixels.
-    fn text(&self, ext: &str, (width, height): (f64, f64)) -> Result<String, String> {
+    fn text(&self, ext: &str, (width, height): (f64, f64)) -> Result<String, Failure> {
         let size = (width.round() as u32, height.round().max(1.0) as u32);
         match (self, ext) {
             (Exported::Heatmap(h), "svg") => attnlab_plot::export::heatmap_svg(h, size.0),
@@ -144,44 +221,48 @@ impl Exported {
             (Exported::Lines(l), "svg") => attnlab_plot::export::token_lines_svg(l, size),
             (Exported::Grid(_) | Exported::Lines(_), ext) => self.matrices_text(ext == "json"),
         }
+        .map_err(Failure::Raw)
     }
 
     /// Drawn on a detached canvas at `size` CSS pixels (a heatmap at its natural
     /// height) and [`PNG_SCALE`].
-    fn offscreen(&self, (width, height): (f64, f64)) -> Result<web_sys::HtmlCanvasElement, String> {
-        match self {
+    fn offscreen(
+        &self,
+        (width, height): (f64, f64),
+    ) -> Result<web_sys::HtmlCanvasElement, Failure> {
+        Ok(match self {
             Exported::Heatmap(h) => offscreen_heatmap(h, width, PNG_SCALE),
             Exported::Chart(c) => offscreen_line_chart(c, (width, height), PNG_SCALE),
             Exported::Grid(g) => offscreen_grid(&g.plot(), (width, height), PNG_SCALE),
             Exported::Lines(l) => offscreen_lines(l, (width, height), PNG_SCALE),
-        }
+        }?)
     }
 }
 
 /// Makes, on demand, a file of the input behind a figure: its name and its text, or why
-/// there is none.
-pub type FileMaker = Callback<(), Result<(String, String), String>>;
+/// there is none in the language given.
+pub type FileMaker = Callback<Lang, Result<(String, String), String>>;
 
 /// The PNG's device pixels per CSS pixel.
 const PNG_SCALE: f64 = 2.0;
 /// The width of a file drawn from a canvas that has none yet (CSS pixels).
 const FALLBACK_WIDTH: f64 = 900.0;
 
-fn blob(text: &str, mime: &str) -> Result<Blob, String> {
+fn blob(text: &str, mime: &str) -> Result<Blob, Failure> {
     let options = BlobPropertyBag::new();
     options.set_type(mime);
     Blob::new_with_str_sequence_and_options(&Array::of1(&JsValue::from_str(text)), &options)
-        .map_err(|_| "this browser could not make the file".to_string())
+        .map_err(|_| NO_FILE.into())
 }
 
 /// Offers `blob` as a download called `name`.
-fn download(blob: &Blob, name: &str) -> Result<(), String> {
-    let url = Url::create_object_url_with_blob(blob).map_err(|_| "no object URL".to_string())?;
+fn download(blob: &Blob, name: &str) -> Result<(), Failure> {
+    let url = Url::create_object_url_with_blob(blob).map_err(|_| Failure::Said(NO_URL))?;
     let anchor: HtmlAnchorElement = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.create_element("a").ok())
         .and_then(|e| e.dyn_into().ok())
-        .ok_or("this browser could not make a link")?;
+        .ok_or(Failure::Said(NO_LINK))?;
     anchor.set_href(&url);
     anchor.set_download(name);
     anchor.click();
@@ -190,16 +271,13 @@ fn download(blob: &Blob, name: &str) -> Result<(), String> {
 }
 
 /// The PNG of `figure` (at [`PNG_SCALE`]), handed to `then` as a Blob.
-fn png(figure: &Exported, size: (f64, f64), then: impl FnOnce(Result<Blob, String>) + 'static) {
+fn png(figure: &Exported, size: (f64, f64), then: impl FnOnce(Result<Blob, Failure>) + 'static) {
     let canvas = match figure.offscreen(size) {
         Ok(c) => c,
         Err(e) => return then(Err(e)),
     };
     let callback = Closure::once_into_js(move |b: JsValue| {
-        then(
-            b.dyn_into::<Blob>()
-                .map_err(|_| "this browser could not encode the PNG".to_string()),
-        )
+        then(b.dyn_into::<Blob>().map_err(|_| Failure::Said(NO_PNG)))
     });
     if canvas.to_blob(callback.unchecked_ref()).is_err() {
         // The closure is dropped by the browser; nothing else to tell.
@@ -207,8 +285,8 @@ fn png(figure: &Exported, size: (f64, f64), then: impl FnOnce(Result<Blob, Strin
 }
 
 /// Copies `blob` (a PNG) to the clipboard; says why not when the browser refuses.
-async fn copy(blob: Blob) -> Result<(), String> {
-    let refused = || "this browser does not allow copying images here".to_string();
+async fn copy(blob: Blob) -> Result<(), Failure> {
+    let refused = || Failure::Said(NO_COPY);
     let clipboard = web_sys::window()
         .ok_or_else(refused)?
         .navigator()
@@ -239,7 +317,8 @@ pub fn ExportMenu(
     /// The `attnlab render` command that draws the same figure.
     command: Option<Signal<String>>,
 ) -> impl IntoView {
-    let said = RwSignal::new(String::new());
+    let lang = use_lang();
+    let said = RwSignal::new(Said::Nothing);
     // The canvas's size on the page (CSS pixels): the files are drawn at it.
     let size = move || {
         canvas
@@ -248,20 +327,20 @@ pub fn ExportMenu(
             .filter(|(w, h)| *w > 0.0 && *h > 0.0)
             .unwrap_or((FALLBACK_WIDTH, FALLBACK_WIDTH * 0.6))
     };
-    let report = move |r: Result<String, String>| {
-        said.set(r.unwrap_or_else(|e| format!("Could not export: {e}.")));
+    let report = move |r: Result<Said, Failure>| {
+        said.set(r.unwrap_or_else(Said::Failed));
     };
     let text_file = move |ext: &'static str, mime: &'static str| {
         figure.with_untracked(|f| {
             let Some(f) = f else {
-                return report(Err("there is no figure".into()));
+                return report(Err(NO_FIGURE.into()));
             };
             let name = export::file_name(f.title(), ext);
             let text = f.text(ext, size());
             report(
                 text.and_then(|t| blob(&t, mime))
                     .and_then(|b| download(&b, &name))
-                    .map(|()| format!("Saved {name}.")),
+                    .map(|()| Said::Saved(name)),
             );
         })
     };
@@ -272,7 +351,7 @@ pub fn ExportMenu(
             png(f, size(), move |b| {
                 report(
                     b.and_then(|b| download(&b, &name))
-                        .map(|()| format!("Saved {name}.")),
+                        .map(|()| Said::Saved(name)),
                 )
             });
         })
@@ -283,7 +362,7 @@ pub fn ExportMenu(
             png(f, size(), move |b| {
                 leptos::task::spawn_local(async move {
                     let r = match b {
-                        Ok(b) => copy(b).await.map(|()| "Copied the image.".to_string()),
+                        Ok(b) => copy(b).await.map(|()| Said::Copied),
                         Err(e) => Err(e),
                     };
                     report(r);
@@ -293,31 +372,33 @@ pub fn ExportMenu(
     };
     let save_tensors = move |_| {
         let Some(tensors) = tensors else { return };
-        report(tensors.run(()).and_then(|(name, text)| {
+        let made = tensors.run(lang.get_untracked()).map_err(Failure::Raw);
+        report(made.and_then(|(name, text)| {
             blob(&text, "application/json")
                 .and_then(|b| download(&b, &name))
-                .map(|()| format!("Saved {name}: `attnlab compute {name}` computes this figure."))
+                .map(|()| Said::SavedTensors(name))
         }));
     };
     let id = move |what: &str| format!("{}-export-{what}", testid.get());
     view! {
         <details class="export" data-testid=move || id("menu")>
-            <summary>"Export"</summary>
+            <summary>{t("Export", "导出")}</summary>
             <div class="export-buttons">
-                <button type="button" data-testid=move || id("png") on:click=save_png title="PNG at twice the page's resolution">"PNG"</button>
+                <button type="button" data-testid=move || id("png") on:click=save_png title=t("PNG at twice the page's resolution", "两倍于页面分辨率的 PNG")>"PNG"</button>
                 <button type="button" data-testid=move || id("svg") on:click=move |_| text_file("svg", "image/svg+xml")>"SVG"</button>
                 <button type="button" data-testid=move || id("csv") on:click=move |_| text_file("csv", "text/csv")>"CSV"</button>
                 <button type="button" data-testid=move || id("json") on:click=move |_| text_file("json", "application/json")>"JSON"</button>
-                <button type="button" data-testid=move || id("copy") on:click=copy_png>"Copy image"</button>
+                <button type="button" data-testid=move || id("copy") on:click=copy_png>{t("Copy image", "复制图像")}</button>
                 {tensors.is_some().then(|| view! {
                     <button type="button" data-testid=move || id("tensors") on:click=save_tensors
-                        title="every head's Q, K, V and the settings, for attnlab compute">"Q, K, V (attnlab-tensors)"</button>
+                        title=t("every head's Q, K, V and the settings, for attnlab compute", "每个头的 Q、K、V 与设置，供命令行计算使用")>
+                        <span translate="no">"Q, K, V (attnlab-tensors)"</span></button>
                 })}
-                <span class="hint" role="status" data-testid=move || id("status")>{move || said.get()}</span>
+                <span class="hint" role="status" data-testid=move || id("status")>{move || said.with(|s| s.text(lang.get()))}</span>
             </div>
             {command.map(|c| view! {
-                <p class="export-command">"The same figure from the command line: "
-                    <code data-testid=move || id("command")>{move || c.get()}</code></p>
+                <p class="export-command">{t("The same figure from the command line: ", "在命令行中画出同一幅图：")}
+                    <code translate="no" data-testid=move || id("command")>{move || c.get()}</code></p>
             })}
         </details>
     }

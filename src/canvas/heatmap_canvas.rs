@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::export::{ExportMenu, Exported, FileMaker};
 use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
+use crate::i18n::Lang;
 use crate::state::use_app_state;
 
 /// What pointing at a [`HeatmapCanvas`] (or moving its keyboard focus) does.
@@ -236,23 +237,39 @@ pub fn HeatmapCanvas(
                     ))
                 })
             })
-            .unwrap_or_else(|| "Point at a cell to read it.".into());
+            .unwrap_or_else(|| {
+                state
+                    .lang
+                    .get()
+                    .pick("Point at a cell to read it.", "指向一个单元格以读出其值。")
+                    .into()
+            });
         Some(view! { <p class="matrix-reading" aria-live="off">{text}</p> })
     };
     let label = move || {
+        let lang = state.lang.get();
         figure.with(|h| match h {
-            None => "Figure (empty)".to_string(),
+            None => lang.pick("Figure (empty)", "图（空）").to_string(),
             Some(h) => {
                 let (n, m, title) = (h.n_rows(), h.n_cols(), h.title());
-                match pointing {
-                    Pointing::Cells { .. } => format!(
+                match (pointing, lang) {
+                    (Pointing::Cells { .. }, Lang::En) => format!(
                         "{title}: {n} query tokens (rows) by {m} keys (columns). Arrow keys move between cells."
                     ),
-                    Pointing::Rows { .. } => format!(
+                    (Pointing::Cells { .. }, Lang::Zh) => format!(
+                        "{title}：{n} 个查询词元（行）× {m} 个键（列）。方向键在单元格间移动。"
+                    ),
+                    (Pointing::Rows { .. }, Lang::En) => format!(
                         "{title}: {n} rows by {m} columns. Click a row, or use ArrowUp and ArrowDown, to pick the query."
                     ),
-                    Pointing::Nothing | Pointing::Reading => {
+                    (Pointing::Rows { .. }, Lang::Zh) => format!(
+                        "{title}：{n} 行 × {m} 列。点击一行，或用上下方向键，选择查询。"
+                    ),
+                    (Pointing::Nothing | Pointing::Reading, Lang::En) => {
                         format!("{title}: {n} rows by {m} columns.")
+                    }
+                    (Pointing::Nothing | Pointing::Reading, Lang::Zh) => {
+                        format!("{title}：{n} 行 × {m} 列。")
                     }
                 }
             }

@@ -6,6 +6,7 @@ use plotters::style::RGBColor;
 use super::export::{ExportMenu, Exported};
 use super::paint::paint_line_chart;
 use super::repaint::repaint_effect;
+use crate::i18n::{Lang, use_lang};
 
 /// Where a [`LineChartCanvas`] shows the names of its curves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,16 +68,25 @@ pub fn LineChartCanvas(
             })
         })
     };
+    let lang = use_lang();
     let label = move || {
-        chart.with(|c| match c {
-            Some(c) => format!(
+        let lang = lang.get();
+        chart.with(|c| match (c, lang) {
+            (Some(c), Lang::En) => format!(
                 "{}: {} against {}; curves: {}.",
                 c.title,
                 c.y.label,
                 c.x.label,
                 names().join(", ")
             ),
-            None => "Chart (empty)".to_string(),
+            (Some(c), Lang::Zh) => format!(
+                "{}：{} 随 {} 的变化；曲线：{}。",
+                c.title,
+                c.y.label,
+                c.x.label,
+                names().join("、")
+            ),
+            (None, _) => lang.pick("Chart (empty)", "图表（空）").to_string(),
         })
     };
     let legend_id = format!("{testid}-legend");

@@ -131,9 +131,11 @@ fn is_cjk(c: char) -> bool {
     ('\u{3000}'..='\u{9fff}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c)
 }
 
-/// English words (3 letters or more) in `zh` that are not kept technical words.
+/// English words (3 letters or more) in `zh` that are not kept technical words. A
+/// symbol with a subscript (`d_model`, `W_Q`) is a symbol, not a word.
 fn english_words(zh: &str) -> Vec<String> {
-    zh.split(|c: char| !c.is_ascii_alphabetic())
+    zh.split(|c: char| !(c.is_ascii_alphabetic() || c == '_'))
+        .filter(|w| !w.contains('_'))
         .filter(|w| w.len() >= 3 && !KEPT.contains(w))
         .map(String::from)
         .collect()

@@ -1,9 +1,14 @@
 use attnlab_lab::figure;
 use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
+use leptos::text_prop::TextProp;
 
-const IDLE: &str =
-    "Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.";
+use crate::i18n::{Lang, Tr, use_lang};
+
+const IDLE: Tr = Tr::new(
+    "Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.",
+    "指向一个单元格（或聚焦热力图后用方向键）以读出它的精确权重。",
+);
 
 /// The cell under the pointer (or the keyboard focus) of `figure`, read out: query
 /// token, key token, the exact weight, and the raw score before softmax when there is one.
@@ -18,29 +23,36 @@ pub fn CellInfo(
     /// Put before the reading (e.g. which head of a grid).
     #[prop(optional, into)]
     prefix: Signal<String>,
-    /// Shown while no cell is read.
-    #[prop(default = IDLE)]
-    idle: &'static str,
+    /// Shown while no cell is read (a text, or a closure that follows the language).
+    #[prop(optional, into)]
+    idle: Option<TextProp>,
 ) -> impl IntoView {
+    let lang = use_lang();
     let reading = move || {
+        let lang = lang.get();
         let cell = cell.get()?;
         figure.with(|h| {
             let h = h.as_ref()?;
             let r = figure::read_cell(h, cell)?;
-            let text = match h.raw_score(cell.0, cell.1) {
-                Some(raw) => format!(
-                    "{}; raw score before softmax {}",
-                    r.sentence(),
-                    number::full(raw)
-                ),
-                None => r.sentence(),
+            let sentence = r.sentence(lang);
+            let text = match (h.raw_score(cell.0, cell.1), lang) {
+                (Some(raw), Lang::En) => {
+                    format!("{sentence}; raw score before softmax {}", number::full(raw))
+                }
+                (Some(raw), Lang::Zh) => {
+                    format!("{sentence}；softmax 前的原始分数 {}", number::full(raw))
+                }
+                (None, _) => sentence,
             };
             Some(prefix.with(|p| format!("{p}{text}")))
         })
     };
     view! {
         <p class="cell-info" data-testid="cell-info" class:is-idle=move || reading().is_none() aria-live="polite">
-            {move || reading().unwrap_or_else(|| idle.to_string())}
+            {move || reading().unwrap_or_else(|| match &idle {
+                Some(idle) => idle.get().to_string(),
+                None => IDLE.get(lang.get()).to_string(),
+            })}
         </p>
     }
 }

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 
 use super::CellInfo;
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::{Lang, t, use_lang};
 use crate::state::{CompareWhat, Compared, use_app_state};
 
 /// Two variants compared: a diverging heatmap of `A − B` and a table of max/mean |ΔA|,
@@ -10,6 +11,7 @@ use crate::state::{CompareWhat, Compared, use_app_state};
 #[component]
 pub fn ComparePanel() -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let hover = RwSignal::new(None);
     let names = move || {
         state.variants.with(|s| {
@@ -51,7 +53,7 @@ pub fn ComparePanel() -> impl IntoView {
                     let c = state.compare.get();
                     (if which == 0 { c.0 } else { c.1 }) == i
                 };
-                view! { <option value=i.to_string() selected=sel>{n}</option> }
+                view! { <option value=i.to_string() selected=sel translate="no">{n}</option> }
             })
             .collect_view()
     };
@@ -64,39 +66,49 @@ pub fn ComparePanel() -> impl IntoView {
             let m = &c.result.metrics;
             let (ea, eb) = c.result.mean_entropy;
             let (a, b) = c.names.clone();
+            let lang = lang.get();
+            let kl = match lang {
+                Lang::En => format!("mean row KL({a} ‖ {b})"),
+                Lang::Zh => format!("行 KL({a} ‖ {b}) 的平均"),
+            };
+            let entropy = |name: &str| match lang {
+                Lang::En => format!("mean entropy of {name} (nats)"),
+                Lang::Zh => format!("{name} 的平均熵（奈特）"),
+            };
+            let (entropy_a, entropy_b) = (entropy(&a), entropy(&b));
             Some(view! {
                 <table class="metrics" data-testid="compare-table">
                     <tbody>
-                        <tr><th scope="row">"max |ΔA|"</th><td data-testid="max-abs">{fmt(m.max_abs)}</td></tr>
-                        <tr><th scope="row">"mean |ΔA|"</th><td data-testid="mean-abs">{fmt(m.mean_abs)}</td></tr>
-                        <tr><th scope="row">{format!("mean row KL({a} ‖ {b})")}</th><td data-testid="mean-kl">{fmt(m.mean_kl)}</td></tr>
-                        <tr><th scope="row">"mean row JS"</th><td data-testid="mean-js">{fmt(m.mean_js)}</td></tr>
-                        <tr><th scope="row">{format!("mean entropy of {a} (nats)")}</th><td data-testid="entropy-a">{fmt(ea)}</td></tr>
-                        <tr><th scope="row">{format!("mean entropy of {b} (nats)")}</th><td data-testid="entropy-b">{fmt(eb)}</td></tr>
+                        <tr><th scope="row">{lang.pick("max |ΔA|", "|ΔA| 的最大值")}</th><td data-testid="max-abs">{fmt(m.max_abs)}</td></tr>
+                        <tr><th scope="row">{lang.pick("mean |ΔA|", "|ΔA| 的平均值")}</th><td data-testid="mean-abs">{fmt(m.mean_abs)}</td></tr>
+                        <tr><th scope="row">{kl}</th><td data-testid="mean-kl">{fmt(m.mean_kl)}</td></tr>
+                        <tr><th scope="row">{lang.pick("mean row JS", "行 JS 的平均")}</th><td data-testid="mean-js">{fmt(m.mean_js)}</td></tr>
+                        <tr><th scope="row">{entropy_a}</th><td data-testid="entropy-a">{fmt(ea)}</td></tr>
+                        <tr><th scope="row">{entropy_b}</th><td data-testid="entropy-b">{fmt(eb)}</td></tr>
                     </tbody>
                 </table>
             })
         })
     };
     view! {
-        <section class="panel compare" data-testid="compare" aria-label="Comparison of two variants">
-            <h2 class="section-title">"Compare two variants"</h2>
+        <section class="panel compare" data-testid="compare" aria-label=t("Comparison of two variants", "两个变体的比较")>
+            <h2 class="section-title">{t("Compare two variants", "比较两个变体")}</h2>
             <div class="compare-pickers">
-                <label>"first " <select data-testid="compare-a" on:change=pick(0)>{move || options(0)}</select></label>
+                <label>{t("first ", "第一个 ")} <select data-testid="compare-a" on:change=pick(0)>{move || options(0)}</select></label>
                 <span>" − "</span>
-                <label>"second " <select data-testid="compare-b" on:change=pick(1)>{move || options(1)}</select></label>
-                <label>" of "
+                <label>{t("second ", "第二个 ")} <select data-testid="compare-b" on:change=pick(1)>{move || options(1)}</select></label>
+                <label>{t(" of ", " 比较 ")}
                     <select data-testid="compare-what" on:change=move |ev| {
                         state.compare_what.set(if event_target_value(&ev) == "average" { CompareWhat::Average } else { CompareWhat::Head });
                     }>
-                        <option value="head" selected=move || state.compare_what.get() == CompareWhat::Head>"the selected head"</option>
-                        <option value="average" selected=move || state.compare_what.get() == CompareWhat::Average>"the head average"</option>
+                        <option value="head" selected=move || state.compare_what.get() == CompareWhat::Head>{t("the selected head", "所选的头")}</option>
+                        <option value="average" selected=move || state.compare_what.get() == CompareWhat::Average>{t("the head average", "各头的平均")}</option>
                     </select>
                 </label>
             </div>
             {move || {
                 let (a, b) = state.compare.get();
-                (a == b).then(|| view! { <p class="why is-shown">"Pick two different variants to compare (add a variant if there is only one)."</p> })
+                (a == b).then(|| view! { <p class="why is-shown">{t("Pick two different variants to compare (add a variant if there is only one).", "请选择两个不同的变体进行比较（只有一个时请先添加变体）。")}</p> })
             }}
             {move || error().map(|e| view! { <p class="variant-error" role="status">{e}</p> })}
             <div class="compare-body">

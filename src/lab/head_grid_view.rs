@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::CellInfo;
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
+use crate::i18n::{Lang, t, use_lang};
 use crate::state::use_app_state;
 
 /// Every head of a variant as small multiples on one colour scale; the selected head is
@@ -24,6 +25,7 @@ pub fn HeadGridView(
     export_testid: Signal<String>,
 ) -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let canvas = NodeRef::<Canvas>::new();
     let tiles = StoredValue::new(None::<HeadGridMap>);
     // The frame the canvas shows, so a change of values repaints only the cells.
@@ -95,7 +97,10 @@ pub fn HeadGridView(
     let hovered_head = Signal::derive(move || {
         hover
             .get()
-            .map(|(h, _, _)| format!("Head {h}: "))
+            .map(|(h, _, _)| match lang.get() {
+                Lang::En => format!("Head {h}: "),
+                Lang::Zh => format!("头 {h}："),
+            })
             .unwrap_or_default()
     });
     let rows = move || {
@@ -107,7 +112,12 @@ pub fn HeadGridView(
         (!heads.is_empty()).then(|| {
             Exported::Grid(Grid {
                 title: title.get(),
-                labels: (0..heads.len()).map(|h| format!("head {h}")).collect(),
+                labels: (0..heads.len())
+                    .map(|h| match lang.get() {
+                        Lang::En => format!("head {h}"),
+                        Lang::Zh => format!("头 {h}"),
+                    })
+                    .collect(),
                 heads,
                 columns: None,
                 selected: selected.get(),
@@ -118,7 +128,13 @@ pub fn HeadGridView(
         <canvas node_ref=canvas class="head-grid" data-testid="head-grid" data-figure="grid"
             tabindex="0" role="img"
             style=move || format!("aspect-ratio: {} / {};", 4.6, 1.05 * rows() as f64 + 0.3)
-            aria-label=move || format!("All {} heads as small multiples; head {} is selected. Click a head, or use the arrow keys, to select it.", heads.with(Vec::len), selected.get())
+            aria-label=move || {
+                let (n, h) = (heads.with(Vec::len), selected.get());
+                match lang.get() {
+                    Lang::En => format!("All {n} heads as small multiples; head {h} is selected. Click a head, or use the arrow keys, to select it."),
+                    Lang::Zh => format!("全部 {n} 个头的小图；已选中头 {h}。点击一个头，或用方向键，选择它。"),
+                }
+            }
             on:pointerdown=on_click
             on:pointermove=on_move
             on:pointerleave=on_leave
@@ -126,6 +142,6 @@ pub fn HeadGridView(
         ></canvas>
         <ExportMenu figure=exported canvas=canvas testid=export_testid tensors=None command=None/>
         <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
-            idle="Point at any head's cell to read it; click a head to show it large."/>
+            idle=t("Point at any head's cell to read it; click a head to show it large.", "指向任一个头的单元格以读出其值；点击一个头以放大显示。")/>
     }
 }

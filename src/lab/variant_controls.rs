@@ -4,8 +4,9 @@ use attnlab_lab::state::{LINFORMER_K_RANGE, TEMPERATURE_RANGE, score_label};
 use attnlab_lab::{MaskKind, Variant};
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, Tr, t, use_lang};
 use crate::state::use_app_state;
-use crate::widgets::knob::{Knob, why_id};
+use crate::widgets::knob::{Knob, sentence, why_id};
 
 /// The knobs of one variant: score function, temperature (a log slider and a typed
 /// value), attention kind, Linformer's k, and the masks. A control that docs/maths.md forbids
@@ -21,6 +22,7 @@ pub fn VariantControls(
     edit_custom: RwSignal<bool>,
 ) -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let v = move || variant.get();
     let set = move |f: &dyn Fn(&mut Variant)| {
         let mut next = variant.get_untracked();
@@ -31,12 +33,13 @@ pub fn VariantControls(
     };
     let uid = StoredValue::new(uid);
     let id = move |what: &str| format!("{}-{what}", uid.get_value());
-    let temperature_error = RwSignal::new(None::<String>);
-    let k_error = RwSignal::new(None::<String>);
+    // A typed value refused: the reason, in every language.
+    let temperature_error = RwSignal::new(None::<Tr>);
+    let k_error = RwSignal::new(None::<Tr>);
     let mask_why = move |kind: MaskKind| {
         let v = v();
         (!v.masks.is_on(kind))
-            .then(|| v.why_not_mask(kind))
+            .then(|| v.why_not_mask(kind, lang.get()))
             .flatten()
     };
     let attention_why = move || {
@@ -44,15 +47,20 @@ pub fn VariantControls(
         let reasons: Vec<String> = AttentionKind::ALL
             .into_iter()
             .filter(|&k| k != v.attention)
-            .filter_map(|k| v.why_not_attention(k))
+            .filter_map(|k| v.why_not_attention(k, lang.get()))
             .collect();
-        (!reasons.is_empty()).then(|| reasons.join("; "))
+        (!reasons.is_empty()).then(|| reasons.join(lang.get().pick("; ", "；")))
     };
     let padding_why = move || {
         mask_why(MaskKind::Padding).or_else(|| {
-            (variant.with(|v| v.masks.padding) && state.pad_to.with(Option::is_none)).then(
-                || "there are no <pad> tokens to block yet: set “pad keys to length” in the model settings".to_string(),
-            )
+            (variant.with(|v| v.masks.padding) && state.pad_to.with(Option::is_none)).then(|| {
+                lang.get()
+                    .pick(
+                        "there are no <pad> tokens to block yet: set “pad keys to length” in the model settings",
+                        "还没有可屏蔽的填充词元：请在模型设置中设置“把键填充到长度”",
+                    )
+                    .to_string()
+            })
         })
     };
 
@@ -60,7 +68,7 @@ pub fn VariantControls(
         let why = Signal::derive(move || mask_why(kind));
         let wid = id(testid);
         view! {
-            <Knob label=kind.label() id=wid.clone() why=why>
+            <Knob label=move || kind.shown(lang.get()) id=wid.clone() why=why>
                 <input type="checkbox" data-testid=testid aria-describedby=why_id(&wid)
                     disabled=move || why.get().is_some()
                     prop:checked=move || v().masks.is_on(kind)
@@ -80,7 +88,10 @@ pub fn VariantControls(
     let number = move |kind: MaskKind, testid: &'static str, min: usize| {
         view! {
             <input type="number" class="mask-param" min=min.to_string() max="512" step="1" data-testid=testid
-                aria-label=format!("{} parameter", kind.label())
+                aria-label=move || match lang.get() {
+                    Lang::En => format!("{} parameter", kind.label()),
+                    Lang::Zh => format!("{}掩码的参数", kind.shown(Lang::Zh)),
+                }
                 disabled=move || !v().masks.is_on(kind)
                 prop:value=move || {
                     let m = v().masks;
@@ -100,26 +111,31 @@ pub fn VariantControls(
 
     view! {
         <div class="knobs variant-knobs">
-            <Knob label="score" id=id("score") why=Signal::derive(move || v().score_unused().map(String::from))>
+            <Knob label=t("score", "打分函数") id=id("score")
+                why=Signal::derive(move || v().score_unused(lang.get()).map(String::from))>
                 <select data-testid="score" aria-describedby=why_id(&id("score"))
-                    disabled=move || v().score_unused().is_some()
+                    disabled=move || v().score_unused(lang.get()).is_some()
                     on:change=move |ev| {
                         if let Some(s) = ScoreFunction::parse(&event_target_value(&ev)) {
                             set(&|v| v.score = s);
                         }
                     }>
                     {ScoreFunction::ALL.map(|s| view! {
-                        <option value=s.name() selected=move || v().score == s>{score_label(s)}</option>
+                        <option value=s.name() selected=move || v().score == s>{move || score_label(s, lang.get())}</option>
                     }).collect_view()}
                 </select>
             </Knob>
-            <Knob label="temperature τ" id=id("temperature")
-                why=Signal::derive(move || temperature_error.get().or_else(|| v().temperature_unused()))>
+            <Knob label=t("temperature τ", "温度 τ") id=id("temperature")
+                why=Signal::derive(move || {
+                    let lang = lang.get();
+                    temperature_error.get().map(|e| e.get(lang).to_string())
+                        .or_else(|| v().temperature_unused(lang))
+                })>
                 <span class="temperature">
                     <input type="range" min="-2" max="2" step="0.01" data-testid="temperature"
-                        aria-label="temperature (log scale, 0.01 to 100)"
+                        aria-label=t("temperature (log scale, 0.01 to 100)", "温度（对数刻度，0.01 到 100）")
                         aria-describedby=why_id(&id("temperature"))
-                        disabled=move || v().temperature_unused().is_some()
+                        disabled=move || v().temperature_unused(Lang::En).is_some()
                         prop:value=move || format!("{:.2}", v().temperature.log10())
                         on:input=move |ev| {
                             if let Ok(x) = event_target_value(&ev).parse::<f32>() {
@@ -129,8 +145,8 @@ pub fn VariantControls(
                             }
                         }/>
                     <input type="number" min="0.01" max="100" step="any" class="temperature-value"
-                        data-testid="temperature-value" aria-label="temperature value"
-                        disabled=move || v().temperature_unused().is_some()
+                        data-testid="temperature-value" aria-label=t("temperature value", "温度值")
+                        disabled=move || v().temperature_unused(Lang::En).is_some()
                         prop:value=move || v().temperature.to_string()
                         on:change=move |ev| {
                             match event_target_value(&ev).trim().parse::<f32>() {
@@ -138,34 +154,41 @@ pub fn VariantControls(
                                     temperature_error.set(None);
                                     set(&|v| v.temperature = t);
                                 }
-                                _ => temperature_error.set(Some("τ is a number from 0.01 to 100".into())),
+                                _ => temperature_error.set(Some(Tr::new(
+                                    "τ is a number from 0.01 to 100",
+                                    "τ 是 0.01 到 100 之间的数",
+                                ))),
                             }
                         }/>
                 </span>
             </Knob>
-            <Knob label="attention" id=id("attention") why=Signal::derive(attention_why)>
+            <Knob label=t("attention", "注意力") id=id("attention") why=Signal::derive(attention_why)>
                 <select data-testid="attention" aria-describedby=why_id(&id("attention"))
                     on:change=move |ev| {
                         if let Some(k) = AttentionKind::parse(&event_target_value(&ev))
-                            && variant.get_untracked().why_not_attention(k).is_none()
+                            && variant.get_untracked().why_not_attention(k, Lang::En).is_none()
                         {
                             set(&|v| v.attention = k);
                         }
                     }>
                     {AttentionKind::ALL.map(|k| {
-                        let why = move || v().why_not_attention(k);
+                        let why = move || v().why_not_attention(k, lang.get());
                         view! {
                             <option value=k.name() selected=move || v().attention == k
-                                disabled=move || why().is_some() title=why>{kind_label(k)}</option>
+                                disabled=move || why().is_some() title=why>{move || kind_label(k, lang.get())}</option>
                         }
                     }).collect_view()}
                 </select>
             </Knob>
             <Knob label="Linformer k" id=id("linformer-k")
-                why=Signal::derive(move || k_error.get().or_else(|| v().linformer_k_unused().map(String::from)))>
+                why=Signal::derive(move || {
+                    let lang = lang.get();
+                    k_error.get().map(|e| e.get(lang).to_string())
+                        .or_else(|| v().linformer_k_unused(lang).map(String::from))
+                })>
                 <input type="number" min="1" max="512" step="1" data-testid="linformer-k"
                     aria-describedby=why_id(&id("linformer-k"))
-                    disabled=move || v().linformer_k_unused().is_some()
+                    disabled=move || v().linformer_k_unused(Lang::En).is_some()
                     prop:value=move || v().linformer_k.to_string()
                     on:change=move |ev| {
                         match event_target_value(&ev).trim().parse::<usize>() {
@@ -173,16 +196,19 @@ pub fn VariantControls(
                                 k_error.set(None);
                                 set(&|v| v.linformer_k = k);
                             }
-                            _ => k_error.set(Some("k is a whole number from 1 to 512".into())),
+                            _ => k_error.set(Some(Tr::new(
+                                "k is a whole number from 1 to 512",
+                                "k 是 1 到 512 之间的整数",
+                            ))),
                         }
                     }/>
             </Knob>
         </div>
         <fieldset class="masks">
-            <legend class="field-label">"Masks"</legend>
+            <legend class="field-label">{t("Masks", "掩码")}</legend>
             <div class="knobs">
                 {checkbox(MaskKind::Causal, "mask-causal")}
-                <Knob label="padding" id=id("mask-padding") why=Signal::derive(padding_why)>
+                <Knob label=t("padding", "填充") id=id("mask-padding") why=Signal::derive(padding_why)>
                     <input type="checkbox" data-testid="mask-padding" aria-describedby=why_id(&id("mask-padding"))
                         disabled=move || mask_why(MaskKind::Padding).is_some()
                         prop:checked=move || v().masks.padding
@@ -195,17 +221,17 @@ pub fn VariantControls(
                 <span class="mask-with-param">{checkbox(MaskKind::Strided, "mask-strided")} " s " {number(MaskKind::Strided, "strided-s", 1)}</span>
             </div>
             <GlobalTokens variant=variant why=Signal::derive(move || mask_why(MaskKind::Global)) uid=id("global")/>
-            <Knob label="custom cells" id=id("custom") why=Signal::derive(move || mask_why(MaskKind::Custom))>
+            <Knob label=t("custom cells", "自定义单元格") id=id("custom") why=Signal::derive(move || mask_why(MaskKind::Custom))>
                 <input type="checkbox" data-testid="edit-custom" aria-describedby=why_id(&id("custom"))
                     disabled=move || mask_why(MaskKind::Custom).is_some()
                     prop:checked=move || edit_custom.get()
                     on:change=move |ev| edit_custom.set(event_target_checked(&ev))/>
-                <span class="hint">" click heatmap cells to block them "</span>
+                <span class="hint">" " {t("click heatmap cells to block them", "点击热力图单元格以屏蔽它们")} " "</span>
                 <span class="count" data-testid="custom-count">{move || v().masks.custom.len()}</span>
                 " "
                 <button type="button" class="small" data-testid="clear-custom"
                     disabled=move || v().masks.custom.is_empty()
-                    on:click=move |_| set(&|v| v.masks.custom.clear())>"clear"</button>
+                    on:click=move |_| set(&|v| v.masks.custom.clear())>{t("clear", "清除")}</button>
             </Knob>
         </fieldset>
     }
@@ -220,12 +246,14 @@ fn GlobalTokens(
     #[prop(into)] uid: String,
 ) -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let why_el = why_id(&uid);
     view! {
         <div class="knob global-tokens" class:is-disabled=move || why.with(Option::is_some)
             tabindex=move || why.with(Option::is_some).then_some("0") title=move || why.get()>
-            <span class="knob-name">"global tokens (click)"</span>
-            <span class="chips" role="group" aria-label="global tokens" aria-describedby=why_el.clone()>
+            <span class="knob-name">{t("global tokens (click)", "全局词元（点击）")}</span>
+            <span class="chips" role="group" aria-label=t("global tokens", "全局词元") aria-describedby=why_el.clone()
+                translate="no">
                 <For
                     each=move || state.tokens.with(|t| t.labels()).into_iter().enumerate()
                     key=|(i, t)| (*i, t.clone())
@@ -242,21 +270,22 @@ fn GlobalTokens(
                     }
                 />
             </span>
-            <span class="why" id=why_el role="note">{move || why.get().map(|w| format!("{}.", crate::widgets::knob::capitalise(&w)))}</span>
+            <span class="why" id=why_el role="note">{move || why.get().map(|w| sentence(&w, lang.get()))}</span>
         </div>
     }
 }
 
-/// A short name of an attention kind for a menu.
-fn kind_label(kind: AttentionKind) -> &'static str {
+/// A short name of an attention kind for a menu, in `lang`.
+fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
-        AttentionKind::Softmax => "softmax",
-        AttentionKind::Elu1 => "linear, elu+1",
-        AttentionKind::Relu => "linear, ReLU",
-        AttentionKind::Taylor => "linear, Taylor",
-        AttentionKind::Efficient => "efficient",
-        AttentionKind::Linformer => "Linformer",
+        AttentionKind::Softmax => return "softmax",
+        AttentionKind::Linformer => return "Linformer",
+        AttentionKind::Elu1 => Tr::new("linear, elu+1", "线性，elu+1"),
+        AttentionKind::Relu => Tr::new("linear, ReLU", "线性，ReLU"),
+        AttentionKind::Taylor => Tr::new("linear, Taylor", "线性，Taylor"),
+        AttentionKind::Efficient => Tr::new("efficient", "高效"),
     }
+    .get(lang)
 }
 
 /// `x` to three significant digits (the slider's values read as 0.0316, 1.26, 31.6).

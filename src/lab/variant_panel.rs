@@ -6,8 +6,11 @@ use leptos::prelude::*;
 use super::measured::use_measured;
 use super::{CellInfo, HeadGridView, VariantControls};
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::{Lang, t, use_lang};
 use crate::neuron::{MeasureSwitch, NeuronPanel};
 use crate::state::{VariantEdit, VariantSlot, use_app_state};
+use attnlab_lab::Said;
+use attnlab_lab::i18n::Tr;
 
 /// One variant: its name and buttons, the selected head large (with row entropy and
 /// legend), its knobs, every head as small multiples (click one to select it), and the
@@ -18,6 +21,7 @@ pub fn VariantPanel(
     entry: VariantSlot,
 ) -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let VariantSlot {
         id, variant, memos, ..
     } = entry;
@@ -28,8 +32,8 @@ pub fn VariantPanel(
     });
     let uid = format!("v{id}");
     let name = move || variant.with(|v| v.name.clone());
-    let rename_error = RwSignal::new(None::<String>);
-    let action_error = RwSignal::new(None::<String>);
+    let rename_error = RwSignal::new(None::<Said>);
+    let action_error = RwSignal::new(None::<Said>);
     let hover = RwSignal::new(None);
     let hover_average = RwSignal::new(None);
     let edit_custom = RwSignal::new(false);
@@ -76,9 +80,11 @@ pub fn VariantPanel(
     let average: Signal<Option<Heatmap>> = measured.average.into();
     let grid: Signal<Vec<Heatmap>> = measured.grid.into();
     // The variant's input (every head's Q, K, V and the settings) for `attnlab compute`.
-    let tensors = Callback::new(move |()| {
+    let tensors = Callback::new(move |lang: Lang| {
         memos.problem.with_untracked(|p| {
-            let p = p.as_ref().map_err(attnlab_lab::compute::explain)?;
+            let p = p
+                .as_ref()
+                .map_err(|e| attnlab_lab::compute::explain_in(e, lang))?;
             let queries = state.tokens.with_untracked(|t| t.labels());
             let keys = state.key_tokens.with_untracked(|t| t.labels());
             let name = export::file_name(&format!("{} tensors", name()), "json");
@@ -87,10 +93,15 @@ pub fn VariantPanel(
     });
     // The command that draws the selected head's figure from this page's link.
     let command = Signal::derive(move || {
-        let figure = memos
-            .selected
-            .with(|f| f.as_ref().map(|f| f.title().to_string()));
-        let file = export::file_name(&figure.unwrap_or_default(), "svg");
+        // The file is named in English, whatever the page's language.
+        let head = state.shown_head();
+        let title = state.used_model.with(|m| {
+            variant.with(|v| {
+                let head_title = attnlab_lab::figure::head_title(m, v, head, Lang::En);
+                format!("{} \u{b7} {head_title}", v.name)
+            })
+        });
+        let file = export::file_name(&title, "svg");
         format!(
             "attnlab render --state '{}' --figure heatmap --variant '{}' --head {} -o {file}",
             fragment::encode(&state.lab.get()),
@@ -101,22 +112,30 @@ pub fn VariantPanel(
 
     view! {
         <section class="panel variant" data-testid="variant" data-variant=name
-            aria-label=move || format!("Variant {}", name())
+            aria-label=move || match lang.get() {
+                Lang::En => format!("Variant {}", name()),
+                Lang::Zh => format!("变体 {}", name()),
+            }
             on:focusin=move |_| {
                 if state.selected_variant.get_untracked() != index.get_untracked() {
                     state.selected_variant.set(index.get_untracked());
                 }
             }>
             <header class="variant-header">
-                <input class="variant-name" data-testid="variant-name" aria-label="variant name"
+                <input class="variant-name" data-testid="variant-name" aria-label=t("variant name", "变体名称")
                     maxlength="24" prop:value=name on:change=rename
                     class:is-invalid=move || rename_error.with(Option::is_some)/>
                 <button type="button" data-testid="duplicate-variant" disabled=move || add_why().is_some()
-                    title=move || add_why().unwrap_or("add a copy of this variant") on:click=duplicate>"duplicate"</button>
+                    title=move || add_why().unwrap_or(Tr::new("add a copy of this variant", "添加此变体的副本")).get(lang.get())
+                    on:click=duplicate>{t("duplicate", "复制")}</button>
                 <button type="button" data-testid="remove-variant" disabled=move || remove_why().is_some()
-                    title=move || remove_why().unwrap_or("remove this variant") on:click=remove>"remove"</button>
+                    title=move || remove_why().unwrap_or(Tr::new("remove this variant", "删除此变体")).get(lang.get())
+                    on:click=remove>{t("remove", "删除")}</button>
             </header>
-            {move || rename_error.get().or(action_error.get()).map(|e| view! { <p class="why is-shown" role="alert">{e}</p> })}
+            {move || rename_error.get().or(action_error.get()).map(|e| {
+                let e = e.get(lang.get()).to_string();
+                view! { <p class="why is-shown" role="alert">{e}</p> }
+            })}
             {move || memos.error.get().map(|e| view! { <p class="variant-error" data-testid="variant-error" role="status">{e}</p> })}
             <MeasureSwitch measure=measure note=VALUE_NOTE/>
             <HeatmapCanvas
@@ -133,9 +152,12 @@ pub fn VariantPanel(
             <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
             <HeadGridView heads=grid
                 export_testid=Signal::derive(move || if index.get() == 0 { "head-grid".to_string() } else { "variant-head-grid".to_string() })
-                title=Signal::derive(move || format!("{} \u{b7} every head", name()))/>
+                title=Signal::derive(move || match lang.get() {
+                    Lang::En => format!("{} \u{b7} every head", name()),
+                    Lang::Zh => format!("{} \u{b7} 所有头", name()),
+                })/>
             <details class="average" open=true>
-                <summary>"Average of the heads"</summary>
+                <summary>{t("Average of the heads", "各头的平均")}</summary>
                 <HeatmapCanvas figure=average pointing=Pointing::Cells { hover: hover_average, on_cell: None } testid="average-heatmap" kind="average"/>
                 <CellInfo figure=average cell=hover_average/>
             </details>

@@ -82,11 +82,14 @@ fn LabPage() -> impl IntoView {
             <div class="variants-bar">
                 <h2 class="section-title">{t("Variants ", "变体 ")} <span class="token-count" data-testid="variant-count">{count}</span></h2>
                 <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
-                    title=move || add_why().unwrap_or(tr(lang.get(), "add a variant with the Transformer's defaults", "添加一个采用 Transformer 默认设置的变体"))
+                    title=move || match add_why() {
+                        Some(why) => why.get(lang.get()),
+                        None => tr(lang.get(), "add a variant with the Transformer's defaults", "添加一个采用 Transformer 默认设置的变体"),
+                    }
                     on:click=move |_| { let _ = state.edit_variants(VariantEdit::Add); }>
                     {t("+ add variant", "+ 添加变体")}
                 </button>
-                <span class="why is-shown">{move || add_why()}</span>
+                <span class="why is-shown">{move || add_why().map(|w| w.get(lang.get()))}</span>
             </div>
             <div class="variants" style=move || format!("--variant-count: {}", count())>
                 <For

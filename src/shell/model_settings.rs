@@ -5,20 +5,50 @@ use attnlab_lab::state::{HEADS_RANGE, MAX_TOKENS};
 use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, Tr, t, use_lang};
 use crate::state::use_app_state;
 use crate::widgets::knob::{Knob, why_id};
+
+/// A typed value refused: the rules' reason (in the language it was typed in, kept for
+/// the box) or a fixed sentence in every language.
+#[derive(Debug, Clone, PartialEq)]
+enum Refused {
+    /// The rules' reason, in both languages.
+    Rule(attnlab_lab::Said),
+    /// Not a number of the right kind.
+    Fixed(Tr),
+}
+
+impl Refused {
+    fn text(&self, lang: Lang) -> String {
+        match self {
+            Refused::Rule(s) => s.get(lang).to_string(),
+            Refused::Fixed(t) => t.get(lang).to_string(),
+        }
+    }
+}
+
+/// Both languages' reason of a rule, when it refuses.
+fn refused(why: impl Fn(Lang) -> Option<String>) -> Option<Refused> {
+    let en = why(Lang::En)?;
+    let zh = why(Lang::Zh).unwrap_or_else(|| en.clone());
+    Some(Refused::Rule(attnlab_lab::Said::new(en, zh)))
+}
 
 /// The model settings shared by every variant. A value the rules forbid is never
 /// applied (nor silently changed): the box keeps what was typed and says why.
 #[component]
 pub fn ModelSettingsPanel() -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let model = state.model;
     let m = move || model.get();
     // What was typed into a box and refused, with the reason.
-    let d_model_error = RwSignal::new(None::<String>);
-    let d_pos_error = RwSignal::new(None::<String>);
-    let base_error = RwSignal::new(None::<String>);
+    let d_model_error = RwSignal::new(None::<Refused>);
+    let d_pos_error = RwSignal::new(None::<Refused>);
+    let base_error = RwSignal::new(None::<Refused>);
+    let shown =
+        move |e: RwSignal<Option<Refused>>| e.with(|e| e.as_ref().map(|e| e.text(lang.get())));
 
     let set = move |f: &dyn Fn(&mut ModelConfig)| {
         let mut next = model.get_untracked();
@@ -31,22 +61,26 @@ pub fn ModelSettingsPanel() -> impl IntoView {
     let on_d_model = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         match v.trim().parse::<usize>() {
-            Ok(d) => match model.get_untracked().why_not_d_model(d) {
+            Ok(d) => match refused(|l| model.get_untracked().why_not_d_model(d, l)) {
                 Some(why) => d_model_error.set(Some(why)),
                 None => {
                     d_model_error.set(None);
                     set(&|m| m.d_model = d);
                 }
             },
-            Err(_) => d_model_error.set(Some("d_model is a whole number between 8 and 512".into())),
+            Err(_) => d_model_error.set(Some(Refused::Fixed(Tr::new(
+                "d_model is a whole number between 8 and 512",
+                "d_model 是 8 到 512 之间的整数",
+            )))),
         }
     };
     let heads_why = move || {
-        let m = m();
-        HEADS_RANGE
-            .clone()
-            .find_map(|h| m.why_not_heads(h))
-            .map(|w| format!("greyed-out counts cannot be chosen: e.g. {w}"))
+        let (m, lang) = (m(), lang.get());
+        let w = HEADS_RANGE.clone().find_map(|h| m.why_not_heads(h, lang))?;
+        Some(match lang {
+            Lang::En => format!("greyed-out counts cannot be chosen: e.g. {w}"),
+            Lang::Zh => format!("灰色的头数不能选：例如 {w}"),
+        })
     };
     let position_kind = move || match m().position.kind {
         PositionKind::None => "none",
@@ -61,35 +95,39 @@ pub fn ModelSettingsPanel() -> impl IntoView {
 
     view! {
         <div class="model-settings" data-testid="model-settings">
-            <h2 class="field-label">"Model (shared by every variant)"</h2>
+            <h2 class="field-label">{t("Model (shared by every variant)", "模型（所有变体共用）")}</h2>
             {move || state.brought.with(|b| b.as_ref().map(|b| {
                 let (_, _, d_k, _) = b.sizes();
                 view! {
                     <p class="hint" data-testid="model-settings-brought">
-                        {format!("Your tensors set the heads ({}) and d_k ({d_k}): these settings wait for the sentence. The seed still draws the general and additive scores' and Linformer's parameters.", b.heads())}
+                        {let heads = b.heads();
+                        move || match lang.get() {
+                            Lang::En => format!("Your tensors set the heads ({heads}) and d_k ({d_k}): these settings wait for the sentence. The seed still draws the general and additive scores' and Linformer's parameters."),
+                            Lang::Zh => format!("你的张量决定了头数（{heads}）和 d_k（{d_k}）：这些设置留给句子使用。种子仍用于抽取一般打分、加性打分和 Linformer 的参数。"),
+                        }}
                     </p>
                 }
             }))}
             <div class="knobs">
-                <Knob label="d_model" id="d-model" why=Signal::derive(move || d_model_error.get())>
+                <Knob label="d_model" id="d-model" why=Signal::derive(move || shown(d_model_error))>
                     <input type="number" min="8" max="512" step="1" data-testid="d-model"
                         aria-describedby=why_id("d-model")
                         class:is-invalid=move || d_model_error.with(Option::is_some)
                         prop:value=move || m().d_model.to_string()
                         on:change=on_d_model/>
                 </Knob>
-                <Knob label="heads" id="heads" why=Signal::derive(heads_why)>
+                <Knob label=t("heads", "头数") id="heads" why=Signal::derive(heads_why)>
                     <select data-testid="heads" aria-describedby=why_id("heads")
                         on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<usize>()
-                                && model.get_untracked().why_not_heads(h).is_none()
+                                && model.get_untracked().why_not_heads(h, Lang::En).is_none()
                             {
                                 set(&|m| m.heads = h);
                             }
                         }
                         prop:value=move || m().heads.to_string()>
                         {HEADS_RANGE.map(|h| {
-                            let why = move || m().why_not_heads(h);
+                            let why = move || m().why_not_heads(h, lang.get());
                             view! {
                                 <option value=h.to_string() disabled=move || why().is_some() title=why
                                     selected=move || m().heads == h>{h}</option>
@@ -98,7 +136,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                     </select>
                 </Knob>
                 <p class="derived">"d_k = " <span data-testid="d-k">{move || m().d_k()}</span></p>
-                <Knob label="seed" id="seed" why=Signal::derive(|| None::<String>)>
+                <Knob label=t("seed", "种子") id="seed" why=Signal::derive(|| None::<String>)>
                     <input type="number" min="0" step="1" data-testid="seed"
                         prop:value=move || m().seed.to_string()
                         on:change=move |ev| {
@@ -107,7 +145,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                             }
                         }/>
                 </Knob>
-                <Knob label="positions" id="position" why=Signal::derive(|| None::<String>)>
+                <Knob label=t("positions", "位置编码") id="position" why=Signal::derive(|| None::<String>)>
                     <select data-testid="position" prop:value=position_kind
                         on:change=move |ev| {
                             let kind = match event_target_value(&ev).as_str() {
@@ -115,22 +153,22 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                                 "learned" => PositionKind::Learned,
                                 _ => PositionKind::Sinusoidal,
                             };
-                            if model.get_untracked().why_not_position(kind).is_none() {
+                            if model.get_untracked().why_not_position(kind, Lang::En).is_none() {
                                 set(&|m| m.position.kind = kind);
                             }
                         }>
-                        <option value="none" selected=move || position_kind() == "none">"none"</option>
+                        <option value="none" selected=move || position_kind() == "none">{t("none", "无")}</option>
                         <option value="sinusoidal" selected=move || position_kind() == "sinusoidal"
-                            disabled=move || m().why_not_position(PositionKind::Sinusoidal).is_some()
-                            title=move || m().why_not_position(PositionKind::Sinusoidal)>"sinusoidal"</option>
-                        <option value="learned" selected=move || position_kind() == "learned">"learned"</option>
+                            disabled=move || m().why_not_position(PositionKind::Sinusoidal, Lang::En).is_some()
+                            title=move || m().why_not_position(PositionKind::Sinusoidal, lang.get())>{t("sinusoidal", "正弦")}</option>
+                        <option value="learned" selected=move || position_kind() == "learned">{t("learned", "可学习")}</option>
                     </select>
                 </Knob>
-                <Knob label="base" id="base"
-                    why=Signal::derive(move || base_error.get().or_else(|| m().sinusoid_settings_unused().map(String::from)))>
+                <Knob label=t("base", "基数") id="base"
+                    why=Signal::derive(move || shown(base_error).or_else(|| m().sinusoid_settings_unused(lang.get()).map(String::from)))>
                     <input type="number" min="2" step="any" data-testid="base"
                         aria-describedby=why_id("base")
-                        disabled=move || m().sinusoid_settings_unused().is_some()
+                        disabled=move || m().sinusoid_settings_unused(Lang::En).is_some()
                         prop:value=move || m().position.base.to_string()
                         on:change=move |ev| {
                             match event_target_value(&ev).trim().parse::<f64>() {
@@ -138,22 +176,25 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                                     base_error.set(None);
                                     set(&|m| m.position.base = b);
                                 }
-                                _ => base_error.set(Some("the base is a number between 2 and 100000000".into())),
+                                _ => base_error.set(Some(Refused::Fixed(Tr::new(
+                                    "the base is a number between 2 and 100000000",
+                                    "基数是 2 到 100000000 之间的数",
+                                )))),
                             }
                         }/>
                 </Knob>
-                <Knob label="layout" id="layout" why=Signal::derive(move || m().sinusoid_settings_unused().map(String::from))>
+                <Knob label=t("layout", "排布") id="layout" why=Signal::derive(move || m().sinusoid_settings_unused(lang.get()).map(String::from))>
                     <select data-testid="layout" aria-describedby=why_id("layout")
-                        disabled=move || m().sinusoid_settings_unused().is_some()
+                        disabled=move || m().sinusoid_settings_unused(Lang::En).is_some()
                         on:change=move |ev| {
                             let layout = if event_target_value(&ev) == "split" { Layout::Split } else { Layout::Interleaved };
                             set(&|m| m.position.layout = layout);
                         }>
-                        <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>"interleaved"</option>
-                        <option value="split" selected=move || m().position.layout == Layout::Split>"split"</option>
+                        <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>{t("interleaved", "交错")}</option>
+                        <option value="split" selected=move || m().position.layout == Layout::Split>{t("split", "分半")}</option>
                     </select>
                 </Knob>
-                <Knob label="combine" id="combine" why=Signal::derive(|| None::<String>)>
+                <Knob label=t("combine", "组合方式") id="combine" why=Signal::derive(|| None::<String>)>
                     <select data-testid="combine"
                         on:change=move |ev| {
                             let combine = if event_target_value(&ev) == "concat" {
@@ -163,30 +204,33 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                             };
                             set(&|m| m.position.combine = combine);
                         }>
-                        <option value="add" selected=move || !concat()>"add"</option>
-                        <option value="concat" selected=concat>"concat"</option>
+                        <option value="add" selected=move || !concat()>{t("add", "相加")}</option>
+                        <option value="concat" selected=concat>{t("concat", "拼接")}</option>
                     </select>
                 </Knob>
                 <Knob label="d_pos" id="d-pos"
-                    why=Signal::derive(move || d_pos_error.get().or_else(|| m().d_pos_unused().map(String::from)))>
+                    why=Signal::derive(move || shown(d_pos_error).or_else(|| m().d_pos_unused(lang.get()).map(String::from)))>
                     <input type="number" min="2" max="512" step="2" data-testid="d-pos"
                         aria-describedby=why_id("d-pos")
                         disabled=move || !concat()
                         prop:value=move || d_pos().to_string()
                         on:change=move |ev| {
                             match event_target_value(&ev).trim().parse::<usize>() {
-                                Ok(d) => match model.get_untracked().why_not_d_pos(d) {
+                                Ok(d) => match refused(|l| model.get_untracked().why_not_d_pos(d, l)) {
                                     Some(why) => d_pos_error.set(Some(why)),
                                     None => {
                                         d_pos_error.set(None);
                                         set(&|m| m.position.combine = Combine::Concat { d_pos: d });
                                     }
                                 },
-                                Err(_) => d_pos_error.set(Some("d_pos is an even whole number".into())),
+                                Err(_) => d_pos_error.set(Some(Refused::Fixed(Tr::new(
+                                    "d_pos is an even whole number",
+                                    "d_pos 是偶数",
+                                )))),
                             }
                         }/>
                 </Knob>
-                <Knob label="word vectors ×√d_model" id="embedding-scale" why=Signal::derive(|| None::<String>)>
+                <Knob label=t("word vectors ×√d_model", "词向量 ×√d_model") id="embedding-scale" why=Signal::derive(|| None::<String>)>
                     <input type="checkbox" data-testid="embedding-scale"
                         prop:checked=move || m().embedding_scale == EmbeddingScale::SqrtDModel
                         on:change=move |ev| {
@@ -194,24 +238,31 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                             set(&|m| m.embedding_scale = if on { EmbeddingScale::SqrtDModel } else { EmbeddingScale::Unit });
                         }/>
                 </Knob>
-                <Knob label="projections" id="projection"
-                    why=Signal::derive(move || m().why_not_projection(Projection::Identity).map(|w| format!("identity: {w}")))>
+                <Knob label=t("projections", "投影") id="projection"
+                    why=Signal::derive(move || {
+                        let lang = lang.get();
+                        let w = m().why_not_projection(Projection::Identity, lang)?;
+                        Some(match lang {
+                            Lang::En => format!("identity: {w}"),
+                            Lang::Zh => format!("恒等：{w}"),
+                        })
+                    })>
                     <select data-testid="projection"
                         aria-describedby=why_id("projection")
                         on:change=move |ev| {
                             let p = if event_target_value(&ev) == "identity" { Projection::Identity } else { Projection::Seeded };
-                            if model.get_untracked().why_not_projection(p).is_none() {
+                            if model.get_untracked().why_not_projection(p, Lang::En).is_none() {
                                 set(&|m| m.projection = p);
                             }
                         }>
-                        <option value="seeded" selected=move || m().projection == Projection::Seeded>"seeded W_Q, W_K, W_V"</option>
+                        <option value="seeded" selected=move || m().projection == Projection::Seeded>{t("seeded W_Q, W_K, W_V", "随机种子 W_Q、W_K、W_V")}</option>
                         <option value="identity" selected=move || m().projection == Projection::Identity
-                            disabled=move || m().why_not_projection(Projection::Identity).is_some()>"identity (Q = K = V = X)"</option>
+                            disabled=move || m().why_not_projection(Projection::Identity, Lang::En).is_some()>{t("identity (Q = K = V = X)", "恒等（Q = K = V = X）")}</option>
                     </select>
                 </Knob>
-                <Knob label="pad keys to length" id="pad-to" why=Signal::derive(|| None::<String>)>
+                <Knob label=t("pad keys to length", "把键填充到长度") id="pad-to" why=Signal::derive(|| None::<String>)>
                     <input type="number" min="0" max=MAX_TOKENS.to_string() step="1" data-testid="pad-to"
-                        placeholder="off"
+                        placeholder=t("off", "关")
                         prop:value=move || state.pad_to.get().map(|p| p.to_string()).unwrap_or_default()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);

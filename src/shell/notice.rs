@@ -11,7 +11,12 @@ pub fn Notice() -> impl IntoView {
     let state = use_app_state();
     let messages = move || {
         let mut all = Vec::new();
-        all.extend(state.link_notice.get());
+        let lang = state.lang.get();
+        all.extend(
+            state
+                .link_notice
+                .with(|n| n.as_ref().map(|n| n.get(lang).to_string())),
+        );
         all.extend(state.notice.get());
         all
     };

@@ -3,19 +3,23 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::i18n::{Tr, t, use_lang};
 use crate::state::use_app_state;
 
 /// The pages a person can open, in order, with their tab labels. A page missing here
 /// is not offered (a link naming it opens the lab).
-pub const PAGES: &[(Page, &str)] = &[
-    (Page::Lab, "Lab"),
-    (Page::Model, "Real model"),
-    (Page::Steps, "Step by step"),
-    (Page::Positions, "Positions"),
-    (Page::Scaling, "Why \u{221a}d_k"),
-    (Page::Linear, "Linear attention"),
-    (Page::Lines, "Lines"),
-    (Page::Complexity, "Complexity"),
+pub const PAGES: &[(Page, Tr)] = &[
+    (Page::Lab, Tr::new("Lab", "实验室")),
+    (Page::Model, Tr::new("Real model", "真实模型")),
+    (Page::Steps, Tr::new("Step by step", "逐步计算")),
+    (Page::Positions, Tr::new("Positions", "位置编码")),
+    (
+        Page::Scaling,
+        Tr::new("Why \u{221a}d_k", "为何除以 \u{221a}d_k"),
+    ),
+    (Page::Linear, Tr::new("Linear attention", "线性注意力")),
+    (Page::Lines, Tr::new("Lines", "连线图")),
+    (Page::Complexity, Tr::new("Complexity", "复杂度")),
 ];
 
 /// Whether `page` has a view in this build.
@@ -29,6 +33,7 @@ pub fn offered(page: Page) -> bool {
 #[component]
 pub fn PageNav() -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let shown = move || {
         let p = state.page.get();
         if offered(p) { p } else { Page::Lab }
@@ -47,7 +52,7 @@ pub fn PageNav() -> impl IntoView {
         focus_tab(page);
     };
     view! {
-        <nav class="page-nav" role="tablist" aria-label="Views" on:keydown=on_key>
+        <nav class="page-nav" role="tablist" aria-label=t("Views", "视图") on:keydown=on_key>
             {PAGES
                 .iter()
                 .map(|&(page, label)| {
@@ -59,7 +64,7 @@ pub fn PageNav() -> impl IntoView {
                             aria-selected=move || selected().to_string()
                             tabindex=move || if selected() { "0" } else { "-1" }
                             on:click=move |_| state.page.set(page)>
-                            {label}
+                            {move || label.get(lang.get())}
                         </button>
                     }
                 })

@@ -2,28 +2,46 @@ use attnlab_lab::tokens::clip_text;
 use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, Mode};
 use leptos::prelude::*;
 
+use crate::i18n::{Tr, t, use_lang};
 use crate::state::use_app_state;
+use leptos::text_prop::TextProp;
 
-/// The examples offered, as (label, text).
-const EXAMPLES: [(&str, &str); 6] = [
+/// The examples offered, as (what it shows, its beginning as the menu shows it, text).
+/// The sentences are content, shown as they are in every language.
+const EXAMPLES: [(Tr, &str, &str); 6] = [
     (
-        "The animal didn't cross the street… (coreference)",
+        Tr::new("Coreference", "指代消解"),
+        "The animal didn't cross the street…",
         DEFAULT_SENTENCE,
     ),
     (
-        "我爱机器学习 (Chinese: one token per character)",
+        Tr::new("Chinese: one token per character", "中文：每个字一个词元"),
+        "我爱机器学习",
         DEFAULT_SOURCE,
     ),
     (
-        "小猫坐在垫子上，因为它很累。 (Chinese)",
+        Tr::new("Chinese", "中文"),
+        "小猫坐在垫子上，因为它很累。",
         "小猫坐在垫子上，因为它很累。",
     ),
     (
-        "The bank by the river… (word sense)",
+        Tr::new("Word sense", "词义"),
+        "The bank by the river…",
         "I sat on the bank of the river and watched the bank across the street close for the night.",
     ),
-    ("A long paragraph (about 90 tokens)", LONG_PARAGRAPH),
-    ("I love machine learning", DEFAULT_TARGET),
+    (
+        Tr::new(
+            "A long paragraph (about 90 tokens)",
+            "一段长文（约 90 个词元）",
+        ),
+        "Attention lets every word look at every other word…",
+        LONG_PARAGRAPH,
+    ),
+    (
+        Tr::new("A translation's target", "译文（目标句）"),
+        "I love machine learning",
+        DEFAULT_TARGET,
+    ),
 ];
 
 const LONG_PARAGRAPH: &str = "Attention lets every word look at every other word and decide how much of it to take in. \
@@ -39,6 +57,7 @@ a window keeps only the neighbours, and padding hides the filler at the end of a
 #[component]
 pub fn SentenceInput() -> impl IntoView {
     let state = use_app_state();
+    let lang = use_lang();
     let cross = move || state.mode.get() == Mode::Cross;
     let set_mode = move |mode: Mode| {
         if state.mode.get_untracked() == mode {
@@ -51,39 +70,47 @@ pub fn SentenceInput() -> impl IntoView {
     };
     view! {
         <fieldset class="mode" data-testid="mode">
-            <legend class="field-label">"Attention"</legend>
+            <legend class="field-label">{t("Attention", "注意力")}</legend>
             <label>
                 <input type="radio" name="mode" data-testid="mode-self"
                     prop:checked=move || !cross() on:change=move |_| set_mode(Mode::SelfAttention)/>
-                " self (one sentence)"
+                <span>{t("self (one sentence)", "自注意力（一个句子）")}</span>
             </label>
             <label>
                 <input type="radio" name="mode" data-testid="mode-cross"
                     prop:checked=cross on:change=move |_| set_mode(Mode::Cross)/>
-                " cross (encoder–decoder)"
+                <span>{t("cross (encoder–decoder)", "交叉注意力（编码器–解码器）")}</span>
             </label>
         </fieldset>
         <label class="field-label" for="sentence-input">
-            {move || if cross() { "Target (queries, the decoder's words)" } else { "Sentence" }}
+            {move || match (cross(), lang.get()) {
+                (true, l) => l.pick("Target (queries, the decoder's words)", "目标句（查询，解码器的词）"),
+                (false, l) => l.pick("Sentence", "句子"),
+            }}
         </label>
         <TextBox text=state.sentence id="sentence-input" rows=3 cut_testid="text-cut"
-            placeholder="Type a sentence, in any language…"/>
+            placeholder=t("Type a sentence, in any language…", "输入一个句子，任何语言都可以……")/>
         <label class="example-picker">
-            <span class="field-label-inline">"Examples "</span>
+            <span class="field-label-inline">{t("Examples ", "示例 ")}</span>
             <select data-testid="examples" on:change=move |ev| {
                 let i: usize = event_target_value(&ev).parse().unwrap_or(usize::MAX);
-                if let Some((_, text)) = EXAMPLES.get(i) {
+                if let Some((_, _, text)) = EXAMPLES.get(i) {
                     state.sentence.set(text.to_string());
                 }
             }>
-                <option value="" selected=true disabled=true>"pick an example…"</option>
-                {EXAMPLES.iter().enumerate().map(|(i, (label, _))| view! { <option value=i.to_string()>{*label}</option> }).collect_view()}
+                <option value="" selected=true disabled=true>{t("pick an example…", "选择一个示例……")}</option>
+                // Each example under what it shows; the sentence itself is not translated.
+                {EXAMPLES.iter().enumerate().map(|(i, (what, start, _))| view! {
+                    <optgroup label=move || what.get(lang.get())>
+                        <option value=i.to_string() translate="no">{*start}</option>
+                    </optgroup>
+                }).collect_view()}
             </select>
         </label>
         <Show when=cross>
-            <label class="field-label" for="source-input">"Source (keys and values, the encoder's words)"</label>
+            <label class="field-label" for="source-input">{t("Source (keys and values, the encoder's words)", "源句（键和值，编码器的词）")}</label>
             <TextBox text=state.source id="source-input" rows=2 cut_testid="source-cut"
-                placeholder="The sentence being translated…"/>
+                placeholder=t("The sentence being translated…", "要翻译的句子……")/>
         </Show>
     }
 }
@@ -98,12 +125,14 @@ pub fn TextBox(
     id: &'static str,
     /// Visible lines.
     rows: u32,
-    /// Shown while empty.
-    placeholder: &'static str,
+    /// Shown while empty (a text, or a closure that follows the language).
+    #[prop(into)]
+    placeholder: TextProp,
     /// Test id of the sentence saying what was cut.
     cut_testid: &'static str,
 ) -> impl IntoView {
-    let cut = RwSignal::new(None::<String>);
+    let lang = use_lang();
+    let cut = RwSignal::new(None::<attnlab_lab::Said>);
     let on_input = move |ev: leptos::ev::Event| {
         let (kept, said) = clip_text(&event_target_value(&ev));
         cut.set(said);
@@ -111,8 +140,11 @@ pub fn TextBox(
     };
     view! {
         <textarea id=id class="sentence-input" data-testid=id rows=rows spellcheck="false"
-            autocomplete="off" placeholder=placeholder
+            autocomplete="off" placeholder=move || placeholder.get()
             prop:value=move || text.get() on:input=on_input></textarea>
-        {move || cut.get().map(|s| view! { <p class="why is-shown" role="status" data-testid=cut_testid>{s}</p> })}
+        {move || cut.get().map(|s| {
+            let s = s.get(lang.get()).to_string();
+            view! { <p class="why is-shown" role="status" data-testid=cut_testid>{s}</p> }
+        })}
     }
 }

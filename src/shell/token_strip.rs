@@ -1,5 +1,6 @@
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, Tr, use_lang};
 use crate::state::use_app_state;
 use attnlab_lab::MAX_TOKENS;
 use attnlab_lab::tokens::MAX_TOKEN_CHIPS;
@@ -27,9 +28,10 @@ pub fn TokenStrip(
     };
     let count = move || tokens.with(|t| t.total());
     let hover = state.hover;
+    let lang = use_lang();
     let (title, testid) = match side {
-        Side::Queries => ("Tokens ", "token-strip"),
-        Side::Keys => ("Source tokens ", "source-token-strip"),
+        Side::Queries => (Tr::new("Tokens ", "词元 "), "token-strip"),
+        Side::Keys => (Tr::new("Source tokens ", "源句词元 "), "source-token-strip"),
     };
     let is_here = move |i: usize| {
         hover.get().is_some_and(|(r, c)| match side {
@@ -40,7 +42,7 @@ pub fn TokenStrip(
     };
     view! {
         <h2 class="field-label">
-            {title} <span class="token-count">{count}</span>
+            {move || title.get(lang.get())} <span class="token-count">{count}</span>
         </h2>
         <ol class="token-strip" data-testid=testid>
             <For
@@ -54,7 +56,7 @@ pub fn TokenStrip(
                             class:is-beyond-limit={i >= MAX_TOKENS}
                         >
                             <span class="token" data-testid="token">
-                                <span class="token-text" data-testid="token-text">{t.text}</span>
+                                <span class="token-text" data-testid="token-text" translate="no">{t.text}</span>
                             </span>
                             <span class="token-index" data-testid="token-index">{i}</span>
                         </li>
@@ -64,7 +66,10 @@ pub fn TokenStrip(
             {move || {
                 let more = count().saturating_sub(MAX_TOKEN_CHIPS);
                 (more > 0).then(|| view! {
-                    <li class="token-more" data-testid="token-more">{format!("… and {more} more tokens, not listed")}</li>
+                    <li class="token-more" data-testid="token-more">{move || match lang.get() {
+                        Lang::En => format!("… and {more} more tokens, not listed"),
+                        Lang::Zh => format!("……另有 {more} 个词元未列出"),
+                    }}</li>
                 })
             }}
         </ol>

@@ -27,10 +27,11 @@ use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
 use attnlab_core::model::{Encoded, Projected};
 pub use attnlab_lab::CompareWhat;
+use attnlab_lab::Said;
 use attnlab_lab::compute::{self, HeadAverage, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::fragment::{self, Loaded};
-use attnlab_lab::i18n::Lang;
+use attnlab_lab::i18n::{Lang, Tr};
 use attnlab_lab::pretrained::PretrainedView;
 use attnlab_lab::tensors::Brought;
 use attnlab_lab::tokens::{self, Tokens};
@@ -109,11 +110,19 @@ pub enum Compared {
 }
 
 /// Why a comparison is refused when either variant has no figure.
-const NO_FIGURE: &str = "One of the two variants has no figure to compare (see its panel).";
+const NO_FIGURE: Tr = Tr::new(
+    "One of the two variants has no figure to compare (see its panel).",
+    "两个变体中有一个没有可比较的图（见其面板）。",
+);
 
 /// Variants `a` and `b` of `slots` compared on head `head`, or on their head averages
-/// (`None`).
-fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usize>) -> Compared {
+/// (`None`), in `lang`.
+fn compare_slots(
+    slots: &[VariantSlot],
+    (a, b): (usize, usize),
+    head: Option<usize>,
+    lang: Lang,
+) -> Compared {
     let (Some(sa), Some(sb)) = (slots.get(a), slots.get(b)) else {
         return Compared::Nothing;
     };
@@ -125,7 +134,7 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
         None => (sa.memos.average_figure, sb.memos.average_figure),
     };
     if fa.with(Option::is_none) || fb.with(Option::is_none) {
-        return Compared::Refused(NO_FIGURE.into());
+        return Compared::Refused(NO_FIGURE.get(lang).into());
     }
     let result = match head {
         Some(h) => sa
@@ -137,7 +146,10 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
                     Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
                 })
             })
-            .ok_or("The selected head could not be computed."),
+            .ok_or(Tr::new(
+                "The selected head could not be computed.",
+                "无法计算所选的头。",
+            )),
         None => sa
             .memos
             .average
@@ -147,19 +159,22 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
                     Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
                 })
             })
-            .ok_or("The head averages could not be computed."),
+            .ok_or(Tr::new(
+                "The head averages could not be computed.",
+                "无法计算各头的平均。",
+            )),
     };
     let result = match result {
         Ok(Ok(r)) => r,
-        Ok(Err(e)) => return Compared::Refused(e.sentence()),
-        Err(e) => return Compared::Refused(e.to_string()),
+        Ok(Err(e)) => return Compared::Refused(e.text(lang)),
+        Err(e) => return Compared::Refused(e.get(lang).into()),
     };
     let figure = fa.with(|fa| {
         fb.with(|fb| {
             let (fa, fb) = (fa.as_ref()?, fb.as_ref()?);
             sa.variant.with(|va| {
                 sb.variant
-                    .with(|vb| Some(figure::difference_figure(va, vb, head, fa, fb)))
+                    .with(|vb| Some(figure::difference_figure(va, vb, head, fa, fb, lang)))
             })
         })
     });
@@ -173,7 +188,7 @@ fn compare_slots(slots: &[VariantSlot], (a, b): (usize, usize), head: Option<usi
             ),
         })),
         Some(Err(e)) => Compared::Refused(e.to_string()),
-        None => Compared::Refused(NO_FIGURE.into()),
+        None => Compared::Refused(NO_FIGURE.get(lang).into()),
     }
 }
 
@@ -218,8 +233,8 @@ pub struct AppState {
     pub compare_what: RwSignal<CompareWhat>,
     /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
     pub hover: RwSignal<Option<(usize, usize)>>,
-    /// A notice about the link the page was opened with, if any.
-    pub link_notice: RwSignal<Option<String>>,
+    /// A notice about the link the page was opened with, if any, in every language.
+    pub link_notice: RwSignal<Option<Said>>,
     /// The real model and what its page selects; `None`: the toy (seeded) model.
     pub pretrained: RwSignal<Option<PretrainedView>>,
     /// The query tokens (the sentence, or the target).
@@ -300,8 +315,9 @@ impl AppState {
                 return None;
             }
             tokens.with(|q| {
-                cross_keys
-                    .with(|k| projected.with(|p| tokens::notice(q, k.as_ref(), p.as_ref().err())))
+                cross_keys.with(|k| {
+                    projected.with(|p| tokens::notice(q, k.as_ref(), p.as_ref().err(), lang.get()))
+                })
             })
         });
 
@@ -311,6 +327,7 @@ impl AppState {
             tokens,
             key_tokens,
             head,
+            lang,
             next_id: StoredValue::new(0),
             owner: StoredValue::new(owner),
         };
@@ -330,7 +347,7 @@ impl AppState {
                 }
                 CompareWhat::Average => None,
             };
-            variants.with(|slots| compare_slots(slots, compare.get(), head))
+            variants.with(|slots| compare_slots(slots, compare.get(), head, lang.get()))
         });
         let lab = Memo::new(move |_| LabState {
             mode: mode.get(),
@@ -393,8 +410,8 @@ impl AppState {
 
     /// Applies `edit` to the variant list by the lab's rules ([`LabState::add_variant`],
     /// …): the slots follow, the other variants keep their memos. Returns why the edit
-    /// was refused, as a sentence.
-    pub fn edit_variants(&self, edit: VariantEdit) -> Result<(), String> {
+    /// was refused, as a sentence in every language.
+    pub fn edit_variants(&self, edit: VariantEdit) -> Result<(), Said> {
         let mut lab = self.lab.get_untracked();
         let removed = match edit {
             VariantEdit::Add => lab.add_variant().map(|_| None),
@@ -490,6 +507,7 @@ struct VariantFactory {
     tokens: Memo<Tokens>,
     key_tokens: Memo<Tokens>,
     head: RwSignal<usize>,
+    lang: RwSignal<Lang>,
     next_id: StoredValue<u64>,
     owner: StoredValue<Owner>,
 }
@@ -517,6 +535,7 @@ impl VariantFactory {
             tokens,
             key_tokens,
             head,
+            lang,
             ..
         } = self;
         // Only what the problem depends on: renaming a variant does not recompute it.
@@ -550,6 +569,7 @@ impl VariantFactory {
                 if rows.is_empty() || cols.is_empty() {
                     return Vec::new();
                 }
+                let lang = lang.get();
                 heads.with(|r| {
                     let Ok(results) = r else { return Vec::new() };
                     model.with(|m| {
@@ -558,7 +578,7 @@ impl VariantFactory {
                                 .iter()
                                 .enumerate()
                                 .map_while(|(h, r)| {
-                                    figure::head_figure(m, v, h, rows, cols, r).ok()
+                                    figure::head_figure(m, v, h, rows, cols, r, lang).ok()
                                 })
                                 .collect()
                         })
@@ -577,11 +597,14 @@ impl VariantFactory {
             if labels.with(|(rows, cols)| rows.is_empty() || cols.is_empty()) {
                 return None;
             }
+            let lang = lang.get();
             average.with(|a| {
                 let a = a.as_ref()?;
                 model.with(|m| {
                     variant.with(|v| {
-                        labels.with(|(rows, cols)| figure::average_figure(m, v, rows, cols, a).ok())
+                        labels.with(|(rows, cols)| {
+                            figure::average_figure(m, v, rows, cols, a, lang).ok()
+                        })
                     })
                 })
             })
@@ -590,7 +613,8 @@ impl VariantFactory {
             if tokens.with(Tokens::is_empty) || key_tokens.with(Tokens::is_empty) {
                 return None;
             }
-            heads.with(|r| r.as_ref().err().map(compute::explain))
+            let lang = lang.get();
+            heads.with(|r| r.as_ref().err().map(|e| compute::explain_in(e, lang)))
         });
         VariantMemos {
             problem,

@@ -192,3 +192,34 @@ fn a_tampered_link_keeps_the_text_and_says_so() {
         assert_eq!(state.variants.with_untracked(Vec::len), 2);
     });
 }
+
+#[test]
+fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
+    use attnlab_lab::compute::Pipeline;
+    use attnlab_lab::figure::FigureRequest;
+    let owner = Owner::new();
+    owner.with(|| {
+        let app = AppState::from_fragment("", Lang::En);
+        let slot = app.variants.get_untracked()[0].clone();
+        let english = slot.memos.selected.get().expect("a figure");
+        assert!(english.title().contains("Head 0"));
+        app.lang.set(Lang::Zh);
+        let lab = app.lab.get();
+        let want = Pipeline::new(&lab)
+            .figure_in(
+                FigureRequest::Head {
+                    variant: 0,
+                    head: 0,
+                },
+                Lang::Zh,
+            )
+            .ok();
+        let chinese = slot.memos.selected.get();
+        assert_eq!(chinese, want);
+        assert!(chinese.unwrap().title().contains("头 0"));
+        app.sentence.set(String::new());
+        assert!(app.notice.get().unwrap().contains("还没有可关注的内容"));
+        app.lang.set(Lang::En);
+        assert!(app.notice.get().unwrap().contains("type a sentence"));
+    });
+}

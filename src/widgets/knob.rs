@@ -1,4 +1,7 @@
 use leptos::prelude::*;
+use leptos::text_prop::TextProp;
+
+use crate::i18n::{Lang, use_lang};
 
 /// One control with its label, and the one-line reason it is disabled (or has no
 /// effect), shown on hover and keyboard focus. The control itself should carry
@@ -6,9 +9,9 @@ use leptos::prelude::*;
 /// while the control is disabled, so keyboard users reach the reason too.
 #[component]
 pub fn Knob(
-    /// The control's label.
+    /// The control's label (a text, or a closure that follows the language).
     #[prop(into)]
-    label: String,
+    label: TextProp,
     /// Why the control is disabled, if it is.
     #[prop(into)]
     why: Signal<Option<String>>,
@@ -19,6 +22,7 @@ pub fn Knob(
     children: Children,
 ) -> impl IntoView {
     let why_id = why_id(&id);
+    let lang = use_lang();
     view! {
         <div
             class="knob"
@@ -27,11 +31,11 @@ pub fn Knob(
             title=move || why.get()
         >
             <label class="knob-label">
-                <span class="knob-name">{label}</span>
+                <span class="knob-name">{move || label.get()}</span>
                 {children()}
             </label>
             <span class="why" id=why_id data-testid="why" role="note">
-                {move || why.get().map(|w| format!("{}.", capitalise(&w)))}
+                {move || why.get().map(|w| sentence(&w, lang.get()))}
             </span>
         </div>
     }
@@ -40,6 +44,15 @@ pub fn Knob(
 /// The id of a knob's reason element.
 pub fn why_id(id: &str) -> String {
     format!("{id}-why")
+}
+
+/// A reason as a sentence of its own in `lang`: its first letter in upper case, and a
+/// full stop.
+pub fn sentence(reason: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{}.", capitalise(reason)),
+        Lang::Zh => format!("{}。", capitalise(reason)),
+    }
 }
 
 /// The sentence with its first letter in upper case.

@@ -10,6 +10,7 @@
 //!
 //! [`Pipeline`] runs the steps in one go, for the CLI and the tests.
 
+use crate::i18n::{Lang, Tr};
 use attnlab_core::CoreError;
 use attnlab_core::attention::{AttentionKind, HeadResult, Problem};
 use attnlab_core::mask::Mask;
@@ -231,20 +232,35 @@ impl From<CoreError> for LabError {
 }
 
 impl LabError {
-    /// One sentence for a student.
+    /// One sentence for a student, in English (the command line's language).
     pub fn sentence(&self) -> String {
-        match self {
-            LabError::Core(e) => explain(e),
-            LabError::Incomparable { a, b } => format!(
+        self.text(Lang::En)
+    }
+
+    /// One sentence for a student, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (LabError::Core(e), _) => explain_in(e, lang),
+            (LabError::Incomparable { a, b }, Lang::En) => format!(
                 "These variants cannot be compared cell by cell: their weights are {}×{} and {}×{} \
                  (Linformer attends to k projected keys, not to the tokens).",
                 a.0, a.1, b.0, b.1
             ),
-            LabError::NoVariant(name) => format!("There is no variant called {name}."),
-            LabError::NoHead { head, heads } => {
+            (LabError::Incomparable { a, b }, Lang::Zh) => format!(
+                "这两个变体无法逐格比较：它们的权重分别是 {}×{} 和 {}×{}\
+                 （Linformer 关注的是 k 个投影后的键，而不是词元）。",
+                a.0, a.1, b.0, b.1
+            ),
+            (LabError::NoVariant(name), Lang::En) => format!("There is no variant called {name}."),
+            (LabError::NoVariant(name), Lang::Zh) => format!("没有名为 {name} 的变体。"),
+            (LabError::NoHead { head, heads }, Lang::En) => {
                 format!("There is no head {head}: there are {heads}, numbered from 0.")
             }
-            LabError::Figure(e) => format!("The figure could not be drawn: {e}."),
+            (LabError::NoHead { head, heads }, Lang::Zh) => {
+                format!("没有头 {head}：共有 {heads} 个头，从 0 开始编号。")
+            }
+            (LabError::Figure(e), Lang::En) => format!("The figure could not be drawn: {e}."),
+            (LabError::Figure(e), Lang::Zh) => format!("无法绘制这幅图：{e}。"),
         }
     }
 }
@@ -257,17 +273,65 @@ impl std::fmt::Display for LabError {
 
 impl std::error::Error for LabError {}
 
-/// A core error as one sentence a student understands, e.g. "These settings cannot be
-/// used: must divide d_model = 64 (so d_k = d_model / heads is whole), got 5 (heads)."
+/// A core error as one sentence a student understands, in English, e.g. "These settings
+/// cannot be used: must divide d_model = 64 (so d_k = d_model / heads is whole), got 5
+/// (heads)."
 pub fn explain(e: &CoreError) -> String {
+    explain_in(e, Lang::En)
+}
+
+/// A core error as one sentence a student understands, in `lang`.
+pub fn explain_in(e: &CoreError, lang: Lang) -> String {
     let what = match e {
         CoreError::InvalidSetting { .. }
         | CoreError::InvalidTemperature(_)
-        | CoreError::UnsupportedMask { .. } => "These settings cannot be used",
-        CoreError::Overflow { .. } => "The numbers grew too large to compute",
-        _ => "The attention could not be computed",
-    };
-    format!("{what}: {} ({}).", e.reason(), e.path())
+        | CoreError::UnsupportedMask { .. } => {
+            Tr::new("These settings cannot be used", "这些设置无法使用")
+        }
+        CoreError::Overflow { .. } => Tr::new(
+            "The numbers grew too large to compute",
+            "数值过大，无法计算",
+        ),
+        _ => Tr::new("The attention could not be computed", "无法计算注意力"),
+    }
+    .get(lang);
+    match lang {
+        Lang::En => format!("{what}: {} ({}).", e.reason(), e.path()),
+        Lang::Zh => format!("{what}：{}（{}）。", reason_zh(e), e.path()),
+    }
+}
+
+/// What is wrong, without the path, in Chinese.
+fn reason_zh(e: &CoreError) -> String {
+    match e {
+        CoreError::ShapeMismatch { expected, got, .. } => {
+            format!("形状为 {}×{}，应为 {expected}", got.0, got.1)
+        }
+        CoreError::NonFinite { row, col, .. } => {
+            format!("第 {row} 行第 {col} 列的值不是有限数")
+        }
+        CoreError::NoHeads => "至少需要一个头".into(),
+        CoreError::InvalidTemperature(t) => format!("必须是大于 0 的有限数，而它是 {t}"),
+        CoreError::MissingParams { reason, .. } => format!("缺少参数：{reason}"),
+        CoreError::UnsupportedMask { attention, mask } => {
+            let shown = crate::state::MaskKind::ALL
+                .into_iter()
+                .find(|k| k.core_name() == *mask)
+                .map_or(*mask, |k| k.shown(Lang::Zh));
+            format!(
+                "{}无法应用{shown}掩码（{}）",
+                crate::rules::kind_label(*attention, Lang::Zh),
+                crate::rules::mask_limitation(*attention, Lang::Zh)
+            )
+        }
+        CoreError::IndexOutOfRange { index, len, .. } => {
+            format!("下标 {index} 超出范围（必须小于 {len}）")
+        }
+        CoreError::InvalidSetting { reason, .. } => reason.clone(),
+        CoreError::Overflow { what, .. } => {
+            format!("{what} 超出了 f32 的范围；请缩小输入或提高温度")
+        }
+    }
 }
 
 /// One variant computed: its problem, every head and their average.
@@ -518,7 +582,11 @@ mod tests {
         let mut state = LabState::default();
         state.variants[0].attention = AttentionKind::Efficient;
         state.variants[0].masks.causal = true;
-        assert!(state.variants[0].why_not_mask(MaskKind::Causal).is_some());
+        assert!(
+            state.variants[0]
+                .why_not_mask(MaskKind::Causal, Lang::En)
+                .is_some()
+        );
         let msg = Pipeline::new(&state).variant(0).unwrap_err().sentence();
         assert!(msg.contains("cannot apply a causal mask"), "{msg}");
     }

@@ -400,6 +400,7 @@ mod tests {
             &labels,
             &labels,
             &run.heads[0],
+            crate::i18n::Lang::En,
         )
         .unwrap();
         let beside = contribution_figure(&weights, norms[0].view()).unwrap();
@@ -408,9 +409,11 @@ mod tests {
         assert_eq!(beside.value(3, 2), Some(norms[0][[3, 2]]));
         let reading = crate::figure::read_cell(&beside, (3, 2)).unwrap();
         assert!(
-            reading.sentence().contains(": contribution "),
+            reading
+                .sentence(crate::i18n::Lang::En)
+                .contains(": contribution "),
             "{}",
-            reading.sentence()
+            reading.sentence(crate::i18n::Lang::En)
         );
         assert!(contribution_figure(&weights, norms[0].slice(ndarray::s![..3, ..])).is_err());
     }

@@ -9,34 +9,39 @@ use ndarray::Array2;
 
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
 use crate::contribution::{self, Measure};
+use crate::i18n::{Lang, plot_words};
 use crate::state::{ModelConfig, Variant};
 
-/// The title of one head's figure, e.g.
+/// The title of one head's figure in `lang`, e.g.
 /// `"Head 0 · scaled dot-product softmax · 4 heads · d_model 64"`.
-pub fn head_title(model: &ModelConfig, variant: &Variant, head: usize) -> String {
-    format!("Head {head} \u{b7} {}", variant.describe(model))
+pub fn head_title(model: &ModelConfig, variant: &Variant, head: usize, lang: Lang) -> String {
+    let described = variant.describe(model, lang);
+    match lang {
+        Lang::En => format!("Head {head} \u{b7} {described}"),
+        Lang::Zh => format!("头 {head} \u{b7} {described}"),
+    }
 }
 
-/// The title of the head average's figure, e.g.
+/// The title of the head average's figure in `lang`, e.g.
 /// `"Average of 4 heads · A: scaled dot-product softmax · …"`.
-pub fn average_title(model: &ModelConfig, variant: &Variant) -> String {
-    format!(
-        "Average of {} \u{b7} {}: {}",
-        if model.heads == 1 {
-            "1 head".to_string()
-        } else {
-            format!("{} heads", model.heads)
-        },
-        variant.name,
-        variant.describe(model)
-    )
+pub fn average_title(model: &ModelConfig, variant: &Variant, lang: Lang) -> String {
+    let (heads, name, described) = (model.heads, &variant.name, variant.describe(model, lang));
+    match lang {
+        Lang::En if heads == 1 => format!("Average of 1 head \u{b7} {name}: {described}"),
+        Lang::En => format!("Average of {heads} heads \u{b7} {name}: {described}"),
+        Lang::Zh => format!("{heads} 个头的平均 \u{b7} {name}：{described}"),
+    }
 }
 
-/// The title of a difference figure, e.g. `"A − B · head 0"` or `"A − B · average"`.
-pub fn difference_title(a: &Variant, b: &Variant, head: Option<usize>) -> String {
-    match head {
-        Some(h) => format!("{} \u{2212} {} \u{b7} head {h}", a.name, b.name),
-        None => format!("{} \u{2212} {} \u{b7} average of the heads", a.name, b.name),
+/// The title of a difference figure in `lang`, e.g. `"A − B · head 0"` or
+/// `"A − B · average of the heads"`.
+pub fn difference_title(a: &Variant, b: &Variant, head: Option<usize>, lang: Lang) -> String {
+    let (a, b) = (&a.name, &b.name);
+    match (head, lang) {
+        (Some(h), Lang::En) => format!("{a} \u{2212} {b} \u{b7} head {h}"),
+        (Some(h), Lang::Zh) => format!("{a} \u{2212} {b} \u{b7} 头 {h}"),
+        (None, Lang::En) => format!("{a} \u{2212} {b} \u{b7} average of the heads"),
+        (None, Lang::Zh) => format!("{a} \u{2212} {b} \u{b7} 各头的平均"),
     }
 }
 
@@ -99,7 +104,7 @@ pub fn average_heatmap(
 /// The figure of head `head` of `variant`, exactly as every view draws it: titled with
 /// the variant's name and [`head_title`], the weights with the mask's blocked cells and
 /// the empty rows, each row's entropy, and the raw scores before softmax (for the
-/// read-out) where the attention kind has them.
+/// read-out) where the attention kind has them; its words in `lang`.
 pub fn head_figure(
     model: &ModelConfig,
     variant: &Variant,
@@ -107,16 +112,19 @@ pub fn head_figure(
     rows: &[String],
     cols: &[String],
     result: &HeadResult,
+    lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
     let title = format!(
         "{} \u{b7} {}",
         variant.name,
-        head_title(model, variant, head)
+        head_title(model, variant, head, lang)
     );
-    let figure = head_heatmap(title, rows, cols, result)?.with_row_entropy(
-        result.row_entropy.clone(),
-        result.row_entropy_normalised.clone(),
-    )?;
+    let figure = head_heatmap(title, rows, cols, result)?
+        .with_words(plot_words(lang))
+        .with_row_entropy(
+            result.row_entropy.clone(),
+            result.row_entropy_normalised.clone(),
+        )?;
     match &result.scores {
         // Linformer's scores are over the tokens, its weights over `k` projected keys:
         // there is no raw score of a cell to read.
@@ -128,18 +136,22 @@ pub fn head_figure(
 }
 
 /// The figure of `variant`'s head average, exactly as every view draws it: titled by
-/// [`average_title`], with the mask, the empty rows and each row's entropy.
+/// [`average_title`], with the mask, the empty rows and each row's entropy; its words
+/// in `lang`.
 pub fn average_figure(
     model: &ModelConfig,
     variant: &Variant,
     rows: &[String],
     cols: &[String],
     average: &HeadAverage,
+    lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
-    average_heatmap(average_title(model, variant), rows, cols, average)?.with_row_entropy(
-        average.row_entropy.clone(),
-        average.row_entropy_normalised.clone(),
-    )
+    average_heatmap(average_title(model, variant, lang), rows, cols, average)?
+        .with_words(plot_words(lang))
+        .with_row_entropy(
+            average.row_entropy.clone(),
+            average.row_entropy_normalised.clone(),
+        )
 }
 
 /// The diverging figure of `A − B` from the two figures as drawn (one head of each, or
@@ -152,8 +164,10 @@ pub fn difference_figure(
     head: Option<usize>,
     figure_a: &Heatmap,
     figure_b: &Heatmap,
+    lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
-    Heatmap::difference_of(difference_title(a, b, head), figure_a, figure_b)
+    Heatmap::difference_of(difference_title(a, b, head, lang), figure_a, figure_b)
+        .map(|h| h.with_words(plot_words(lang)))
 }
 
 /// One of the figures a link can ask for (the app shows them; `attnlab render` draws
@@ -185,18 +199,24 @@ pub enum FigureRequest {
 
 impl Pipeline<'_> {
     /// The figure `request` asks for, built by the same functions as the app's
-    /// ([`head_figure`], [`average_figure`], [`difference_figure`]).
+    /// ([`head_figure`], [`average_figure`], [`difference_figure`]), in English (the
+    /// command line's language).
     pub fn figure(&self, request: FigureRequest) -> Result<Heatmap, LabError> {
+        self.figure_in(request, Lang::En)
+    }
+
+    /// The figure `request` asks for, as [`Pipeline::figure`], in `lang`.
+    pub fn figure_in(&self, request: FigureRequest, lang: Lang) -> Result<Heatmap, LabError> {
         match request {
             FigureRequest::Head { variant, head } => {
-                self.figure_of(variant, &self.variant(variant)?, Which::Head(head))
+                self.figure_of(variant, &self.variant(variant)?, Which::Head(head), lang)
             }
             FigureRequest::Average { variant } => {
-                self.figure_of(variant, &self.variant(variant)?, Which::Average)
+                self.figure_of(variant, &self.variant(variant)?, Which::Average, lang)
             }
             FigureRequest::Difference { a, b, which } => {
-                let figure_a = self.figure_of(a, &self.variant(a)?, which)?;
-                let figure_b = self.figure_of(b, &self.variant(b)?, which)?;
+                let figure_a = self.figure_of(a, &self.variant(a)?, which, lang)?;
+                let figure_b = self.figure_of(b, &self.variant(b)?, which, lang)?;
                 let shape = |f: &Heatmap| (f.n_rows(), f.n_cols());
                 if shape(&figure_a) != shape(&figure_b) {
                     return Err(LabError::Incomparable {
@@ -209,7 +229,7 @@ impl Pipeline<'_> {
                     Which::Average => None,
                 };
                 let variants = &self.state().variants;
-                difference_figure(&variants[a], &variants[b], head, &figure_a, &figure_b)
+                difference_figure(&variants[a], &variants[b], head, &figure_a, &figure_b, lang)
                     .map_err(LabError::Figure)
             }
         }
@@ -221,6 +241,7 @@ impl Pipeline<'_> {
         index: usize,
         result: &VariantResult,
         which: Which,
+        lang: Lang,
     ) -> Result<Heatmap, LabError> {
         let state = self.state();
         let variant = &state.variants[index];
@@ -232,14 +253,14 @@ impl Pipeline<'_> {
                     head: h,
                     heads: result.heads.len(),
                 })?;
-                head_figure(&state.model, variant, h, &rows, &cols, head)
+                head_figure(&state.model, variant, h, &rows, &cols, head, lang)
             }
             Which::Average => {
                 let average = result
                     .average
                     .as_ref()
                     .ok_or(LabError::Core(attnlab_core::CoreError::NoHeads))?;
-                average_figure(&state.model, variant, &rows, &cols, average)
+                average_figure(&state.model, variant, &rows, &cols, average, lang)
             }
         };
         figure.map_err(LabError::Figure)
@@ -262,25 +283,32 @@ pub struct CellReading {
 }
 
 impl CellReading {
-    /// One line for the page, e.g. `query “it” (7) → key “animal” (1): weight 0.31415927`.
-    /// The weight is printed in full ([`number::full`]: the shortest decimal that reads
-    /// back as the same `f32`).
-    pub fn sentence(&self) -> String {
-        let cell = format!(
-            "query \u{201c}{}\u{201d} ({}) \u{2192} key \u{201c}{}\u{201d} ({})",
-            self.query.1, self.query.0, self.key.1, self.key.0
-        );
+    /// One line for the page in `lang`, e.g.
+    /// `query “it” (7) → key “animal” (1): weight 0.31415927`. The weight is printed in
+    /// full ([`number::full`]: the shortest decimal that reads back as the same `f32`).
+    pub fn sentence(&self, lang: Lang) -> String {
+        let ((qi, q), (ki, k)) = (&self.query, &self.key);
+        let value = number::full(self.weight);
         let what = match self.measure {
-            Measure::Weight => "weight",
-            Measure::Contribution => "contribution \u{2016}\u{3b1}f(x)\u{2016}",
+            Measure::Weight => lang.pick("weight", "权重"),
+            Measure::Contribution => lang.pick(
+                "contribution \u{2016}\u{3b1}f(x)\u{2016}",
+                "贡献 \u{2016}\u{3b1}f(x)\u{2016}",
+            ),
         };
-        if self.blocked {
-            format!(
-                "{cell}: blocked by the mask ({what} {})",
-                number::full(self.weight)
-            )
-        } else {
-            format!("{cell}: {what} {}", number::full(self.weight))
+        match (lang, self.blocked) {
+            (Lang::En, false) => format!(
+                "query \u{201c}{q}\u{201d} ({qi}) \u{2192} key \u{201c}{k}\u{201d} ({ki}): {what} {value}"
+            ),
+            (Lang::En, true) => format!(
+                "query \u{201c}{q}\u{201d} ({qi}) \u{2192} key \u{201c}{k}\u{201d} ({ki}): blocked by the mask ({what} {value})"
+            ),
+            (Lang::Zh, false) => format!(
+                "查询\u{201c}{q}\u{201d}（{qi}）\u{2192} 键\u{201c}{k}\u{201d}（{ki}）：{what} {value}"
+            ),
+            (Lang::Zh, true) => format!(
+                "查询\u{201c}{q}\u{201d}（{qi}）\u{2192} 键\u{201c}{k}\u{201d}（{ki}）：被掩码屏蔽（{what} {value}）"
+            ),
         }
     }
 }
@@ -312,7 +340,7 @@ mod tests {
         let p = Pipeline::new(&state);
         let a = p.variant(0).unwrap();
         let labels = p.queries().labels();
-        let title = head_title(&state.model, &state.variants[0], 0);
+        let title = head_title(&state.model, &state.variants[0], 0, Lang::En);
         assert_eq!(
             title,
             "Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
@@ -321,7 +349,7 @@ mod tests {
         assert_eq!((h.n_rows(), h.n_cols()), (11, 11));
         let r = read_cell(&h, (7, 1)).unwrap();
         assert_eq!((r.query.1.as_str(), r.key.1.as_str()), ("it", "animal"));
-        assert!(r.sentence().starts_with(
+        assert!(r.sentence(Lang::En).starts_with(
             "query \u{201c}it\u{201d} (7) \u{2192} key \u{201c}animal\u{201d} (1): weight 0."
         ));
         assert!(read_cell(&h, (11, 0)).is_none());
@@ -341,14 +369,14 @@ mod tests {
         assert!(h.is_blocked(0, 1) && !h.is_blocked(1, 0));
         let r = read_cell(&h, (0, 1)).unwrap();
         assert_eq!(
-            r.sentence(),
+            r.sentence(Lang::En),
             "query \u{201c}我\u{201d} (0) \u{2192} key \u{201c}爱\u{201d} (1): blocked by the mask (weight 0)"
         );
         assert_eq!(read_cell(&h, (0, 0)).unwrap().weight, 1.0);
 
         let avg = a.average.as_ref().unwrap();
         let h = average_heatmap(
-            average_title(&state.model, &state.variants[0]),
+            average_title(&state.model, &state.variants[0], Lang::En),
             &labels,
             &labels,
             avg,
@@ -372,7 +400,7 @@ mod tests {
             b.weights(Which::Average).unwrap(),
         )
         .unwrap();
-        let title = difference_title(&state.variants[0], &state.variants[1], None);
+        let title = difference_title(&state.variants[0], &state.variants[1], None, Lang::En);
         assert_eq!(title, "A \u{2212} B \u{b7} average of the heads");
         let h = p
             .figure(FigureRequest::Difference {
@@ -404,6 +432,19 @@ mod tests {
             })
             .unwrap();
         assert_eq!(h.title(), "A \u{2212} B \u{b7} head 0");
+        let zh = p
+            .figure_in(
+                FigureRequest::Difference {
+                    a: 0,
+                    b: 1,
+                    which: Which::Head(0),
+                },
+                Lang::Zh,
+            )
+            .unwrap();
+        assert_eq!(zh.title(), "A \u{2212} B \u{b7} 头 0");
+        assert_eq!(zh.value_label(), "\u{394} 权重");
+        assert_eq!(zh.row_axis(), "查询");
         assert!(h.is_blocked(0, 5), "blocked in B only");
         assert!(!h.is_blocked(3, 0));
         assert_eq!(h.value(3, 0), Some(c.difference[[3, 0]]));

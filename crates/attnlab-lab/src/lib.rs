@@ -6,6 +6,8 @@
 //! - [`state`]: [`LabState`], the whole configuration — the texts, self- or
 //!   cross-attention, the model settings shared by every variant, one to four
 //!   [`Variant`]s, and the view a shared link reopens;
+//! - [`i18n`]: the languages (English, 中文); every sentence a person reads is asked for
+//!   in one of them, and [`said`] keeps one computed once in both;
 //! - [`rules`]: which combinations of settings are allowed, with a one-line reason for
 //!   each disabled control (`why_not_*`), and [`LabState::repair`];
 //! - [`fragment`]: the state in a compact, versioned URL fragment (`#v1.…`) and back,
@@ -37,6 +39,7 @@
 //! ```
 //! use attnlab_lab::compute::{Pipeline, Which, compare};
 //! use attnlab_lab::{LabState, MaskKind, fragment};
+//! use attnlab_lab::i18n::Lang;
 //! use attnlab_core::attention::AttentionKind;
 //!
 //! // The defaults: the classic sentence, variants A (scaled dot) and B (plain dot).
@@ -44,9 +47,9 @@
 //! state.variants[1].masks.causal = true;
 //!
 //! // Rules: Linformer cannot be causal, and the control says why.
-//! let why = state.variants[1].why_not_attention(AttentionKind::Linformer).unwrap();
+//! let why = state.variants[1].why_not_attention(AttentionKind::Linformer, Lang::En).unwrap();
 //! assert!(why.starts_with("Linformer cannot apply the causal mask that is on"));
-//! assert!(state.variants[0].why_not_mask(MaskKind::Causal).is_none());
+//! assert!(state.variants[0].why_not_mask(MaskKind::Causal, Lang::En).is_none());
 //!
 //! // A link restores the state exactly.
 //! let link = format!("https://example.org/attnlab/#{}", fragment::encode(&state));
@@ -75,6 +78,7 @@ pub mod neuron;
 pub mod pages;
 pub mod pretrained;
 pub mod rules;
+pub mod said;
 pub mod state;
 pub mod tensors;
 pub mod tokens;
@@ -82,6 +86,7 @@ pub mod tokens;
 pub use compute::{LabError, Pipeline, explain};
 pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
 pub use rules::ModelRules;
+pub use said::Said;
 pub use state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS,
     MAX_VARIANTS, MaskKind, Masks, Mode, ModelConfig, Page, Variant, View,

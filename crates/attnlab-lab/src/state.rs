@@ -11,7 +11,9 @@ pub use attnlab_core::model::ModelConfig;
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
+use crate::i18n::{Lang, Tr};
 pub use crate::pretrained::PretrainedView;
+use crate::said::Said;
 
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
 pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
@@ -143,6 +145,19 @@ impl MaskKind {
             other => other.core_name(),
         }
     }
+
+    /// The label in `lang` (`"padding"`, `"填充"`).
+    pub fn shown(self, lang: Lang) -> &'static str {
+        match self {
+            MaskKind::Causal => Tr::new("causal", "因果"),
+            MaskKind::Padding => Tr::new("padding", "填充"),
+            MaskKind::Window => Tr::new("window", "局部窗口"),
+            MaskKind::Strided => Tr::new("strided", "跨步"),
+            MaskKind::Global => Tr::new("global", "全局词元"),
+            MaskKind::Custom => Tr::new("custom", "自定义"),
+        }
+        .get(lang)
+    }
 }
 
 impl Masks {
@@ -269,32 +284,35 @@ impl Variant {
         }
     }
 
-    /// A short human description, e.g.
+    /// A short human description in `lang`, e.g.
     /// `"scaled dot-product softmax · 4 heads · d_model 64"`.
-    pub fn describe(&self, model: &ModelConfig) -> String {
-        let kind = match self.attention {
-            AttentionKind::Softmax => format!("{} softmax", score_label(self.score)),
-            AttentionKind::Linformer => format!("Linformer (k = {})", self.linformer_k),
-            other => format!("{} linear attention", other.name()),
+    pub fn describe(&self, model: &ModelConfig, lang: Lang) -> String {
+        let score = score_label(self.score, lang);
+        let (k, heads, d) = (self.linformer_k, model.heads, model.d_model);
+        let kind = match (self.attention, lang) {
+            (AttentionKind::Softmax, _) => format!("{score} softmax"),
+            (AttentionKind::Linformer, _) => format!("Linformer (k = {k})"),
+            (other, Lang::En) => format!("{} linear attention", other.name()),
+            (other, Lang::Zh) => format!("{} 线性注意力", other.name()),
         };
-        let heads = if model.heads == 1 {
-            "1 head".to_string()
-        } else {
-            format!("{} heads", model.heads)
-        };
-        format!("{kind} \u{b7} {heads} \u{b7} d_model {}", model.d_model)
+        match lang {
+            Lang::En if heads == 1 => format!("{kind} \u{b7} 1 head \u{b7} d_model {d}"),
+            Lang::En => format!("{kind} \u{b7} {heads} heads \u{b7} d_model {d}"),
+            Lang::Zh => format!("{kind} \u{b7} {heads} 个头 \u{b7} d_model {d}"),
+        }
     }
 }
 
-/// A score function for people, e.g. `"scaled dot-product"`.
-pub fn score_label(score: ScoreFunction) -> &'static str {
+/// A score function for people in `lang`, e.g. `"scaled dot-product"`.
+pub fn score_label(score: ScoreFunction, lang: Lang) -> &'static str {
     match score {
-        ScoreFunction::Dot => "dot-product",
-        ScoreFunction::ScaledDot => "scaled dot-product",
-        ScoreFunction::General => "general (bilinear)",
-        ScoreFunction::Additive => "additive",
-        ScoreFunction::Cosine => "cosine",
+        ScoreFunction::Dot => Tr::new("dot-product", "点积"),
+        ScoreFunction::ScaledDot => Tr::new("scaled dot-product", "缩放点积"),
+        ScoreFunction::General => Tr::new("general (bilinear)", "一般（双线性）"),
+        ScoreFunction::Additive => Tr::new("additive", "加性"),
+        ScoreFunction::Cosine => Tr::new("cosine", "余弦"),
     }
+    .get(lang)
 }
 
 /// What the comparison compares: the selected head of both variants, or their head
@@ -500,24 +518,24 @@ impl LabState {
 
     /// Adds a default variant with a free name and selects it; returns its index, or why
     /// it cannot be added.
-    pub fn add_variant(&mut self) -> Result<usize, String> {
+    pub fn add_variant(&mut self) -> Result<usize, Said> {
         self.push_variant(Variant::named(self.free_name()))
     }
 
     /// Adds a copy of variant `index` (under a free name) and selects it.
-    pub fn duplicate_variant(&mut self, index: usize) -> Result<usize, String> {
+    pub fn duplicate_variant(&mut self, index: usize) -> Result<usize, Said> {
         let mut copy = self
             .variants
             .get(index)
-            .ok_or_else(|| format!("there is no variant {index}"))?
+            .ok_or_else(|| no_variant(index))?
             .clone();
         copy.name = self.free_name();
         self.push_variant(copy)
     }
 
-    fn push_variant(&mut self, variant: Variant) -> Result<usize, String> {
+    fn push_variant(&mut self, variant: Variant) -> Result<usize, Said> {
         if let Some(why) = self.why_not_add_variant() {
-            return Err(why.to_string());
+            return Err(why.into());
         }
         self.variants.push(variant);
         let new = self.variants.len() - 1;
@@ -529,12 +547,12 @@ impl LabState {
     }
 
     /// Removes variant `index`; the view keeps pointing at the same variants where it can.
-    pub fn remove_variant(&mut self, index: usize) -> Result<(), String> {
+    pub fn remove_variant(&mut self, index: usize) -> Result<(), Said> {
         if let Some(why) = self.why_not_remove_variant() {
-            return Err(why.to_string());
+            return Err(why.into());
         }
         if index >= self.variants.len() {
-            return Err(format!("there is no variant {index}"));
+            return Err(no_variant(index));
         }
         self.variants.remove(index);
         let len = self.variants.len();
@@ -552,14 +570,15 @@ impl LabState {
 
     /// Renames variant `index` (trimmed; not empty, at most [`MAX_NAME_CHARS`]
     /// characters, not the name of another variant).
-    pub fn rename_variant(&mut self, index: usize, name: &str) -> Result<(), String> {
+    pub fn rename_variant(&mut self, index: usize, name: &str) -> Result<(), Said> {
         let name = name.trim();
         if name.is_empty() {
-            return Err("a variant needs a name".into());
+            return Err(Tr::new("a variant needs a name", "变体需要一个名称").into());
         }
         if name.chars().count() > MAX_NAME_CHARS {
-            return Err(format!(
-                "a variant name has at most {MAX_NAME_CHARS} characters"
+            return Err(Said::new(
+                format!("a variant name has at most {MAX_NAME_CHARS} characters"),
+                format!("变体名称最多 {MAX_NAME_CHARS} 个字符"),
             ));
         }
         if self
@@ -568,15 +587,26 @@ impl LabState {
             .enumerate()
             .any(|(i, v)| i != index && v.name == name)
         {
-            return Err(format!("another variant is already called {name}"));
+            return Err(Said::new(
+                format!("another variant is already called {name}"),
+                format!("已有另一个变体叫 {name}"),
+            ));
         }
         let variant = self
             .variants
             .get_mut(index)
-            .ok_or_else(|| format!("there is no variant {index}"))?;
+            .ok_or_else(|| no_variant(index))?;
         variant.name = name.to_string();
         Ok(())
     }
+}
+
+/// "there is no variant {index}".
+fn no_variant(index: usize) -> Said {
+    Said::new(
+        format!("there is no variant {index}"),
+        format!("没有第 {index} 个变体"),
+    )
 }
 
 #[cfg(test)]
@@ -597,7 +627,7 @@ mod tests {
         assert_eq!(s.compared(), Some((0, 1)));
         assert_eq!(s.selected_variant().map(|v| v.name.as_str()), Some("A"));
         assert_eq!(
-            s.variants[0].describe(&s.model),
+            s.variants[0].describe(&s.model, Lang::En),
             "scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
         );
     }

@@ -5,7 +5,9 @@
 use attnlab_core::CoreError;
 use attnlab_core::tokenize::{self, Token};
 
-use crate::compute::explain;
+use crate::compute::explain_in;
+use crate::i18n::{Lang, Tr};
+use crate::said::Said;
 use crate::state::{LabState, MAX_TOKENS, Mode, PAD_TOKEN};
 
 /// The longest text kept, in characters (a sentence or a source): more than any
@@ -18,17 +20,23 @@ pub const MAX_TEXT_CHARS: usize = 20_000;
 pub const MAX_TOKEN_CHIPS: usize = 600;
 
 /// `text` cut to its first [`MAX_TEXT_CHARS`] characters, and what was cut, as a
-/// sentence (`None` when nothing was).
-pub fn clip_text(text: &str) -> (String, Option<String>) {
+/// sentence in every language (`None` when nothing was).
+pub fn clip_text(text: &str) -> (String, Option<Said>) {
     match text.char_indices().nth(MAX_TEXT_CHARS) {
         None => (text.to_string(), None),
         Some((end, _)) => {
             let total = text.chars().count();
             (
                 text[..end].to_string(),
-                Some(format!(
-                    "The text had {total} characters; attnlab keeps the first {MAX_TEXT_CHARS} \
-                     (the figures draw at most {MAX_TOKENS} tokens)."
+                Some(Said::new(
+                    format!(
+                        "The text had {total} characters; attnlab keeps the first {MAX_TEXT_CHARS} \
+                         (the figures draw at most {MAX_TOKENS} tokens)."
+                    ),
+                    format!(
+                        "这段文本有 {total} 个字符；attnlab 保留前 {MAX_TEXT_CHARS} 个\
+                         （图最多画 {MAX_TOKENS} 个词元）。"
+                    ),
                 )),
             )
         }
@@ -136,38 +144,47 @@ impl Tokens {
 
     /// A sentence when the text is longer than what is drawn, e.g. "Your text has 600
     /// tokens; the heatmap shows the first 512 of them. …".
-    pub fn cut_notice(&self) -> Option<String> {
-        self.is_cut().then(|| {
-            format!(
-                "Your text has {} tokens; the heatmap shows the first {MAX_TOKENS} of them. \
-                 Nothing is lost: the whole text stays in the box.",
-                self.total()
-            )
+    pub fn cut_notice(&self, lang: Lang) -> Option<String> {
+        let total = self.total();
+        self.is_cut().then(|| match lang {
+            Lang::En => format!(
+                "Your text has {total} tokens; the heatmap shows the first {MAX_TOKENS} of them. \
+                 Nothing is lost: the whole text stays in the box."
+            ),
+            Lang::Zh => format!(
+                "你的文本有 {total} 个词元；热力图只显示前 {MAX_TOKENS} 个。\
+                 没有丢失任何内容：整段文本仍在输入框中。"
+            ),
         })
     }
 }
 
 /// The notice when there are no tokens.
-pub const NOTHING_TO_ATTEND: &str = "There is nothing to attend to yet: type a sentence in the box, and each of its words \
-     will appear here with the attention it pays to the others.";
+pub const NOTHING_TO_ATTEND: Tr = Tr::new(
+    "There is nothing to attend to yet: type a sentence in the box, and each of its words \
+     will appear here with the attention it pays to the others.",
+    "还没有可关注的内容：在输入框中输入一个句子，它的每个词都会出现在这里，\
+     并显示它对其他词的注意力。",
+);
 
 /// The sentence above the figures, if any, in this order: nothing typed yet (no query,
 /// or no key in cross-attention), then the settings the maths refuses (`error`), then a
 /// text (queries first, then keys) cut at [`MAX_TOKENS`]. The app's notice area and the
-/// CLI both say exactly this.
+/// CLI both say exactly this, in `lang`.
 pub fn notice(
     queries: &Tokens,
     keys: Option<&Tokens>,
     error: Option<&CoreError>,
+    lang: Lang,
 ) -> Option<String> {
     if queries.is_empty() || keys.is_some_and(Tokens::is_empty) {
-        return Some(NOTHING_TO_ATTEND.to_string());
+        return Some(NOTHING_TO_ATTEND.get(lang).to_string());
     }
     match error {
-        Some(e) => Some(explain(e)),
+        Some(e) => Some(explain_in(e, lang)),
         None => queries
-            .cut_notice()
-            .or_else(|| keys.and_then(Tokens::cut_notice)),
+            .cut_notice(lang)
+            .or_else(|| keys.and_then(|k| k.cut_notice(lang))),
     }
 }
 
@@ -211,7 +228,7 @@ mod tests {
         let (clipped, said) = clip_text(&long);
         assert_eq!(clipped.chars().count(), MAX_TEXT_CHARS);
         assert_eq!(
-            said.as_deref(),
+            said.as_ref().map(|s| s.en.as_str()),
             Some(
                 "The text had 20005 characters; attnlab keeps the first 20000 (the figures draw \
                  at most 512 tokens)."
@@ -229,7 +246,7 @@ mod tests {
         let long = Tokens::new(&"word ".repeat(600), Some(10));
         assert_eq!((long.total(), long.used().len()), (600, 512));
         assert!(long.is_cut() && long.padding().is_empty());
-        let msg = long.cut_notice().unwrap();
+        let msg = long.cut_notice(Lang::En).unwrap();
         assert!(
             msg.contains("600 tokens") && msg.contains("first 512"),
             "{msg}"
@@ -241,17 +258,21 @@ mod tests {
     fn notices_in_order_of_importance() {
         let bad = CoreError::NoHeads;
         assert_eq!(
-            notice(&Tokens::new("", None), None, Some(&bad)).as_deref(),
-            Some(NOTHING_TO_ATTEND)
+            notice(&Tokens::new("", None), None, Some(&bad), Lang::En).as_deref(),
+            Some(NOTHING_TO_ATTEND.en)
         );
         let long = Tokens::new(&"a ".repeat(513), None);
         assert!(
-            notice(&long, None, Some(&bad))
+            notice(&long, None, Some(&bad), Lang::En)
                 .unwrap()
                 .starts_with("The attention could not be computed")
         );
-        assert!(notice(&long, None, None).unwrap().contains("first 512"));
-        assert_eq!(notice(&Tokens::new("a", None), None, None), None);
+        assert!(
+            notice(&long, None, None, Lang::En)
+                .unwrap()
+                .contains("first 512")
+        );
+        assert_eq!(notice(&Tokens::new("a", None), None, None, Lang::En), None);
     }
 
     #[test]
@@ -266,11 +287,11 @@ mod tests {
         assert!(key_tokens(Mode::SelfAttention, "a b", Some(4)).is_none());
         let empty = Tokens::new("", None);
         assert_eq!(
-            notice(&Tokens::new("a", None), Some(&empty), None).as_deref(),
-            Some(NOTHING_TO_ATTEND)
+            notice(&Tokens::new("a", None), Some(&empty), None, Lang::En).as_deref(),
+            Some(NOTHING_TO_ATTEND.en)
         );
         let long = Tokens::new(&"k ".repeat(600), None);
-        let msg = notice(&Tokens::new("a", None), Some(&long), None).unwrap();
+        let msg = notice(&Tokens::new("a", None), Some(&long), None, Lang::En).unwrap();
         assert!(msg.contains("600 tokens"), "{msg}");
     }
 }

@@ -25,7 +25,7 @@ pub fn LinesView() -> impl IntoView {
     // The ticked heads that exist, with their results.
     let results = Memo::new(move |_| -> Result<Vec<(usize, HeadResult)>, String> {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
-            return Err(tokens::NOTHING_TO_ATTEND.to_string());
+            return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
         let count = state.used_model.with(|m| m.heads);
         let heads = state

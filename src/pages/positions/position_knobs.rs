@@ -44,7 +44,10 @@ pub fn PositionKnobs(
     };
     let concat = move || matches!(m().position.combine, Combine::Concat { .. });
     let width = move || m().position.width(m().d_model);
-    let sinus_why = move || m().sinusoid_settings_unused().map(String::from);
+    let sinus_why = move || {
+        m().sinusoid_settings_unused(state.lang.get())
+            .map(String::from)
+    };
     let on_width = move |ev: leptos::ev::Event| {
         let Ok(d) = event_target_value(&ev).trim().parse::<usize>() else {
             width_error.set(Some("the width is a whole number".into()));
@@ -52,8 +55,8 @@ pub fn PositionKnobs(
         };
         let current = model.get_untracked();
         let why = match current.position.combine {
-            Combine::Add => current.why_not_d_model(d),
-            Combine::Concat { .. } => current.why_not_d_pos(d),
+            Combine::Add => current.why_not_d_model(d, state.lang.get_untracked()),
+            Combine::Concat { .. } => current.why_not_d_pos(d, state.lang.get_untracked()),
         };
         let odd = (current.position.kind == PositionKind::Sinusoidal && !d.is_multiple_of(2))
             .then(|| "sinusoids need an even width: sines and cosines come in pairs".to_string());
@@ -87,14 +90,14 @@ pub fn PositionKnobs(
                             "learned" => PositionKind::Learned,
                             _ => PositionKind::Sinusoidal,
                         };
-                        if model.get_untracked().why_not_position(k).is_none() {
+                        if model.get_untracked().why_not_position(k, state.lang.get_untracked()).is_none() {
                             set(&|m| m.position.kind = k);
                         }
                     }>
                     <option value="none" selected=move || kind() == "none">"none"</option>
                     <option value="sinusoidal" selected=move || kind() == "sinusoidal"
-                        disabled=move || m().why_not_position(PositionKind::Sinusoidal).is_some()
-                        title=move || m().why_not_position(PositionKind::Sinusoidal)>"sinusoidal"</option>
+                        disabled=move || m().why_not_position(PositionKind::Sinusoidal, state.lang.get()).is_some()
+                        title=move || m().why_not_position(PositionKind::Sinusoidal, state.lang.get())>"sinusoidal"</option>
                     <option value="learned" selected=move || kind() == "learned">"learned"</option>
                 </select>
             </Knob>

@@ -25,7 +25,7 @@ pub fn StepsView() -> impl IntoView {
 
     let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
         if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
-            return Err(tokens::NOTHING_TO_ATTEND.to_string());
+            return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
         let (variant, problem) = state
             .shown_slot()

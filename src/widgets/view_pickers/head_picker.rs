@@ -1,5 +1,6 @@
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, t, use_lang};
 use crate::state::use_app_state;
 
 /// A select of the heads, bound to the shared `head` (clamped to the head count).
@@ -11,9 +12,10 @@ pub fn HeadPicker(
 ) -> impl IntoView {
     let state = use_app_state();
     let count = move || state.used_model.with(|m| m.heads);
+    let lang = use_lang();
     view! {
         <label class="view-picker">
-            <span>"Head"</span>
+            <span>{t("Head", "头")}</span>
             <select id=id data-testid="pick-head"
                 on:change=move |ev| {
                     if let Ok(h) = event_target_value(&ev).parse::<usize>() {
@@ -21,7 +23,10 @@ pub fn HeadPicker(
                     }
                 }>
                 {move || (0..count()).map(|h| view! {
-                    <option value=h.to_string() selected=move || state.shown_head() == h>{format!("head {h}")}</option>
+                    <option value=h.to_string() selected=move || state.shown_head() == h>{move || match lang.get() {
+                        Lang::En => format!("head {h}"),
+                        Lang::Zh => format!("头 {h}"),
+                    }}</option>
                 }).collect_view()}
             </select>
         </label>

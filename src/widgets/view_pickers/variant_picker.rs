@@ -1,5 +1,6 @@
 use leptos::prelude::*;
 
+use crate::i18n::t;
 use crate::state::use_app_state;
 
 /// A select of the variants by name, bound to the shared `selected_variant` (so the
@@ -21,7 +22,7 @@ pub fn VariantPicker(
     let shown = move || state.shown_variant.get();
     view! {
         <label class="view-picker">
-            <span>"Variant"</span>
+            <span>{t("Variant", "变体")}</span>
             <select id=id data-testid="pick-variant"
                 on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>() {
@@ -29,7 +30,7 @@ pub fn VariantPicker(
                     }
                 }>
                 {move || names().into_iter().enumerate().map(|(i, name)| view! {
-                    <option value=i.to_string() selected=move || shown() == i>{name}</option>
+                    <option value=i.to_string() selected=move || shown() == i translate="no">{name}</option>
                 }).collect_view()}
             </select>
         </label>

@@ -75,6 +75,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::Deserialize;
 use std::fmt;
 
+use crate::i18n::{Lang, Tr};
+use crate::said::Said;
 use crate::state::{LabState, Mode};
 
 mod lang_part;
@@ -102,8 +104,8 @@ pub struct Decoded {
     /// The state, valid (see [`LabState::problems`]).
     pub state: LabState,
     /// One sentence per value that was out of range or combination that docs/maths.md
-    /// forbids, saying what it became. Empty for links the app wrote.
-    pub repairs: Vec<String>,
+    /// forbids, saying what it became, in every language. Empty for links the app wrote.
+    pub repairs: Vec<Said>,
 }
 
 /// What is wrong with a fragment.
@@ -152,47 +154,89 @@ impl FragmentError {
         }
     }
 
-    /// What is wrong, without a full stop, e.g. "This link was made by a newer version
-    /// of attnlab (state version 2; this one reads version 1)".
+    /// What is wrong, in English, without a full stop, e.g. "This link was made by a
+    /// newer version of attnlab (state version 2; this one reads version 1)".
     pub fn reason(&self) -> String {
-        match &self.kind {
-            FragmentErrorKind::Empty => "There is no lab state in this link".into(),
-            FragmentErrorKind::NotAState => {
-                "The end of this link (after #) is not an attnlab state".to_string()
-            }
-            FragmentErrorKind::UnknownVersion(v) => format!(
+        self.reason_in(Lang::En)
+    }
+
+    /// What is wrong, in `lang`, without a full stop.
+    pub fn reason_in(&self, lang: Lang) -> String {
+        match (&self.kind, lang) {
+            (FragmentErrorKind::Empty, _) => Tr::new(
+                "There is no lab state in this link",
+                "这个链接中没有实验室状态",
+            )
+            .get(lang)
+            .into(),
+            (FragmentErrorKind::NotAState, _) => Tr::new(
+                "The end of this link (after #) is not an attnlab state",
+                "这个链接的末尾（# 之后）不是 attnlab 状态",
+            )
+            .get(lang)
+            .into(),
+            (FragmentErrorKind::UnknownVersion(v), Lang::En) => format!(
                 "This link was made by a newer version of attnlab (state version {v}; this one reads version {VERSION})"
             ),
-            FragmentErrorKind::TooLong { len } => format!(
+            (FragmentErrorKind::UnknownVersion(v), Lang::Zh) => format!(
+                "这个链接由更新版本的 attnlab 生成（状态版本 {v}；本版本读取版本 {VERSION}）"
+            ),
+            (FragmentErrorKind::TooLong { len }, Lang::En) => format!(
                 "The state in this link is too long ({len} bytes; at most {MAX_FRAGMENT_LEN} are read)"
             ),
-            FragmentErrorKind::Encoding => {
-                "The state in this link is damaged (a character was changed or the link was cut)"
-                    .to_string()
+            (FragmentErrorKind::TooLong { len }, Lang::Zh) => {
+                format!("这个链接中的状态太长（{len} 字节；最多读取 {MAX_FRAGMENT_LEN} 字节）")
             }
-            FragmentErrorKind::Compression => {
-                "The state in this link is damaged (it was cut short or changed)".to_string()
-            }
-            FragmentErrorKind::Data(detail) => {
+            (FragmentErrorKind::Encoding, _) => Tr::new(
+                "The state in this link is damaged (a character was changed or the link was cut)",
+                "这个链接中的状态已损坏（有字符被改动，或链接被截断）",
+            )
+            .get(lang)
+            .into(),
+            (FragmentErrorKind::Compression, _) => Tr::new(
+                "The state in this link is damaged (it was cut short or changed)",
+                "这个链接中的状态已损坏（被截短或被改动）",
+            )
+            .get(lang)
+            .into(),
+            (FragmentErrorKind::Data(detail), Lang::En) => {
                 format!("The state in this link could not be read ({detail})")
+            }
+            (FragmentErrorKind::Data(detail), Lang::Zh) => {
+                format!("无法读取这个链接中的状态（{detail}）")
             }
         }
     }
 
-    /// One sentence for the notice the app shows: what is wrong, and what is shown
+    /// One sentence in English for the notice: what is wrong, and what is shown
     /// instead ([`FragmentError::fallback`]).
     pub fn message(&self) -> String {
+        self.message_in(Lang::En)
+    }
+
+    /// One sentence in `lang` for the notice the app shows: what is wrong, and what is
+    /// shown instead ([`FragmentError::fallback`]).
+    pub fn message_in(&self, lang: Lang) -> String {
+        let what = self.reason_in(lang);
         if self.kind == FragmentErrorKind::Empty {
-            return format!("{}.", self.reason());
+            return format!("{what}{}", lang.pick(".", "。"));
         }
-        let what = self.reason();
         let kept = match (&self.text, &self.source) {
-            (Some(_), Some(_)) => ", so the default settings are shown with the link's texts",
-            (Some(_), None) => ", so the default settings are shown with the link's text",
-            (None, Some(_)) => ", so the default settings are shown with the link's source text",
-            (None, None) => ", so the defaults are shown",
+            (Some(_), Some(_)) => Tr::new(
+                ", so the default settings are shown with the link's texts.",
+                "，因此显示默认设置和链接中的文本。",
+            ),
+            (Some(_), None) => Tr::new(
+                ", so the default settings are shown with the link's text.",
+                "，因此显示默认设置和链接中的文本。",
+            ),
+            (None, Some(_)) => Tr::new(
+                ", so the default settings are shown with the link's source text.",
+                "，因此显示默认设置和链接中的源句。",
+            ),
+            (None, None) => Tr::new(", so the defaults are shown.", "，因此显示默认设置。"),
         };
-        format!("{what}{kept}.")
+        format!("{what}{}", kept.get(lang))
     }
 
     /// The state to show instead: the defaults, with every text that could be read.
@@ -224,8 +268,9 @@ impl std::error::Error for FragmentError {}
 pub struct Loaded {
     /// The state to show.
     pub state: LabState,
-    /// A notice for the page: what was repaired, or why the link could not be read.
-    pub notice: Option<String>,
+    /// A notice for the page in every language: what was repaired, or why the link
+    /// could not be read.
+    pub notice: Option<Said>,
 }
 
 /// The app's policy for the fragment it finds on load: no fragment → the defaults; a
@@ -237,9 +282,13 @@ pub fn load(fragment: &str) -> Loaded {
         Ok(Decoded { state, repairs }) => Loaded {
             state,
             notice: (!repairs.is_empty()).then(|| {
-                format!(
-                    "Some settings in this link were out of range and were changed: {}.",
-                    repairs.join("; ")
+                let zh: Vec<&str> = repairs.iter().map(|r| r.get(Lang::Zh)).collect();
+                Said::new(
+                    format!(
+                        "Some settings in this link were out of range and were changed: {}.",
+                        repairs.join("; ")
+                    ),
+                    format!("这个链接中有些设置超出范围，已被修改：{}。", zh.join("；")),
                 )
             }),
         },
@@ -249,7 +298,7 @@ pub fn load(fragment: &str) -> Loaded {
         },
         Err(e) => Loaded {
             state: e.fallback(),
-            notice: Some(e.message()),
+            notice: Some(Said::new(e.message_in(Lang::En), e.message_in(Lang::Zh))),
         },
     }
 }
@@ -350,11 +399,12 @@ pub fn decode_value(value: serde_json::Value) -> Result<Decoded, FragmentError> 
     let wire = Wire::deserialize(value)
         .map_err(|e| FragmentError::new(FragmentErrorKind::Data(data_error(&e))))?;
     let (mut state, mut repairs) = wire.into_state();
-    repairs.extend(
-        unknown
-            .into_iter()
-            .map(|key| format!("the key “{key}” is not part of a state and was ignored")),
-    );
+    repairs.extend(unknown.into_iter().map(|key| {
+        Said::new(
+            format!("the key “{key}” is not part of a state and was ignored"),
+            format!("键名“{key}”不属于状态，已被忽略"),
+        )
+    }));
     repairs.extend(state.repair());
     Ok(Decoded { state, repairs })
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::pretrained::{Checkpoint, PretrainedView, Relevance};
+use crate::said::Said;
 use crate::state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
     Variant, View,
@@ -100,19 +101,21 @@ impl WirePretrained {
         }
     }
 
-    fn into_view(self, unknown: &mut Vec<String>) -> Option<PretrainedView> {
+    fn into_view(self, unknown: &mut Vec<Said>) -> Option<PretrainedView> {
         let Some(checkpoint) = Checkpoint::parse(&self.k) else {
-            unknown.push(format!(
-                "the model “{}” is unknown, so the toy (seeded) model is used",
-                self.k
+            let k = &self.k;
+            unknown.push(Said::new(
+                format!("the model “{k}” is unknown, so the toy (seeded) model is used"),
+                format!("模型“{k}”未知，因此使用玩具（随机种子）模型"),
             ));
             return None;
         };
         let relevance = match self.f.as_deref() {
             None => Relevance::Rollout,
             Some(name) => Relevance::parse(name).unwrap_or_else(|| {
-                unknown.push(format!(
-                    "“{name}” is not rollout or flow, so rollout is shown"
+                unknown.push(Said::new(
+                    format!("“{name}” is not rollout or flow, so rollout is shown"),
+                    format!("“{name}”既不是注意力展开也不是注意力流，因此显示注意力展开"),
                 ));
                 Relevance::Rollout
             }),
@@ -268,7 +271,7 @@ impl Wire {
     }
 
     /// The state this wire describes, with a sentence for every unknown name.
-    pub(super) fn into_state(self) -> (LabState, Vec<String>) {
+    pub(super) fn into_state(self) -> (LabState, Vec<Said>) {
         let mut unknown = Vec::new();
         let mut model = ModelConfig {
             d_model: count(self.d.unwrap_or(defaults::D_MODEL)),
@@ -281,8 +284,9 @@ impl Wire {
             Some("none") => PositionKind::None,
             Some("learned") => PositionKind::Learned,
             Some(other) => {
-                unknown.push(format!(
-                    "the position encoding “{other}” is unknown, so it is sinusoidal"
+                unknown.push(Said::new(
+                    format!("the position encoding “{other}” is unknown, so it is sinusoidal"),
+                    format!("位置编码“{other}”未知，因此使用正弦编码"),
                 ));
                 PositionKind::Sinusoidal
             }
@@ -292,8 +296,9 @@ impl Wire {
             None | Some("interleaved") => Layout::Interleaved,
             Some("split") => Layout::Split,
             Some(other) => {
-                unknown.push(format!(
-                    "the layout “{other}” is unknown, so it is interleaved"
+                unknown.push(Said::new(
+                    format!("the layout “{other}” is unknown, so it is interleaved"),
+                    format!("排布“{other}”未知，因此使用交错排布"),
                 ));
                 Layout::Interleaved
             }
@@ -318,8 +323,9 @@ impl Wire {
             None | Some("self") => Mode::SelfAttention,
             Some("cross") => Mode::Cross,
             Some(other) => {
-                unknown.push(format!(
-                    "the mode “{other}” is unknown, so it is self-attention"
+                unknown.push(Said::new(
+                    format!("the mode “{other}” is unknown, so it is self-attention"),
+                    format!("模式“{other}”未知，因此使用自注意力"),
                 ));
                 Mode::SelfAttention
             }
@@ -337,8 +343,11 @@ impl Wire {
             None | Some("head") => CompareWhat::Head,
             Some("average") => CompareWhat::Average,
             Some(other) => {
-                unknown.push(format!(
-                    "the comparison of “{other}” is unknown, so it compares the selected head"
+                unknown.push(Said::new(
+                    format!(
+                        "the comparison of “{other}” is unknown, so it compares the selected head"
+                    ),
+                    format!("比较对象“{other}”未知，因此比较所选的头"),
                 ));
                 CompareWhat::Head
             }
@@ -346,7 +355,10 @@ impl Wire {
         let page = match self.u.as_deref() {
             None => Page::Lab,
             Some(name) => Page::parse(name).unwrap_or_else(|| {
-                unknown.push(format!("the page “{name}” is unknown, so the lab is shown"));
+                unknown.push(Said::new(
+                    format!("the page “{name}” is unknown, so the lab is shown"),
+                    format!("页面“{name}”未知，因此显示实验室"),
+                ));
                 Page::Lab
             }),
         };
@@ -394,23 +406,27 @@ impl WireVariant {
         }
     }
 
-    fn into_variant(self, index: usize, unknown: &mut Vec<String>) -> Variant {
+    fn into_variant(self, index: usize, unknown: &mut Vec<Said>) -> Variant {
         let letter = char::from(b'A' + (index % 26) as u8).to_string();
         let mut v = v1_variant(&letter);
         let name = self.n.unwrap_or(letter);
         if let Some(f) = self.f {
             match ScoreFunction::parse(&f) {
                 Some(score) => v.score = score,
-                None => unknown.push(format!(
-                    "variant {name}: the score function “{f}” is unknown, so it is scaled_dot"
+                None => unknown.push(Said::new(
+                    format!(
+                        "variant {name}: the score function “{f}” is unknown, so it is scaled_dot"
+                    ),
+                    format!("变体 {name}：打分函数“{f}”未知，因此使用缩放点积"),
                 )),
             }
         }
         if let Some(a) = self.a {
             match AttentionKind::parse(&a) {
                 Some(kind) => v.attention = kind,
-                None => unknown.push(format!(
-                    "variant {name}: the attention “{a}” is unknown, so it is softmax"
+                None => unknown.push(Said::new(
+                    format!("variant {name}: the attention “{a}” is unknown, so it is softmax"),
+                    format!("变体 {name}：注意力“{a}”未知，因此使用 softmax"),
                 )),
             }
         }

@@ -1,0 +1,548 @@
+//! Which combinations of settings docs/maths.md allows, and why not.
+//!
+//! Every `why_not_*` method answers for one control, in the language asked for: `None`
+//! when the choice is allowed, or one sentence (no trailing full stop) saying why it is
+//! disabled, for the control's tooltip. `*_unused` methods say why a control has no
+//! effect for the current choice (it is greyed out, never silently ignored).
+//! [`LabState::problems`] lists every forbidden combination a state holds, and
+//! [`LabState::repair`] fixes them, saying what it changed in every language: the
+//! fragment decoder uses it on links that were edited by hand.
+
+use attnlab_core::attention::AttentionKind;
+use attnlab_core::model::Projection;
+use attnlab_core::position::{Combine, PositionKind};
+
+use crate::i18n::{Lang, Tr};
+use crate::said::Said;
+use crate::state::{
+    D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LabState, MAX_VARIANTS, MaskKind, ModelConfig,
+    PAD_RANGE, Variant,
+};
+
+/// The rules on the model settings: why a value cannot be chosen with the others.
+pub trait ModelRules {
+    /// Why `heads` heads cannot be chosen with the current `d_model` and projection.
+    fn why_not_heads(&self, heads: usize, lang: Lang) -> Option<String>;
+    /// Why `d_model` cannot be chosen with the current heads and position encoding.
+    fn why_not_d_model(&self, d_model: usize, lang: Lang) -> Option<String>;
+    /// Why the projection `projection` cannot be chosen.
+    fn why_not_projection(&self, projection: Projection, lang: Lang) -> Option<String>;
+    /// Why the position kind `kind` cannot be chosen (sinusoids need an even width).
+    fn why_not_position(&self, kind: PositionKind, lang: Lang) -> Option<String>;
+    /// Why the concatenated position width `d_pos` cannot be chosen.
+    fn why_not_d_pos(&self, d_pos: usize, lang: Lang) -> Option<String>;
+    /// Why the sinusoid base and layout have no effect.
+    fn sinusoid_settings_unused(&self, lang: Lang) -> Option<&'static str>;
+    /// Why `d_pos` has no effect.
+    fn d_pos_unused(&self, lang: Lang) -> Option<&'static str>;
+    /// Whether sinusoids are added to the word vectors (so `d_model` must be even).
+    fn sinusoids_added(&self) -> bool;
+}
+
+const IDENTITY_ONE_HEAD: Tr = Tr::new(
+    "identity projections (Q = K = V = X) have exactly one head",
+    "恒等投影（Q = K = V = X）只有一个头",
+);
+
+impl ModelRules for ModelConfig {
+    fn why_not_heads(&self, heads: usize, lang: Lang) -> Option<String> {
+        if !HEADS_RANGE.contains(&heads) {
+            let (lo, hi) = (HEADS_RANGE.start(), HEADS_RANGE.end());
+            return Some(match lang {
+                Lang::En => format!("the lab offers {lo} to {hi} heads"),
+                Lang::Zh => format!("实验室提供 {lo} 到 {hi} 个头"),
+            });
+        }
+        if self.projection == Projection::Identity && heads != 1 {
+            return Some(IDENTITY_ONE_HEAD.get(lang).into());
+        }
+        if !self.d_model.is_multiple_of(heads) {
+            let d = self.d_model;
+            return Some(match lang {
+                Lang::En => format!(
+                    "{heads} heads do not divide d_model = {d} (d_k = d_model / heads must be whole)"
+                ),
+                Lang::Zh => {
+                    format!("{heads} 个头不能整除 d_model = {d}（d_k = d_model / 头数 必须是整数）")
+                }
+            });
+        }
+        None
+    }
+
+    fn why_not_d_model(&self, d_model: usize, lang: Lang) -> Option<String> {
+        if !D_MODEL_RANGE.contains(&d_model) {
+            let (lo, hi) = (D_MODEL_RANGE.start(), D_MODEL_RANGE.end());
+            return Some(match lang {
+                Lang::En => format!("d_model is between {lo} and {hi}"),
+                Lang::Zh => format!("d_model 介于 {lo} 与 {hi} 之间"),
+            });
+        }
+        if self.heads > 0 && !d_model.is_multiple_of(self.heads) {
+            let h = self.heads;
+            return Some(match lang {
+                Lang::En => format!(
+                    "d_model = {d_model} is not divisible by {h} heads (d_k = d_model / heads must be whole)"
+                ),
+                Lang::Zh => format!(
+                    "d_model = {d_model} 不能被 {h} 个头整除（d_k = d_model / 头数 必须是整数）"
+                ),
+            });
+        }
+        if self.sinusoids_added() && d_model % 2 == 1 {
+            return Some(match lang {
+                Lang::En => format!(
+                    "sinusoidal positions added to the word vectors need an even d_model (sines and cosines come in pairs), got {d_model}"
+                ),
+                Lang::Zh => format!(
+                    "加到词向量上的正弦位置编码需要偶数的 d_model（正弦与余弦成对出现），而它是 {d_model}"
+                ),
+            });
+        }
+        None
+    }
+
+    fn why_not_projection(&self, projection: Projection, lang: Lang) -> Option<String> {
+        (projection == Projection::Identity && self.heads != 1).then(|| {
+            Tr::new(
+                "identity projections (Q = K = V = X) have exactly one head: set heads to 1 first",
+                "恒等投影（Q = K = V = X）只有一个头：请先把头数设为 1",
+            )
+            .get(lang)
+            .into()
+        })
+    }
+
+    fn why_not_position(&self, kind: PositionKind, lang: Lang) -> Option<String> {
+        let width = self.position.width(self.d_model);
+        (kind == PositionKind::Sinusoidal && width % 2 == 1).then(|| match lang {
+            Lang::En => format!(
+                "sinusoidal encodings need an even width (sines and cosines come in pairs), and it is {width}"
+            ),
+            Lang::Zh => format!("正弦编码需要偶数宽度（正弦与余弦成对出现），而它是 {width}"),
+        })
+    }
+
+    fn why_not_d_pos(&self, d_pos: usize, lang: Lang) -> Option<String> {
+        if !D_POS_RANGE.contains(&d_pos) {
+            let (lo, hi) = (D_POS_RANGE.start(), D_POS_RANGE.end());
+            return Some(match lang {
+                Lang::En => format!("d_pos is between {lo} and {hi}"),
+                Lang::Zh => format!("d_pos 介于 {lo} 与 {hi} 之间"),
+            });
+        }
+        (d_pos % 2 == 1).then(|| {
+            Tr::new(
+                "d_pos is even: sinusoidal positions come in sine–cosine pairs",
+                "d_pos 为偶数：正弦位置编码由正弦–余弦成对组成",
+            )
+            .get(lang)
+            .to_string()
+        })
+    }
+
+    fn sinusoid_settings_unused(&self, lang: Lang) -> Option<&'static str> {
+        (self.position.kind != PositionKind::Sinusoidal).then(|| {
+            Tr::new(
+                "the base and the layout shape sinusoidal encodings only",
+                "基数与排布只影响正弦编码",
+            )
+            .get(lang)
+        })
+    }
+
+    fn d_pos_unused(&self, lang: Lang) -> Option<&'static str> {
+        match self.position.combine {
+            Combine::Add => Some(
+                Tr::new(
+                    "added position vectors have the width of the word vectors (d_model); choose concat to set d_pos",
+                    "相加的位置向量与词向量同宽（d_model）；选择拼接才能设置 d_pos",
+                )
+                .get(lang),
+            ),
+            Combine::Concat { .. } => None,
+        }
+    }
+
+    fn sinusoids_added(&self) -> bool {
+        self.position.kind == PositionKind::Sinusoidal && self.position.combine == Combine::Add
+    }
+}
+
+/// An attention kind for people, in `lang` (`"elu+1 linear attention"`).
+pub fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
+    match kind {
+        AttentionKind::Linformer => return "Linformer",
+        AttentionKind::Softmax => Tr::new("softmax attention", "softmax 注意力"),
+        AttentionKind::Elu1 => Tr::new("elu+1 linear attention", "elu+1 线性注意力"),
+        AttentionKind::Relu => Tr::new("ReLU linear attention", "ReLU 线性注意力"),
+        AttentionKind::Taylor => Tr::new("Taylor linear attention", "Taylor 线性注意力"),
+        AttentionKind::Efficient => Tr::new("efficient attention", "高效注意力"),
+    }
+    .get(lang)
+}
+
+/// Which masks an attention kind cannot apply, and why, in `lang`.
+pub fn mask_limitation(kind: AttentionKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (_, Lang::En) => kind.mask_limitation(),
+        (AttentionKind::Efficient, Lang::Zh) => {
+            "高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码"
+        }
+        (AttentionKind::Linformer, Lang::Zh) => {
+            "Linformer 把所有位置混合成 k 个投影后的键，因此不能掩码任何键，也不能做成因果的"
+        }
+        (_, Lang::Zh) => "支持所有掩码",
+    }
+}
+
+impl Variant {
+    /// Why the mask `kind` cannot be turned on with this variant's attention kind.
+    pub fn why_not_mask(&self, kind: MaskKind, lang: Lang) -> Option<String> {
+        (!self.attention.supports_mask(kind.core_name())).then(|| {
+            let (who, mask) = (kind_label(self.attention, lang), kind.shown(lang));
+            let limit = mask_limitation(self.attention, lang);
+            match lang {
+                Lang::En => format!("{who} cannot apply a {mask} mask: {limit}"),
+                Lang::Zh => format!("{who}无法应用{mask}掩码：{limit}"),
+            }
+        })
+    }
+
+    /// Why this variant cannot switch to the attention kind `kind`: a mask that is on
+    /// would have to be dropped (turn it off first; nothing is dropped silently).
+    pub fn why_not_attention(&self, kind: AttentionKind, lang: Lang) -> Option<String> {
+        let mask = self
+            .masks
+            .on()
+            .into_iter()
+            .find(|m| !kind.supports_mask(m.core_name()))?;
+        let (who, shown) = (kind_label(kind, lang), mask.shown(lang));
+        let limit = mask_limitation(kind, lang);
+        Some(match lang {
+            Lang::En => format!(
+                "{who} cannot apply the {shown} mask that is on (turn it off first): {limit}"
+            ),
+            Lang::Zh => format!("{who}无法应用已开启的{shown}掩码（请先关闭它）：{limit}"),
+        })
+    }
+
+    /// Why the temperature has no effect (kernel and efficient attention have no logits).
+    pub fn temperature_unused(&self, lang: Lang) -> Option<String> {
+        (!self.attention.uses_temperature()).then(|| {
+            let who = kind_label(self.attention, lang);
+            match lang {
+                Lang::En => format!("{who} has no logits to divide, so it ignores the temperature"),
+                Lang::Zh => format!("{who}没有可除的 logit，因此忽略温度"),
+            }
+        })
+    }
+
+    /// Why the score function has no effect.
+    pub fn score_unused(&self, lang: Lang) -> Option<&'static str> {
+        let why = match self.attention {
+            _ if self.attention.uses_score_function() => return None,
+            AttentionKind::Linformer => Tr::new(
+                "Linformer always scores with the scaled dot product q·k'/√d_k",
+                "Linformer 总是用缩放点积 q·k'/√d_k 打分",
+            ),
+            AttentionKind::Efficient => Tr::new(
+                "efficient attention normalises Q and K with softmaxes instead of scoring pairs",
+                "高效注意力用 softmax 分别归一化 Q 和 K，而不是给词元对打分",
+            ),
+            _ => Tr::new(
+                "linear attention uses its own similarity φ(q)·φ(k) instead of a score function",
+                "线性注意力用自己的相似度 φ(q)·φ(k)，而不是打分函数",
+            ),
+        };
+        Some(why.get(lang))
+    }
+
+    /// Why Linformer's `k` has no effect.
+    pub fn linformer_k_unused(&self, lang: Lang) -> Option<&'static str> {
+        (self.attention != AttentionKind::Linformer).then(|| {
+            Tr::new(
+                "only Linformer projects the keys down to k",
+                "只有 Linformer 会把键投影到 k 个",
+            )
+            .get(lang)
+        })
+    }
+}
+
+/// Why another variant cannot be added.
+pub const NO_MORE_VARIANTS: Tr = Tr::new(
+    "the lab compares at most 4 variants side by side",
+    "实验室最多并排比较 4 个变体",
+);
+
+/// Why the last variant cannot be removed.
+pub const LAST_VARIANT: Tr = Tr::new(
+    "the lab needs at least one variant",
+    "实验室至少需要一个变体",
+);
+
+impl LabState {
+    /// Why another variant cannot be added.
+    pub fn why_not_add_variant(&self) -> Option<Tr> {
+        (self.variants.len() >= MAX_VARIANTS).then_some(NO_MORE_VARIANTS)
+    }
+
+    /// Why a variant cannot be removed.
+    pub fn why_not_remove_variant(&self) -> Option<Tr> {
+        (self.variants.len() <= 1).then_some(LAST_VARIANT)
+    }
+
+    /// A hint when a variant's padding mask has nothing to block.
+    pub fn padding_hint(&self, lang: Lang) -> Option<&'static str> {
+        (self.pad_to.is_none() && self.variants.iter().any(|v| v.masks.padding)).then(|| {
+            Tr::new(
+                "there are no <pad> tokens to block yet: set “pad to length” in the model settings",
+                "还没有可屏蔽的填充词元：请在模型设置中设置“把键填充到长度”",
+            )
+            .get(lang)
+        })
+    }
+
+    /// Every forbidden combination or out-of-range value this state holds, as the
+    /// sentences [`LabState::repair`] would report. Empty for a state the app can use.
+    pub fn problems(&self) -> Vec<Said> {
+        self.clone().repair()
+    }
+
+    /// Brings every value into range and every combination within what docs/maths.md allows,
+    /// and says what it changed, one sentence each in every language (empty when nothing
+    /// was wrong).
+    pub fn repair(&mut self) -> Vec<Said> {
+        let mut fixes = Vec::new();
+        for (what, text) in [
+            (Tr::new("the text", "文本"), &mut self.text),
+            (Tr::new("the source", "源句"), &mut self.source),
+            (Tr::new("the second sentence", "第二个句子"), &mut self.pair),
+        ] {
+            let (clipped, said) = crate::tokens::clip_text(text);
+            if said.is_some() {
+                let max = crate::tokens::MAX_TEXT_CHARS;
+                fixes.push(Said::new(
+                    format!(
+                        "{} was longer than {max} characters, so only its beginning was kept",
+                        what.en
+                    ),
+                    format!("{}超过 {max} 个字符，因此只保留了开头部分", what.zh),
+                ));
+                *text = clipped;
+            }
+        }
+        repair_model(&mut self.model, &mut fixes);
+        if let Some(pad) = &mut self.pad_to {
+            clamp_usize(
+                pad,
+                &PAD_RANGE,
+                Tr::new("pad to length", "填充到长度").into(),
+                &mut fixes,
+            );
+        }
+        if self.variants.is_empty() {
+            self.variants = LabState::default().variants;
+            fixes.push(Said::new(
+                "there were no variants, so the two default ones were added",
+                "没有任何变体，因此加入了两个默认变体",
+            ));
+        }
+        if self.variants.len() > MAX_VARIANTS {
+            self.variants.truncate(MAX_VARIANTS);
+            fixes.push(Said::new(
+                format!("only the first {MAX_VARIANTS} variants were kept"),
+                format!("只保留了前 {MAX_VARIANTS} 个变体"),
+            ));
+        }
+        for i in 0..self.variants.len() {
+            repair_name(self, i, &mut fixes);
+            let v = &mut self.variants[i];
+            repair_variant(v, &mut fixes);
+        }
+        repair_view(
+            &mut self.view,
+            self.variants.len(),
+            self.model.heads,
+            &mut fixes,
+        );
+        if let Some(view) = &mut self.pretrained {
+            fixes.extend(view.repair().into_iter().map(|f| Said::new(f.clone(), f)));
+        }
+        fixes
+    }
+}
+
+mod repair;
+
+use repair::{clamp_usize, repair_model, repair_name, repair_variant, repair_view};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const EN: Lang = Lang::En;
+    use attnlab_core::position::Layout;
+    use attnlab_core::score::ScoreFunction;
+
+    #[test]
+    fn heads_and_d_model_must_fit() {
+        let m = ModelConfig::default();
+        assert_eq!(m.why_not_heads(8, EN), None);
+        assert!(
+            m.why_not_heads(5, EN)
+                .unwrap()
+                .contains("do not divide d_model = 64")
+        );
+        assert!(m.why_not_heads(17, EN).unwrap().contains("1 to 16"));
+        assert!(
+            m.why_not_d_model(66, EN)
+                .unwrap()
+                .contains("not divisible by 4 heads")
+        );
+        assert!(m.why_not_d_model(4, EN).is_some());
+        let one = ModelConfig { heads: 1, ..m };
+        assert!(one.why_not_d_model(9, EN).unwrap().contains("even d_model"));
+        let mut learned = one;
+        learned.position.kind = PositionKind::Learned;
+        assert_eq!(learned.why_not_d_model(9, EN), None);
+        assert!(
+            learned
+                .why_not_position(PositionKind::Sinusoidal, EN)
+                .is_none()
+        );
+        learned.d_model = 9;
+        assert!(
+            learned
+                .why_not_position(PositionKind::Sinusoidal, EN)
+                .is_some()
+        );
+        assert!(m.why_not_projection(Projection::Identity, EN).is_some());
+        assert!(one.why_not_projection(Projection::Identity, EN).is_none());
+        let identity = ModelConfig {
+            projection: Projection::Identity,
+            ..one
+        };
+        assert!(identity.why_not_heads(2, EN).unwrap().contains("one head"));
+        assert!(m.why_not_d_pos(7, EN).is_some() && m.why_not_d_pos(8, EN).is_none());
+        assert!(m.d_pos_unused(EN).is_some() && m.sinusoid_settings_unused(EN).is_none());
+    }
+
+    #[test]
+    fn masks_follow_the_attention_kind() {
+        let mut v = Variant::named("A");
+        for kind in MaskKind::ALL {
+            assert_eq!(v.why_not_mask(kind, EN), None, "{kind:?}");
+        }
+        v.attention = AttentionKind::Efficient;
+        assert_eq!(v.why_not_mask(MaskKind::Padding, EN), None);
+        let why = v.why_not_mask(MaskKind::Causal, EN).unwrap();
+        assert!(
+            why.starts_with("efficient attention cannot apply a causal mask: "),
+            "{why}"
+        );
+        v.attention = AttentionKind::Linformer;
+        assert!(
+            v.why_not_mask(MaskKind::Causal, EN)
+                .unwrap()
+                .contains("cannot be made causal")
+        );
+        assert!(v.why_not_mask(MaskKind::Padding, EN).is_some());
+
+        let mut causal = Variant::named("B");
+        causal.masks.causal = true;
+        assert!(causal.why_not_attention(AttentionKind::Elu1, EN).is_none());
+        let why = causal
+            .why_not_attention(AttentionKind::Linformer, EN)
+            .unwrap();
+        assert!(
+            why.contains("causal mask that is on (turn it off first)"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn unused_controls_say_why() {
+        let mut v = Variant::named("A");
+        assert!(v.temperature_unused(EN).is_none() && v.score_unused(EN).is_none());
+        assert!(v.linformer_k_unused(EN).is_some());
+        v.attention = AttentionKind::Elu1;
+        assert_eq!(
+            v.temperature_unused(EN).unwrap(),
+            "elu+1 linear attention has no logits to divide, so it ignores the temperature"
+        );
+        assert!(v.score_unused(EN).unwrap().contains("φ(q)·φ(k)"));
+        v.attention = AttentionKind::Linformer;
+        assert!(v.temperature_unused(EN).is_none() && v.linformer_k_unused(EN).is_none());
+        assert!(v.score_unused(EN).is_some());
+    }
+
+    #[test]
+    fn the_default_state_has_no_problems() {
+        assert_eq!(LabState::default().problems(), Vec::<Said>::new());
+    }
+
+    #[test]
+    fn repair_fixes_everything_and_says_so() {
+        let mut s = LabState::default();
+        s.model.d_model = 100_000;
+        s.model.heads = 7;
+        s.model.position.base = 1.0;
+        s.model.position.layout = Layout::Split;
+        s.model.position.combine = Combine::Concat { d_pos: 9 };
+        s.pad_to = Some(0);
+        s.variants[0].temperature = 1e9;
+        s.variants[0].attention = AttentionKind::Linformer;
+        s.variants[0].masks.causal = true;
+        s.variants[0].masks.global = vec![3, 3, 1, 9999];
+        s.variants[1].name = "A".into();
+        s.variants[1].masks.strided = Some(0);
+        s.variants[1].score = ScoreFunction::Cosine;
+        s.view.head = 99;
+        let fixes = s.repair();
+        assert_eq!(s.model.d_model, 512);
+        assert_eq!(s.model.heads, 4, "the largest divisor of 512 below 7");
+        assert_eq!(s.model.position.base, 2.0);
+        assert_eq!(s.model.position.combine, Combine::Concat { d_pos: 8 });
+        assert_eq!(s.pad_to, Some(1));
+        assert_eq!(s.variants[0].temperature, 100.0);
+        assert!(!s.variants[0].masks.causal);
+        assert!(
+            s.variants[0].masks.global.is_empty(),
+            "Linformer takes no mask"
+        );
+        assert_eq!(s.variants[1].name, "B");
+        assert_eq!(s.variants[1].masks.strided, Some(1));
+        assert_eq!(s.view.head, 3);
+        assert_eq!(fixes.len(), 12, "{fixes:#?}");
+        assert!(
+            fixes
+                .iter()
+                .any(|f| f.contains("causal mask was turned off"))
+        );
+        assert!(s.problems().is_empty());
+    }
+
+    #[test]
+    fn padding_hint_and_variant_limits() {
+        let mut s = LabState::default();
+        assert!(s.padding_hint(EN).is_none() && s.why_not_remove_variant().is_none());
+        s.variants[1].masks.padding = true;
+        assert!(s.padding_hint(EN).unwrap().contains("pad to length"));
+        s.pad_to = Some(16);
+        assert!(s.padding_hint(EN).is_none());
+    }
+
+    #[test]
+    fn every_reason_is_in_chinese_too() {
+        let mut v = Variant::named("A");
+        v.attention = AttentionKind::Linformer;
+        let why = v.why_not_mask(MaskKind::Causal, Lang::Zh).unwrap();
+        assert!(why.starts_with("Linformer无法应用因果掩码"), "{why}");
+        let mut s = LabState::default();
+        s.model.heads = 7;
+        let fixes = s.repair();
+        assert!(fixes[0].get(Lang::Zh).contains("个头不能整除"), "{fixes:?}");
+        assert!(fixes[0].get(Lang::En).contains("heads do not divide"));
+    }
+}
