@@ -51,6 +51,15 @@ const KEPT: &[&str] = &[
     "Fortran",
     "dtype",
     "float",
+    "exp",
+    "log",
+    "min",
+    "max",
+    "sin",
+    "cos",
+    "tanh",
+    "Luong",
+    "Bahdanau",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

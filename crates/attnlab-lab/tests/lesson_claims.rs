@@ -383,8 +383,8 @@ fn linear_rank_limit_rnn_and_linformer() {
     let s = step("linear", "linformer");
     assert_eq!(run(&s, 0).heads[0].weights.dim(), (n, 4));
     // "Kernel attention … can be causal and stays O(n). Linformer cannot"
-    assert!(causality(AttentionKind::Elu1).contains("can be made causal and stays O(n)"));
-    assert!(causality(AttentionKind::Linformer).contains("cannot be made causal"));
+    assert!(causality(AttentionKind::Elu1, Lang::En).contains("can be made causal and stays O(n)"));
+    assert!(causality(AttentionKind::Linformer, Lang::En).contains("cannot be made causal"));
 }
 
 #[test]

@@ -2,6 +2,8 @@ use attnlab_lab::pages::complexity::Measurements;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
+use crate::i18n::t;
+
 /// Milliseconds with 3 significant digits, or `…` before the point is measured.
 fn ms(v: Option<f64>) -> String {
     v.map_or("…".into(), |v| number::significant(v, 3))
@@ -19,13 +21,16 @@ pub fn TimingTable(
     let raw = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
     view! {
         <table class="timing-table" data-testid="complexity-table">
-            <caption>"Measured milliseconds per call (median of the samples)"</caption>
+            <caption>{t(
+                "Measured milliseconds per call (median of the samples)",
+                "每次调用实测的毫秒数（各样本的中位数）",
+            )}</caption>
             <thead>
                 <tr>
                     <th scope="col">"n"</th>
-                    <th scope="col">"softmax (streaming) ms"</th>
-                    <th scope="col">"linear elu1 ms"</th>
-                    <th scope="col">"softmax / linear"</th>
+                    <th scope="col">{t("softmax (streaming) ms", "softmax（流式）毫秒")}</th>
+                    <th scope="col">{t("linear elu1 ms", "线性 elu1 毫秒")}</th>
+                    <th scope="col">{t("softmax / linear", "softmax / 线性")}</th>
                 </tr>
             </thead>
             <tbody>

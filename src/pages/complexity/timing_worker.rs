@@ -5,6 +5,62 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
+use crate::i18n::Lang;
+
+/// Why a run stopped before its end, written in any language when shown. The details
+/// are the browser's or the worker's own words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The browser could not start the worker.
+    Start(String),
+    /// The request could not be posted.
+    Send(String),
+    /// The worker posted something that is not text.
+    NotText,
+    /// The worker posted text that is not a report.
+    Unreadable(String),
+    /// The worker's script could not be loaded.
+    NotLoaded,
+    /// The worker stopped with an error.
+    Stopped(String),
+    /// The worker refused the request.
+    Refused(String),
+}
+
+impl Failure {
+    /// The status line in `lang`.
+    pub fn sentence(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Failure::Start(e), Lang::En) => {
+                format!("Failed: the browser could not start the timing worker: {e}")
+            }
+            (Failure::Start(e), Lang::Zh) => format!("失败：浏览器无法启动计时线程：{e}"),
+            (Failure::Send(e), Lang::En) => {
+                format!("Failed: could not send the request to the worker: {e}")
+            }
+            (Failure::Send(e), Lang::Zh) => format!("失败：无法把请求发送给计时线程：{e}"),
+            (Failure::NotText, l) => l
+                .pick(
+                    "Failed: the timing worker sent something that is not text",
+                    "失败：计时线程发来的内容不是文本",
+                )
+                .to_string(),
+            (Failure::Unreadable(e), Lang::En) => format!("Failed: {e}"),
+            (Failure::Unreadable(e), Lang::Zh) => format!("失败：无法读取计时线程发来的消息：{e}"),
+            (Failure::NotLoaded, l) => l
+                .pick(
+                    "Failed: the timing worker could not be loaded",
+                    "失败：无法加载计时线程",
+                )
+                .to_string(),
+            (Failure::Stopped(e), Lang::En) => format!("Failed: the timing worker stopped: {e}"),
+            (Failure::Stopped(e), Lang::Zh) => format!("失败：计时线程已停止：{e}"),
+            (Failure::Refused(e), Lang::En) => format!("Failed: {e}"),
+            (Failure::Refused(e), Lang::Zh) => format!("失败：计时线程拒绝了请求：{e}"),
+        }
+    }
+}
+
 /// The loader trunk writes for the worker (`data-loader-shim` in `index.html`), beside
 /// `index.html`.
 pub const WORKER_SCRIPT: &str = "./attnlab-worker_loader.js";
@@ -20,14 +76,13 @@ pub struct TimingWorker {
 
 impl TimingWorker {
     /// Starts a worker that runs `request`, calling `on_report` with each report after
-    /// [`Report::Ready`] (which it answers itself). A worker that fails to load reports
-    /// [`Report::Failed`].
+    /// [`Report::Ready`] (which it answers itself), or with why the run stopped (a
+    /// [`Report::Failed`] of the worker, or a worker that fails to load).
     pub fn spawn(
         request: &Request,
-        on_report: impl Fn(Report) + 'static,
-    ) -> Result<TimingWorker, String> {
-        let worker = Worker::new(WORKER_SCRIPT)
-            .map_err(|e| format!("the browser could not start the timing worker: {e:?}"))?;
+        on_report: impl Fn(Result<Report, Failure>) + 'static,
+    ) -> Result<TimingWorker, Failure> {
+        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| Failure::Start(format!("{e:?}")))?;
         let on_report = std::rc::Rc::new(on_report);
         let text = request.to_json();
         let replies = worker.clone();
@@ -36,26 +91,28 @@ impl TimingWorker {
             let parsed = ev
                 .data()
                 .as_string()
-                .ok_or_else(|| "the timing worker sent something that is not text".to_string())
-                .and_then(|t| Report::from_json(&t));
+                .ok_or(Failure::NotText)
+                .and_then(|t| Report::from_json(&t).map_err(Failure::Unreadable));
             match parsed {
                 Ok(Report::Ready) => {
                     if let Err(e) = replies.post_message(&JsValue::from_str(&text)) {
-                        report(Report::Failed {
-                            message: format!("could not send the request to the worker: {e:?}"),
-                        });
+                        report(Err(Failure::Send(format!("{e:?}"))));
                     }
                 }
+                Ok(Report::Failed { message }) => {
+                    replies.terminate();
+                    report(Err(Failure::Refused(message)));
+                }
                 Ok(r) => {
-                    let last = matches!(r, Report::Finished { .. } | Report::Failed { .. });
-                    report(r);
+                    let last = matches!(r, Report::Finished { .. });
+                    report(Ok(r));
                     if last {
                         replies.terminate();
                     }
                 }
-                Err(message) => {
+                Err(failure) => {
                     replies.terminate();
-                    report(Report::Failed { message });
+                    report(Err(failure));
                 }
             }
         });
@@ -64,13 +121,11 @@ impl TimingWorker {
             ev.prevent_default();
             failed.terminate();
             let message = ev.message();
-            on_report(Report::Failed {
-                message: if message.is_empty() {
-                    "the timing worker could not be loaded".into()
-                } else {
-                    format!("the timing worker stopped: {message}")
-                },
-            });
+            on_report(Err(if message.is_empty() {
+                Failure::NotLoaded
+            } else {
+                Failure::Stopped(message)
+            }));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

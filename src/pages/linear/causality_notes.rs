@@ -1,6 +1,8 @@
 use attnlab_core::attention::AttentionKind;
-use attnlab_lab::pages::linear_lab::causality;
+use attnlab_lab::pages::linear_lab::{can_be_causal, causality};
 use leptos::prelude::*;
+
+use crate::i18n::{t, use_lang};
 
 /// For every attention kind, whether it can be made causal and why (not); the
 /// selected variant's kind is marked.
@@ -10,22 +12,23 @@ pub fn CausalityNotes(
     #[prop(into)]
     selected: Signal<AttentionKind>,
 ) -> impl IntoView {
+    let lang = use_lang();
     view! {
-        <section class="panel linear-panel" data-testid="causality" aria-label="Which variants can be causal">
-            <h3 class="section-title">"Which variants can be made causal"</h3>
+        <section class="panel linear-panel" data-testid="causality"
+            aria-label=t("Which variants can be causal", "哪些变体可以是因果的")>
+            <h3 class="section-title">{t("Which variants can be made causal", "哪些变体可以做成因果的")}</h3>
             <ul class="causality-list">
                 {AttentionKind::ALL
                     .into_iter()
                     .map(|k| {
-                        let text = causality(k);
-                        let can = !text.contains("cannot");
+                        let can = can_be_causal(k);
                         view! {
                             <li data-testid=format!("causality-{}", k.name())
                                 class:cannot=!can
                                 class:is-selected=move || selected.get() == k
                                 data-causal=can.to_string()>
-                                {text}
-                                {move || (selected.get() == k).then_some(" \u{2190} the selected variant")}
+                                {move || causality(k, lang.get())}
+                                {move || (selected.get() == k).then(|| lang.get().pick(" \u{2190} the selected variant", " \u{2190} 所选的变体"))}
                             </li>
                         }
                     })

@@ -2,6 +2,7 @@ use attnlab_core::attention::AttentionKind;
 use attnlab_lab::pages::linear_lab::KERNEL_KINDS;
 use leptos::prelude::*;
 
+use crate::i18n::t;
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The choices of the linear-attention page: the variant (shared with the lab and the
@@ -19,7 +20,7 @@ pub fn LinearPickers(
             .into_iter()
             .map(|k| {
                 let selected = move || kind.get() == k;
-                view! { <option value=k.name() selected=selected>{format!("{} (φ)", k.name())}</option> }
+                view! { <option value=k.name() selected=selected translate="no">{format!("{} (φ)", k.name())}</option> }
             })
             .collect_view()
     };
@@ -27,7 +28,7 @@ pub fn LinearPickers(
         <div class="linear-pickers" data-testid="linear-pickers">
             <VariantPicker id="linear-variant"/>
             <HeadPicker id="linear-head"/>
-            <label class="view-picker"><span>"Linear attention to compare"</span>
+            <label class="view-picker"><span>{t("Linear attention to compare", "用来比较的线性注意力")}</span>
                 <select data-testid="linear-kind" on:change=move |ev| {
                     if let Some(k) = AttentionKind::parse(&event_target_value(&ev)) {
                         on_kind.run(k);

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::{ProblemMemo, from_problem};
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::{Lang, t};
 use crate::state::use_app_state;
 
 /// Linformer on the selected head: the seeded projections `E`, `F` (keys × k) and the
@@ -20,6 +21,7 @@ pub fn LinformerPanel(
     head: Signal<usize>,
 ) -> impl IntoView {
     let state = use_app_state();
+    let lang = state.lang;
     let variant_k = Memo::new(move |_| {
         state
             .shown_slot()
@@ -37,7 +39,7 @@ pub fn LinformerPanel(
             let v = v.as_ref().ok()?;
             let rows = state.tokens.with(Tokens::labels);
             let keys = state.key_tokens.with(Tokens::labels);
-            linformer_figures(v, &rows, &keys).ok()
+            linformer_figures(v, &rows, &keys, lang.get()).ok()
         })
     });
     let fig = move |i: usize| -> Signal<Option<Heatmap>> {
@@ -52,14 +54,26 @@ pub fn LinformerPanel(
     };
     view! {
         <section class="panel linear-panel" data-testid="linformer-panel" aria-label="Linformer">
-            <h3 class="section-title">"Linformer: k projected keys instead of m keys"</h3>
+            <h3 class="section-title">{t(
+                "Linformer: k projected keys instead of m keys",
+                "Linformer：用 k 个投影后的键代替 m 个键",
+            )}</h3>
             <p class="explain-lead">
-                "Linformer multiplies the keys and values by seeded k×m matrices, K' = E K and V' = F V, \
-                 and takes the softmax over the k projected keys: an n×k matrix, O(n·k). "
-                {AttentionKind::Linformer.mask_limitation()}
-                ": every projected key below mixes all positions, the later ones too."
+                {move || match lang.get() {
+                    Lang::En => format!(
+                        "Linformer multiplies the keys and values by seeded k×m matrices, K' = E K and V' = F V, \
+                         and takes the softmax over the k projected keys: an n×k matrix, O(n·k). {}: every \
+                         projected key below mixes all positions, the later ones too.",
+                        AttentionKind::Linformer.mask_limitation()
+                    ),
+                    Lang::Zh => String::from(
+                        "Linformer 用按种子生成的 k×m 矩阵乘以键和值，K' = E K，V' = F V，\
+                         并在 k 个投影后的键上做 softmax：得到 n×k 矩阵，O(n·k)。它把所有位置混合成 k 个投影后的键，\
+                         因此任何键都无法被屏蔽，也不能做成因果的：下面每个投影后的键都混合了所有位置，包括后面的位置。",
+                    ),
+                }}
             </p>
-            <label class="linformer-k">"k (projected keys) "
+            <label class="linformer-k">{t("k (projected keys) ", "k（投影后的键数）")}
                 <input type="number" data-testid="linformer-k" min=lo.to_string() max=hi.to_string()
                     prop:value=move || k.get().to_string() on:change=set_k/>
             </label>

@@ -33,9 +33,10 @@ pub fn from_problem<T>(
 where
     T: PartialEq + Send + Sync + 'static,
 {
+    let lang = crate::i18n::use_lang();
     Memo::new(move |_| {
         problem.with(|p| match p {
-            Ok(p) => f(p).map_err(|e| e.sentence()),
+            Ok(p) => f(p).map_err(|e| e.sentence_in(lang.get())),
             Err(e) => Err(e.clone()),
         })
     })

@@ -1,6 +1,7 @@
 use attnlab_lab::pages::lines::head_colour;
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, t};
 use crate::state::use_app_state;
 
 /// One checkbox per head, each with its line colour: which heads draw their lines.
@@ -13,7 +14,7 @@ pub fn HeadToggles(
     let count = move || state.used_model.with(|m| m.heads);
     view! {
         <fieldset class="head-toggles" data-testid="head-toggles">
-            <legend>"Heads"</legend>
+            <legend>{t("Heads", "头")}</legend>
             {move || (0..count()).map(|h| {
                 let (r, g, b) = head_colour(h);
                 let swatch = format!("background: rgb({r}, {g}, {b});");
@@ -32,7 +33,10 @@ pub fn HeadToggles(
                                 });
                             }/>
                         <span class="head-swatch" style=swatch aria-hidden="true"></span>
-                        {format!("head {h}")}
+                        {move || match state.lang.get() {
+                            Lang::En => format!("head {h}"),
+                            Lang::Zh => format!("头 {h}"),
+                        }}
                     </label>
                 }
             }).collect_view()}

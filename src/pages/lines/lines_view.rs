@@ -6,6 +6,7 @@ use attnlab_plot::{Focus, TokenLines, number};
 use leptos::prelude::*;
 
 use super::{HeadToggles, TokenLinesCanvas};
+use crate::i18n::{Lang, t, tr};
 use crate::state::use_app_state;
 use crate::widgets::view_pickers::VariantPicker;
 
@@ -19,6 +20,7 @@ const TOP: usize = 3;
 #[component]
 pub fn LinesView() -> impl IntoView {
     let state = use_app_state();
+    let lang = state.lang;
     let shown = RwSignal::new(vec![state.shown_head()]);
     let focus = RwSignal::new(Focus::None);
 
@@ -28,10 +30,14 @@ pub fn LinesView() -> impl IntoView {
             return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
         let count = state.used_model.with(|m| m.heads);
-        let heads = state
-            .shown_slot()
-            .map(|s| s.memos.heads)
-            .ok_or_else(|| "There is no variant to draw.".to_string())?;
+        let heads = state.shown_slot().map(|s| s.memos.heads).ok_or_else(|| {
+            tr(
+                lang.get(),
+                "There is no variant to draw.",
+                "没有可以画出的变体。",
+            )
+            .to_string()
+        })?;
         heads.with(|r| {
             let all = r.as_ref().map_err(compute::explain)?;
             Ok(shown
@@ -66,26 +72,28 @@ pub fn LinesView() -> impl IntoView {
                 if rows.is_empty() || cols.is_empty() {
                     return None;
                 }
-                let t = format!("Variant {} \u{b7} line opacity = weight", title());
-                token_lines(t, rows, cols, &heads, f).ok()
+                let lang = lang.get();
+                let t = match lang {
+                    Lang::En => format!("Variant {} \u{b7} line opacity = weight", title()),
+                    Lang::Zh => format!("变体 {} \u{b7} 线的不透明度 = 权重", title()),
+                };
+                token_lines(t, rows, cols, &heads, f, lang).ok()
             })
         })
     });
     let error = move || results.with(|r| r.as_ref().err().cloned());
+    // The focused token: what it is, the token itself, its index.
     let focus_name = move || {
+        let l = lang.get();
         labels.with(|(rows, cols)| match focus.get() {
-            Focus::Query(i) => rows
-                .get(i)
-                .map(|t| format!("query \u{201c}{t}\u{201d} ({i})")),
-            Focus::Key(j) => cols
-                .get(j)
-                .map(|t| format!("key \u{201c}{t}\u{201d} ({j})")),
+            Focus::Query(i) => rows.get(i).map(|t| (l.pick("query", "查询"), t.clone(), i)),
+            Focus::Key(j) => cols.get(j).map(|t| (l.pick("key", "键"), t.clone(), j)),
             Focus::None => None,
         })
     };
     let readout = move || {
         let f = focus.get();
-        let name = focus_name()?;
+        let (what, token, index) = focus_name()?;
         let items = results.with(|r| {
             let r = r.as_ref().ok()?;
             Some(
@@ -109,19 +117,34 @@ pub fn LinesView() -> impl IntoView {
                     .collect::<Vec<_>>(),
             )
         })?;
-        let verb = match f {
-            Focus::Key(_) => "is attended most by",
-            _ => "attends most to",
+        let l = lang.get();
+        let quoted = format!("\u{201c}{token}\u{201d}");
+        let title = match (f, l) {
+            (Focus::Key(_), Lang::En) => view! {
+                "The " {what} " " <span translate="no">{quoted}</span> {format!(" ({index}) is attended most by:")}
+            }.into_any(),
+            (_, Lang::En) => view! {
+                "The " {what} " " <span translate="no">{quoted}</span> {format!(" ({index}) attends most to:")}
+            }.into_any(),
+            (Focus::Key(_), Lang::Zh) => view! {
+                {what} <span translate="no">{quoted}</span> {format!("（{index}）最受以下词元关注：")}
+            }.into_any(),
+            (_, Lang::Zh) => view! {
+                {what} <span translate="no">{quoted}</span> {format!("（{index}）最关注：")}
+            }.into_any(),
         };
         Some(view! {
-            <p class="lines-readout-title">{format!("The {name} {verb}:")}</p>
+            <p class="lines-readout-title">{title}</p>
             <ul class="lines-readout-list">
                 {items.into_iter().map(|(h, links)| view! {
                     <li data-testid="lines-head-readout" data-head=h.to_string()>
-                        <strong>{format!("head {h}: ")}</strong>
+                        <strong>{match l {
+                            Lang::En => format!("head {h}: "),
+                            Lang::Zh => format!("头 {h}："),
+                        }}</strong>
                         {links.into_iter().map(|(k, t, w)| view! {
                             <span class="lines-link" data-testid="lines-link" data-index=k.to_string()
-                                data-weight=w.to_string()>
+                                data-weight=w.to_string() translate="no">
                                 {format!("\u{201c}{t}\u{201d} {}", number::decimals(w, 3))}
                             </span>
                         }).collect_view()}
@@ -134,9 +157,13 @@ pub fn LinesView() -> impl IntoView {
     view! {
         <section class="explain lines" data-testid="lines-view">
             <p class="explain-lead">
-                "Every query token on the left is joined to every key token on the right; the line is as \
-                 opaque as the attention weight, so the strong links stand out. Point at a token (or focus \
-                 the figure and use the arrow keys) to see its lines alone."
+                {t(
+                    "Every query token on the left is joined to every key token on the right; the line is as \
+                     opaque as the attention weight, so the strong links stand out. Point at a token (or focus \
+                     the figure and use the arrow keys) to see its lines alone.",
+                    "左边的每个查询词元都与右边的每个键词元相连；线的不透明度等于注意力权重，因此强的联系格外醒目。\
+                     指向一个词元（或让图获得焦点后使用方向键），即可只看它的连线。",
+                )}
             </p>
             <div class="steps-controls">
                 <VariantPicker id="lines-variant"/>
@@ -147,7 +174,10 @@ pub fn LinesView() -> impl IntoView {
                 <TokenLinesCanvas figure=figure focus=focus/>
                 <div class="lines-readout" data-testid="lines-readout" aria-live="polite">
                     {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! {
-                        <p class="lines-readout-title">"Point at a token to isolate its lines and read its strongest links."</p>
+                        <p class="lines-readout-title">{t(
+                            "Point at a token to isolate its lines and read its strongest links.",
+                            "指向一个词元，即可单独显示它的连线并读出最强的联系。",
+                        )}</p>
                     }.into_any())}
                 </div>
             </div>

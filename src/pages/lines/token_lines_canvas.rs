@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_token_lines, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, repaint_effect};
+use crate::i18n::{Lang, use_lang};
 
 /// The token-lines figure on a canvas. Pointing at a token isolates its lines; with the
 /// keyboard, ArrowUp/ArrowDown move the isolated token within its column,
@@ -68,9 +69,10 @@ pub fn TokenLinesCanvas(
             focus.set(Focus::Query(0));
         }
     };
+    let lang = use_lang();
     let label = move || {
-        figure.with(|f| match f {
-            Some(f) => format!(
+        figure.with(|f| match (f, lang.get()) {
+            (Some(f), Lang::En) => format!(
                 "{}: {} query tokens on the left, {} key tokens on the right, lines for {} head(s). \
                  Arrow keys move the isolated token; Escape shows every line.",
                 f.title(),
@@ -78,7 +80,15 @@ pub fn TokenLinesCanvas(
                 f.keys().len(),
                 f.heads().len()
             ),
-            None => "Token lines (empty)".to_string(),
+            (Some(f), Lang::Zh) => format!(
+                "{}：左边 {} 个查询词元，右边 {} 个键词元，{} 个头的连线。\
+                 方向键移动单独显示的词元；Esc 显示全部连线。",
+                f.title(),
+                f.queries().len(),
+                f.keys().len(),
+                f.heads().len()
+            ),
+            (None, l) => l.pick("Token lines (empty)", "词元连线（空）").to_string(),
         })
     };
     let focus_attr = move || match focus.get() {

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 
 use super::PositionView;
 use crate::canvas::LineChartCanvas;
+use crate::i18n::tr;
 use crate::state::use_app_state;
 use crate::widgets::knob::{Knob, why_id};
 
@@ -18,12 +19,22 @@ pub fn PeCurves(
     local: PositionView,
 ) -> impl IntoView {
     let state = use_app_state();
-    let dims_error = RwSignal::new(None::<String>);
+    let lang = state.lang;
+    // The dimensions typed and refused; the reason is written in the language of the moment.
+    let refused = RwSignal::new(None::<String>);
+    let dims_error = move || {
+        let width = table.with(|t| t.ncols());
+        refused.with(|text| {
+            positions::parse_dims(text.as_deref()?, width, MAX_CURVES, lang.get()).err()
+        })
+    };
     let dims = Memo::new(move |_| {
         let width = table.with(|t| t.ncols());
         let defaults = state.model.with(positions::default_dims);
         match local.dims.get() {
-            Some(text) => positions::parse_dims(&text, width, MAX_CURVES).unwrap_or(defaults),
+            Some(text) => {
+                positions::parse_dims(&text, width, MAX_CURVES, lang.get()).unwrap_or(defaults)
+            }
             None => defaults,
         }
     });
@@ -36,27 +47,30 @@ pub fn PeCurves(
     };
     let chart = Signal::derive(move || {
         let config = state.model.with(|m| m.position);
-        (config.kind != attnlab_core::position::PositionKind::None)
-            .then(|| table.with(|t| dims.with(|d| positions::curves_chart(&config, t, d))))
+        (config.kind != attnlab_core::position::PositionKind::None).then(|| {
+            table.with(|t| dims.with(|d| positions::curves_chart(&config, t, d, lang.get())))
+        })
     });
     view! {
         <div class="pe-curves">
             <LineChartCanvas chart=chart testid="pe-curves" class="line-canvas"/>
-            <Knob label="dimensions" id="pos-dims" why=Signal::derive(move || dims_error.get())>
+            {move || view! {
+            <Knob label=tr(lang.get(), "dimensions", "维度") id="pos-dims" why=Signal::derive(dims_error)>
                 <input type="text" data-testid="pos-dims" aria-describedby=why_id("pos-dims")
                     prop:value=dims_text
                     on:change=move |ev| {
                         let text = event_target_value(&ev);
                         let width = table.with_untracked(|t| t.ncols());
-                        match positions::parse_dims(&text, width, MAX_CURVES) {
+                        match positions::parse_dims(&text, width, MAX_CURVES, lang.get_untracked()) {
                             Ok(_) => {
-                                dims_error.set(None);
+                                refused.set(None);
                                 local.dims.set(Some(text));
                             }
-                            Err(e) => dims_error.set(Some(e)),
+                            Err(_) => refused.set(Some(text)),
                         }
                     }/>
             </Knob>
+            }}
         </div>
     }
 }

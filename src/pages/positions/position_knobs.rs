@@ -4,8 +4,36 @@ use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
 use super::PositionView;
+use crate::i18n::{Lang, tr};
 use crate::state::use_app_state;
 use crate::widgets::knob::{Knob, why_id};
+
+/// Why a typed width was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WidthWhy {
+    /// Not a whole number.
+    NotWhole,
+    /// The model's rules (or the sinusoids' pairs) refuse this width.
+    Refused(usize),
+}
+
+/// Why the model refuses width `d` (the rules, or sinusoids' pairs), in `lang`.
+fn width_refusal(model: &ModelConfig, d: usize, lang: Lang) -> Option<String> {
+    let why = match model.position.combine {
+        Combine::Add => model.why_not_d_model(d),
+        Combine::Concat { .. } => model.why_not_d_pos(d),
+    };
+    let odd =
+        (model.position.kind == PositionKind::Sinusoidal && !d.is_multiple_of(2)).then(|| {
+            tr(
+                lang,
+                "sinusoids need an even width: sines and cosines come in pairs",
+                "正弦位置编码需要偶数宽度：正弦与余弦成对出现",
+            )
+            .to_string()
+        });
+    why.or(odd)
+}
 
 /// The encoding knobs of the positions page. Kind, base (with the presets 10000 and the
 /// 1000 printed in one seed), layout, add or concat and the width edit the shared model
@@ -17,11 +45,37 @@ pub fn PositionKnobs(
     local: PositionView,
 ) -> impl IntoView {
     let state = use_app_state();
+    let lang = state.lang;
     let model = state.model;
     let m = move || model.get();
-    let base_error = RwSignal::new(None::<String>);
-    let width_error = RwSignal::new(None::<String>);
-    let count_error = RwSignal::new(None::<String>);
+    // What was typed and refused; the reasons are written in the language of the moment.
+    let base_refused = RwSignal::new(false);
+    let width_refused = RwSignal::new(None::<WidthWhy>);
+    let count_refused = RwSignal::new(false);
+    let base_error = move || {
+        base_refused.get().then(|| {
+            tr(
+                lang.get(),
+                "the base is a number between 2 and 100000000",
+                "底数是 2 到 100000000 之间的数",
+            )
+            .to_string()
+        })
+    };
+    let width_error = move || match width_refused.get()? {
+        WidthWhy::NotWhole => {
+            Some(tr(lang.get(), "the width is a whole number", "宽度是一个整数").to_string())
+        }
+        WidthWhy::Refused(d) => model.with(|m| width_refusal(m, d, lang.get())),
+    };
+    let count_error = move || {
+        count_refused.get().then(|| match lang.get() {
+            Lang::En => {
+                format!("between 1 and {MAX_TOKENS} positions; empty = the sentence's length")
+            }
+            Lang::Zh => format!("位置数在 1 到 {MAX_TOKENS} 之间；留空 = 句子的长度"),
+        })
+    };
     let set = move |f: &dyn Fn(&mut ModelConfig)| {
         let mut next = model.get_untracked();
         f(&mut next);
@@ -30,12 +84,12 @@ pub fn PositionKnobs(
         }
     };
     let set_base = move |b: f64| {
-        base_error.set(None);
+        base_refused.set(false);
         set(&|m| m.position.base = b);
     };
     let on_base = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<f64>() {
         Ok(b) if BASE_RANGE.contains(&b) => set_base(b),
-        _ => base_error.set(Some("the base is a number between 2 and 100000000".into())),
+        _ => base_refused.set(true),
     };
     let kind = move || match m().position.kind {
         PositionKind::None => "none",
@@ -44,26 +98,17 @@ pub fn PositionKnobs(
     };
     let concat = move || matches!(m().position.combine, Combine::Concat { .. });
     let width = move || m().position.width(m().d_model);
-    let sinus_why = move || {
-        m().sinusoid_settings_unused(state.lang.get())
-            .map(String::from)
-    };
+    let sinus_why = move || m().sinusoid_settings_unused().map(String::from);
     let on_width = move |ev: leptos::ev::Event| {
         let Ok(d) = event_target_value(&ev).trim().parse::<usize>() else {
-            width_error.set(Some("the width is a whole number".into()));
+            width_refused.set(Some(WidthWhy::NotWhole));
             return;
         };
         let current = model.get_untracked();
-        let why = match current.position.combine {
-            Combine::Add => current.why_not_d_model(d, state.lang.get_untracked()),
-            Combine::Concat { .. } => current.why_not_d_pos(d, state.lang.get_untracked()),
-        };
-        let odd = (current.position.kind == PositionKind::Sinusoidal && !d.is_multiple_of(2))
-            .then(|| "sinusoids need an even width: sines and cosines come in pairs".to_string());
-        match why.or(odd) {
-            Some(w) => width_error.set(Some(w)),
+        match width_refusal(&current, d, Lang::En) {
+            Some(_) => width_refused.set(Some(WidthWhy::Refused(d))),
             None => {
-                width_error.set(None);
+                width_refused.set(None);
                 set(&|m| match m.position.combine {
                     Combine::Add => m.d_model = d,
                     Combine::Concat { .. } => m.position.combine = Combine::Concat { d_pos: d },
@@ -80,9 +125,14 @@ pub fn PositionKnobs(
         }
     };
 
-    view! {
+    // The knobs' labels are plain text: they are drawn again when the language changes
+    // (every value they show lives in the signals above).
+    move || {
+        let l = lang.get();
+        let tr = move |en, zh| tr(l, en, zh);
+        view! {
         <div class="knobs positions-knobs" data-testid="positions-knobs">
-            <Knob label="positions" id="pos-kind" why=Signal::derive(|| None::<String>)>
+            <Knob label=tr("positions", "位置编码") id="pos-kind" why=Signal::derive(|| None::<String>)>
                 <select data-testid="pos-kind" prop:value=kind
                     on:change=move |ev| {
                         let k = match event_target_value(&ev).as_str() {
@@ -90,40 +140,42 @@ pub fn PositionKnobs(
                             "learned" => PositionKind::Learned,
                             _ => PositionKind::Sinusoidal,
                         };
-                        if model.get_untracked().why_not_position(k, state.lang.get_untracked()).is_none() {
+                        if model.get_untracked().why_not_position(k).is_none() {
                             set(&|m| m.position.kind = k);
                         }
                     }>
-                    <option value="none" selected=move || kind() == "none">"none"</option>
+                    <option value="none" selected=move || kind() == "none">{tr("none", "无")}</option>
                     <option value="sinusoidal" selected=move || kind() == "sinusoidal"
-                        disabled=move || m().why_not_position(PositionKind::Sinusoidal, state.lang.get()).is_some()
-                        title=move || m().why_not_position(PositionKind::Sinusoidal, state.lang.get())>"sinusoidal"</option>
-                    <option value="learned" selected=move || kind() == "learned">"learned"</option>
+                        disabled=move || m().why_not_position(PositionKind::Sinusoidal).is_some()
+                        title=move || m().why_not_position(PositionKind::Sinusoidal)>{tr("sinusoidal", "正弦")}</option>
+                    <option value="learned" selected=move || kind() == "learned">{tr("learned", "可学习")}</option>
                 </select>
             </Knob>
-            <Knob label="base" id="pos-base" why=Signal::derive(move || base_error.get().or_else(sinus_why))>
+            <Knob label=tr("base", "底数") id="pos-base" why=Signal::derive(move || base_error().or_else(sinus_why))>
                 <input type="number" min="2" step="any" data-testid="pos-base"
                     aria-describedby=why_id("pos-base")
                     disabled=move || sinus_why().is_some()
                     prop:value=move || m().position.base.to_string()
                     on:change=on_base/>
-                <span class="presets" role="group" aria-label="base presets">
+                <span class="presets" role="group" aria-label=tr("base presets", "底数预设")>
                     {preset(10_000.0, "10000", "pos-base-10000")}
                     {preset(1_000.0, "1000", "pos-base-1000")}
                 </span>
             </Knob>
-            <Knob label="layout" id="pos-layout" why=Signal::derive(sinus_why)>
+            <Knob label=tr("layout", "排列") id="pos-layout" why=Signal::derive(sinus_why)>
                 <select data-testid="pos-layout" aria-describedby=why_id("pos-layout")
                     disabled=move || sinus_why().is_some()
                     on:change=move |ev| {
                         let layout = if event_target_value(&ev) == "split" { Layout::Split } else { Layout::Interleaved };
                         set(&|m| m.position.layout = layout);
                     }>
-                    <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>"interleaved (sin, cos, sin, cos …)"</option>
-                    <option value="split" selected=move || m().position.layout == Layout::Split>"split (all sin, then all cos)"</option>
+                    <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>
+                        {tr("interleaved (sin, cos, sin, cos …)", "交错排列（sin, cos, sin, cos …）")}</option>
+                    <option value="split" selected=move || m().position.layout == Layout::Split>
+                        {tr("split (all sin, then all cos)", "分半排列（先全部 sin，再全部 cos）")}</option>
                 </select>
             </Knob>
-            <Knob label="combine" id="pos-combine" why=Signal::derive(|| None::<String>)>
+            <Knob label=tr("combine", "组合方式") id="pos-combine" why=Signal::derive(|| None::<String>)>
                 <select data-testid="pos-combine"
                     on:change=move |ev| {
                         let combine = if event_target_value(&ev) == "concat" {
@@ -131,22 +183,26 @@ pub fn PositionKnobs(
                         } else {
                             Combine::Add
                         };
-                        width_error.set(None);
+                        width_refused.set(None);
                         set(&|m| m.position.combine = combine);
                     }>
-                    <option value="add" selected=move || !concat()>"add (x = e + PE)"</option>
-                    <option value="concat" selected=concat>"concat (x = [e, PE])"</option>
+                    <option value="add" selected=move || !concat()>{tr("add (x = e + PE)", "相加（x = e + PE）")}</option>
+                    <option value="concat" selected=concat>{tr("concat (x = [e, PE])", "拼接（x = [e, PE]）")}</option>
                 </select>
             </Knob>
-            <Knob label="width d" id="pos-width"
-                why=Signal::derive(move || width_error.get())>
+            <Knob label=tr("width d", "宽度 d") id="pos-width"
+                why=Signal::derive(width_error)>
                 <input type="number" min="2" max="512" step="2" data-testid="pos-width"
                     aria-describedby=why_id("pos-width")
                     prop:value=move || width().to_string()
                     on:change=on_width/>
-                <span class="knob-hint">{move || if concat() { "d_pos (concatenated)" } else { "= d_model (added)" }}</span>
+                <span class="knob-hint">
+                    <span translate="no">{move || if concat() { "d_pos" } else { "= d_model" }}</span>
+                    " "
+                    {move || if concat() { tr("(concatenated)", "（拼接）") } else { tr("(added)", "（相加）") }}
+                </span>
             </Knob>
-            <Knob label="positions drawn" id="pos-count" why=Signal::derive(move || count_error.get())>
+            <Knob label=tr("positions drawn", "画出的位置数") id="pos-count" why=Signal::derive(count_error)>
                 <input type="number" min="1" max=MAX_TOKENS.to_string() step="1" data-testid="pos-count"
                     aria-describedby=why_id("pos-count")
                     placeholder=move || state.tokens.with(|t| t.used().len()).max(1).to_string()
@@ -154,19 +210,20 @@ pub fn PositionKnobs(
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         if v.trim().is_empty() {
-                            count_error.set(None);
+                            count_refused.set(false);
                             local.count.set(None);
                             return;
                         }
                         match v.trim().parse::<usize>() {
                             Ok(c) if (1..=MAX_TOKENS).contains(&c) => {
-                                count_error.set(None);
+                                count_refused.set(false);
                                 local.count.set(Some(c));
                             }
-                            _ => count_error.set(Some(format!("between 1 and {MAX_TOKENS} positions; empty = the sentence's length"))),
+                            _ => count_refused.set(true),
                         }
                     }/>
             </Knob>
         </div>
+        }
     }
 }

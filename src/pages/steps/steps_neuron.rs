@@ -3,6 +3,7 @@ use attnlab_lab::neuron;
 use attnlab_lab::tokens::Tokens;
 use leptos::prelude::*;
 
+use crate::i18n::t;
 use crate::neuron::NeuronPanel;
 use crate::state::use_app_state;
 
@@ -40,21 +41,24 @@ pub fn StepsNeuron(
         labels.with(|(_, keys)| {
             keys.iter()
                 .enumerate()
-                .map(|(j, k)| view! { <option value=j.to_string()>{format!("{j} \u{b7} {k}")}</option> })
+                .map(|(j, k)| view! { <option value=j.to_string() translate="no">{format!("{j} \u{b7} {k}")}</option> })
                 .collect_view()
         })
     };
     view! {
         <div class="knobs steps-neuron">
-            <label class="knob">"Why this weight? Key "
+            <label class="knob">{t("Why this weight? Key ", "为什么是这个权重？键 ")}
                 <select data-testid="steps-neuron-key"
                     prop:value=move || key.get().map_or(String::new(), |j| j.to_string())
                     on:change=move |ev| key.set(event_target_value(&ev).parse().ok())>
-                    <option value="">"\u{2014} pick a key \u{2014}"</option>
+                    <option value="">{t("\u{2014} pick a key \u{2014}", "\u{2014} 选择一个键 \u{2014}")}</option>
                     {options}
                 </select>
             </label>
-            <span class="hint">"opens the neuron view of the query's cell on that key"</span>
+            <span class="hint">{t(
+                "opens the neuron view of the query's cell on that key",
+                "打开该查询在这个键上的单元格的神经元视图",
+            )}</span>
         </div>
         <NeuronPanel view=view labels=labels on_close=Callback::new(move |()| key.set(None))/>
     }

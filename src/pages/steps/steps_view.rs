@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::steps_neuron::StepsNeuron;
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::{Lang, t, tr};
 use crate::state::use_app_state;
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
@@ -18,6 +19,7 @@ use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 #[component]
 pub fn StepsView() -> impl IntoView {
     let state = use_app_state();
+    let lang = state.lang;
     let at = RwSignal::new(0usize);
     let query = RwSignal::new(0usize);
     let n_queries = move || state.tokens.with(|t| t.used().len());
@@ -30,7 +32,14 @@ pub fn StepsView() -> impl IntoView {
         let (variant, problem) = state
             .shown_slot()
             .map(|s| (s.variant, s.memos.problem))
-            .ok_or_else(|| "There is no variant to walk through.".to_string())?;
+            .ok_or_else(|| {
+                tr(
+                    lang.get(),
+                    "There is no variant to walk through.",
+                    "没有可以逐步查看的变体。",
+                )
+                .to_string()
+            })?;
         let head = state.shown_head();
         let query = shown_query();
         let mode = state.mode.get();
@@ -56,7 +65,7 @@ pub fn StepsView() -> impl IntoView {
                             queries: &queries,
                             keys: &keys,
                         };
-                        steps::steps(&input, head, query).map_err(|e| e.sentence())
+                        steps::steps(&input, head, query, lang.get()).map_err(|e| e.sentence())
                     })
                 })
             })
@@ -91,15 +100,14 @@ pub fn StepsView() -> impl IntoView {
     });
     let row = Signal::derive(move || stage.with(|s| s.as_ref().and_then(|s| s.highlight)));
     let figure: Memo<Option<Heatmap>> = Memo::new(move |_| {
-        let (k, len, head) = (current(), count(), state.shown_head());
+        let (k, len, head, lang) = (current(), count(), state.shown_head(), lang.get());
         stage.with(|s| {
             let s = s.as_ref()?;
-            s.heatmap(format!(
-                "{} / {len} \u{b7} {} \u{b7} head {head}",
-                k + 1,
-                s.name
-            ))
-            .ok()
+            let title = match lang {
+                Lang::En => format!("{} / {len} \u{b7} {} \u{b7} head {head}", k + 1, s.name),
+                Lang::Zh => format!("{} / {len} \u{b7} {} \u{b7} 头 {head}", k + 1, s.name),
+            };
+            s.heatmap(title, lang).ok()
         })
     });
     let step = move |by: isize| {
@@ -126,8 +134,21 @@ pub fn StepsView() -> impl IntoView {
         ev.prevent_default();
     };
     let readout: Memo<Option<Readout>> =
-        Memo::new(move |_| stage.with(|s| s.as_ref().and_then(|s| s.readout(3))));
-    let readout_text = move || readout.with(|r| r.as_ref().map(|r| r.text.clone()));
+        Memo::new(move |_| stage.with(|s| s.as_ref().and_then(|s| s.readout(3, lang.get()))));
+    // Tokens and values are quoted as they are.
+    let readout_text = move || {
+        readout.with(|r| {
+            r.as_ref().map(|r| {
+                r.parts
+                    .iter()
+                    .map(|(text, kept)| match kept {
+                        true => view! { <span translate="no">{text.clone()}</span> }.into_any(),
+                        false => text.clone().into_any(),
+                    })
+                    .collect_view()
+            })
+        })
+    };
     let values_attr = move || {
         readout.with(|r| {
             let values = r.as_ref()?.values.as_ref()?;
@@ -145,18 +166,25 @@ pub fn StepsView() -> impl IntoView {
 
     view! {
         <section class="explain steps" data-testid="steps-view" tabindex="0"
-            aria-label="Step by step: the pipeline of one variant. ArrowLeft and ArrowRight step through the stages."
+            aria-label=t(
+                "Step by step: the pipeline of one variant. ArrowLeft and ArrowRight step through the stages.",
+                "逐步查看：一个变体的完整流程。用左右方向键在各阶段之间切换。",
+            )
             on:keydown=on_key>
             <p class="explain-lead">
-                "Follow one query token through the whole attention layer of the selected variant: \
-                 from its input vector to the layer's output. Every matrix is the one the lab computes; \
-                 the outlined row is the chosen query."
+                {t(
+                    "Follow one query token through the whole attention layer of the selected variant: \
+                     from its input vector to the layer's output. Every matrix is the one the lab computes; \
+                     the outlined row is the chosen query.",
+                    "跟随一个查询词元走完所选变体的整个注意力层：从它的输入向量到这一层的输出。\
+                     每个矩阵都是实验室实际算出的矩阵；加框的行就是所选的查询。",
+                )}
             </p>
             <div class="steps-controls">
                 <VariantPicker id="steps-variant"/>
                 <HeadPicker id="steps-head"/>
                 <label class="view-picker">
-                    <span>"Query token"</span>
+                    <span>{t("Query token", "查询词元")}</span>
                     <select data-testid="pick-query"
                         on:change=move |ev| {
                             if let Ok(q) = event_target_value(&ev).parse::<usize>() {
@@ -164,22 +192,22 @@ pub fn StepsView() -> impl IntoView {
                             }
                         }>
                         {move || state.tokens.with(Tokens::labels).into_iter().enumerate().map(|(i, t)| view! {
-                            <option value=i.to_string() selected=move || shown_query() == i>{format!("{i}: {t}")}</option>
+                            <option value=i.to_string() translate="no" selected=move || shown_query() == i>{format!("{i}: {t}")}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <div class="steps-nav">
                     <button type="button" data-testid="steps-prev" on:click=move |_| step(-1)
-                        disabled=move || current() == 0>"\u{2190} Prev"</button>
+                        disabled=move || current() == 0>{t("\u{2190} Prev", "\u{2190} 上一步")}</button>
                     <span class="steps-indicator" data-testid="steps-indicator" aria-live="polite">
                         {move || format!("{} / {}", if count() == 0 { 0 } else { current() + 1 }, count())}
                     </span>
                     <button type="button" data-testid="steps-next" on:click=move |_| step(1)
-                        disabled=move || { current() + 1 >= count() }>"Next \u{2192}"</button>
+                        disabled=move || { current() + 1 >= count() }>{t("Next \u{2192}", "下一步 \u{2192}")}</button>
                 </div>
             </div>
             {move || error().map(|e| view! { <p class="notice" role="status" data-testid="steps-error">{e}</p> })}
-            <ol class="steps-list" aria-label="Stages">
+            <ol class="steps-list" aria-label=t("Stages", "阶段")>
                 {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name).collect::<Vec<_>>()).unwrap_or_default())
                     .into_iter()
                     .enumerate()
@@ -207,7 +235,7 @@ pub fn StepsView() -> impl IntoView {
                             <div class="steps-formula" data-testid="steps-formula"
                                 inner_html=move || stage.with(|s| s.as_ref().map(|s| s.formula.clone()).unwrap_or_default())></div>
                             <p class="steps-note" data-testid="steps-note">
-                                {move || stage.with(|s| s.as_ref().map(|s| s.note.clone()).unwrap_or_default())}
+                                {move || stage.with(|s| s.as_ref().map(|s| super::super::with_symbols(&s.note)))}
                             </p>
                             <p class="steps-readout" data-testid="steps-row" aria-live="polite"
                                 data-values=values_attr data-row-sum=sum_attr>

@@ -22,7 +22,7 @@ fn step_value(state: &LabState, head: usize, kind: StageKind, i: usize, j: usize
         queries: &queries,
         keys: &keys,
     };
-    let stages = steps(&input, head, i).unwrap();
+    let stages = steps(&input, head, i, crate::i18n::Lang::En).unwrap();
     let stage = stages.iter().find(|s| s.kind == kind).unwrap();
     stage.values[[i, j]]
 }

@@ -4,6 +4,8 @@
 use attnlab_core::attention::HeadResult;
 use attnlab_plot::{Focus, HEAD_COLOURS, HeatmapError, TokenLines};
 
+use crate::i18n::Lang;
+
 /// The colour of head `h`'s lines (and its legend swatch and checkbox).
 pub fn head_colour(h: usize) -> (u8, u8, u8) {
     let c = HEAD_COLOURS[h % HEAD_COLOURS.len()];
@@ -11,18 +13,23 @@ pub fn head_colour(h: usize) -> (u8, u8, u8) {
 }
 
 /// The figure: `queries` left, `keys` right, one set of lines per `(head index, result)`
-/// in `heads`, labelled "head h" and coloured [`head_colour`]`(h)`, `focus` isolated.
+/// in `heads`, labelled "head h" (in `lang`) and coloured [`head_colour`]`(h)`, `focus`
+/// isolated.
 pub fn token_lines(
     title: impl Into<String>,
     queries: &[String],
     keys: &[String],
     heads: &[(usize, &HeadResult)],
     focus: Focus,
+    lang: Lang,
 ) -> Result<TokenLines, HeatmapError> {
     let mut fig = TokenLines::new(title, queries.to_vec(), keys.to_vec());
     for &(h, r) in heads {
         fig = fig.with_head(
-            format!("head {h}"),
+            match lang {
+                Lang::En => format!("head {h}"),
+                Lang::Zh => format!("头 {h}"),
+            },
             HEAD_COLOURS[h % HEAD_COLOURS.len()],
             r.weights.iter().copied().collect(),
         )?;
@@ -63,6 +70,7 @@ mod tests {
             &labels,
             &[(0, &a.heads[0]), (2, &a.heads[2])],
             Focus::Query(7),
+            Lang::En,
         )
         .unwrap();
         assert_eq!(fig.heads().len(), 2);
@@ -98,8 +106,10 @@ mod tests {
             &p.keys().labels(),
             &[(1, &a.heads[1])],
             Focus::Key(5),
+            Lang::Zh,
         )
         .unwrap();
+        assert_eq!(fig.heads()[0].label, "头 1");
         assert_eq!((fig.queries().len(), fig.keys().len()), (4, 6));
         assert_eq!(fig.focus(), Focus::Key(5));
         assert_eq!(head_colour(1), head_colour(17));

@@ -24,6 +24,8 @@ use attnlab_core::rng;
 use attnlab_core::softmax;
 use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, RGBColor, Series, Ticks, number};
 
+use crate::i18n::Lang;
+
 /// Unscaled `q·k` on the charts (orange).
 pub const UNSCALED: RGBColor = RGBColor(217, 95, 2);
 /// Scaled `q·k/√d_k` on the charts (blue).
@@ -185,9 +187,9 @@ pub fn example_row(d_k: usize, keys: usize, seed: u64) -> ExampleRow {
     }
 }
 
-fn d_k_axis() -> Axis {
+fn d_k_axis(lang: Lang) -> Axis {
     Axis {
-        label: "d_k (log scale)".into(),
+        label: lang.pick("d_k (log scale)", "d_k（对数刻度）").into(),
         scale: AxisScale::Log10,
         ticks: Ticks::At(D_KS.iter().map(|&d| d as f64).collect()),
     }
@@ -208,6 +210,7 @@ fn curve(name: &str, color: RGBColor, points: Vec<(f64, f64)>) -> Series {
 fn sentence_dots(
     sentence: Option<&SentenceValues>,
     value: fn(&SentenceValues) -> (f32, f32),
+    lang: Lang,
 ) -> Vec<Series> {
     let Some(s) = sentence else {
         return Vec::new();
@@ -220,13 +223,18 @@ fn sentence_dots(
         dash: LineDash::Dashed,
         markers: true,
     };
+    let d_k = s.d_k;
+    let unscaled_name = match lang {
+        Lang::En => format!("sentence, unscaled (d_k {d_k})"),
+        Lang::Zh => format!("句子，未缩放（d_k {d_k}）"),
+    };
     vec![
+        dot(unscaled_name, SENTENCE_UNSCALED, unscaled),
         dot(
-            format!("sentence, unscaled (d_k {})", s.d_k),
-            SENTENCE_UNSCALED,
-            unscaled,
+            lang.pick("sentence, scaled", "句子，已缩放").into(),
+            SENTENCE_SCALED,
+            scaled,
         ),
-        dot("sentence, scaled".into(), SENTENCE_SCALED, scaled),
     ]
 }
 
@@ -243,8 +251,12 @@ fn undrawn(y: f64) -> Series {
 }
 
 /// The spread of the logits against `d_k` on log–log axes: unscaled (≈ √d_k, the dashed
-/// reference), scaled (≈ 1), and the sentence's values as single dots.
-pub fn spread_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) -> LineChart {
+/// reference), scaled (≈ 1), and the sentence's values as single dots; words in `lang`.
+pub fn spread_chart(
+    study: &ScalingStudy,
+    sentence: Option<&SentenceValues>,
+    lang: Lang,
+) -> LineChart {
     let pts = &study.points;
     let mut series = vec![
         Series {
@@ -258,28 +270,37 @@ pub fn spread_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) -> 
             markers: false,
         },
         curve(
-            "std of q\u{b7}k",
+            lang.pick("std of q\u{b7}k", "q\u{b7}k 的标准差"),
             UNSCALED,
             pts.iter()
                 .map(|p| (p.d_k as f64, f64::from(p.logit_std_unscaled)))
                 .collect(),
         ),
         curve(
-            "std of q\u{b7}k/\u{221a}d_k",
+            lang.pick(
+                "std of q\u{b7}k/\u{221a}d_k",
+                "q\u{b7}k/\u{221a}d_k 的标准差",
+            ),
             SCALED,
             pts.iter()
                 .map(|p| (p.d_k as f64, f64::from(p.logit_std_scaled)))
                 .collect(),
         ),
     ];
-    series.extend(sentence_dots(sentence, |s| (s.std_unscaled, s.std_scaled)));
+    series.extend(sentence_dots(
+        sentence,
+        |s| (s.std_unscaled, s.std_scaled),
+        lang,
+    ));
     // Headroom for the legend in the upper-left corner.
     series.push(undrawn(300.0));
     LineChart {
-        title: "Spread of the logits".into(),
-        x: d_k_axis(),
+        title: lang.pick("Spread of the logits", "分数的离散程度").into(),
+        x: d_k_axis(lang),
         y: Axis {
-            label: "standard deviation (log)".into(),
+            label: lang
+                .pick("standard deviation (log)", "标准差（对数）")
+                .into(),
             scale: AxisScale::Log10,
             ticks: Ticks::At(vec![
                 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 300.0,
@@ -287,18 +308,32 @@ pub fn spread_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) -> 
         },
         series,
         markers: vec![],
-        note: Some("dots: your sentence, selected head".into()),
+        note: Some(
+            lang.pick(
+                "dots: your sentence, selected head",
+                "圆点：你的句子，所选的头",
+            )
+            .into(),
+        ),
     }
 }
 
 /// The mean row entropy of the softmax against `d_k`: unscaled (falls towards 0, one-hot),
-/// scaled (stays near the ceiling), the ceiling `ln n` dashed, and the sentence's dots.
-pub fn entropy_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) -> LineChart {
+/// scaled (stays near the ceiling), the ceiling `ln n` dashed, and the sentence's dots;
+/// words in `lang`.
+pub fn entropy_chart(
+    study: &ScalingStudy,
+    sentence: Option<&SentenceValues>,
+    lang: Lang,
+) -> LineChart {
     let pts = &study.points;
     let ceiling = f64::from(study.max_entropy());
     let mut series = vec![
         Series {
-            name: Some(format!("maximum ln n = {}", number::decimals(ceiling, 2))),
+            name: Some(match lang {
+                Lang::En => format!("maximum ln n = {}", number::decimals(ceiling, 2)),
+                Lang::Zh => format!("最大值 ln n = {}", number::decimals(ceiling, 2)),
+            }),
             points: vec![
                 (D_KS[0] as f64, ceiling),
                 (D_KS[D_KS.len() - 1] as f64, ceiling),
@@ -322,22 +357,32 @@ pub fn entropy_chart(study: &ScalingStudy, sentence: Option<&SentenceValues>) ->
                 .collect(),
         ),
     ];
-    series.extend(sentence_dots(sentence, |s| {
-        (s.entropy_unscaled, s.entropy_scaled)
-    }));
+    series.extend(sentence_dots(
+        sentence,
+        |s| (s.entropy_unscaled, s.entropy_scaled),
+        lang,
+    ));
     // Zero at the bottom and headroom for the legend at the top.
     series.extend([undrawn(0.0), undrawn(ceiling * 1.9)]);
     LineChart {
-        title: "Mean row entropy of the softmax".into(),
-        x: d_k_axis(),
+        title: lang
+            .pick("Mean row entropy of the softmax", "softmax 的平均行熵")
+            .into(),
+        x: d_k_axis(lang),
         y: Axis {
-            label: "entropy (nats)".into(),
+            label: lang.pick("entropy (nats)", "熵（奈特）").into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
         series,
         markers: vec![],
-        note: Some("dots: your sentence, selected head".into()),
+        note: Some(
+            lang.pick(
+                "dots: your sentence, selected head",
+                "圆点：你的句子，所选的头",
+            )
+            .into(),
+        ),
     }
 }
 
@@ -380,7 +425,7 @@ mod tests {
         let state = LabState::default();
         let p = Pipeline::new(&state).variant(0).unwrap();
         let v = sentence_values(&p.problem.heads()[0]).unwrap();
-        let spread = spread_chart(&s, Some(&v));
+        let spread = spread_chart(&s, Some(&v), Lang::En);
         let names: Vec<&str> = spread
             .series
             .iter()
@@ -392,7 +437,7 @@ mod tests {
             spread.series[3].points,
             vec![(16.0, f64::from(v.std_unscaled))]
         );
-        let entropy = entropy_chart(&s, None);
+        let entropy = entropy_chart(&s, None, Lang::En);
         assert!(
             entropy.series[0]
                 .name

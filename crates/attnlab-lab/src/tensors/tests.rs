@@ -373,7 +373,7 @@ fn every_variant_and_the_steps_run_on_brought_tensors() {
                 queries: &b.queries,
                 keys: &b.keys,
             };
-            let stages = steps::steps(&input, 0, 1).unwrap();
+            let stages = steps::steps(&input, 0, 1, crate::i18n::Lang::En).unwrap();
             // No X: the stages start at the brought Q.
             assert_eq!(stages[0].values, b.projected.heads[0].q);
             assert!(stages[0].note.contains("as brought"));

@@ -134,6 +134,7 @@ pub fn fitted_crossover(a: &Fit, b: &Fit) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Lang;
     use crate::pages::complexity::*;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -211,7 +212,7 @@ mod tests {
             m.points
                 .extend(s.iter().map(|&(n, ms)| Measurement { n, kind, ms }));
         }
-        let text = m.crossover_text();
+        let text = m.crossover_text(Lang::En);
         assert!(
             text.contains("do not cross between n = 64 and 4096"),
             "{text}"
@@ -221,6 +222,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("parallel"), "{text}");
+        let zh = m.crossover_text(Lang::Zh);
+        assert!(zh.contains("在每个规模上都是线性注意力更快"), "{zh}");
     }
 
     #[test]

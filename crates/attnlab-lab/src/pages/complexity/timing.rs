@@ -7,6 +7,8 @@ use attnlab_plot::RGBColor;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Lang;
+
 /// The smallest sequence length timed.
 pub const N_MIN: usize = 64;
 /// The largest sequence length a run may ask for.
@@ -49,11 +51,17 @@ impl Kind {
     /// Both kinds, in the order they are timed and drawn.
     pub const ALL: [Kind; 2] = [Kind::Softmax, Kind::LinearElu1];
 
-    /// The label on the chart and in the table.
+    /// The label on the chart and in the table, in English (the lessons' answers name
+    /// the curves by it).
     pub fn label(self) -> &'static str {
+        self.label_in(Lang::En)
+    }
+
+    /// The label on the chart and in the table, in `lang`.
+    pub fn label_in(self, lang: Lang) -> &'static str {
         match self {
-            Kind::Softmax => "softmax (streaming)",
-            Kind::LinearElu1 => "linear elu1",
+            Kind::Softmax => lang.pick("softmax (streaming)", "softmax（流式）"),
+            Kind::LinearElu1 => lang.pick("linear elu1", "线性 elu1"),
         }
     }
 

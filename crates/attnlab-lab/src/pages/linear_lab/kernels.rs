@@ -10,6 +10,7 @@ use attnlab_plot::{
 use ndarray::Array2;
 
 use super::{LinearLabError, feature_map, head_input, run};
+use crate::i18n::{Lang, plot_words};
 
 /// A singular value counts towards the numerical rank when it is above this fraction of
 /// the largest one. The matrices are computed in `f32` (relative rounding ≈ 6·10⁻⁸ per
@@ -57,9 +58,12 @@ pub struct KernelComparison {
 }
 
 impl KernelComparison {
-    /// The sentence on ranks, e.g. "φ(Q)φ(K)ᵀ has rank 11 ≤ φ width 16; exp(QKᵀ/√d_k)
-    /// has rank 11 of 11".
-    pub fn rank_statement(&self) -> String {
+    /// The sentence on ranks in `lang`, e.g. "φ(Q)φ(K)ᵀ has rank 11 ≤ φ width 16;
+    /// exp(QKᵀ/√d_k) has rank 11 of 11".
+    pub fn rank_statement(&self, lang: Lang) -> String {
+        if lang == Lang::Zh {
+            return self.rank_statement_zh();
+        }
         let Some(s) = &self.spectra else {
             return format!(
                 "Singular values are computed for up to {MAX_SPECTRUM_TOKENS} tokens; this text \
@@ -85,6 +89,32 @@ impl KernelComparison {
                 " With {full} tokens and φ width {w} the bound does not bite yet: type more than \
                  {w} tokens to see the linear rank stop at {w}.",
                 w = self.phi_width
+            ));
+        }
+        text
+    }
+
+    fn rank_statement_zh(&self) -> String {
+        let Some(s) = &self.spectra else {
+            return format!(
+                "最多为 {MAX_SPECTRUM_TOKENS} 个词元计算奇异值；这段文字超过了这个数。"
+            );
+        };
+        let (full, w) = (s.softmax.len(), self.phi_width);
+        let mut text = format!(
+            "线性注意力：φ(Q)φ(K)ᵀ = (n×{w})·({w}×m)，所以它的秩至多为 φ 的宽度 {w}；这里是 {lr}。\
+             softmax：exp(QKᵀ/√d_k) 不是细长矩阵的乘积，它的秩是 {sr}（共 {full}）{tail}。",
+            lr = s.linear_rank,
+            sr = s.softmax_rank,
+            tail = if s.softmax_rank == full {
+                "（满秩）"
+            } else {
+                ""
+            },
+        );
+        if full <= w {
+            text.push_str(&format!(
+                "{full} 个词元、φ 宽度 {w} 时这个上界还不起作用：输入超过 {w} 个词元，就能看到线性注意力的秩停在 {w}。"
             ));
         }
         text
@@ -139,26 +169,30 @@ pub fn kernel_comparison(
     })
 }
 
-/// The figures of a [`KernelComparison`]: softmax, the implied matrix and `Â − A`.
+/// The figures of a [`KernelComparison`]: softmax, the implied matrix and `Â − A`, their
+/// words in `lang`.
 pub fn comparison_figures(
     cmp: &KernelComparison,
     rows: &[String],
     cols: &[String],
+    lang: Lang,
 ) -> Result<[Heatmap; 3], HeatmapError> {
+    let words = plot_words(lang);
     let soft = crate::figure::head_heatmap(
         "Softmax: softmax(QK\u{1d40}/\u{221a}d_k)",
         rows,
         cols,
         &cmp.softmax,
-    )?;
-    let lin = crate::figure::head_heatmap(
-        format!("{}: implied matrix \u{c2}", cmp.kind.name()),
-        rows,
-        cols,
-        &cmp.linear,
-    )?;
+    )?
+    .with_words(words);
+    let kind = cmp.kind.name();
+    let implied = match lang {
+        Lang::En => format!("{kind}: implied matrix \u{c2}"),
+        Lang::Zh => format!("{kind}：隐含矩阵 \u{c2}"),
+    };
+    let lin = crate::figure::head_heatmap(implied, rows, cols, &cmp.linear)?.with_words(words);
     let diff =
-        Heatmap::difference_of(format!("{} \u{2212} softmax", cmp.kind.name()), &lin, &soft)?;
+        Heatmap::difference_of(format!("{kind} \u{2212} softmax"), &lin, &soft)?.with_words(words);
     Ok([soft, lin, diff])
 }
 
@@ -171,8 +205,8 @@ pub const THRESHOLD_COLOUR: RGBColor = RGBColor(110, 110, 120);
 
 /// The singular values of both similarity matrices, each divided by its largest, against
 /// their index on a log10 axis; the φ width as a vertical line and the rank threshold
-/// ([`RANK_TOLERANCE`]) as a dashed line. `None` without spectra.
-pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
+/// ([`RANK_TOLERANCE`]) as a dashed line, the words in `lang`. `None` without spectra.
+pub fn spectrum_chart(cmp: &KernelComparison, lang: Lang) -> Option<LineChart> {
     let s = cmp.spectra.as_ref()?;
     let relative = |v: &[f32]| -> Vec<(f64, f64)> {
         let top = f64::from(v.first().copied().unwrap_or(0.0));
@@ -185,11 +219,18 @@ pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
     let count = s.softmax.len().max(1) as f64;
     let kind = cmp.kind.name();
     Some(LineChart {
-        title: format!(
-            "Singular values of exp(QK\u{1d40}/\u{221a}d_k) and of \u{3c6}(Q)\u{3c6}(K)\u{1d40} ({kind})"
-        ),
+        title: match lang {
+            Lang::En => format!(
+                "Singular values of exp(QK\u{1d40}/\u{221a}d_k) and of \u{3c6}(Q)\u{3c6}(K)\u{1d40} ({kind})"
+            ),
+            Lang::Zh => format!(
+                "exp(QK\u{1d40}/\u{221a}d_k) 与 \u{3c6}(Q)\u{3c6}(K)\u{1d40}（{kind}）的奇异值"
+            ),
+        },
         x: Axis {
-            label: "index i (largest first)".into(),
+            label: lang
+                .pick("index i (largest first)", "序号 i（从大到小）")
+                .into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
@@ -200,7 +241,10 @@ pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
         },
         series: vec![
             Series {
-                name: Some(format!("rank threshold {RANK_TOLERANCE:e}")),
+                name: Some(match lang {
+                    Lang::En => format!("rank threshold {RANK_TOLERANCE:e}"),
+                    Lang::Zh => format!("秩阈值 {RANK_TOLERANCE:e}"),
+                }),
                 points: vec![
                     (1.0, f64::from(RANK_TOLERANCE)),
                     (count, f64::from(RANK_TOLERANCE)),
@@ -210,14 +254,20 @@ pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
                 markers: false,
             },
             Series {
-                name: Some(format!("softmax: rank {}", s.softmax_rank)),
+                name: Some(match lang {
+                    Lang::En => format!("softmax: rank {}", s.softmax_rank),
+                    Lang::Zh => format!("softmax：秩 {}", s.softmax_rank),
+                }),
                 points: relative(&s.softmax),
                 color: SOFTMAX_COLOUR,
                 dash: LineDash::Solid,
                 markers: true,
             },
             Series {
-                name: Some(format!("{kind}: rank {}", s.linear_rank)),
+                name: Some(match lang {
+                    Lang::En => format!("{kind}: rank {}", s.linear_rank),
+                    Lang::Zh => format!("{kind}：秩 {}", s.linear_rank),
+                }),
                 points: relative(&s.linear),
                 color: LINEAR_COLOUR,
                 dash: LineDash::Solid,
@@ -226,7 +276,10 @@ pub fn spectrum_chart(cmp: &KernelComparison) -> Option<LineChart> {
         ],
         markers: vec![VerticalMarker {
             x: cmp.phi_width as f64,
-            label: format!("\u{3c6} width {}", cmp.phi_width),
+            label: match lang {
+                Lang::En => format!("\u{3c6} width {}", cmp.phi_width),
+                Lang::Zh => format!("\u{3c6} 宽度 {}", cmp.phi_width),
+            },
         }],
         note: None,
     })
@@ -273,7 +326,7 @@ mod tests {
                 "softmax is full rank for distinct tokens"
             );
             assert!(s.linear_rank <= c.phi_width);
-            assert!(c.rank_statement().contains("does not bite yet"));
+            assert!(c.rank_statement(Lang::En).contains("does not bite yet"));
         }
         // 25 tokens > φ width: the linear rank stops at d_k, softmax stays full.
         let p = problem_of(&long_state(), 0);
@@ -308,7 +361,7 @@ mod tests {
         // Row 0 sees only itself in both: no difference.
         assert!(c.difference.row(0).iter().all(|&d| d.abs() < 1e-5));
         let labels = Pipeline::new(&state).queries().labels();
-        let [_, _, diff] = comparison_figures(&c, &labels, &labels).unwrap();
+        let [_, _, diff] = comparison_figures(&c, &labels, &labels, Lang::Zh).unwrap();
         assert!(diff.is_blocked(0, 1) && !diff.is_blocked(1, 0));
     }
 
@@ -316,7 +369,7 @@ mod tests {
     fn the_spectrum_chart_has_both_curves_and_the_bound() {
         let p = problem_of(&long_state(), 0);
         let c = kernel_comparison(&p, 0, AttentionKind::Relu).unwrap();
-        let chart = spectrum_chart(&c).unwrap();
+        let chart = spectrum_chart(&c, Lang::En).unwrap();
         assert_eq!(chart.series.len(), 3);
         assert_eq!(chart.series[1].points.len(), 25);
         assert_eq!(chart.series[1].points[0], (1.0, 1.0));

@@ -6,6 +6,7 @@ use attnlab_core::mask::MaskSpec;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
+use crate::i18n::{Lang, plot_words};
 use crate::state::ModelConfig;
 
 use super::{LinearLabError, head_input, labels, run, signed, values};
@@ -60,29 +61,42 @@ pub fn linformer_view(
 }
 
 /// The figures of a [`LinformerView`]: `Eᵀ` and `Fᵀ` (keys × projected rows) and the
-/// `n × k` attention.
+/// `n × k` attention, their words in `lang`.
 pub fn linformer_figures(
     view: &LinformerView,
     rows: &[String],
     keys: &[String],
+    lang: Lang,
 ) -> Result<[Heatmap; 3], HeatmapError> {
     let k = view.k;
     let proj = labels("k'", k);
+    let (e_title, f_title) = match lang {
+        Lang::En => (
+            format!("E\u{1d40}: keys into {k} projected keys"),
+            format!("F\u{1d40}: values into {k} projected values"),
+        ),
+        Lang::Zh => (
+            format!("E\u{1d40}：把键投影为 {k} 个投影后的键"),
+            format!("F\u{1d40}：把值投影为 {k} 个投影后的值"),
+        ),
+    };
+    let keys_axis = lang.pick("keys", "键");
+    let projected_keys = lang.pick("projected keys", "投影后的键");
     let e = signed(
-        format!("E\u{1d40}: keys into {k} projected keys"),
-        keys.to_vec(),
-        proj.clone(),
+        e_title,
+        (keys.to_vec(), proj.clone()),
         &view.e.t().to_owned(),
-        "E entry",
-        ("keys", "projected keys"),
+        lang.pick("E entry", "E 的元素"),
+        (keys_axis, projected_keys),
+        lang,
     )?;
     let f = signed(
-        format!("F\u{1d40}: values into {k} projected values"),
-        keys.to_vec(),
-        proj.clone(),
+        f_title,
+        (keys.to_vec(), proj.clone()),
         &view.f.t().to_owned(),
-        "F entry",
-        ("keys", "projected values"),
+        lang.pick("F entry", "F 的元素"),
+        (keys_axis, lang.pick("projected values", "投影后的值")),
+        lang,
     )?;
     let a = Heatmap::weights(
         format!("softmax(Q(EK)\u{1d40}/\u{221a}d_k): n\u{d7}{k}"),
@@ -90,7 +104,8 @@ pub fn linformer_figures(
         proj,
         values(&view.weights),
     )?
-    .with_axis_titles("queries", "projected keys");
+    .with_words(plot_words(lang))
+    .with_axis_titles(lang.pick("queries", "查询"), projected_keys);
     Ok([e, f, a])
 }
 
@@ -110,7 +125,7 @@ mod tests {
         let view = linformer_view(&state.model, &b.problem, 1, 5).unwrap();
         assert_eq!(view.weights, b.heads[1].weights);
         let labels = run.queries().labels();
-        let [e, f, a] = linformer_figures(&view, &labels, &labels).unwrap();
+        let [e, f, a] = linformer_figures(&view, &labels, &labels, Lang::En).unwrap();
         assert_eq!((e.n_rows(), e.n_cols()), (11, 5));
         assert_eq!((f.n_rows(), f.n_cols()), (11, 5));
         assert_eq!((a.n_rows(), a.n_cols()), (11, 5));

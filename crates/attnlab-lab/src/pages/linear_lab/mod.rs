@@ -35,6 +35,7 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
 use crate::compute::explain;
+use crate::i18n::{Lang, plot_words};
 
 mod kernels;
 mod linformer;
@@ -87,20 +88,39 @@ impl From<HeatmapError> for LinearLabError {
 }
 
 impl LinearLabError {
-    /// One sentence for a student.
+    /// One sentence for a student, in English (the lessons' answers and `Display`).
     pub fn sentence(&self) -> String {
-        match self {
-            LinearLabError::Core(e) => explain(e),
-            LinearLabError::NotKernel(kind) => format!(
+        self.sentence_in(Lang::En)
+    }
+
+    /// One sentence for a student, in `lang`. The core's refusals are the lab's own
+    /// sentences ([`explain`]).
+    pub fn sentence_in(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (LinearLabError::Core(e), _) => explain(e),
+            (LinearLabError::NotKernel(kind), Lang::En) => format!(
                 "{} is not a kernel (feature-map) variant: choose elu1, relu or taylor.",
                 kind.name()
             ),
-            LinearLabError::NotOneSequence { n, m } => format!(
+            (LinearLabError::NotKernel(kind), Lang::Zh) => format!(
+                "{} 不是核（特征映射）变体：请选择 elu1、relu 或 taylor。",
+                kind_name(*kind, lang)
+            ),
+            (LinearLabError::NotOneSequence { n, m }, Lang::En) => format!(
                 "The RNN form runs over one sequence, but this is cross-attention: {n} target \
                  tokens read {m} source tokens that are all known from the start, so there is \
                  nothing to recur over. Switch to self-attention to step through it."
             ),
-            LinearLabError::Empty => "There are no tokens: type a sentence.".to_string(),
+            (LinearLabError::NotOneSequence { n, m }, Lang::Zh) => format!(
+                "RNN 形式在一个序列上运行，但这里是交叉注意力：{n} 个目标句词元读取 {m} 个源句词元，\
+                 而源句词元从一开始就全部已知，没有可以递推的东西。切换到自注意力即可逐步查看。"
+            ),
+            (LinearLabError::Empty, _) => lang
+                .pick(
+                    "There are no tokens: type a sentence.",
+                    "没有词元：请输入一个句子。",
+                )
+                .to_string(),
         }
     }
 }
@@ -108,6 +128,16 @@ impl LinearLabError {
 impl std::fmt::Display for LinearLabError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.sentence())
+    }
+}
+
+/// An attention kind's name as the page writes it in `lang`: its own name (`elu1`,
+/// `softmax`, `Linformer`…), and in Chinese 高效注意力 for efficient attention.
+pub fn kind_name(kind: AttentionKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (AttentionKind::Efficient, Lang::Zh) => "高效注意力",
+        (AttentionKind::Linformer, Lang::Zh) => "Linformer",
+        _ => kind.name(),
     }
 }
 
@@ -123,8 +153,34 @@ pub fn default_kernel(variant: AttentionKind) -> AttentionKind {
     }
 }
 
-/// Whether `kind` can be made causal, and how or why not, as one sentence.
-pub fn causality(kind: AttentionKind) -> String {
+/// Whether `kind` can be made causal, and how or why not, as one sentence in `lang`.
+pub fn causality(kind: AttentionKind, lang: Lang) -> String {
+    match lang {
+        Lang::En => causality_en(kind),
+        Lang::Zh => match kind {
+            AttentionKind::Softmax => "softmax：可以做成因果的：掩码在 softmax 之前把后面的键的分数设为 −∞（代价为 O(n²)）。"
+                .to_string(),
+            AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
+                "{}：可以做成因果的，且仍为 O(n)：查询 t 只读取累加和 \
+                 S_t = Σ_(j≤t) φ(k_j) v_jᵀ 与 z_t = Σ_(j≤t) φ(k_j)，即一个 RNN（下文逐步演示）。",
+                kind.name()
+            ),
+            AttentionKind::Efficient => "高效注意力：不能做成因果的：它一次性在所有位置上对键归一化，\
+                 因此只能施加填充掩码；K 的 softmax 沿序列轴进行，每个键的权重都依赖后面的键。"
+                .to_string(),
+            AttentionKind::Linformer => "Linformer：不能做成因果的：它把所有位置混合成 k 个投影后的键，\
+                 因此任何键都无法被屏蔽；每个投影后的键 E K 都混合了所有位置，包括后面的位置。"
+                .to_string(),
+        },
+    }
+}
+
+/// Whether `kind` can be made causal ([`causality`] says how or why not).
+pub fn can_be_causal(kind: AttentionKind) -> bool {
+    !matches!(kind, AttentionKind::Efficient | AttentionKind::Linformer)
+}
+
+fn causality_en(kind: AttentionKind) -> String {
     match kind {
         AttentionKind::Softmax => {
             "softmax: can be made causal: the mask sets the logits of later keys \
@@ -192,13 +248,14 @@ fn values(a: &Array2<f32>) -> Vec<f32> {
 /// A signed matrix on a diverging scale (white = 0).
 fn signed(
     title: impl Into<String>,
-    rows: Vec<String>,
-    cols: Vec<String>,
+    (rows, cols): (Vec<String>, Vec<String>),
     a: &Array2<f32>,
     value: &str,
     axes: (&str, &str),
+    lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
     Ok(Heatmap::difference(title, rows, cols, values(a))?
+        .with_words(plot_words(lang))
         .with_value_label(value)
         .with_axis_titles(axes.0, axes.1))
 }
@@ -222,16 +279,25 @@ mod tests {
         assert_eq!(c.linear.weights.dim(), (4, 6));
         let e = rnn_trace(&p, 0, AttentionKind::Taylor).unwrap_err();
         assert!(e.sentence().contains("cross-attention"));
+        assert!(e.sentence_in(Lang::Zh).contains("交叉注意力"));
         let l = linformer_view(&state.model, &p, 0, 3).unwrap();
         assert_eq!((l.e.dim(), l.weights.dim()), ((3, 6), (4, 3)));
     }
 
     #[test]
     fn causality_statements() {
-        assert!(causality(AttentionKind::Linformer).contains("cannot be made causal"));
-        assert!(causality(AttentionKind::Linformer).contains("k projected keys"));
-        assert!(causality(AttentionKind::Efficient).contains("cannot be made causal"));
-        assert!(causality(AttentionKind::Elu1).contains("can be made causal and stays O(n)"));
+        let en = Lang::En;
+        assert!(causality(AttentionKind::Linformer, en).contains("cannot be made causal"));
+        assert!(causality(AttentionKind::Linformer, en).contains("k projected keys"));
+        assert!(causality(AttentionKind::Efficient, en).contains("cannot be made causal"));
+        assert!(causality(AttentionKind::Elu1, en).contains("can be made causal and stays O(n)"));
+        for kind in AttentionKind::ALL {
+            let zh = causality(kind, Lang::Zh);
+            assert!(
+                zh.contains("可以做成因果的") || zh.contains("不能做成因果的"),
+                "{zh}"
+            );
+        }
         assert_eq!(default_kernel(AttentionKind::Softmax), AttentionKind::Elu1);
         assert_eq!(default_kernel(AttentionKind::Taylor), AttentionKind::Taylor);
     }

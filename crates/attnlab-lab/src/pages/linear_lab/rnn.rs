@@ -9,6 +9,7 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
 use super::{LinearLabError, feature_map, head_input, labels, signed};
+use crate::i18n::Lang;
 
 /// One step `t` of causal kernel attention as an RNN.
 #[derive(Debug, Clone, PartialEq)]
@@ -178,49 +179,56 @@ pub fn rnn_trace(
 }
 
 /// The figures of one RNN step: `S_t` (`d_φ × d_v`) and the strips `z_t`, `o_t` and
-/// row `t` of the parallel form (one row each).
-pub fn step_figures(step: &RnnStep) -> Result<[Heatmap; 4], HeatmapError> {
+/// row `t` of the parallel form (one row each), their words in `lang`.
+pub fn step_figures(step: &RnnStep, lang: Lang) -> Result<[Heatmap; 4], HeatmapError> {
     let (dp, dv) = step.s.dim();
     let t = step.t;
+    let feature = lang.pick("\u{3c6} feature", "\u{3c6} 特征");
+    let value_dim = lang.pick("value dimension", "值的维度");
+    let output = lang.pick("output", "输出");
     let s = signed(
         format!("S_{t} = \u{3a3}_(j\u{2264}{t}) \u{3c6}(k_j) v_j\u{1d40}"),
-        labels("", dp),
-        labels("", dv),
+        (labels("", dp), labels("", dv)),
         &step.s,
-        "S entry",
-        ("\u{3c6} feature", "value dimension"),
+        lang.pick("S entry", "S 的元素"),
+        (feature, value_dim),
+        lang,
     )?;
     let strip = |title: String, row: &str, v: &[f32], col: &str, value: &str| {
         let a = Array2::from_shape_vec((1, v.len()), v.to_vec()).expect("one row");
         signed(
             title,
-            vec![row.to_string()],
-            labels("", v.len()),
+            (vec![row.to_string()], labels("", v.len())),
             &a,
             value,
-            ("vector", col),
+            (lang.pick("vector", "向量"), col),
+            lang,
         )
     };
     let z = strip(
         format!("z_{t} = \u{3a3}_(j\u{2264}{t}) \u{3c6}(k_j)"),
         &format!("z_{t}"),
         &step.z,
-        "\u{3c6} feature",
-        "z entry",
+        feature,
+        lang.pick("z entry", "z 的元素"),
     )?;
-    let o = strip(
-        format!("o_{t}: read from the state"),
-        &format!("o_{t}"),
-        &step.output,
-        "value dimension",
-        "output",
-    )?;
+    let (o_title, p_title) = match lang {
+        Lang::En => (
+            format!("o_{t}: read from the state"),
+            format!("row {t} of \u{c2}V: the masked parallel form"),
+        ),
+        Lang::Zh => (
+            format!("o_{t}：从状态中读出"),
+            format!("\u{c2}V 的第 {t} 行：带掩码的并行形式"),
+        ),
+    };
+    let o = strip(o_title, &format!("o_{t}"), &step.output, value_dim, output)?;
     let p = strip(
-        format!("row {t} of \u{c2}V: the masked parallel form"),
+        p_title,
         &format!("(\u{c2}V)_{t}"),
         &step.parallel,
-        "value dimension",
-        "output",
+        value_dim,
+        output,
     )?;
     Ok([s, z, o, p])
 }
@@ -259,7 +267,7 @@ mod tests {
             let z0: f32 = steps[0].z.iter().sum();
             let k0: f32 = steps[0].phi_k.iter().sum();
             assert!((z0 - k0).abs() < 1e-5);
-            let [s, z, o, par] = step_figures(last).unwrap();
+            let [s, z, o, par] = step_figures(last, Lang::En).unwrap();
             assert_eq!(
                 (s.n_rows(), z.n_rows(), o.n_cols(), par.n_cols()),
                 (last.s.nrows(), 1, 16, 16)

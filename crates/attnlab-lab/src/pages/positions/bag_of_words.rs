@@ -8,6 +8,7 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
 use crate::compute::{self, LabError};
+use crate::i18n::{Lang, plot_words};
 use crate::state::{MaskKind, ModelConfig, Variant};
 use crate::tokens::Tokens;
 
@@ -149,32 +150,43 @@ pub struct BagOfWords {
 impl ShuffleRun {
     /// The two figures of this run: the weights on the sentence as typed, and those on
     /// the shuffled sentence put back in the original order (same labels, blocked cells
-    /// hatched). `rows` are the tokens, `cols` the key labels.
+    /// hatched). `rows` are the tokens, `cols` the key labels; the words are in `lang`.
     pub fn figures(
         &self,
         rows: &[String],
         cols: &[String],
+        lang: Lang,
     ) -> Result<(Heatmap, Heatmap), HeatmapError> {
-        let original = crate::figure::head_heatmap("As typed", rows, cols, &self.original)?;
+        let original = crate::figure::head_heatmap(
+            lang.pick("As typed", "按输入顺序"),
+            rows,
+            cols,
+            &self.original,
+        )?
+        .with_words(plot_words(lang));
         let restored = Heatmap::weights(
-            "Shuffled, then put back",
+            lang.pick("Shuffled, then put back", "打乱后再放回原位"),
             rows.to_vec(),
             cols.to_vec(),
             self.restored.iter().copied().collect(),
         )?
+        .with_words(plot_words(lang))
         .with_blocked(self.restored_blocked.iter().copied().collect())?;
         Ok((original, restored))
     }
 }
 
 /// Why the bag-of-words difference with positions off is not expected to be ≈ 0 for
-/// this variant (a mask or a map that depends on position), or `None`.
-pub fn position_dependence(variant: &Variant) -> Option<String> {
+/// this variant (a mask or a map that depends on position), in `lang`, or `None`.
+pub fn position_dependence(variant: &Variant, lang: Lang) -> Option<String> {
     if variant.attention == AttentionKind::Linformer {
         return Some(
-            "Linformer's projection E mixes the keys by position, so even without position \
-             encodings its weights change when the tokens move"
-                .into(),
+            lang.pick(
+                "Linformer's projection E mixes the keys by position, so even without position \
+                 encodings its weights change when the tokens move",
+                "Linformer 的投影 E 按位置混合键，所以即使没有位置编码，词元移动时它的权重也会改变",
+            )
+            .into(),
         );
     }
     let kinds: Vec<&str> = variant
@@ -182,17 +194,23 @@ pub fn position_dependence(variant: &Variant) -> Option<String> {
         .on()
         .into_iter()
         .filter(|k| *k != MaskKind::Padding)
-        .map(MaskKind::label)
+        .map(|k| super::super::mask_name(k, lang))
         .collect();
     (!kinds.is_empty()).then(|| {
-        format!(
-            "the {} mask{} of variant {} {} on positions, not on words, so even without \
-             position encodings the shuffled sentence is masked differently",
-            kinds.join(" and "),
-            if kinds.len() > 1 { "s" } else { "" },
-            variant.name,
-            if kinds.len() > 1 { "depend" } else { "depends" },
-        )
+        let name = &variant.name;
+        match lang {
+            Lang::En => format!(
+                "the {} mask{} of variant {name} {} on positions, not on words, so even without \
+                 position encodings the shuffled sentence is masked differently",
+                kinds.join(" and "),
+                if kinds.len() > 1 { "s" } else { "" },
+                if kinds.len() > 1 { "depend" } else { "depends" },
+            ),
+            Lang::Zh => format!(
+                "变体 {name} 的{}掩码取决于位置而不是词，所以即使没有位置编码，打乱后的句子也会被不同地屏蔽",
+                kinds.join("、"),
+            ),
+        }
     })
 }
 
@@ -359,7 +377,10 @@ mod tests {
                 .all(|&x| x)
         );
         let labels = tokens.labels();
-        let (orig, back) = b.with_positions.figures(&labels, &labels).unwrap();
+        let (orig, back) = b
+            .with_positions
+            .figures(&labels, &labels, Lang::En)
+            .unwrap();
         assert_eq!((orig.n_rows(), back.n_cols()), (14, 14));
         assert!(back.is_blocked(0, 13) && !back.is_blocked(0, 0));
         assert_eq!(
@@ -367,7 +388,7 @@ mod tests {
             ("As typed", "Shuffled, then put back")
         );
         assert!(!b.with_positions.restored_blocked[[0, 0]]);
-        assert_eq!(position_dependence(&state.variants[0]), None);
+        assert_eq!(position_dependence(&state.variants[0], Lang::En), None);
 
         // Positions off in the model: the "with" side uses sinusoids and says so.
         state.model.position.kind = PositionKind::None;
@@ -383,7 +404,7 @@ mod tests {
         let tokens = Tokens::new(&state.text, None);
         let mut v = state.variants[0].clone();
         v.masks.causal = true;
-        let why = position_dependence(&v).unwrap();
+        let why = position_dependence(&v, Lang::En).unwrap();
         assert!(
             why.contains("causal mask") && why.contains("depends"),
             "{why}"
@@ -394,13 +415,17 @@ mod tests {
         assert!(b.without_positions.max_difference > 1e-3);
         v.masks.window = Some(2);
         assert!(
-            position_dependence(&v)
+            position_dependence(&v, Lang::En)
                 .unwrap()
                 .contains("causal and window masks")
         );
         v.masks = Default::default();
         v.attention = AttentionKind::Linformer;
-        assert!(position_dependence(&v).unwrap().starts_with("Linformer"));
+        assert!(
+            position_dependence(&v, Lang::En)
+                .unwrap()
+                .starts_with("Linformer")
+        );
         // Linformer's weights are over k projected keys: only the rows go back.
         let b = bag_of_words(&state.model, &v, &tokens, 0, &p).unwrap();
         assert_eq!(b.without_positions.restored.dim(), (11, 4));

@@ -8,6 +8,7 @@ use attnlab_plot::{
 };
 use ndarray::Array2;
 
+use crate::i18n::{Lang, Tr, plot_words};
 use crate::state::ModelConfig;
 
 /// A table of position vectors, one row per position (an `ndarray` matrix).
@@ -39,8 +40,8 @@ fn signed_heatmap(
     title: String,
     m: &Array2<f32>,
     value: &str,
-    rows: &str,
-    cols: &str,
+    (rows, cols): (&str, &str),
+    lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
     Ok(Heatmap::difference(
         title,
@@ -48,43 +49,62 @@ fn signed_heatmap(
         numbered(m.ncols()),
         m.iter().copied().collect(),
     )?
+    .with_words(plot_words(lang))
     .with_value_label(value)
     .with_axis_titles(rows, cols))
 }
 
-/// The PE table as a figure: positions on the rows, dimensions on the columns.
-pub fn table_heatmap(table: &Array2<f32>) -> Result<Heatmap, HeatmapError> {
-    let title = format!(
-        "PE \u{b7} {} positions \u{d7} {} dimensions",
-        table.nrows(),
-        table.ncols(),
-    );
-    signed_heatmap(title, table, "PE value", "position", "dimension")
-}
-
-/// The `PE(a)·PE(b)` matrix as a figure.
-pub fn dot_heatmap(g: &Array2<f32>) -> Result<Heatmap, HeatmapError> {
-    let title = format!("PE(a)\u{b7}PE(b) \u{b7} {} positions", g.nrows());
-    signed_heatmap(title, g, "PE(a)\u{b7}PE(b)", "position a", "position b")
-}
-
-/// A position setting in a few words, e.g. `"sinusoidal, base 10000, interleaved, added"`.
-pub fn describe(p: &PositionConfig) -> String {
-    let combine = match p.combine {
-        Combine::Add => "added".to_string(),
-        Combine::Concat { d_pos } => format!("concatenated (d_pos {d_pos})"),
+/// The PE table as a figure in `lang`: positions on the rows, dimensions on the columns.
+pub fn table_heatmap(table: &Array2<f32>, lang: Lang) -> Result<Heatmap, HeatmapError> {
+    let (n, d) = (table.nrows(), table.ncols());
+    let title = match lang {
+        Lang::En => format!("PE \u{b7} {n} positions \u{d7} {d} dimensions"),
+        Lang::Zh => format!("PE \u{b7} {n} 个位置 \u{d7} {d} 个维度"),
     };
-    match p.kind {
-        PositionKind::None => "no positions".into(),
-        PositionKind::Learned => format!("learned, {combine}"),
-        PositionKind::Sinusoidal => format!(
-            "sinusoidal, base {}, {}, {combine}",
-            p.base,
-            match p.layout {
-                Layout::Interleaved => "interleaved",
-                Layout::Split => "split",
-            }
-        ),
+    let axes = (
+        lang.pick("position", "位置"),
+        lang.pick("dimension", "维度"),
+    );
+    signed_heatmap(title, table, lang.pick("PE value", "PE 值"), axes, lang)
+}
+
+/// The `PE(a)·PE(b)` matrix as a figure in `lang`.
+pub fn dot_heatmap(g: &Array2<f32>, lang: Lang) -> Result<Heatmap, HeatmapError> {
+    let n = g.nrows();
+    let title = match lang {
+        Lang::En => format!("PE(a)\u{b7}PE(b) \u{b7} {n} positions"),
+        Lang::Zh => format!("PE(a)\u{b7}PE(b) \u{b7} {n} 个位置"),
+    };
+    let axes = (
+        lang.pick("position a", "位置 a"),
+        lang.pick("position b", "位置 b"),
+    );
+    signed_heatmap(title, g, "PE(a)\u{b7}PE(b)", axes, lang)
+}
+
+/// A position setting in a few words in `lang`, e.g. `"sinusoidal, base 10000,
+/// interleaved, added"`.
+pub fn describe(p: &PositionConfig, lang: Lang) -> String {
+    let combine = match (p.combine, lang) {
+        (Combine::Add, Lang::En) => "added".to_string(),
+        (Combine::Add, Lang::Zh) => "相加".to_string(),
+        (Combine::Concat { d_pos }, Lang::En) => format!("concatenated (d_pos {d_pos})"),
+        (Combine::Concat { d_pos }, Lang::Zh) => format!("拼接（d_pos {d_pos}）"),
+    };
+    let layout = match p.layout {
+        Layout::Interleaved => lang.pick("interleaved", "交错排列"),
+        Layout::Split => lang.pick("split", "分半排列"),
+    };
+    match (p.kind, lang) {
+        (PositionKind::None, _) => lang.pick("no positions", "无位置编码").into(),
+        (PositionKind::Learned, Lang::En) => format!("learned, {combine}"),
+        (PositionKind::Learned, Lang::Zh) => format!("可学习，{combine}"),
+        (PositionKind::Sinusoidal, Lang::En) => {
+            format!("sinusoidal, base {}, {layout}, {combine}", p.base)
+        }
+        (PositionKind::Sinusoidal, Lang::Zh) => {
+            format!("正弦，底数 {}，{layout}，{combine}", p.base)
+        }
     }
 }
 
@@ -129,10 +149,15 @@ pub const CURVE_COLOURS: [RGBColor; 4] = [
     RGBColor(231, 41, 138),
 ];
 
-/// What dimension `dim` of a width-`d` sinusoidal table is, e.g. `"sin, ω = 0.1"`.
-pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize) -> String {
+/// What dimension `dim` of a width-`d` sinusoidal table is, in `lang`, e.g.
+/// `"dim 16: sin, ω = 0.1"`.
+pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize, lang: Lang) -> String {
+    let name = match lang {
+        Lang::En => format!("dim {dim}"),
+        Lang::Zh => format!("维度 {dim}"),
+    };
     if config.kind != PositionKind::Sinusoidal || d < 2 {
-        return format!("dim {dim}");
+        return name;
     }
     let half = d / 2;
     let (i, wave) = match config.layout {
@@ -140,22 +165,27 @@ pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize) -> String 
         Layout::Split if dim < half => (dim, "sin"),
         Layout::Split => (dim - half, "cos"),
     };
-    let w = position::frequency(i, d, config.base);
-    format!(
-        "dim {dim}: {wave}, \u{3c9} = {}",
-        attnlab_plot::number::significant(w, 3)
-    )
+    let w = attnlab_plot::number::significant(position::frequency(i, d, config.base), 3);
+    match lang {
+        Lang::En => format!("{name}: {wave}, \u{3c9} = {w}"),
+        Lang::Zh => format!("{name}：{wave}，\u{3c9} = {w}"),
+    }
 }
 
 /// The chosen dimensions of `table` as curves over position (sines solid, cosines
-/// dashed), with headroom above the data for the legend.
-pub fn curves_chart(config: &PositionConfig, table: &Array2<f32>, dims: &[usize]) -> LineChart {
+/// dashed), with headroom above the data for the legend; its words in `lang`.
+pub fn curves_chart(
+    config: &PositionConfig,
+    table: &Array2<f32>,
+    dims: &[usize],
+    lang: Lang,
+) -> LineChart {
     let d = table.ncols();
     let mut series: Vec<Series> = curves(table, dims)
         .into_iter()
         .enumerate()
         .map(|(k, (dim, values))| {
-            let label = dimension_label(config, d, dim);
+            let label = dimension_label(config, d, dim, lang);
             Series {
                 dash: if label.contains("cos") {
                     LineDash::Dashed
@@ -185,14 +215,17 @@ pub fn curves_chart(config: &PositionConfig, table: &Array2<f32>, dims: &[usize]
         markers: false,
     });
     LineChart {
-        title: format!("PE over {} positions", table.nrows()),
+        title: match lang {
+            Lang::En => format!("PE over {} positions", table.nrows()),
+            Lang::Zh => format!("{} 个位置上的 PE", table.nrows()),
+        },
         x: Axis {
-            label: "position p".into(),
+            label: lang.pick("position p", "位置 p").into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
         y: Axis {
-            label: "PE(p, dim)".into(),
+            label: lang.pick("PE(p, dim)", "PE(p, 维度)").into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
@@ -204,31 +237,43 @@ pub fn curves_chart(config: &PositionConfig, table: &Array2<f32>, dims: &[usize]
 
 /// Reads dimension indices typed by a person (`"0, 1, 8 9"`): whole numbers separated by
 /// commas or spaces, each below `width`, at most `max` of them, duplicates dropped.
-/// Returns a sentence saying what is wrong otherwise.
-pub fn parse_dims(text: &str, width: usize, max: usize) -> Result<Vec<usize>, String> {
+/// Returns a sentence in `lang` saying what is wrong otherwise.
+pub fn parse_dims(text: &str, width: usize, max: usize, lang: Lang) -> Result<Vec<usize>, String> {
     let mut dims = Vec::new();
     for part in text
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|p| !p.is_empty())
     {
-        let d: usize = part
-            .parse()
-            .map_err(|_| format!("“{part}” is not a dimension: type whole numbers like 0, 1, 8"))?;
+        let d: usize = part.parse().map_err(|_| match lang {
+            Lang::En => format!("“{part}” is not a dimension: type whole numbers like 0, 1, 8"),
+            Lang::Zh => format!("“{part}”不是维度：请输入整数，例如 0, 1, 8"),
+        })?;
         if d >= width {
-            return Err(format!(
-                "dimension {d} does not exist: the position vectors have {width} dimensions (0 to {})",
-                width.saturating_sub(1)
-            ));
+            let last = width.saturating_sub(1);
+            return Err(match lang {
+                Lang::En => format!(
+                    "dimension {d} does not exist: the position vectors have {width} dimensions (0 to {last})"
+                ),
+                Lang::Zh => format!("维度 {d} 不存在：位置向量有 {width} 个维度（0 到 {last}）"),
+            });
         }
         if !dims.contains(&d) {
             dims.push(d);
         }
     }
     if dims.is_empty() {
-        return Err("type at least one dimension, e.g. 0, 1, 8, 9".into());
+        return Err(lang
+            .pick(
+                "type at least one dimension, e.g. 0, 1, 8, 9",
+                "请至少输入一个维度，例如 0, 1, 8, 9",
+            )
+            .into());
     }
     if dims.len() > max {
-        return Err(format!("at most {max} dimensions can be drawn at once"));
+        return Err(match lang {
+            Lang::En => format!("at most {max} dimensions can be drawn at once"),
+            Lang::Zh => format!("一次最多画 {max} 个维度"),
+        });
     }
     Ok(dims)
 }
@@ -267,7 +312,7 @@ pub enum RotationCheck {
         checked: usize,
     },
     /// No rotation exists for this kind of encoding; the sentence says why.
-    NoRotation(&'static str),
+    NoRotation(Tr),
     /// The offset leaves no pair `p, p+k` among the positions.
     TooFewPositions {
         /// The offset.
@@ -278,10 +323,16 @@ pub enum RotationCheck {
 }
 
 /// Why learned positions have no `R_k`.
-pub const LEARNED_HAS_NO_ROTATION: &str = "Learned position vectors are free parameters: no single rotation R_k carries PE(p) to PE(p+k) for every p, so there is no residual to measure.";
+pub const LEARNED_HAS_NO_ROTATION: Tr = Tr::new(
+    "Learned position vectors are free parameters: no single rotation R_k carries PE(p) to PE(p+k) for every p, so there is no residual to measure.",
+    "可学习的位置向量是自由参数：不存在对每个 p 都把 PE(p) 变为 PE(p+k) 的同一个旋转 R_k，因此没有残差可测。",
+);
 
 /// Why no encoding has no `R_k`.
-pub const NONE_HAS_NO_ROTATION: &str = "Positions are off: every PE(p) is the zero vector, so there is nothing to rotate — and attention sees the sentence as a bag of words.";
+pub const NONE_HAS_NO_ROTATION: Tr = Tr::new(
+    "Positions are off: every PE(p) is the zero vector, so there is nothing to rotate — and attention sees the sentence as a bag of words.",
+    "位置编码已关闭：每个 PE(p) 都是零向量，没有什么可旋转的——注意力把句子看作一个词袋。",
+);
 
 /// Measures `PE(p+k) = R_k·PE(p)` on `table` (built from `config`).
 pub fn rotation_check(config: &PositionConfig, table: &Array2<f32>, k: usize) -> RotationCheck {
@@ -339,11 +390,11 @@ mod tests {
     fn figures_are_labelled() {
         let m = model();
         let t = table(&m, 5);
-        let h = table_heatmap(&t).unwrap();
+        let h = table_heatmap(&t, Lang::En).unwrap();
         assert_eq!((h.n_rows(), h.n_cols()), (5, 64));
         assert_eq!((h.row_axis(), h.col_axis()), ("position", "dimension"));
         assert_eq!(h.title(), "PE \u{b7} 5 positions \u{d7} 64 dimensions");
-        let g = dot_heatmap(&dot_matrix(&t)).unwrap();
+        let g = dot_heatmap(&dot_matrix(&t), Lang::En).unwrap();
         assert_eq!((g.n_rows(), g.n_cols()), (5, 5));
         // PE(0)·PE(0) = 32 (sin² + cos² = 1 for each of the 32 pairs).
         assert!((g.value(0, 0).unwrap() - 32.0).abs() < 1e-4);
@@ -353,7 +404,7 @@ mod tests {
     fn the_curves_chart_names_each_dimension() {
         let m = model();
         let t = table(&m, 50);
-        let c = curves_chart(&m.position, &t, &[0, 1, 16, 17]);
+        let c = curves_chart(&m.position, &t, &[0, 1, 16, 17], Lang::En);
         let named: Vec<&str> = c.series.iter().filter_map(|s| s.name.as_deref()).collect();
         // ω_8 = 10000^(−16/64) = 0.1.
         assert_eq!(
@@ -375,11 +426,11 @@ mod tests {
         let mut split = m.position;
         split.layout = Layout::Split;
         assert_eq!(
-            dimension_label(&split, 64, 40),
+            dimension_label(&split, 64, 40, Lang::En),
             "dim 40: cos, \u{3c9} = 0.1"
         );
         split.kind = PositionKind::Learned;
-        assert_eq!(dimension_label(&split, 64, 40), "dim 40");
+        assert_eq!(dimension_label(&split, 64, 40, Lang::En), "dim 40");
     }
 
     #[test]
@@ -415,12 +466,24 @@ mod tests {
 
     #[test]
     fn dims_are_parsed_and_defaulted() {
-        assert_eq!(parse_dims("0, 1 8,9", 64, 4), Ok(vec![0, 1, 8, 9]));
-        assert_eq!(parse_dims("3 3", 64, 4), Ok(vec![3]));
-        assert!(parse_dims("64", 64, 4).unwrap_err().contains("0 to 63"));
-        assert!(parse_dims("a", 64, 4).is_err());
-        assert!(parse_dims(" ", 64, 4).is_err());
-        assert!(parse_dims("1 2 3 4 5", 64, 4).is_err());
+        assert_eq!(
+            parse_dims("0, 1 8,9", 64, 4, Lang::En),
+            Ok(vec![0, 1, 8, 9])
+        );
+        assert_eq!(parse_dims("3 3", 64, 4, Lang::En), Ok(vec![3]));
+        assert!(
+            parse_dims("64", 64, 4, Lang::En)
+                .unwrap_err()
+                .contains("0 to 63")
+        );
+        assert!(parse_dims("a", 64, 4, Lang::En).is_err());
+        assert!(parse_dims(" ", 64, 4, Lang::En).is_err());
+        assert!(
+            parse_dims("64", 64, 4, Lang::Zh)
+                .unwrap_err()
+                .contains("0 到 63")
+        );
+        assert!(parse_dims("1 2 3 4 5", 64, 4, Lang::En).is_err());
         let mut m = model();
         assert_eq!(default_dims(&m), vec![0, 1, 16, 17]);
         m.position.layout = Layout::Split;

@@ -14,6 +14,7 @@ use ndarray::Array2;
 use super::formula::{self, Keys, LinformerInput, Qkv, Side};
 use super::stages::{self as meta, Axis, Family, Query, Stage, StageKind};
 use crate::compute::{self, LabError};
+use crate::i18n::Lang;
 use crate::state::{Mode, ModelConfig, Variant};
 
 /// What the stages are computed from: the state's model and variant, the queries'
@@ -50,6 +51,7 @@ fn finite(a: &Array2<f32>, what: &'static str) -> Result<(), LabError> {
 /// highlighted row follow from its kind, the family and the query.
 struct Builder<'a> {
     family: Family,
+    lang: Lang,
     queries: &'a [String],
     keys: &'a [String],
     query: Option<Query>,
@@ -74,7 +76,7 @@ impl Builder<'_> {
         };
         self.stages.push(Stage {
             kind,
-            name: kind.name(self.family),
+            name: kind.name(self.family, self.lang),
             row_axis,
             col_axis,
             rows: self.labels(row_axis, values.nrows()),
@@ -107,7 +109,14 @@ impl Builder<'_> {
 /// variants (elu1, relu, taylor): X, Q, K, V, φ(Q), φ(K), similarities, implied Â,
 /// output, concat · W^O. Efficient: X, Q, K, V, softmax_row(Q), softmax_col(K), implied
 /// Â, output, concat · W^O.
-pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<Stage>, LabError> {
+///
+/// Names and notes are in `lang`; the formulas are the same in every language.
+pub fn steps(
+    input: &StepsInput<'_>,
+    head: usize,
+    query: usize,
+    lang: Lang,
+) -> Result<Vec<Stage>, LabError> {
     let problem = input.problem;
     let heads = compute::compute_heads(problem)?;
     let result: &HeadResult = heads.get(head).ok_or_else(|| {
@@ -135,6 +144,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
         });
     let mut b = Builder {
         family,
+        lang,
         queries: input.queries,
         keys: input.keys,
         query,
@@ -152,27 +162,38 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
             StageKind::Input,
             encoded.x.clone(),
             formula::input(input.model, b.query.as_ref()),
-            meta::input_note(input.model, input.mode),
+            meta::input_note(input.model, input.mode, lang),
         );
         // Q, K, V.
         b.push(
             StageKind::Queries,
             hin.q.clone(),
             formula::projection(Qkv::Queries, head, input.mode, input.model.projection),
-            format!(
-                "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
-            ),
+            match lang {
+                Lang::En => format!(
+                    "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
+                ),
+                Lang::Zh => format!(
+                    "每个查询词元在 X 中的行乘以头 {head} 的 W^Q：{n} 个查询，宽度 d_k = {d_k}。"
+                ),
+            },
         );
         b.push(
             StageKind::Keys,
             hin.k.clone(),
             formula::projection(Qkv::Keys, head, input.mode, input.model.projection),
-            match input.mode {
-                Mode::Cross => {
+            match (input.mode, lang) {
+                (Mode::Cross, Lang::En) => {
                     format!("Keys come from the source sentence: {m} keys of width {d_k}.")
                 }
-                Mode::SelfAttention => {
+                (Mode::Cross, Lang::Zh) => {
+                    format!("键来自源句：{m} 个键，宽度 {d_k}。")
+                }
+                (Mode::SelfAttention, Lang::En) => {
                     format!("The same tokens, projected with W^K: {m} keys of width {d_k}.")
+                }
+                (Mode::SelfAttention, Lang::Zh) => {
+                    format!("同样的词元，用 W^K 投影：{m} 个键，宽度 {d_k}。")
                 }
             },
         );
@@ -180,7 +201,11 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
             StageKind::Values,
             hin.v.clone(),
             formula::projection(Qkv::Values, head, input.mode, input.model.projection),
-            "The values are what the weights will mix, one row per key.".to_string(),
+            lang.pick(
+                "The values are what the weights will mix, one row per key.",
+                "值是权重将要混合的内容，每个键一行。",
+            )
+            .to_string(),
         );
     } else {
         let d_v = hin.v.ncols();
@@ -188,19 +213,34 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
             (
                 StageKind::Queries,
                 Qkv::Queries,
-                format!("Head {head}'s queries as brought: {n} rows of width d_k = {d_k}."),
+                match lang {
+                    Lang::En => {
+                        format!("Head {head}'s queries as brought: {n} rows of width d_k = {d_k}.")
+                    }
+                    Lang::Zh => format!("导入的头 {head} 的查询：{n} 行，宽度 d_k = {d_k}。"),
+                },
             ),
             (
                 StageKind::Keys,
                 Qkv::Keys,
-                format!("Head {head}'s keys as brought: {m} rows of width d_k = {d_k}."),
+                match lang {
+                    Lang::En => {
+                        format!("Head {head}'s keys as brought: {m} rows of width d_k = {d_k}.")
+                    }
+                    Lang::Zh => format!("导入的头 {head} 的键：{m} 行，宽度 d_k = {d_k}。"),
+                },
             ),
             (
                 StageKind::Values,
                 Qkv::Values,
-                format!(
-                    "Head {head}'s values as brought: {m} rows of width d_v = {d_v}, what the weights will mix."
-                ),
+                match lang {
+                    Lang::En => format!(
+                        "Head {head}'s values as brought: {m} rows of width d_v = {d_v}, what the weights will mix."
+                    ),
+                    Lang::Zh => format!(
+                        "导入的头 {head} 的值：{m} 行，宽度 d_v = {d_v}，即权重将要混合的内容。"
+                    ),
+                },
             ),
         ] {
             let values = match which {
@@ -226,15 +266,25 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                         StageKind::ProjectedKeys,
                         kp.clone(),
                         formula::linformer_projection(LinformerInput::Keys, k, m),
-                        format!(
-                            "Linformer mixes the {m} keys into k = {k} projected keys with a seeded E (k×m)."
-                        ),
+                        match lang {
+                            Lang::En => format!(
+                                "Linformer mixes the {m} keys into k = {k} projected keys with a seeded E (k×m)."
+                            ),
+                            Lang::Zh => format!(
+                                "Linformer 用按种子生成的 E（k×m）把 {m} 个键混合成 k = {k} 个投影后的键。"
+                            ),
+                        },
                     );
                     b.push(
                         StageKind::ProjectedValues,
                         vp.clone(),
                         formula::linformer_projection(LinformerInput::Values, k, m),
-                        format!("The values are mixed the same way with F (k×m): {k} rows."),
+                        match lang {
+                            Lang::En => {
+                                format!("The values are mixed the same way with F (k×m): {k} rows.")
+                            }
+                            Lang::Zh => format!("值以同样的方式用 F（k×m）混合：{k} 行。"),
+                        },
                     );
                     (kp, vp)
                 }
@@ -257,7 +307,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::Scores,
                 raw,
                 formula::scores(score_fn, keys_of),
-                meta::score_note(score_fn, keys_of),
+                meta::score_note(score_fn, keys_of, lang),
             );
             // Logits exactly as the core forms them: the score function, then ÷ τ.
             let scored = score::scores(score_fn, &hin.q, &keys, score_params);
@@ -267,7 +317,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::Scaled,
                 logits.clone(),
                 formula::scaled(score_fn, d_k, spec.temperature),
-                meta::scaled_note(score_fn, d_k, spec.temperature),
+                meta::scaled_note(score_fn, d_k, spec.temperature, lang),
             );
             let weights = match keys_of {
                 Keys::Projected => softmax::softmax_masked(&logits, &Mask::full(n, keys.nrows())),
@@ -276,7 +326,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                         StageKind::Masked,
                         logits.clone(),
                         formula::masked(input.variant),
-                        meta::masked_note(input.variant, mask.empty_rows().len()),
+                        meta::masked_note(input.variant, mask.empty_rows().len(), lang),
                     );
                     b.block(mask.allowed());
                     softmax::softmax_masked(&logits, mask)
@@ -286,9 +336,12 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::Softmax,
                 weights.clone(),
                 formula::softmax(),
-                "Each row becomes a probability distribution over the keys: it sums to 1 \
-                 (a row with no allowed key is all zeros)."
-                    .to_string(),
+                lang.pick(
+                    "Each row becomes a probability distribution over the keys: it sums to 1 \
+                     (a row with no allowed key is all zeros).",
+                    "每一行变成键上的概率分布：和为 1（没有允许的键的行全为 0）。",
+                )
+                .to_string(),
             );
             if keys_of == Keys::Tokens {
                 b.block(mask.allowed());
@@ -297,7 +350,11 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::HeadOutput,
                 linear::weights_times_values(&weights, &values),
                 formula::head_output(head, keys_of),
-                "Each query's output is the weighted mean of the value rows.".to_string(),
+                lang.pick(
+                    "Each query's output is the weighted mean of the value rows.",
+                    "每个查询的输出是各值行的加权平均。",
+                )
+                .to_string(),
             );
         }
         Family::Kernel(map) => {
@@ -310,14 +367,17 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::FeatureQueries,
                 phi_q,
                 formula::feature_map(map, Side::Queries),
-                meta::feature_note(map),
+                meta::feature_note(map, lang),
             );
             b.push(
                 StageKind::FeatureKeys,
                 phi_k,
                 formula::feature_map(map, Side::Keys),
-                "The same map on every key: all entries are ≥ 0, so every similarity is ≥ 0."
-                    .to_string(),
+                lang.pick(
+                    "The same map on every key: all entries are ≥ 0, so every similarity is ≥ 0.",
+                    "对每个键做同样的映射：所有元素都 ≥ 0，因此每个相似度都 ≥ 0。",
+                )
+                .to_string(),
             );
             finite(&sim, "similarities φ(q)ᵀφ(k)")?;
             let implied = linear::implied_from_similarity(&sim);
@@ -325,18 +385,24 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::Similarity,
                 sim,
                 formula::similarity(input.variant),
-                "Shown for teaching only: linear attention never builds this n×m matrix \
-                 to compute its output."
-                    .to_string(),
+                lang.pick(
+                    "Shown for teaching only: linear attention never builds this n×m matrix \
+                     to compute its output.",
+                    "仅为教学而显示：线性注意力计算输出时从不构造这个 n×m 矩阵。",
+                )
+                .to_string(),
             );
             b.block(mask.allowed());
             b.push(
                 StageKind::Implied,
                 implied,
                 formula::implied(),
-                "Each row of similarities divided by its sum (+ ε = 10⁻⁶): the weights the \
-                 O(n) computation applies without forming them."
-                    .to_string(),
+                lang.pick(
+                    "Each row of similarities divided by its sum (+ ε = 10⁻⁶): the weights the \
+                     O(n) computation applies without forming them.",
+                    "每行相似度除以该行之和（+ ε = 10⁻⁶）：O(n) 计算在不显式构造的情况下所用的权重。",
+                )
+                .to_string(),
             );
             b.block(mask.allowed());
             let causality = if input.variant.masks.causal {
@@ -348,7 +414,7 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::HeadOutput,
                 result.output.clone(),
                 formula::linear_output(head, causality),
-                meta::linear_output_note(result.computation),
+                meta::linear_output_note(result.computation, lang),
             );
         }
         Family::Efficient => {
@@ -357,43 +423,64 @@ pub fn steps(input: &StepsInput<'_>, head: usize, query: usize) -> Result<Vec<St
                 StageKind::FeatureQueries,
                 linear::softmax_rows(&hin.q),
                 formula::efficient_map(Side::Queries),
-                "Each query row is normalised over its d_k features (rows sum to 1).".to_string(),
+                lang.pick(
+                    "Each query row is normalised over its d_k features (rows sum to 1).",
+                    "每个查询行在其 d_k 个特征上归一化（每行和为 1）。",
+                )
+                .to_string(),
             );
             b.push(
                 StageKind::FeatureKeys,
                 linear::softmax_columns(&hin.k, &keep),
                 formula::efficient_map(Side::Keys),
-                "Each key feature column is normalised over the positions (columns sum to 1; \
-                 padding keys get 0)."
-                    .to_string(),
+                lang.pick(
+                    "Each key feature column is normalised over the positions (columns sum to 1; \
+                     padding keys get 0).",
+                    "键的每个特征列在各位置上归一化（每列和为 1；填充键为 0）。",
+                )
+                .to_string(),
             );
             b.push(
                 StageKind::Implied,
                 result.weights.clone(),
                 formula::efficient_implied(),
-                "Shown for teaching only: the output is computed as φ(Q)(φ(K)ᵀV) in O(n)."
-                    .to_string(),
+                lang.pick(
+                    "Shown for teaching only: the output is computed as φ(Q)(φ(K)ᵀV) in O(n).",
+                    "仅为教学而显示：输出以 O(n) 按 φ(Q)(φ(K)ᵀV) 计算。",
+                )
+                .to_string(),
             );
             b.block(result.mask.allowed());
             b.push(
                 StageKind::HeadOutput,
                 result.output.clone(),
                 formula::efficient_output(head),
-                "Efficient attention: d_k×d_v context first, then each query reads it.".to_string(),
+                lang.pick(
+                    "Efficient attention: d_k×d_v context first, then each query reads it.",
+                    "高效注意力：先算出 d_k×d_v 的上下文，再由每个查询读取。",
+                )
+                .to_string(),
             );
         }
     }
 
     // Concat · W^O: the core's own combination of every head.
     let output = problem.combine(&heads)?;
-    let note = format!(
-        "The {} heads' outputs side by side{}: the layer's output, one row per query.",
-        heads.len(),
-        match projection {
-            Projection::Seeded => ", times W^O",
-            Projection::Identity => "",
+    let h = heads.len();
+    let note = match (lang, projection) {
+        (Lang::En, Projection::Seeded) => format!(
+            "The {h} heads' outputs side by side, times W^O: the layer's output, one row per query."
+        ),
+        (Lang::En, Projection::Identity) => {
+            format!("The {h} heads' outputs side by side: the layer's output, one row per query.")
         }
-    );
+        (Lang::Zh, Projection::Seeded) => {
+            format!("{h} 个头的输出并排拼接，再乘以 W^O：这一层的输出，每个查询一行。")
+        }
+        (Lang::Zh, Projection::Identity) => {
+            format!("{h} 个头的输出并排拼接：这一层的输出，每个查询一行。")
+        }
+    };
     b.push(
         StageKind::Output,
         output,

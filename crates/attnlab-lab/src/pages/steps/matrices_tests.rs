@@ -21,7 +21,7 @@ fn run(state: &LabState, variant: usize, head: usize, query: usize) -> Vec<Stage
         queries: &queries,
         keys: &keys,
     };
-    steps(&input, head, query).unwrap()
+    steps(&input, head, query, Lang::En).unwrap()
 }
 
 fn stage(stages: &[Stage], kind: StageKind) -> &Stage {
@@ -84,7 +84,7 @@ fn masked_stage_reads_minus_infinity_and_rows_sum_to_one() {
     let soft = stage(&stages, StageKind::Softmax);
     let row: f32 = soft.row_values(2).unwrap().iter().flatten().sum();
     assert!((row - 1.0).abs() < 1e-6);
-    assert!(soft.heatmap("t").unwrap().is_blocked(2, 3));
+    assert!(soft.heatmap("t", Lang::En).unwrap().is_blocked(2, 3));
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn linformer_projects_keys_and_has_no_mask_stage() {
     for kind in [StageKind::Keys, StageKind::Values] {
         let s = stage(&stages, kind);
         assert_eq!(s.rows, Pipeline::new(&state).keys().labels());
-        assert!(s.heatmap("t").is_ok(), "{kind:?}");
+        assert!(s.heatmap("t", Lang::En).is_ok(), "{kind:?}");
     }
 }
 
@@ -201,13 +201,13 @@ fn cross_mode_and_bad_heads() {
         keys: &k,
     };
     assert!(
-        steps(&input, 9, 0)
+        steps(&input, 9, 0, Lang::En)
             .unwrap_err()
             .sentence()
             .contains("no head 9")
     );
     // A query past the end highlights nothing.
-    assert_eq!(steps(&input, 0, 99).unwrap()[0].highlight, None);
+    assert_eq!(steps(&input, 0, 99, Lang::En).unwrap()[0].highlight, None);
 }
 
 #[test]
@@ -243,7 +243,7 @@ fn the_input_formula_highlight_and_readout_follow_the_query() {
             );
             let expected = (s.row_axis == Axis::QueryTokens).then_some(i);
             assert_eq!(s.highlight, expected, "{:?}", s.kind);
-            let readout = s.readout(3).unwrap();
+            let readout = s.readout(3, Lang::En).unwrap();
             assert!(
                 readout
                     .text
@@ -253,7 +253,9 @@ fn the_input_formula_highlight_and_readout_follow_the_query() {
             );
             assert_eq!(readout.values.is_some(), expected.is_some());
         }
-        let soft = stage(&stages, StageKind::Softmax).readout(3).unwrap();
+        let soft = stage(&stages, StageKind::Softmax)
+            .readout(3, Lang::En)
+            .unwrap();
         assert_eq!(
             soft.values.as_ref().unwrap().iter().flatten().count(),
             i + 1,
@@ -263,7 +265,9 @@ fn the_input_formula_highlight_and_readout_follow_the_query() {
     }
     // The keys' stages read out which query is selected instead of a row.
     let stages = run(&state, 0, 0, 7);
-    let keys = stage(&stages, StageKind::Keys).readout(3).unwrap();
+    let keys = stage(&stages, StageKind::Keys)
+        .readout(3, Lang::En)
+        .unwrap();
     assert_eq!(
         keys.text,
         "The rows of Keys K are the keys (all of them are used by every query); the \
@@ -311,4 +315,79 @@ fn identity_projections_drop_the_weight_matrices_from_the_formulas() {
             .contains("<mi>src</mi>")
     );
     assert!(!stage(&stages, StageKind::Queries).formula.contains("src"));
+}
+
+/// The words (3 letters or more) in Latin letters of `text` that are not symbols or
+/// names every language writes alike.
+fn latin_words(text: &str) -> Vec<String> {
+    const SYMBOLS: &[&str] = &[
+        "softmax",
+        "elu",
+        "relu",
+        "taylor",
+        "max",
+        "exp",
+        "tanh",
+        "Luong",
+        "Bahdanau",
+        "model",
+        "RNN",
+        "Linformer",
+    ];
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 3 && !SYMBOLS.contains(w))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_stage_speaks_chinese() {
+    for kind in AttentionKind::ALL {
+        for mode in [Mode::SelfAttention, Mode::Cross] {
+            let mut state = LabState::default();
+            state.set_mode(mode);
+            state.variants[0].attention = kind;
+            state.variants[0].masks.causal = kind.feature_map().is_some();
+            let p = Pipeline::new(&state);
+            let (queries, keys) = (p.queries().labels(), p.keys().labels());
+            let encoded = compute::encode(&state.model, p.queries()).unwrap();
+            let problem = p.variant(0).unwrap().problem;
+            let input = StepsInput {
+                model: &state.model,
+                variant: &state.variants[0],
+                mode,
+                encoded: Some(&encoded),
+                problem: &problem,
+                queries: &queries,
+                keys: &keys,
+            };
+            let zh = steps(&input, 0, 1, Lang::Zh).unwrap();
+            let en = steps(&input, 0, 1, Lang::En).unwrap();
+            assert_eq!(zh.len(), en.len());
+            for (z, e) in zh.iter().zip(&en) {
+                assert_eq!(
+                    (z.kind, &z.values, &z.formula),
+                    (e.kind, &e.values, &e.formula)
+                );
+                assert_ne!(z.note, e.note, "{:?}", z.kind);
+                for text in [z.name.to_string(), z.note.clone()] {
+                    assert!(latin_words(&text).is_empty(), "{kind:?} {mode:?}: {text}");
+                }
+                let fig = z.heatmap("t", Lang::Zh).unwrap();
+                assert!(
+                    latin_words(fig.row_axis()).is_empty()
+                        && latin_words(fig.col_axis()).is_empty()
+                );
+                let r = z.readout(3, Lang::Zh).unwrap();
+                let said: String = r
+                    .parts
+                    .iter()
+                    .filter(|p| !p.1)
+                    .map(|p| p.0.as_str())
+                    .collect();
+                assert!(latin_words(&said).is_empty(), "{said}");
+                assert!(r.text.contains("“"), "{}", r.text);
+            }
+        }
+    }
 }

@@ -21,6 +21,7 @@
 //! use attnlab_lab::compute::{self, Pipeline};
 //! use attnlab_lab::pages::steps::{StageKind, StepsInput, steps};
 //! use attnlab_lab::LabState;
+//! use attnlab_lab::i18n::Lang;
 //!
 //! let state = LabState::default();
 //! let run = Pipeline::new(&state);
@@ -37,12 +38,12 @@
 //!     keys: &keys,
 //! };
 //! // Head 0, query 7 ("it").
-//! let stages = steps(&input, 0, 7)?;
+//! let stages = steps(&input, 0, 7, Lang::En)?;
 //! assert_eq!(stages[0].kind, StageKind::Input);
 //! assert!(stages[0].formula.contains("\u{201c}it\u{201d}"));
 //! let softmax = stages.iter().find(|s| s.kind == StageKind::Softmax).unwrap();
 //! assert_eq!(softmax.highlight, Some(7));
-//! assert!(softmax.readout(3).unwrap().text.starts_with("Row \u{201c}it\u{201d} (7) of Softmax weights: The "));
+//! assert!(softmax.readout(3, Lang::En).unwrap().text.starts_with("Row \u{201c}it\u{201d} (7) of Softmax weights: The "));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

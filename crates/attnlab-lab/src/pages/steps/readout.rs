@@ -4,6 +4,7 @@
 use attnlab_plot::number;
 
 use super::stages::{Stage, StageKind};
+use crate::i18n::Lang;
 
 /// What the view reads out for a stage and its query.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,6 +12,10 @@ pub struct Readout {
     /// One sentence: the query's row with its values, or, when the rows are the keys,
     /// which query is selected.
     pub text: String,
+    /// The same sentence in parts: words of the language (`false`) and the tokens and
+    /// values quoted as they are (`true`), so that a page can mark the latter as not to
+    /// be translated.
+    pub parts: Vec<(String, bool)>,
     /// The query's row (`None` for a blocked cell), when the rows are the queries.
     pub values: Option<Vec<Option<f32>>>,
 }
@@ -70,29 +75,60 @@ impl Stage {
         )
     }
 
-    /// The read-out for the stage's query, values rounded to `digits` decimals: e.g.
-    /// `Row “it” (7) of Softmax weights: The 0.012, …` when the rows are the queries;
-    /// `None` when the stage has no query (one past the last token).
-    pub fn readout(&self, digits: usize) -> Option<Readout> {
+    /// The read-out for the stage's query in `lang`, values rounded to `digits`
+    /// decimals: e.g. `Row “it” (7) of Softmax weights: The 0.012, …` when the rows are
+    /// the queries; `None` when the stage has no query (one past the last token). The
+    /// stage's name is the one it was built with.
+    pub fn readout(&self, digits: usize, lang: Lang) -> Option<Readout> {
         let query = self.query.as_ref()?;
         let (q, token) = (query.index, &query.token);
-        Some(match self.highlight {
-            Some(row) => Readout {
-                text: format!(
-                    "Row \u{201c}{token}\u{201d} ({q}) of {}: {}",
-                    self.name,
-                    self.row_text(row, digits)?
-                ),
-                values: Some(self.row_values(row)?),
-            },
-            None => Readout {
-                text: format!(
-                    "The rows of {} are the keys (all of them are used by every query); the \
-                     selected query is \u{201c}{token}\u{201d} ({q}).",
-                    self.name
-                ),
-                values: None,
-            },
+        let name = self.name;
+        let said = |s: String| (s, false);
+        let quoted = format!("\u{201c}{token}\u{201d}");
+        let (parts, values) = match self.highlight {
+            Some(row) => {
+                let values = self.row_text(row, digits)?;
+                let parts = match lang {
+                    Lang::En => vec![
+                        said("Row ".into()),
+                        (quoted, true),
+                        said(format!(" ({q}) of {name}: ")),
+                        (values, true),
+                    ],
+                    Lang::Zh => vec![
+                        said(format!("{name}中")),
+                        (quoted, true),
+                        said(format!("（{q}）这一行：")),
+                        (values, true),
+                    ],
+                };
+                (parts, Some(self.row_values(row)?))
+            }
+            None => {
+                let parts = match lang {
+                    Lang::En => vec![
+                        said(format!(
+                            "The rows of {name} are the keys (all of them are used by every \
+                             query); the selected query is "
+                        )),
+                        (quoted, true),
+                        said(format!(" ({q}).")),
+                    ],
+                    Lang::Zh => vec![
+                        said(format!(
+                            "{name}的行是键（每个查询都用到全部的键）；选中的查询是"
+                        )),
+                        (quoted, true),
+                        said(format!("（{q}）。")),
+                    ],
+                };
+                (parts, None)
+            }
+        };
+        Some(Readout {
+            text: parts.iter().map(|p| p.0.as_str()).collect(),
+            parts,
+            values,
         })
     }
 }
