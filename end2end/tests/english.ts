@@ -12,6 +12,7 @@ export const KEPT = new Set([
   'Transformer', 'PageUp', 'PageDown', 'Ctrl', 'GELU', 'RoPE', 'ALiBi', 'argmax', 'RNN',
   'multilingual', 'small', 'all', 'WordPiece', 'SentencePiece', 'XLM', 'Cache', 'API',
   'SIMD', 'wasm', 'NumPy', 'Fortran', 'dtype', 'float', 'Space', 'Tab', 'Esc', 'Enter',
+  'logit', 'Kobayashi', 'EMNLP',
 ]);
 
 /**

@@ -51,6 +51,9 @@ const KEPT: &[&str] = &[
     "Fortran",
     "dtype",
     "float",
+    "logit",
+    "Kobayashi",
+    "EMNLP",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
