@@ -60,6 +60,9 @@ const KEPT: &[&str] = &[
     "tanh",
     "Luong",
     "Bahdanau",
+    "logit",
+    "Kobayashi",
+    "EMNLP",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -30,6 +30,7 @@ pub fn use_measured(
     picked: RwSignal<Option<(usize, usize)>>,
 ) -> Measured {
     let state = use_app_state();
+    let lang = state.lang;
     let norms: Memo<Option<Vec<Array2<f32>>>> = Memo::new(move |_| {
         if measure.get() != Measure::Contribution {
             return None;
@@ -48,7 +49,9 @@ pub fn use_measured(
                 let Some(n) = n else { return Vec::new() };
                 g.iter()
                     .zip(n)
-                    .map_while(|(f, n)| contribution::contribution_figure(f, n.view()).ok())
+                    .map_while(|(f, n)| {
+                        contribution::contribution_figure(lang.get(), f, n.view()).ok()
+                    })
                     .collect()
             })
         }),
@@ -63,7 +66,7 @@ pub fn use_measured(
             let f = f.as_ref()?;
             norms.with(|n| {
                 let mean = contribution::average_norms(n.as_ref()?)?;
-                contribution::contribution_figure(f, mean.view()).ok()
+                contribution::contribution_figure(lang.get(), f, mean.view()).ok()
             })
         }),
     });

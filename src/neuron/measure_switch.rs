@@ -1,5 +1,8 @@
 use attnlab_lab::contribution::{Measure, PAPER_NOTE, PAPER_URL};
+use attnlab_lab::i18n::Tr;
 use leptos::prelude::*;
+
+use crate::i18n::{t, use_lang};
 
 /// The "weight | contribution" switch over a view's heatmaps, and, while contributions
 /// are shown, what they are (`note`: where `f(x_j)` comes from) and what the paper found.
@@ -8,8 +11,9 @@ pub fn MeasureSwitch(
     /// What the heatmaps show.
     measure: RwSignal<Measure>,
     /// What `f(x_j)` is here.
-    note: &'static str,
+    note: Tr,
 ) -> impl IntoView {
+    let lang = use_lang();
     let buttons = Measure::ALL
         .into_iter()
         .map(|m| {
@@ -17,19 +21,19 @@ pub fn MeasureSwitch(
                 <button type="button" data-testid=format!("measure-{}", m.name())
                     aria-pressed=move || (measure.get() == m).to_string()
                     class:is-on=move || measure.get() == m
-                    on:click=move |_| measure.set(m)>{m.label()}</button>
+                    on:click=move |_| measure.set(m)>{move || m.label(lang.get())}</button>
             }
         })
         .collect_view();
     view! {
-        <div class="measure-switch" data-testid="measure-switch" role="group" aria-label="What the heatmaps show">
-            <span class="measure-label">"Show"</span>
+        <div class="measure-switch" data-testid="measure-switch" role="group" aria-label=t("What the heatmaps show", "热图显示的内容")>
+            <span class="measure-label">{t("Show", "显示")}</span>
             {buttons}
         </div>
         <Show when=move || measure.get() == Measure::Contribution>
             <p class="measure-note" data-testid="measure-note">
-                {PAPER_NOTE} " " {note} " "
-                <a href=PAPER_URL target="_blank" rel="noopener">"The paper (ACL Anthology)"</a>
+                {move || PAPER_NOTE.get(lang.get())} " " {move || note.get(lang.get())} " "
+                <a href=PAPER_URL target="_blank" rel="noopener">{t("The paper (ACL Anthology)", "论文原文")}</a>
             </p>
         </Show>
     }

@@ -2,34 +2,47 @@ use attnlab_lab::neuron::{Neuron, Order, RowEntry, Strip};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-fn strip_view(strip: Strip) -> impl IntoView {
+use crate::i18n::{Lang, t, tr, use_lang};
+
+fn strip_view(lang: Lang, strip: Strip) -> impl IntoView {
     let cells = strip
         .cells
         .into_iter()
         .map(|(d, v, c)| {
             let colour = format!("background: rgb({}, {}, {})", c.0, c.1, c.2);
-            let tip = format!("dimension {d}: {}", number::full(v));
+            let tip = match lang {
+                Lang::En => format!("dimension {d}: {}", number::full(v)),
+                Lang::Zh => format!("维度 {d}：{}", number::full(v)),
+            };
             view! { <span class="neuron-cell" style=colour title=tip.clone() aria-label=tip data-value=number::full(v)></span> }
         })
         .collect_view();
     view! {
         <div class="neuron-strip" data-testid=format!("neuron-{}", strip.id)>
-            <span class="neuron-strip-name">{strip.name}</span>
+            <span class="neuron-strip-name" translate="no">{strip.name}</span>
             <span class="neuron-cells">{cells}</span>
         </div>
     }
 }
 
-fn row_view(entries: Vec<RowEntry>) -> impl IntoView {
+fn row_view(lang: Lang, entries: Vec<RowEntry>) -> impl IntoView {
     let top = entries.iter().fold(0.0f32, |m, e| m.max(e.weight));
     let rows = entries
         .into_iter()
         .map(|e| {
-            let width = if top > 0.0 { 100.0 * e.weight / top } else { 0.0 };
+            let width = if top > 0.0 {
+                100.0 * e.weight / top
+            } else {
+                0.0
+            };
             view! {
                 <tr class:is-selected=e.selected class:is-blocked=!e.allowed>
-                    <th scope="row">{e.label}</th>
-                    <td class="num">{if e.allowed { number::significant(e.score, 4) } else { "\u{2212}\u{221e} (masked)".to_string() }}</td>
+                    <th scope="row" translate="no">{e.label}</th>
+                    <td class="num">{if e.allowed {
+                        number::significant(e.score, 4)
+                    } else {
+                        format!("\u{2212}\u{221e} {}", tr(lang, "(masked)", "（已掩码）"))
+                    }}</td>
                     <td class="num">{number::significant(e.weight, 4)}</td>
                     <td class="neuron-bar"><span style=format!("width: {width:.1}%")></span></td>
                 </tr>
@@ -38,8 +51,13 @@ fn row_view(entries: Vec<RowEntry>) -> impl IntoView {
         .collect_view();
     view! {
         <table class="neuron-row" data-testid="neuron-row">
-            <caption>"The whole row: every key's raw score and weight"</caption>
-            <thead><tr><th scope="col">"key"</th><th scope="col">"raw score"</th><th scope="col">"weight"</th><th></th></tr></thead>
+            <caption>{tr(lang, "The whole row: every key's raw score and weight", "整行：每个键的原始分数和权重")}</caption>
+            <thead><tr>
+                <th scope="col">{tr(lang, "key", "键")}</th>
+                <th scope="col">{tr(lang, "raw score", "原始分数")}</th>
+                <th scope="col">{tr(lang, "weight", "权重")}</th>
+                <th></th>
+            </tr></thead>
             <tbody>{rows}</tbody>
         </table>
     }
@@ -64,7 +82,9 @@ pub fn NeuronPanel(
     place: Signal<String>,
 ) -> impl IntoView {
     let order = RwSignal::new(Order::Dimension);
+    let lang = use_lang();
     let body = move || {
+        let lang = lang.get();
         view.with(|v| match v {
             None => None,
             Some(Err(why)) => Some(view! { <p class="variant-error" role="status">{why.clone()}</p> }.into_any()),
@@ -72,17 +92,37 @@ pub fn NeuronPanel(
                 let (queries, keys) = labels.get();
                 let q_label = queries.get(n.query).cloned().unwrap_or_default();
                 let k_label = keys.get(n.key).cloned().unwrap_or_else(|| format!("k'{}", n.key));
-                let strips = n.strips(order.get()).into_iter().map(strip_view).collect_view();
-                let steps = n.steps().into_iter().map(|s| view! { <li>{s}</li> }).collect_view();
+                let strips = n
+                    .strips(order.get())
+                    .into_iter()
+                    .map(|s| strip_view(lang, s))
+                    .collect_view();
+                let steps = n.steps(lang).into_iter().map(|s| view! { <li>{s}</li> }).collect_view();
+                let (head, query, key) = (n.head, n.query, n.key);
+                let place = place.get();
+                let title = match lang {
+                    Lang::En => view! {
+                        {format!("Neuron view \u{b7} {place}head {head} \u{b7} query \u{201c}")}
+                        <span translate="no">{q_label}</span>
+                        {format!("\u{201d} ({query}) \u{2192} key \u{201c}")}
+                        <span translate="no">{k_label}</span>
+                        {format!("\u{201d} ({key})")}
+                    }.into_any(),
+                    Lang::Zh => view! {
+                        {format!("神经元视图 \u{b7} {place}头 {head} \u{b7} 查询\u{201c}")}
+                        <span translate="no">{q_label}</span>
+                        {format!("\u{201d}（{query}）\u{2192} 键\u{201c}")}
+                        <span translate="no">{k_label}</span>
+                        {format!("\u{201d}（{key}）")}
+                    }.into_any(),
+                };
                 Some(view! {
-                    <h3 class="neuron-title" data-testid="neuron-title">
-                        {format!("Neuron view \u{b7} {}head {} \u{b7} query \u{201c}{q_label}\u{201d} ({}) \u{2192} key \u{201c}{k_label}\u{201d} ({})", place.get(), n.head, n.query, n.key)}
-                    </h3>
+                    <h3 class="neuron-title" data-testid="neuron-title">{title}</h3>
                     <label class="neuron-sort">
                         <input type="checkbox" data-testid="neuron-sort"
                             prop:checked=move || order.get() == Order::Magnitude
                             on:change=move |ev| order.set(if event_target_checked(&ev) { Order::Magnitude } else { Order::Dimension })/>
-                        " sort dimensions by |product|, largest first"
+                        {tr(lang, " sort dimensions by |product|, largest first", " 按 |乘积| 从大到小排列维度")}
                     </label>
                     <div class="neuron-strips">{strips}</div>
                     <p class="neuron-sum" data-testid="neuron-sum" data-value=number::full(n.sum)>
@@ -90,17 +130,18 @@ pub fn NeuronPanel(
                     </p>
                     <ol class="neuron-steps" data-testid="neuron-steps">{steps}</ol>
                     <p class="neuron-weight" data-testid="neuron-weight" data-value=number::full(n.weight)>
-                        {format!("weight \u{3b1} = {}", number::full(n.weight))}
+                        {format!("{} \u{3b1} = {}", tr(lang, "weight", "权重"), number::full(n.weight))}
                     </p>
-                    {row_view(n.row(&keys))}
+                    {row_view(lang, n.row(&keys))}
                 }.into_any())
             }
         })
     };
     view! {
         <Show when=move || view.with(Option::is_some)>
-            <section class="neuron-panel" data-testid="neuron-panel" aria-label="Neuron view">
-                <button type="button" class="neuron-close" data-testid="neuron-close" aria-label="close the neuron view"
+            <section class="neuron-panel" data-testid="neuron-panel" aria-label=t("Neuron view", "神经元视图")>
+                <button type="button" class="neuron-close" data-testid="neuron-close"
+                    aria-label=t("close the neuron view", "关闭神经元视图")
                     on:click=move |_| on_close.run(())>"\u{d7}"</button>
                 {body}
             </section>

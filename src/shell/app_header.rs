@@ -1,12 +1,27 @@
 use attnlab_lab::pretrained::Checkpoint;
 use leptos::prelude::*;
 
-use crate::i18n::t;
+use crate::i18n::{t, use_lang};
+
+/// A text whose `code` spans (between backquotes) are shown as code, in no language.
+fn with_code(text: &'static str) -> impl IntoView {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                view! { <code translate="no">{part}</code> }.into_any()
+            } else {
+                part.into_any()
+            }
+        })
+        .collect_view()
+}
 
 /// The page title, a one-line invitation, and the About panel (what attnlab is, and
 /// whose model it can load).
 #[component]
 pub fn AppHeader() -> impl IntoView {
+    let lang = use_lang();
     view! {
         <header class="app-header">
             <h1>{t("attnlab — Attention Lab", "attnlab — 注意力实验室")}</h1>
@@ -24,7 +39,7 @@ pub fn AppHeader() -> impl IntoView {
                     "attnlab 是注意力机制的实验室：直接改动注意力函数本身，观察每个矩阵如何随之变化。所有计算都在本页面内完成，不会向任何地方发送数据。",
                 )}</p>
                 {Checkpoint::ALL.into_iter().map(|c| view! {
-                    <p data-testid=format!("about-model-{}", c.name())>{c.attribution()}</p>
+                    <p data-testid=format!("about-model-{}", c.name())>{move || with_code(c.attribution(lang.get()))}</p>
                 }).collect_view()}
             </details>
         </header>

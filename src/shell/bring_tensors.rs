@@ -5,12 +5,13 @@
 
 use std::sync::Arc;
 
-use attnlab_lab::tensors;
+use attnlab_lab::tensors::{self, Refusal};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::bring_worker::BringWorker;
+use crate::i18n::{Lang, t, use_lang};
 use crate::state::{AppState, use_app_state};
 
 /// The files of a `FileList`.
@@ -24,14 +25,18 @@ fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
 /// Reads the bytes of `files` (after checking their sizes).
 async fn read_files(
     files: Vec<web_sys::File>,
-) -> Result<Vec<(String, js_sys::ArrayBuffer)>, String> {
+) -> Result<Vec<(String, js_sys::ArrayBuffer)>, Refusal> {
     let sizes: Vec<(String, u64)> = files.iter().map(|f| (f.name(), f.size() as u64)).collect();
-    tensors::check_sizes(&sizes).map_err(|e| e.to_string())?;
+    tensors::check_sizes(&sizes).map_err(|e| e.refusal())?;
     let mut read = Vec::with_capacity(files.len());
     for f in &files {
         let buffer = JsFuture::from(f.array_buffer())
             .await
-            .map_err(|_| format!("{}: the browser could not read the file", f.name()))?;
+            .map_err(|_| Refusal {
+                file: f.name(),
+                en: "the browser could not read the file".into(),
+                zh: "浏览器无法读取该文件".into(),
+            })?;
         read.push((f.name(), buffer.unchecked_into()));
     }
     Ok(read)
@@ -41,7 +46,7 @@ async fn read_files(
 #[derive(Clone, Copy)]
 struct Reading {
     state: AppState,
-    error: RwSignal<Option<String>>,
+    error: RwSignal<Option<Refusal>>,
     busy: RwSignal<bool>,
     worker: StoredValue<Option<BringWorker>, LocalStorage>,
 }
@@ -61,7 +66,7 @@ fn take(r: Reading, files: Vec<web_sys::File>) {
                 return;
             }
         };
-        let done = move |outcome: Result<tensors::Brought, String>| {
+        let done = move |outcome: Result<tensors::Brought, Refusal>| {
             r.busy.set(false);
             match outcome {
                 Ok(b) => {
@@ -72,7 +77,7 @@ fn take(r: Reading, files: Vec<web_sys::File>) {
                 Err(e) => r.error.set(Some(e)),
             }
         };
-        match BringWorker::spawn(read, done) {
+        match BringWorker::spawn_in(read, done) {
             // A newer set of files ends the reading of an older one.
             Ok(worker) => r.worker.set_value(Some(worker)),
             Err(e) => {
@@ -83,12 +88,25 @@ fn take(r: Reading, files: Vec<web_sys::File>) {
     });
 }
 
+/// A refusal in `lang`: the file's name (in no language), then what is wrong.
+fn refusal_view(e: &Refusal, lang: Lang) -> impl IntoView + use<> {
+    let file = (!e.file.is_empty()).then(|| {
+        let sep = match lang {
+            Lang::En => ": ",
+            Lang::Zh => "：",
+        };
+        view! { <span translate="no">{e.file.clone()}</span>{sep} }
+    });
+    view! { {file}{e.message(lang).to_string()} }
+}
+
 /// The file picker, the page-wide drop target, what was brought and the way back to
 /// the sentence.
 #[component]
 pub fn BringTensors() -> impl IntoView {
     let state = use_app_state();
-    let error = RwSignal::new(None::<String>);
+    let lang = use_lang();
+    let error = RwSignal::new(None::<Refusal>);
     let busy = RwSignal::new(false);
     let reading = Reading {
         state,
@@ -126,7 +144,22 @@ pub fn BringTensors() -> impl IntoView {
         // The same file picked again (after a fix) is a change too.
         input.set_value("");
     };
-    let summary = move || state.brought.with(|b| b.as_ref().map(|b| b.summary()));
+    let summary = move || {
+        let lang = lang.get();
+        state.brought.with(|b| {
+            b.as_ref().map(|b| {
+                let sep = match lang {
+                    Lang::En => ": ",
+                    Lang::Zh => "：",
+                };
+                view! {
+                    <span translate="no">{b.files.join(", ")}</span>
+                    {sep}
+                    {b.sizes_text(lang)}
+                }
+            })
+        })
+    };
     let notes = move || {
         state
             .brought
@@ -134,25 +167,34 @@ pub fn BringTensors() -> impl IntoView {
     };
     view! {
         <div class="bring" class:is-dragging=move || dragging.get() data-testid="bring">
-            <label class="field-label" for="bring-input">"Your own Q, K, V"</label>
+            <label class="field-label" for="bring-input">{t("Your own Q, K, V", "你自己的 Q、K、V")}</label>
             <input id="bring-input" type="file" multiple=true data-testid="bring-input"
                 accept=".json,.npy,.npz,.txt" on:change=on_pick/>
             <p class="hint">
-                "Pick or drop an attnlab-tensors/1 .json, q.npy k.npy v.npy (with tokens.txt), or an .npz holding them."
+                {t("Pick or drop ", "选择或拖入 ")}
+                <span translate="no">"attnlab-tensors/1 .json"</span>
+                {t(", ", "、")}
+                <span translate="no">"q.npy k.npy v.npy"</span>
+                {t(" (with ", "（附 ")}
+                <span translate="no">"tokens.txt"</span>
+                {t("), or an .npz holding them.", "），或包含它们的 .npz。")}
             </p>
             <p class="hint bring-busy" aria-live="polite" data-testid="bring-busy">
-                {move || busy.get().then_some("Reading the files\u{2026}")}
+                {move || busy.get().then_some(t("Reading the files\u{2026}", "正在读取文件\u{2026}")())}
             </p>
-            <p class="bring-error" role="alert" data-testid="bring-error">{move || error.get()}</p>
+            <p class="bring-error" role="alert" data-testid="bring-error">{move || error.get().map(|e| refusal_view(&e, lang.get()))}</p>
             {move || summary().map(|s| view! {
                 <div class="brought" data-testid="brought">
-                    <p><strong>"Computing on your tensors: "</strong><span data-testid="brought-summary">{s}</span></p>
+                    <p><strong>{t("Computing on your tensors: ", "正在用你的张量计算：")}</strong><span data-testid="brought-summary">{s}</span></p>
                     <ul class="hint">
                         {notes().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
-                        <li>"The sentence waits in its box. A link holds the settings, not the tensors: Export \u{2192} tensors writes them."</li>
+                        <li>{t(
+                            "The sentence waits in its box. A link holds the settings, not the tensors: Export \u{2192} tensors writes them.",
+                            "句子仍留在它的输入框里。链接保存的是设置而不是张量：用“导出 \u{2192} 张量”可以写出它们。",
+                        )}</li>
                     </ul>
                     <button type="button" data-testid="bring-clear"
-                        on:click=move |_| state.brought.set(None)>"Use the sentence again"</button>
+                        on:click=move |_| state.brought.set(None)>{t("Use the sentence again", "重新使用句子")}</button>
                 </div>
             })}
         </div>

@@ -2,8 +2,9 @@
 //! same worker as the complexity page's timing): the files go over as transferred
 //! buffers, the tensors come back in `attnlab_lab::tensors::wire`'s format.
 
-use attnlab_lab::tensors::Brought;
+use attnlab_lab::i18n::Lang;
 use attnlab_lab::tensors::wire::Reply;
+use attnlab_lab::tensors::{Brought, Refusal};
 use js_sys::{Array, ArrayBuffer, Float32Array};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -21,29 +22,49 @@ pub struct BringWorker {
 }
 
 /// The tensors in a `[reply, numbers]` message, or why not.
-fn read_reply(data: &JsValue) -> Result<Brought, String> {
-    let garbled = || "the file reader sent something unreadable".to_string();
+fn read_reply(data: &JsValue) -> Result<Brought, Refusal> {
+    let garbled = || {
+        Refusal::new(
+            "the file reader sent something unreadable",
+            "文件读取器发来了无法读取的内容",
+        )
+    };
     let pair: &Array = data.dyn_ref().ok_or_else(garbled)?;
     let text = pair.get(0).as_string().ok_or_else(garbled)?;
     let reply: Reply = serde_json::from_str(&text).map_err(|_| garbled())?;
     match reply {
-        Reply::Refused(message) => Err(message),
+        Reply::Refused(refusal) => Err(refusal),
         Reply::Brought(header) => {
             let numbers: Float32Array = pair.get(1).dyn_into().map_err(|_| garbled())?;
-            Brought::from_wire(header, &numbers.to_vec())
+            // A mismatch here is the worker's fault, not the files': said in English only.
+            Brought::from_wire(header, &numbers.to_vec()).map_err(|e| Refusal::new(e.clone(), e))
         }
     }
 }
 
 impl BringWorker {
     /// Starts a worker that reads `files` (names and bytes) and calls `done` once with
-    /// the tensors or the sentence that says why not.
+    /// the tensors or the sentence, in English, that says why not.
     pub fn spawn(
         files: Vec<(String, ArrayBuffer)>,
         done: impl Fn(Result<Brought, String>) + 'static,
     ) -> Result<BringWorker, String> {
-        let worker = Worker::new(WORKER_SCRIPT)
-            .map_err(|e| format!("the browser could not start the file reader: {e:?}"))?;
+        BringWorker::spawn_in(files, move |r| done(r.map_err(|e| e.text(Lang::En))))
+            .map_err(|e| e.text(Lang::En))
+    }
+
+    /// Starts a worker that reads `files` (names and bytes) and calls `done` once with
+    /// the tensors or why not, in every language.
+    pub fn spawn_in(
+        files: Vec<(String, ArrayBuffer)>,
+        done: impl Fn(Result<Brought, Refusal>) + 'static,
+    ) -> Result<BringWorker, Refusal> {
+        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| {
+            Refusal::new(
+                format!("the browser could not start the file reader: {e:?}"),
+                format!("浏览器无法启动文件读取器：{e:?}"),
+            )
+        })?;
         let done = std::rc::Rc::new(done);
         let message = Array::new();
         let transfer = Array::new();
@@ -62,8 +83,9 @@ impl BringWorker {
                     sent = true;
                     if let Err(e) = replies.post_message_with_transfer(&message, &transfer) {
                         replies.terminate();
-                        report(Err(format!(
-                            "could not hand the files to the reader: {e:?}"
+                        report(Err(Refusal::new(
+                            format!("could not hand the files to the reader: {e:?}"),
+                            format!("无法把文件交给读取器：{e:?}"),
                         )));
                     }
                 }
@@ -76,13 +98,18 @@ impl BringWorker {
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
             ev.prevent_default();
             failed.terminate();
-            done(Err(format!(
-                "the file reader stopped: {}",
-                match ev.message() {
-                    m if m.is_empty() => "it could not be loaded".to_string(),
-                    m => m,
-                }
-            )));
+            let m = ev.message();
+            done(Err(if m.is_empty() {
+                Refusal::new(
+                    "the file reader stopped: it could not be loaded",
+                    "文件读取器停止了：它无法加载",
+                )
+            } else {
+                Refusal::new(
+                    format!("the file reader stopped: {m}"),
+                    format!("文件读取器停止了：{m}"),
+                )
+            }));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

@@ -2,6 +2,7 @@ use attnlab_lab::Page;
 use attnlab_lab::pretrained::{Checkpoint, PretrainedView};
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::{Status, use_model_session};
 use crate::state::use_app_state;
 
@@ -12,6 +13,7 @@ use crate::state::use_app_state;
 pub fn ModelChoice() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let real = move || state.pretrained.with(Option::is_some);
     let choose_toy = move |_| state.pretrained.set(None);
     let choose_real = move |c: Checkpoint| {
@@ -37,16 +39,22 @@ pub fn ModelChoice() -> impl IntoView {
             }
         })
     };
-    let status = move || match session.status.get() {
-        Status::Idle | Status::Starting => "starting…".to_string(),
-        Status::Loading { loaded, total } => match total {
-            Some(t) if t > 0 => format!("loading {}%", (100 * loaded.min(t)) / t),
-            _ => "loading…".into(),
-        },
-        Status::Ready(_) => "ready".into(),
-        Status::Failed { missing: true, .. } => "not in this build".into(),
-        Status::Failed { .. } => "failed to load".into(),
-        Status::Cancelled => "cancelled".into(),
+    let status = move || {
+        let lang = lang.get();
+        match session.status.get() {
+            Status::Idle | Status::Starting => tr(lang, "starting…", "正在启动…").to_string(),
+            Status::Loading { loaded, total } => match (total, lang) {
+                (Some(t), Lang::En) if t > 0 => format!("loading {}%", (100 * loaded.min(t)) / t),
+                (Some(t), Lang::Zh) if t > 0 => format!("正在加载 {}%", (100 * loaded.min(t)) / t),
+                _ => tr(lang, "loading…", "正在加载…").into(),
+            },
+            Status::Ready(_) => tr(lang, "ready", "已就绪").into(),
+            Status::Failed { missing: true, .. } => {
+                tr(lang, "not in this build", "不在此构建中").into()
+            }
+            Status::Failed { .. } => tr(lang, "failed to load", "加载失败").into(),
+            Status::Cancelled => tr(lang, "cancelled", "已取消").into(),
+        }
     };
     let options = |count: usize| {
         (0..count)
@@ -54,39 +62,42 @@ pub fn ModelChoice() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <div class="model-choice" role="radiogroup" aria-label="Model" data-testid="model-choice">
-            <h2 class="field-label">"Model"</h2>
+        <div class="model-choice" role="radiogroup" aria-label=t("Model", "模型") data-testid="model-choice">
+            <h2 class="field-label">{t("Model", "模型")}</h2>
             <label class="knob check">
                 <input type="radio" name="model-kind" data-testid="model-toy"
                     prop:checked=move || !real() on:change=choose_toy/>
-                " toy (seeded)"
+                {t(" toy (seeded)", " 玩具（种子）模型")}
             </label>
             {Checkpoint::ALL.into_iter().map(|c| view! {
                 <label class="knob check">
                     <input type="radio" name="model-kind" data-testid=format!("model-{}", c.name())
                         prop:checked=move || state.pretrained.with(|p| p.is_some_and(|p| p.checkpoint == c))
                         on:change=move |_| choose_real(c)/>
-                    {format!(" {}", c.label())}
+                    {move || format!(" {}", c.label(lang.get()))}
                 </label>
             }).collect_view()}
             <Show when=real>
                 <p class="hint" data-testid="model-choice-status">{move || format!("{}: {}", chosen().map_or("", Checkpoint::short_name), status())}</p>
                 <div class="knobs">
-                    <label class="knob">"layer "
+                    <label class="knob">{t("layer ", "层 ")}
                         <select data-testid="side-layer" prop:value=move || layer_head().0.to_string()
                             on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { set(&|p| p.layer = l) }>
                             {move || options(shape().0)}
                         </select>
                     </label>
-                    <label class="knob">"head "
+                    <label class="knob">{t("head ", "头 ")}
                         <select data-testid="side-head" prop:value=move || layer_head().1.to_string()
                             on:change=move |ev| if let Ok(h) = event_target_value(&ev).parse() { set(&|p| p.head = h) }>
                             {move || options(shape().1)}
                         </select>
                     </label>
                 </div>
-                <p class="hint" data-testid="model-caveat">{move || chosen().map_or("", Checkpoint::caveat)}</p>
-                <p class="hint">"The real model is shown on its own page; the other pages explain the toy model below."</p>
+                <p class="hint" data-testid="model-caveat">{move || chosen().map_or("", |c| c.caveat(lang.get()))}</p>
+                <p class="hint">{t(
+                    "The real model is shown on its own page; the other pages explain the toy model below.",
+                    "真实模型在它自己的页面上展示；其他页面讲解下面的玩具模型。",
+                )}</p>
             </Show>
         </div>
     }

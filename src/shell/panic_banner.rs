@@ -6,7 +6,10 @@
 //! ([`forget_recovery_mark`]).
 
 use attnlab_lab::fragment;
+use attnlab_lab::i18n::Lang;
 use wasm_bindgen::JsCast;
+
+use crate::i18n::{LANG_KEY, tr};
 
 /// The query the banner's link carries, so that its click reloads the page (a link that
 /// changes only the fragment would not).
@@ -46,6 +49,24 @@ fn recovery_link(window: &web_sys::Window, document: &web_sys::Document) -> Opti
     Some(format!("{path}{RECOVERED}#{}", fragment::encode(&state)))
 }
 
+/// The page's language, read from the document (`<html lang>`, kept by the app) or,
+/// before the app set it, from the stored choice: the app's own state may be mid-update.
+fn page_lang(window: &web_sys::Window, document: &web_sys::Document) -> Lang {
+    let from_html = document
+        .document_element()
+        .and_then(|root| root.get_attribute("lang"))
+        .and_then(|tag| Lang::parse(&tag));
+    let stored = || {
+        window
+            .local_storage()
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_item(LANG_KEY).ok().flatten())
+            .and_then(|code| Lang::parse(&code))
+    };
+    from_html.or_else(stored).unwrap_or_default()
+}
+
 /// Adds the banner (once) at the top of the page.
 fn show(message: &str) {
     let Some(window) = web_sys::window() else {
@@ -54,6 +75,7 @@ fn show(message: &str) {
     let Some(document) = window.document() else {
         return;
     };
+    let lang = page_lang(&window, &document);
     if document.get_element_by_id("panic-banner").is_some() {
         return;
     }
@@ -64,9 +86,11 @@ fn show(message: &str) {
         banner.set_attribute("role", "alert").ok()?;
         banner.set_attribute("data-testid", "panic-banner").ok()?;
         let text = document.create_element("p").ok()?;
-        text.set_text_content(Some(
+        text.set_text_content(Some(tr(
+            lang,
             "attnlab stopped on an internal error and cannot go on in this page. Your text is kept: ",
-        ));
+            "attnlab 因内部错误而停止，无法在此页面中继续。你的文本已保留：",
+        )));
         let link = document.create_element("a").ok()?;
         link.set_attribute("data-testid", "panic-reload").ok()?;
         link.set_attribute(
@@ -74,13 +98,22 @@ fn show(message: &str) {
             &recovery_link(&window, &document).unwrap_or_else(|| RECOVERED.to_string()),
         )
         .ok()?;
-        link.set_text_content(Some("reload with my text"));
+        link.set_text_content(Some(tr(
+            lang,
+            "reload with my text",
+            "带着我的文本重新加载",
+        )));
         text.append_child(&link).ok()?;
         banner.append_child(&text).ok()?;
         let details = document.create_element("details").ok()?;
         let summary = document.create_element("summary").ok()?;
-        summary.set_text_content(Some("What went wrong (for a bug report)"));
+        summary.set_text_content(Some(tr(
+            lang,
+            "What went wrong (for a bug report)",
+            "出了什么问题（用于报告缺陷）",
+        )));
         let code = document.create_element("pre").ok()?;
+        code.set_attribute("translate", "no").ok()?;
         code.set_text_content(Some(message));
         details.append_child(&summary).ok()?;
         details.append_child(&code).ok()?;

@@ -32,6 +32,8 @@ use attnlab_plot::{
 };
 use ndarray::{Array2, ArrayView2};
 
+use crate::i18n::{Lang, Tr, plot_words};
+
 /// What the heatmaps show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Measure {
@@ -59,11 +61,11 @@ impl Measure {
         Measure::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    /// Its label on the switch.
-    pub fn label(self) -> &'static str {
+    /// Its label on the switch, in `lang`.
+    pub fn label(self, lang: Lang) -> &'static str {
         match self {
-            Measure::Weight => "weight",
-            Measure::Contribution => "contribution",
+            Measure::Weight => Tr::new("weight", "权重").get(lang),
+            Measure::Contribution => Tr::new("contribution", "贡献").get(lang),
         }
     }
 }
@@ -72,20 +74,34 @@ impl Measure {
 pub const PAPER_URL: &str = "https://aclanthology.org/2020.emnlp-main.574/";
 
 /// Said beside the contributions: what the paper found, and what it does not claim.
-pub const PAPER_NOTE: &str = "A key adds α_ij f(x_j) to the query's output, so what it \
+pub const PAPER_NOTE: Tr = Tr::new(
+    "A key adds α_ij f(x_j) to the query's output, so what it \
      contributes depends on the size of its transformed value f(x_j) as much as on its weight. \
      Kobayashi et al. (EMNLP 2020, “Attention is Not Only a Weight”) found that the large \
      weights BERT puts on [CLS] and [SEP] carry small vectors: much of the weight, little of \
      the contribution. The size of a contribution is not yet its effect on the prediction: the \
-     later layers, the residual connections and the normalisation still act on it.";
+     later layers, the residual connections and the normalisation still act on it.",
+    "一个键把 α_ij f(x_j) 加到查询的输出上，所以它的贡献既取决于它的权重，\
+     也同样取决于它变换后的值 f(x_j) 的大小。Kobayashi 等人（EMNLP 2020）发现，\
+     BERT 放在 [CLS] 和 [SEP] 上的大权重携带的是很小的向量：权重很多，贡献很少。\
+     贡献的大小还不是它对预测的影响：后面的层、残差连接和归一化仍会作用于它。",
+);
 
 /// Said where `f(x_j)` is the value vector itself.
-pub const VALUE_NOTE: &str = "Here there is no trained output projection: f(x_j) is the head's \
-     value vector v_j itself, so the contribution is α_ij ‖v_j‖.";
+pub const VALUE_NOTE: Tr = Tr::new(
+    "Here there is no trained output projection: f(x_j) is the head's \
+     value vector v_j itself, so the contribution is α_ij ‖v_j‖.",
+    "这里没有训练过的输出投影：f(x_j) 就是该头的值向量 v_j 本身，\
+     因此贡献为 α_ij ‖v_j‖。",
+);
 
 /// Said where `f(x_j)` goes through the trained `W^O`.
-pub const PROJECTED_NOTE: &str = "f(x_j) = v_j W^O_h: key j's value vector through head h's \
-     rows of the layer's output projection (its bias left out, as in the paper).";
+pub const PROJECTED_NOTE: Tr = Tr::new(
+    "f(x_j) = v_j W^O_h: key j's value vector through head h's \
+     rows of the layer's output projection (its bias left out, as in the paper).",
+    "f(x_j) = v_j W^O_h：键 j 的值向量经过该层输出投影中属于头 h 的那些行\
+     （与论文一样，不计偏置）。",
+);
 
 /// The legend of a contributions figure.
 pub const VALUE_LABEL: &str = "\u{2016}\u{3b1}f(x)\u{2016}";
@@ -122,6 +138,7 @@ pub fn average_norms(norms: &[Array2<f32>]) -> Option<Array2<f32>> {
 /// are 0), the legend [`VALUE_LABEL`], blocked cells and empty rows as the weights' figure
 /// marks them.
 pub fn contribution_heatmap(
+    lang: Lang,
     title: impl Into<String>,
     rows: &[String],
     cols: &[String],
@@ -132,6 +149,7 @@ pub fn contribution_heatmap(
     let values: Vec<f32> = norms.iter().copied().collect();
     let max = values.iter().copied().fold(0.0f32, f32::max);
     let mut figure = Heatmap::weights(title, rows.to_vec(), cols.to_vec(), values)?
+        .with_words(plot_words(lang))
         .with_value_label(VALUE_LABEL)
         .with_range(ValueRange::new(0.0, max).unwrap_or(ValueRange::UNIT));
     if let Some(mask) = mask.filter(|m| m.dim() == norms.dim()) {
@@ -143,6 +161,7 @@ pub fn contribution_heatmap(
 /// The contributions figure beside a weights figure `weights`: its title with
 /// "contribution", its labels, blocked cells and empty rows.
 pub fn contribution_figure(
+    lang: Lang,
     weights: &Heatmap,
     norms: ArrayView2<'_, f32>,
 ) -> Result<Heatmap, HeatmapError> {
@@ -154,7 +173,8 @@ pub fn contribution_figure(
         });
     }
     let mut figure = contribution_heatmap(
-        contribution_title(weights.title()),
+        lang,
+        contribution_title(lang, weights.title()),
         weights.row_labels(),
         weights.col_labels(),
         norms,
@@ -172,8 +192,11 @@ pub fn contribution_figure(
 }
 
 /// The title of a contributions figure: the weights figure's title and "contribution".
-pub fn contribution_title(weights_title: &str) -> String {
-    format!("{weights_title} \u{b7} contribution \u{2016}\u{3b1}f(x)\u{2016}")
+pub fn contribution_title(lang: Lang, weights_title: &str) -> String {
+    match lang {
+        Lang::En => format!("{weights_title} \u{b7} contribution \u{2016}\u{3b1}f(x)\u{2016}"),
+        Lang::Zh => format!("{weights_title} \u{b7} 贡献 \u{2016}\u{3b1}f(x)\u{2016}"),
+    }
 }
 
 /// Why shares cannot be computed.
@@ -189,14 +212,25 @@ pub enum ShareError {
     },
 }
 
-impl fmt::Display for ShareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ShareError::Shape(why) => write!(f, "cannot compute the shares: {why}"),
-            ShareError::Empty { layer } => {
-                write!(f, "layer {layer} has no weight or contribution to share")
+impl ShareError {
+    /// The sentence, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (ShareError::Shape(why), Lang::En) => format!("cannot compute the shares: {why}"),
+            (ShareError::Shape(why), Lang::Zh) => format!("无法计算份额：{why}"),
+            (ShareError::Empty { layer }, Lang::En) => {
+                format!("layer {layer} has no weight or contribution to share")
+            }
+            (ShareError::Empty { layer }, Lang::Zh) => {
+                format!("第 {layer} 层没有可分配的权重或贡献")
             }
         }
+    }
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
     }
 }
 
@@ -296,7 +330,7 @@ const CONTRIBUTION_COLOUR: RGBColor = RGBColor(200, 82, 0);
 
 /// The per-layer chart: the share of weight and the share of contribution on `names`
 /// (e.g. `"[CLS]/[SEP]"`), in percent, layer by layer.
-pub fn share_chart(shares: &[LayerShare], names: &str) -> LineChart {
+pub fn share_chart(lang: Lang, shares: &[LayerShare], names: &str) -> LineChart {
     let series = |name: String, colour, dash, value: fn(&LayerShare) -> f64| Series {
         name: Some(name),
         points: shares
@@ -309,13 +343,19 @@ pub fn share_chart(shares: &[LayerShare], names: &str) -> LineChart {
     };
     let mut lines = vec![
         series(
-            format!("weight on {names}"),
+            match lang {
+                Lang::En => format!("weight on {names}"),
+                Lang::Zh => format!("{names} 上的权重"),
+            },
             WEIGHT_COLOUR,
             LineDash::Solid,
             |s| s.weight,
         ),
         series(
-            format!("contribution on {names}"),
+            match lang {
+                Lang::En => format!("contribution on {names}"),
+                Lang::Zh => format!("{names} 上的贡献"),
+            },
             CONTRIBUTION_COLOUR,
             LineDash::Dashed,
             |s| s.contribution,
@@ -331,20 +371,32 @@ pub fn share_chart(shares: &[LayerShare], names: &str) -> LineChart {
         markers: false,
     }));
     LineChart {
-        title: format!("Share on {names}, layer by layer"),
+        title: match lang {
+            Lang::En => format!("Share on {names}, layer by layer"),
+            Lang::Zh => format!("逐层看 {names} 上的份额"),
+        },
         x: Axis {
-            label: "layer".into(),
+            label: Tr::new("layer", "层").get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::At(shares.iter().map(|s| s.layer as f64).collect()),
         },
         y: Axis {
-            label: "share of the layer's total (%)".into(),
+            label: Tr::new("share of the layer's total (%)", "占该层总量的份额（%）")
+                .get(lang)
+                .into(),
             scale: AxisScale::Linear,
             ticks: Ticks::At(vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]),
         },
         series: lines,
         markers: vec![],
-        note: Some("summed over every head and query of the layer".into()),
+        note: Some(
+            Tr::new(
+                "summed over every head and query of the layer",
+                "对该层的每个头和每个查询求和",
+            )
+            .get(lang)
+            .into(),
+        ),
     }
 }
 
@@ -380,7 +432,8 @@ mod tests {
         assert!((avg[[5, 2]] - mean).abs() < 1e-6);
         let labels: Vec<String> = (0..11).map(|i| i.to_string()).collect();
         let fig = contribution_heatmap(
-            contribution_title("A"),
+            Lang::En,
+            contribution_title(Lang::En, "A"),
             &labels,
             &labels,
             avg.view(),
@@ -403,8 +456,11 @@ mod tests {
             crate::i18n::Lang::En,
         )
         .unwrap();
-        let beside = contribution_figure(&weights, norms[0].view()).unwrap();
-        assert_eq!(beside.title(), contribution_title(weights.title()));
+        let beside = contribution_figure(Lang::En, &weights, norms[0].view()).unwrap();
+        assert_eq!(
+            beside.title(),
+            contribution_title(Lang::En, weights.title())
+        );
         assert!(beside.is_blocked(0, 1) && !beside.is_blocked(1, 0));
         assert_eq!(beside.value(3, 2), Some(norms[0][[3, 2]]));
         let reading = crate::figure::read_cell(&beside, (3, 2)).unwrap();
@@ -415,7 +471,9 @@ mod tests {
             "{}",
             reading.sentence(crate::i18n::Lang::En)
         );
-        assert!(contribution_figure(&weights, norms[0].slice(ndarray::s![..3, ..])).is_err());
+        assert!(
+            contribution_figure(Lang::En, &weights, norms[0].slice(ndarray::s![..3, ..])).is_err()
+        );
     }
 
     #[test]
@@ -453,7 +511,7 @@ mod tests {
             special_names(&tokens, &[true, false, true, true]),
             "<s>/</s>"
         );
-        let chart = share_chart(&shares, "[CLS]/[SEP]");
+        let chart = share_chart(Lang::En, &shares, "[CLS]/[SEP]");
         assert_eq!(
             chart.series[0].points,
             vec![(0.0, 100.0 * shares[0].weight)]

@@ -51,13 +51,16 @@ mod worker {
     /// Reads brought files and posts `[reply, numbers]`.
     fn bring(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
         let reply = match files(data) {
-            None => Err("the page sent the files in a form the worker cannot read".to_string()),
+            None => Err(tensors::Refusal::new(
+                "the page sent the files in a form the worker cannot read",
+                "页面发来的文件格式是工作线程无法读取的",
+            )),
             Some(read) => {
                 let named: Vec<File<'_>> = read
                     .iter()
                     .map(|(name, bytes)| File { name, bytes })
                     .collect();
-                tensors::bring(&named).map_err(|e| e.to_string())
+                tensors::bring(&named).map_err(|e| e.refusal())
             }
         };
         let (reply, numbers) = match reply {

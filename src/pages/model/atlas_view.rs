@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
+use crate::i18n::{Lang, tr, use_lang};
 use crate::lab::CellInfo;
 
 /// Every head of every layer as small multiples, one row per layer, on one colour
@@ -31,6 +32,7 @@ pub fn AtlasView(
     on_cell: Option<Callback<(usize, usize)>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let lang = use_lang();
     let map = StoredValue::new(None::<HeadGridMap>);
     let shown = StoredValue::new_local(None);
     let index = move || {
@@ -124,7 +126,12 @@ pub fn AtlasView(
         let tiles = tiles.get();
         (!tiles.is_empty()).then(|| {
             Exported::Grid(Grid {
-                title: "attention atlas: every layer and head".into(),
+                title: tr(
+                    lang.get(),
+                    "attention atlas: every layer and head",
+                    "注意力图集：每一层和每个头",
+                )
+                .into(),
                 labels: titles.get(),
                 heads: tiles,
                 columns: Some(heads.get()),
@@ -138,7 +145,10 @@ pub fn AtlasView(
             style=move || format!("aspect-ratio: {} / {};", 4.6, 0.45 * rows() as f64 + 0.15)
             aria-label=move || {
                 let (l, h) = selected.get();
-                format!("Every head of every layer as small multiples; layer {l}, head {h} is selected. Click a head, or use the arrow keys, to select it.")
+                match lang.get() {
+                    Lang::En => format!("Every head of every layer as small multiples; layer {l}, head {h} is selected. Click a head, or use the arrow keys, to select it."),
+                    Lang::Zh => format!("每一层的每个头以小图并列；已选中第 {l} 层的头 {h}。点击一个头或使用方向键来选择它。"),
+                }
             }
             on:pointerdown=on_click
             on:pointermove=on_move
@@ -146,7 +156,13 @@ pub fn AtlasView(
             on:keydown=on_key
         ></canvas>
         <ExportMenu figure=exported canvas=canvas testid="atlas" tensors=None command=None/>
-        <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
-            idle="Point at any head's cell to read it; click a head to show it large."/>
+        {move || {
+            let idle = tr(
+                lang.get(),
+                "Point at any head's cell to read it; click a head to show it large.",
+                "指向任意头的单元格即可读取其值；点击一个头即可放大显示。",
+            );
+            view! { <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head idle=idle/> }
+        }}
     }
 }

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use super::contribution_panel::{ContributionPanel, measured};
 use super::{AtlasView, ModelStatusPanel, PairPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::{Lang, t, tr, use_lang};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
 use crate::neuron::MeasureSwitch;
@@ -64,6 +65,7 @@ fn edit(state: crate::state::AppState, f: impl FnOnce(&mut PretrainedView)) {
 fn ModelViews() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let view_of = move || state.pretrained.get();
     let hide = Memo::new(move |_| hidden(state));
     let layer_head = Memo::new(move |_| view_of().map_or((0, 0), |p| (p.layer, p.head)));
@@ -77,14 +79,14 @@ fn ModelViews() -> impl IntoView {
     let measure = RwSignal::new(Measure::Weight);
     let picked = RwSignal::new(None::<(usize, usize)>);
     let tiles = Memo::new(move |_| {
-        let (hide, m) = (hide.get(), measure.get());
+        let (hide, m, lang) = (hide.get(), measure.get(), lang.get());
         session
             .with_run(|r| {
                 let view = r.token_view(hide);
                 measured(
                     m,
-                    || pretrained::atlas_figures(r, &view),
-                    || pretrained::atlas_contribution_figures(r, &view),
+                    || pretrained::atlas_figures(lang, r, &view),
+                    || pretrained::atlas_contribution_figures(lang, r, &view),
                 )
             })
             .unwrap_or_default()
@@ -95,14 +97,14 @@ fn ModelViews() -> impl IntoView {
     });
     let head_figure = Memo::new(move |_| {
         let (l, h) = layer_head.get();
-        let (hide, m) = (hide.get(), measure.get());
+        let (hide, m, lang) = (hide.get(), measure.get(), lang.get());
         session
             .with_run(|r| {
                 let view = r.token_view(hide);
                 measured(
                     m,
-                    || pretrained::head_figure(r, name(state), l, h, &view),
-                    || pretrained::head_contribution_figure(r, name(state), l, h, &view),
+                    || pretrained::head_figure(lang, r, name(state), l, h, &view),
+                    || pretrained::head_contribution_figure(lang, r, name(state), l, h, &view),
                 )
             })
             .flatten()
@@ -141,33 +143,45 @@ fn ModelViews() -> impl IntoView {
             .collect_view()
     };
     let millis = move || {
+        let lang = lang.get();
         session
             .with_run(|r| {
                 let h = r.header();
+                let (n, layers, ms) = (r.n(), r.layers(), number::rounded(h.millis, 3));
                 let cut = h
                     .truncated_from
-                    .map(|n| format!(" The text had {n} tokens and was cut to {}.", r.n()))
+                    .map(|was| match lang {
+                        Lang::En => format!(" The text had {was} tokens and was cut to {n}."),
+                        Lang::Zh => format!("该文本原有 {was} 个词元，已截断为 {n} 个。"),
+                    })
                     .unwrap_or_default();
-                format!(
-                    "{} tokens through {} layers in {} ms.{cut}",
-                    r.n(),
-                    r.layers(),
-                    number::rounded(h.millis, 3)
-                )
+                match lang {
+                    Lang::En => format!("{n} tokens through {layers} layers in {ms} ms.{cut}"),
+                    Lang::Zh => format!("{n} 个词元经过 {layers} 层，用时 {ms} 毫秒。{cut}"),
+                }
             })
             .unwrap_or_default()
     };
+    let hide_label = move || {
+        let (a, b) = state
+            .pretrained
+            .with(|p| p.map_or(("[CLS]", "[SEP]"), |p| p.checkpoint.special_tokens()));
+        match lang.get() {
+            Lang::En => view! { " hide " <span translate="no">{a}</span> " and " <span translate="no">{b}</span> }.into_any(),
+            Lang::Zh => view! { " 隐藏 " <span translate="no">{a}</span> " 和 " <span translate="no">{b}</span> }.into_any(),
+        }
+    };
     view! {
-        <section class="panel model-controls" aria-label="Layer, head and tokens">
+        <section class="panel model-controls" aria-label=t("Layer, head and tokens", "层、头和词元")>
             <div class="knobs">
-                <label class="knob">"layer "
+                <label class="knob">{t("layer ", "层 ")}
                     <select data-testid="model-layer"
                         prop:value=move || layer_head.get().0.to_string()
                         on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { edit(state, |p| p.layer = l) }>
                         {move || options(shape.get().0)}
                     </select>
                 </label>
-                <label class="knob">"head "
+                <label class="knob">{t("head ", "头 ")}
                     <select data-testid="model-head"
                         prop:value=move || layer_head.get().1.to_string()
                         on:change=move |ev| if let Ok(h) = event_target_value(&ev).parse() { edit(state, |p| p.head = h) }>
@@ -178,20 +192,20 @@ fn ModelViews() -> impl IntoView {
                     <input type="checkbox" data-testid="hide-special"
                         prop:checked=move || hide.get() == HideSpecial::Yes
                         on:change=move |ev| { let on = event_target_checked(&ev); edit(state, |p| p.hide_special = on) }/>
-                    {move || format!(" hide {}", state.pretrained.with(|p| p.map_or("[CLS] and [SEP]", |p| p.checkpoint.special_tokens())))}
+                    {hide_label}
                 </label>
             </div>
-            <p class="hint">{SPECIAL_TOKENS_NOTE}</p>
+            <p class="hint">{move || SPECIAL_TOKENS_NOTE.get(lang.get())}</p>
             <p class="hint" data-testid="model-run-info">{millis}</p>
             <MeasureSwitch measure=measure note=PROJECTED_NOTE/>
         </section>
-        <section class="panel" aria-label="Every head">
-            <h2 class="section-title">"Every head of every layer"</h2>
+        <section class="panel" aria-label=t("Every head", "每个头")>
+            <h2 class="section-title">{t("Every head of every layer", "每一层的每个头")}</h2>
             <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
                 selected=layer_head on_pick=pick on_cell=on_atlas_cell/>
-            <p class="hint">{ATLAS_CAPTION}</p>
+            <p class="hint">{move || ATLAS_CAPTION.get(lang.get())}</p>
         </section>
-        <section class="panel" aria-label="The selected head">
+        <section class="panel" aria-label=t("The selected head", "选中的头")>
             <HeatmapCanvas figure=head_figure pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
                 testid="model-heatmap" kind="model-head"/>
             <CellInfo figure=head_figure cell=hover/>
@@ -214,6 +228,7 @@ fn example_pair(tokens: &[String]) -> Option<(usize, usize)> {
 fn HeadSearch() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let tokens = Memo::new(move |_| {
         session
             .with_run(|r| r.tokens().to_vec())
@@ -232,10 +247,11 @@ fn HeadSearch() -> impl IntoView {
     let ranked = Memo::new(move |_| {
         let (q, k) = pair.get();
         let hide = hidden(state);
+        let lang = lang.get();
         session
             .with_run(|r| {
                 r.rank_heads(q, k, &r.token_view(hide))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| e.text(lang))
             })
             .unwrap_or(Ok(Vec::new()))
     });
@@ -249,7 +265,7 @@ fn HeadSearch() -> impl IntoView {
         tokens.with(|t| {
             t.iter()
                 .enumerate()
-                .map(|(i, w)| view! { <option value=i.to_string()>{format!("{i} · {w}")}</option> })
+                .map(|(i, w)| view! { <option value=i.to_string() translate="no">{format!("{i} · {w}")}</option> })
                 .collect_view()
         })
     };
@@ -277,7 +293,10 @@ fn HeadSearch() -> impl IntoView {
                                 <button type="button" class="rank-row" data-testid="rank-row"
                                     class:is-selected=shown aria-current=move || shown().then_some("true")
                                     on:click=move |_| edit(state, |p| { p.layer = r.layer; p.head = r.head; })>
-                                    <span class="rank-head">{format!("layer {} · head {}", r.layer, r.head)}</span>
+                                    <span class="rank-head">{move || match lang.get() {
+                                        Lang::En => format!("layer {} · head {}", r.layer, r.head),
+                                        Lang::Zh => format!("第 {} 层 · 头 {}", r.layer, r.head),
+                                    }}</span>
                                     <span class="rank-bar"><span style=width></span></span>
                                     <span class="rank-weight">{number::decimals(r.weight, 3)}</span>
                                 </button>
@@ -289,28 +308,31 @@ fn HeadSearch() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel head-search" aria-label="Head search" data-testid="head-search">
-            <h2 class="section-title">"Which heads look from one token to another?"</h2>
+        <section class="panel head-search" aria-label=t("Head search", "头搜索") data-testid="head-search">
+            <h2 class="section-title">{t("Which heads look from one token to another?", "哪些头从一个词元看向另一个词元？")}</h2>
             <div class="knobs">
-                <label class="knob">"from (query) "
+                <label class="knob">{t("from (query) ", "从（查询） ")}
                     <select data-testid="search-query" prop:value=move || pair.get().0.to_string()
                         on:change=move |ev| set_pair(event_target_value(&ev).parse().ok(), None)>
                         {token_options}
                     </select>
                 </label>
-                <label class="knob">"to (key) "
+                <label class="knob">{t("to (key) ", "到（键） ")}
                     <select data-testid="search-key" prop:value=move || pair.get().1.to_string()
                         on:change=move |ev| set_pair(None, event_target_value(&ev).parse().ok())>
                         {token_options}
                     </select>
                 </label>
                 <button type="button" data-testid="search-example" on:click=example>
-                    "Example: “it” → “animal”"
+                    {t("Example: ", "示例：")} <span translate="no">"“it” → “animal”"</span>
                 </button>
             </div>
-            <p class="hint">"All heads, ranked by that weight; click one to show it above. Clicking a cell of the large heatmap searches its pair."</p>
+            <p class="hint">{t(
+                "All heads, ranked by that weight; click one to show it above. Clicking a cell of the large heatmap searches its pair.",
+                "所有头按该权重排序；点击一个头即在上方显示它。点击大热图的一个单元格会搜索它对应的词元对。",
+            )}</p>
             {rows}
-            <p class="caution" data-testid="search-caution">{SEARCH_CAUTION}</p>
+            <p class="caution" data-testid="search-caution">{move || SEARCH_CAUTION.get(lang.get())}</p>
         </section>
     }
 }
@@ -322,6 +344,7 @@ fn RelevancePanel(
 ) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let view_of = move || state.pretrained.get();
     let relevance = Memo::new(move |_| view_of().map_or(Relevance::Rollout, |p| p.relevance));
     let layer = Memo::new(move |_| view_of().map_or(0, |p| p.layer));
@@ -336,20 +359,28 @@ fn RelevancePanel(
         }
     });
     let raw = Memo::new(move |_| {
-        let (l, hide, m) = (layer.get(), hide.get(), measure.get());
+        let (l, hide, m, lang) = (layer.get(), hide.get(), measure.get(), lang.get());
         session
             .with_run(|r| {
                 let view = r.token_view(hide);
                 measured(
                     m,
-                    || pretrained::layer_average_figure(r, name(state), l, &view),
-                    || pretrained::layer_average_contribution_figure(r, name(state), l, &view),
+                    || pretrained::layer_average_figure(lang, r, name(state), l, &view),
+                    || {
+                        pretrained::layer_average_contribution_figure(
+                            lang,
+                            r,
+                            name(state),
+                            l,
+                            &view,
+                        )
+                    },
                 )
             })
             .flatten()
     });
     let relevant = Memo::new(move |_| {
-        let (kind, l, hide) = (relevance.get(), layer.get(), hide.get());
+        let (kind, l, hide, lang) = (relevance.get(), layer.get(), hide.get(), lang.get());
         session
             .with_run(|r| {
                 session.flow.with(|f| {
@@ -358,40 +389,67 @@ fn RelevancePanel(
                         .filter(|f| f.id == session.latest() && f.layer == l)
                         .and_then(|f| f.result.as_ref().ok())
                         .map(|m| m.view());
-                    pretrained::relevance_figure(r, kind, l, flow, &r.token_view(hide))
+                    pretrained::relevance_figure(lang, r, kind, l, flow, &r.token_view(hide))
                 })
             })
             .flatten()
     });
     let note = move || {
+        let lang = lang.get();
         match relevance.get() {
-        Relevance::Rollout => "Rollout multiplies, layer after layer, the heads' mean plus the identity (the residual connection), rows renormalised: how much each position after this layer draws from each input token.".to_string(),
-        Relevance::Flow if n.get() > MAX_FLOW_TOKENS => format!(
-            "Attention flow needs one maximum-flow computation per pair of tokens; it is offered up to {MAX_FLOW_TOKENS} tokens, and this text has {}.", n.get()),
-        Relevance::Flow => session.flow.with(|f| match f {
-            Some(f) if f.id == session.latest() && f.layer == layer.get() => match &f.result {
-                Ok(_) => format!("Flow treats the same graph as a network of pipes: each entry is the most weight that can flow from the input token to the position through all layers ({} ms).", number::rounded(f.millis, 3)),
-                Err(e) => format!("Flow could not be computed: {e}"),
+            Relevance::Rollout => tr(
+                lang,
+                "Rollout multiplies, layer after layer, the heads' mean plus the identity (the residual connection), rows renormalised: how much each position after this layer draws from each input token.",
+                "注意力展开逐层相乘各头的平均加上单位矩阵（残差连接），并把各行重新归一化：表示这一层之后的每个位置从每个输入词元汲取了多少。",
+            )
+            .to_string(),
+            Relevance::Flow if n.get() > MAX_FLOW_TOKENS => match lang {
+                Lang::En => format!(
+                    "Attention flow needs one maximum-flow computation per pair of tokens; it is offered up to {MAX_FLOW_TOKENS} tokens, and this text has {}.",
+                    n.get()
+                ),
+                Lang::Zh => format!(
+                    "注意力流需要对每一对词元做一次最大流计算；它最多支持 {MAX_FLOW_TOKENS} 个词元，而此文本有 {} 个。",
+                    n.get()
+                ),
             },
-            _ => "Computing the flow…".to_string(),
-        }),
-    }
+            Relevance::Flow => session.flow.with(|f| match f {
+                Some(f) if f.id == session.latest() && f.layer == layer.get() => {
+                    match (&f.result, lang) {
+                        (Ok(_), Lang::En) => format!(
+                            "Flow treats the same graph as a network of pipes: each entry is the most weight that can flow from the input token to the position through all layers ({} ms).",
+                            number::rounded(f.millis, 3)
+                        ),
+                        (Ok(_), Lang::Zh) => format!(
+                            "注意力流把同一张图当作管道网络：每个元素是能经过所有层从输入词元流到该位置的最大权重（{} 毫秒）。",
+                            number::rounded(f.millis, 3)
+                        ),
+                        (Err(e), Lang::En) => format!("Flow could not be computed: {e}"),
+                        (Err(e), Lang::Zh) => format!("无法计算注意力流：{e}"),
+                    }
+                }
+                _ => tr(lang, "Computing the flow…", "正在计算注意力流…").to_string(),
+            }),
+        }
     };
     let pick = move |r: Relevance| edit(state, |p| p.relevance = r);
     let hover_raw = RwSignal::new(None::<(usize, usize)>);
     let hover_rel = RwSignal::new(None::<(usize, usize)>);
     view! {
-        <section class="panel relevance" aria-label="Rollout and flow" data-testid="relevance">
-            <h2 class="section-title">"Across layers: rollout and flow"</h2>
-            <div class="knobs" role="radiogroup" aria-label="Relevance">
+        <section class="panel relevance" aria-label=t("Rollout and flow", "注意力展开与注意力流") data-testid="relevance">
+            <h2 class="section-title">{t("Across layers: rollout and flow", "跨层：注意力展开与注意力流")}</h2>
+            <div class="knobs" role="radiogroup" aria-label=t("Relevance", "相关性")>
                 {[Relevance::Rollout, Relevance::Flow].into_iter().map(|r| view! {
                     <label class="knob check">
                         <input type="radio" name="relevance" data-testid=format!("relevance-{}", r.name())
                             prop:checked=move || relevance.get() == r on:change=move |_| pick(r)/>
-                        {format!(" {}", r.label())}
+                        {move || format!(" {}", r.label(lang.get()))}
                     </label>
                 }).collect_view()}
-                <span class="hint">{move || format!("after layer {} (the layer picked above)", layer.get())}</span>
+                <span class="hint">{move || match lang.get() {
+                    Lang::En => format!("after layer {} (the layer picked above)", layer.get()),
+                    Lang::Zh => format!("第 {} 层之后（上面选中的层）", layer.get()),
+                }}</span>
             </div>
             <p class="hint" data-testid="relevance-note">{note}</p>
             <div class="side-by-side">

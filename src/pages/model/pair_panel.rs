@@ -5,6 +5,7 @@ use attnlab_lab::pretrained::{Checkpoint, PretrainedView};
 use attnlab_plot::{Focus, number};
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::use_model_session;
 use crate::pages::lines::TokenLinesCanvas;
 use crate::shell::TextBox;
@@ -23,6 +24,7 @@ const RANKED: usize = 12;
 pub fn PairPanel() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let direction = RwSignal::new(Direction::FirstToSecond);
     let focus = RwSignal::new(Focus::None);
     let view_of = move || state.pretrained.get();
@@ -49,7 +51,7 @@ pub fn PairPanel() -> impl IntoView {
     let lines = Signal::derive(move || {
         let (layer, head) = view_of().map_or((0, 0), |p| (p.layer, p.head));
         session
-            .with_run(|r| alignment_lines(r, name(), layer, head, direction.get()))
+            .with_run(|r| alignment_lines(lang.get(), r, name(), layer, head, direction.get()))
             .flatten()
             .map(|l| l.with_focus(focus.get()))
     });
@@ -61,44 +63,68 @@ pub fn PairPanel() -> impl IntoView {
     });
     let selected = move || view_of().map_or((0, 0), |p| (p.layer, p.head));
     view! {
-        <section class="panel pair-panel" aria-label="A sentence and its translation" data-testid="pair-panel">
-            <h2 class="section-title">"A sentence and its translation"</h2>
-            <label class="field-label" for="pair-input">"Second sentence (optional): the model reads both as one text"</label>
-            <TextBox text=state.pair id="pair-input" rows=2 cut_testid="pair-cut"
-                placeholder="e.g. a translation of the sentence"/>
+        <section class="panel pair-panel" aria-label=t("A sentence and its translation", "一个句子及其译文") data-testid="pair-panel">
+            <h2 class="section-title">{t("A sentence and its translation", "一个句子及其译文")}</h2>
+            <label class="field-label" for="pair-input">{t(
+                "Second sentence (optional): the model reads both as one text",
+                "第二个句子（可选）：模型把两句当作一段文本读入",
+            )}</label>
+            {move || {
+                let placeholder = tr(lang.get(), "e.g. a translation of the sentence", "例如该句子的译文");
+                view! {
+                    <TextBox text=state.pair id="pair-input" rows=2 cut_testid="pair-cut"
+                        placeholder=placeholder/>
+                }
+            }}
             <p>
                 <button type="button" data-testid="pair-example" on:click=example>
-                    {format!("Example: {} / {}", EXAMPLE.0, EXAMPLE.1)}
+                    {t("Example: ", "示例：")}
+                    <span translate="no">{format!("{} / {}", EXAMPLE.0, EXAMPLE.1)}</span>
                 </button>
             </p>
             <Show when=is_pair>
-                <div class="knobs" role="radiogroup" aria-label="Direction">
+                <div class="knobs" role="radiogroup" aria-label=t("Direction", "方向")>
                     <label class="knob check">
                         <input type="radio" name="pair-direction" data-testid="pair-forward"
                             prop:checked=move || direction.get() == Direction::FirstToSecond
                             on:change=move |_| direction.set(Direction::FirstToSecond)/>
-                        " first \u{2192} second"
+                        {t(" first \u{2192} second", " 第一句 \u{2192} 第二句")}
                     </label>
                     <label class="knob check">
                         <input type="radio" name="pair-direction" data-testid="pair-backward"
                             prop:checked=move || direction.get() == Direction::SecondToFirst
                             on:change=move |_| direction.set(Direction::SecondToFirst)/>
-                        " second \u{2192} first"
+                        {t(" second \u{2192} first", " 第二句 \u{2192} 第一句")}
                     </label>
                 </div>
                 <TokenLinesCanvas figure=lines focus=focus name="alignment"/>
-                <p class="hint" data-testid="alignment-note">{ALIGNMENT_NOTE}</p>
-                <h3 class="field-label">{move || format!("The heads whose weight crosses most (of {})", ranking.with(Vec::len))}</h3>
+                <p class="hint" data-testid="alignment-note">{move || ALIGNMENT_NOTE.get(lang.get())}</p>
+                <h3 class="field-label">{move || match lang.get() {
+                    Lang::En => format!("The heads whose weight crosses most (of {})", ranking.with(Vec::len)),
+                    Lang::Zh => format!("权重跨句最多的头（共 {} 个）", ranking.with(Vec::len)),
+                }}</h3>
                 <ol class="crossing-ranking" data-testid="crossing-ranking" data-heads=move || ranking.with(Vec::len).to_string()>
                     {move || ranking.with(|r| r.iter().take(RANKED).copied().collect::<Vec<_>>()).into_iter().map(|c| view! {
                         <li data-testid="crossing-row">
                             <button type="button" class="chip"
                                 aria-pressed=move || (selected() == (c.layer, c.head)).to_string()
                                 on:click=move |_| select(c.layer, c.head)>
-                                {format!("layer {} head {}", c.layer, c.head)}
+                                {move || match lang.get() {
+                                    Lang::En => format!("layer {} head {}", c.layer, c.head),
+                                    Lang::Zh => format!("第 {} 层 头 {}", c.layer, c.head),
+                                }}
                             </button>
-                            {format!(" {} crosses (first \u{2192} second {}, second \u{2192} first {})",
-                                number::decimals(c.share, 3), number::decimals(c.forward, 3), number::decimals(c.backward, 3))}
+                            {move || {
+                                let (share, f, b) = (
+                                    number::decimals(c.share, 3),
+                                    number::decimals(c.forward, 3),
+                                    number::decimals(c.backward, 3),
+                                );
+                                match lang.get() {
+                                    Lang::En => format!(" {share} crosses (first \u{2192} second {f}, second \u{2192} first {b})"),
+                                    Lang::Zh => format!(" {share} 跨句（第一句 \u{2192} 第二句 {f}，第二句 \u{2192} 第一句 {b}）"),
+                                }
+                            }}
                         </li>
                     }).collect_view()}
                 </ol>

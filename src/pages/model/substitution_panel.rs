@@ -3,6 +3,7 @@ use attnlab_lab::pretrained::protocol::Place;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
+use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::use_model_session;
 use crate::state::use_app_state;
 
@@ -27,6 +28,7 @@ enum Reach {
 pub fn SubstitutionPanel() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let chosen = RwSignal::new(1usize);
     let reach = RwSignal::new(Reach::Every);
     // The sentence pair the page reads together, when there is one; else an example.
@@ -77,27 +79,65 @@ pub fn SubstitutionPanel() -> impl IntoView {
         pair.set(PAIR.to_string());
     };
     let result = move || {
+        let lang = lang.get();
         match session.substituted.get() {
-        None => view! { <p class="hint">"Pick a variant and where it goes, then run the model with it."</p> }.into_any(),
+        None => view! { <p class="hint">{tr(lang, "Pick a variant and where it goes, then run the model with it.", "选择一个变体和它放置的位置，然后用它运行模型。")}</p> }.into_any(),
         Some(Err(e)) => view! { <p class="variant-error" role="alert" data-testid="substitution-error">{e}</p> }.into_any(),
         Some(Ok(s)) => {
             let top = s.layers.iter().map(|l| l.mean_abs).fold(0.0f32, f32::max).max(f32::MIN_POSITIVE);
-            let pair = s.pair.clone().map(|p| view! {
-                <p data-testid="substitution-pair">
-                    {format!("“{}” and “{}”: similarity {} with the model's own attention, {} with {} — a change of {}.",
-                        state.sentence.get_untracked(), p.other,
-                        number::decimals(p.own, 3), number::decimals(p.substituted, 3), s.variant,
-                        number::signed_decimals(p.substituted - p.own, 3))}
-                </p>
+            let variant = s.variant.clone();
+            let pair = s.pair.clone().map(|p| {
+                let (own, with, change) = (
+                    number::decimals(p.own, 3),
+                    number::decimals(p.substituted, 3),
+                    number::signed_decimals(p.substituted - p.own, 3),
+                );
+                let first = state.sentence.get_untracked();
+                let rest = match lang {
+                    Lang::En => view! {
+                        {format!("”: similarity {own} with the model's own attention, {with} with ")}
+                        <span translate="no">{variant.clone()}</span>
+                        {format!(" — a change of {change}.")}
+                    }.into_any(),
+                    Lang::Zh => view! {
+                        {format!("”：使用模型自身的注意力时相似度为 {own}，使用 ")}
+                        <span translate="no">{variant.clone()}</span>
+                        {format!(" 时为 {with}，变化 {change}。")}
+                    }.into_any(),
+                };
+                view! {
+                    <p data-testid="substitution-pair">
+                        "“" <span translate="no">{first}</span> {tr(lang, "” and “", "”和“")}
+                        <span translate="no">{p.other}</span> {rest}
+                    </p>
+                }
             });
+            let (cosine, ms) = (number::decimals(s.cosine, 4), number::rounded(s.millis, 3));
+            let place = s.place.describe(lang);
+            let headline = match lang {
+                Lang::En => view! {
+                    <span translate="no">{variant.clone()}</span>
+                    {format!(" in {place}: the sentence embedding's cosine to the model's own is {cosine} ({ms} ms).")}
+                }.into_any(),
+                Lang::Zh => view! {
+                    {format!("在{place}使用 ")}
+                    <span translate="no">{variant.clone()}</span>
+                    {format!("：句子嵌入与模型自身嵌入的余弦相似度为 {cosine}（{ms} 毫秒）。")}
+                }.into_any(),
+            };
             view! {
                 <p class="substitution-cosine" data-testid="substitution-cosine" data-cosine=s.cosine.to_string()>
-                    {format!("{} in {}: the sentence embedding's cosine to the model's own is {} ({} ms).",
-                        s.variant, s.place.describe(), number::decimals(s.cosine, 4), number::rounded(s.millis, 3))}
+                    {headline}
                 </p>
                 {pair}
                 <table class="layer-changes" data-testid="substitution-layers">
-                    <thead><tr><th>"layer"</th><th>"mean |ΔA|"</th><th>"max |ΔA|"</th><th>"heads compared"</th><th></th></tr></thead>
+                    <thead><tr>
+                        <th>{tr(lang, "layer", "层")}</th>
+                        <th>{tr(lang, "mean |ΔA|", "平均 |ΔA|")}</th>
+                        <th>{tr(lang, "max |ΔA|", "最大 |ΔA|")}</th>
+                        <th>{tr(lang, "heads compared", "比较的头数")}</th>
+                        <th></th>
+                    </tr></thead>
                     <tbody>
                         {s.layers.iter().map(|l| {
                             let width = format!("width: {}%", number::decimals(100.0 * l.mean_abs / top, 1));
@@ -118,38 +158,51 @@ pub fn SubstitutionPanel() -> impl IntoView {
     }
     };
     view! {
-        <section class="panel substitution" aria-label="Substitute a variant inside the model" data-testid="substitution">
-            <h2 class="section-title">"Inside the model: what does a variant change?"</h2>
-            <p class="hint">"Run the whole model with a lab variant in place of its softmax attention and see what follows: \
-                every later layer reads what the changed heads wrote. “What does linear attention lose?” — asked of a trained model."</p>
+        <section class="panel substitution" aria-label=t("Substitute a variant inside the model", "在模型内部替换为一个变体") data-testid="substitution">
+            <h2 class="section-title">{t("Inside the model: what does a variant change?", "在模型内部：一个变体会改变什么？")}</h2>
+            <p class="hint">{t(
+                "Run the whole model with a lab variant in place of its softmax attention and see what follows: \
+                 every later layer reads what the changed heads wrote. “What does linear attention lose?” — asked of a trained model.",
+                "用实验室的一个变体替换模型的 softmax 注意力，运行整个模型，看看会发生什么：\
+                 之后的每一层都会读取被改动的头写下的内容。“线性注意力丢失了什么？”——向一个训练过的模型提问。",
+            )}</p>
             <div class="knobs">
-                <label class="knob">"variant "
+                <label class="knob">{t("variant ", "变体 ")}
                     <select data-testid="substitution-variant" prop:value=move || shown_variant().to_string()
                         on:change=move |ev| if let Ok(i) = event_target_value(&ev).parse() { chosen.set(i) }>
-                        {move || names().into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                        {move || names().into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string() translate="no">{n}</option> }).collect_view()}
                     </select>
                 </label>
-                <div class="knob" role="radiogroup" aria-label="Where">
-                    {[(Reach::Head, "this head"), (Reach::Layer, "this layer"), (Reach::Every, "every layer")].into_iter().map(|(r, label)| view! {
+                <div class="knob" role="radiogroup" aria-label=t("Where", "位置")>
+                    {[
+                        (Reach::Head, "this head", "这个头"),
+                        (Reach::Layer, "this layer", "这一层"),
+                        (Reach::Every, "every layer", "每一层"),
+                    ].into_iter().map(|(r, label, zh)| view! {
                         <label class="check">
                             <input type="radio" name="substitution-reach" data-testid=format!("substitution-{}", label.replace(' ', "-"))
                                 prop:checked=move || reach.get() == r on:change=move |_| reach.set(r)/>
-                            {format!(" {label}")}
+                            {move || format!(" {}", lang.get().pick(label, zh))}
                         </label>
                     }).collect_view()}
                 </div>
-                <label class="knob pair-input">"compare with "
-                    <input type="text" data-testid="substitution-pair-text" prop:value=move || pair.get()
+                <label class="knob pair-input">{t("compare with ", "与之比较 ")}
+                    <input type="text" data-testid="substitution-pair-text" translate="no" prop:value=move || pair.get()
                         on:input=move |ev| pair.set(event_target_value(&ev))/>
                 </label>
             </div>
             <div class="knobs">
                 <button type="button" class="primary" data-testid="substitution-run" on:click=run
                     disabled=move || session.substituting.get()>
-                    {move || if session.substituting.get() { "Running…" } else { "Run the model with it" }}
+                    {move || if session.substituting.get() {
+                        tr(lang.get(), "Running…", "正在运行…")
+                    } else {
+                        tr(lang.get(), "Run the model with it", "用它运行模型")
+                    }}
                 </button>
                 <button type="button" data-testid="substitution-example" on:click=example>
-                    "Example: “the cat sat on the mat” vs “a cat was sitting on a mat”"
+                    {t("Example: ", "示例：")}
+                    <span translate="no">"“the cat sat on the mat” vs “a cat was sitting on a mat”"</span>
                 </button>
             </div>
             {result}

@@ -3,6 +3,7 @@ use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::{Lang, t, tr, use_lang};
 use crate::lab::{CellInfo, VariantControls};
 use crate::model::use_model_session;
 use crate::state::{VariantSlot, use_app_state};
@@ -13,21 +14,30 @@ use crate::state::{VariantSlot, use_app_state};
 #[component]
 pub fn VariantsOnHead() -> impl IntoView {
     let state = use_app_state();
-    let place = move || {
-        state.pretrained.with(|p| {
-            p.map_or(String::new(), |p| {
-                format!("layer {} · head {}", p.layer, p.head)
-            })
-        })
+    let lang = use_lang();
+    let title = move || {
+        let (layer, head) = state
+            .pretrained
+            .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)));
+        match lang.get() {
+            Lang::En => format!("The lab's variants on layer {layer} · head {head}"),
+            Lang::Zh => format!("实验室的变体作用于第 {layer} 层 · 头 {head}"),
+        }
     };
     let count = move || state.variants.with(Vec::len);
     view! {
-        <section class="panel" aria-label="Lab variants on this head" data-testid="variants-on-head">
-            <h2 class="section-title">{move || format!("The lab's variants on {}", place())}</h2>
-            <p class="hint">"Each variant takes this head's real queries, keys and values and computes its own attention: \
-                another score function, a temperature, masks, a linear kernel or Linformer. The model's own attention is \
-                the scaled dot product with softmax; below each variant, what it changes. The knobs are the lab's: \
-                a change here changes the lab too."</p>
+        <section class="panel" aria-label=t("Lab variants on this head", "这个头上的实验室变体") data-testid="variants-on-head">
+            <h2 class="section-title">{title}</h2>
+            <p class="hint">{t(
+                "Each variant takes this head's real queries, keys and values and computes its own attention: \
+                 another score function, a temperature, masks, a linear kernel or Linformer. The model's own attention is \
+                 the scaled dot product with softmax; below each variant, what it changes. The knobs are the lab's: \
+                 a change here changes the lab too.",
+                "每个变体取这个头真实的查询、键和值，计算它自己的注意力：\
+                 换一个打分函数、温度、掩码、线性核或 Linformer。模型自身的注意力是\
+                 带 softmax 的缩放点积；每个变体下方是它带来的变化。这些旋钮就是实验室的旋钮：\
+                 在这里改动也会改动实验室。",
+            )}</p>
             <div class="variants" style=move || format!("--variant-count: {}", count())>
                 <For each=move || state.variants.get() key=|slot| slot.id
                     children=move |slot| view! { <VariantOnHeadCard entry=slot/> }/>
@@ -40,11 +50,15 @@ pub fn VariantsOnHead() -> impl IntoView {
 fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
+    let lang = use_lang();
     let variant = entry.variant;
     let result = Memo::new(move |_| -> Option<Result<OnHead, String>> {
         let (layer, head) = state.pretrained.with(|p| p.map(|p| (p.layer, p.head)))?;
         let seed = state.model.with(|m| m.seed);
-        session.with_run(|r| variant.with(|v| pretrained::variant_on_head(r, layer, head, v, seed)))
+        let lang = lang.get();
+        session.with_run(|r| {
+            variant.with(|v| pretrained::variant_on_head(lang, r, layer, head, v, seed))
+        })
     });
     let figure = Signal::derive(move || {
         result.with(|r| r.as_ref()?.as_ref().ok().map(|o| o.figure.clone()))
@@ -56,30 +70,37 @@ fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
         result.with(|r| {
             let c = r.as_ref()?.as_ref().ok()?.comparison.as_ref()?;
             let m = &c.metrics;
-            Some(format!(
-                "Against the model's own attention: max |ΔA| {}, mean |ΔA| {}, mean KL {}, mean JS {}; mean row entropy {} vs {} nats.",
-                number::decimals(m.max_abs, 3),
-                number::decimals(m.mean_abs, 4),
-                number::significant(m.mean_kl, 3),
-                number::significant(m.mean_js, 3),
+            let (max, mean) = (number::decimals(m.max_abs, 3), number::decimals(m.mean_abs, 4));
+            let (kl, js) = (number::significant(m.mean_kl, 3), number::significant(m.mean_js, 3));
+            let (h0, h1) = (
                 number::decimals(c.mean_entropy.0, 2),
                 number::decimals(c.mean_entropy.1, 2),
-            ))
+            );
+            Some(match lang.get() {
+                Lang::En => format!(
+                    "Against the model's own attention: max |ΔA| {max}, mean |ΔA| {mean}, mean KL {kl}, mean JS {js}; mean row entropy {h0} vs {h1} nats."
+                ),
+                Lang::Zh => format!(
+                    "与模型自身的注意力相比：最大 |ΔA| {max}，平均 |ΔA| {mean}，平均 KL {kl}，平均 JS {js}；平均行熵 {h0} 对 {h1} 奈特。"
+                ),
+            })
         })
     };
     let linformer_note = move || {
         result.with(|r| {
             let o = r.as_ref()?.as_ref().ok()?;
-            o.difference.is_none().then_some(
+            o.difference.is_none().then_some(tr(
+                lang.get(),
                 "Linformer's weights are over projected keys, not tokens: there is no cell-by-cell difference.",
-            )
+                "Linformer 的权重作用于投影后的键而不是词元：没有逐个单元格的差异。",
+            ))
         })
     };
     let hover = RwSignal::new(None::<(usize, usize)>);
     let hover_difference = RwSignal::new(None::<(usize, usize)>);
     view! {
         <article class="variant" data-testid="variant-on-head">
-            <h3 class="section-title">{move || variant.with(|v| v.name.clone())}</h3>
+            <h3 class="section-title" translate="no">{move || variant.with(|v| v.name.clone())}</h3>
             <VariantControls variant=variant uid=format!("m{}", entry.id) edit_custom=RwSignal::new(false)/>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="variant-on-head-error">{e}</p> })}
             <HeatmapCanvas figure=figure pointing=Pointing::Cells { hover, on_cell: None }

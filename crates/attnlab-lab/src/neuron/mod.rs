@@ -28,6 +28,7 @@
 //! # Ok::<(), attnlab_lab::LabError>(())
 //! ```
 
+use crate::i18n::{Lang, Tr};
 use attnlab_core::CoreError;
 use attnlab_core::attention::Problem;
 use attnlab_core::linear::{self, EPSILON, FeatureMap};
@@ -97,12 +98,16 @@ impl Form {
         }
     }
 
-    /// What the sum of the products is, in words.
-    pub fn sum_name(self) -> &'static str {
+    /// What the sum of the products is, in words, in `lang`.
+    pub fn sum_name(self, lang: Lang) -> &'static str {
         match self {
-            Form::Kernel(_) => "similarity \u{3c6}(q_i)\u{b7}\u{3c6}(k_j)",
-            Form::Efficient => "weight",
-            _ => "raw score",
+            Form::Kernel(_) => Tr::new(
+                "similarity \u{3c6}(q_i)\u{b7}\u{3c6}(k_j)",
+                "相似度 \u{3c6}(q_i)\u{b7}\u{3c6}(k_j)",
+            )
+            .get(lang),
+            Form::Efficient => Tr::new("weight", "权重").get(lang),
+            _ => Tr::new("raw score", "原始分数").get(lang),
         }
     }
 }

@@ -4,6 +4,7 @@
 use attnlab_plot::{ColorScale, RGBColor, ValueRange, number};
 
 use super::{Form, Neuron, Normalisation, Order};
+use crate::i18n::{Lang, Tr};
 
 /// One vector as a strip of cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,22 +89,26 @@ impl Neuron {
         out
     }
 
-    /// From the sum to the weight, one sentence per step.
-    pub fn steps(&self) -> Vec<String> {
+    /// From the sum to the weight, one sentence per step, in `lang`.
+    pub fn steps(&self, lang: Lang) -> Vec<String> {
         let f = |v: f32| number::full(v);
-        let mut lines = vec![format!(
-            "Sum over the {} dimensions: {} = {}",
-            self.products.len(),
-            self.form.sum_name(),
-            f(self.sum)
-        )];
+        let (n, sum_name, sum) = (self.products.len(), self.form.sum_name(lang), f(self.sum));
+        let mut lines = vec![match lang {
+            Lang::En => format!("Sum over the {n} dimensions: {sum_name} = {sum}"),
+            Lang::Zh => format!("对 {n} 个维度求和：{sum_name} = {sum}"),
+        }];
         if let Form::Cosine { q_norm, k_norm } = self.form {
-            lines.push(format!(
-                "Cosine: each vector was divided by its norm first, \u{2016}q_i\u{2016} = {}, \u{2016}k_j\u{2016} = {} (a zero vector scores 0).",
-                f(q_norm),
-                f(k_norm)
-            ));
+            let (q, k) = (f(q_norm), f(k_norm));
+            lines.push(match lang {
+                Lang::En => format!(
+                    "Cosine: each vector was divided by its norm first, \u{2016}q_i\u{2016} = {q}, \u{2016}k_j\u{2016} = {k} (a zero vector scores 0)."
+                ),
+                Lang::Zh => format!(
+                    "余弦：每个向量先除以它的范数，\u{2016}q_i\u{2016} = {q}，\u{2016}k_j\u{2016} = {k}（零向量得分为 0）。"
+                ),
+            });
         }
+        let allows = Tr::new("The mask allows this cell.", "掩码允许这个单元格。");
         match &self.normalisation {
             Normalisation::Softmax {
                 scale,
@@ -111,46 +116,70 @@ impl Neuron {
                 logits,
             } => {
                 if *scale != 1.0 {
-                    lines.push(format!(
-                        "Scaled by 1/\u{221a}d_k = {}: {}",
-                        f(*scale),
-                        f(self.sum * scale)
-                    ));
+                    let (s, v) = (f(*scale), f(self.sum * scale));
+                    lines.push(match lang {
+                        Lang::En => format!("Scaled by 1/\u{221a}d_k = {s}: {v}"),
+                        Lang::Zh => format!("乘以 1/\u{221a}d_k = {s}：{v}"),
+                    });
                 }
-                lines.push(format!(
-                    "Divided by the temperature \u{3c4} = {}: logit {}",
-                    f(*temperature),
-                    f(logits[self.key])
-                ));
+                let (t, logit) = (f(*temperature), f(logits[self.key]));
+                lines.push(match lang {
+                    Lang::En => format!("Divided by the temperature \u{3c4} = {t}: logit {logit}"),
+                    Lang::Zh => format!("除以温度 \u{3c4} = {t}：logit {logit}"),
+                });
                 lines.push(if self.is_allowed() {
-                    "The mask allows this cell.".to_string()
+                    allows.get(lang).to_string()
                 } else {
-                    "The mask blocks this cell: its logit counts as \u{2212}\u{221e}, its weight is 0."
-                        .to_string()
+                    Tr::new(
+                        "The mask blocks this cell: its logit counts as \u{2212}\u{221e}, its weight is 0.",
+                        "掩码屏蔽了这个单元格：它的 logit 记为 \u{2212}\u{221e}，权重为 0。",
+                    )
+                    .get(lang)
+                    .to_string()
                 });
                 let allowed = self.allowed.iter().filter(|a| **a).count();
-                lines.push(format!(
-                    "Softmax over the row's {allowed} allowed keys: weight \u{3b1} = {}",
-                    f(self.weight)
-                ));
+                let w = f(self.weight);
+                lines.push(match lang {
+                    Lang::En => format!(
+                        "Softmax over the row's {allowed} allowed keys: weight \u{3b1} = {w}"
+                    ),
+                    Lang::Zh => {
+                        format!("对该行 {allowed} 个允许的键做 softmax：权重 \u{3b1} = {w}")
+                    }
+                });
             }
             Normalisation::Kernel { normaliser } => {
                 lines.push(if self.is_allowed() {
-                    "The mask allows this cell.".to_string()
+                    allows.get(lang).to_string()
                 } else {
-                    "The mask blocks this cell: its similarity does not count, its weight is 0."
-                        .to_string()
+                    Tr::new(
+                        "The mask blocks this cell: its similarity does not count, its weight is 0.",
+                        "掩码屏蔽了这个单元格：它的相似度不计入，权重为 0。",
+                    )
+                    .get(lang)
+                    .to_string()
                 });
-                lines.push(format!(
-                    "Divided by the row normaliser \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {}: weight \u{3b1} = {}",
-                    f(*normaliser),
-                    f(self.weight)
-                ));
+                let (z, w) = (f(*normaliser), f(self.weight));
+                lines.push(match lang {
+                    Lang::En => format!(
+                        "Divided by the row normaliser \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {z}: weight \u{3b1} = {w}"
+                    ),
+                    Lang::Zh => format!(
+                        "除以该行的归一化因子 \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {z}：权重 \u{3b1} = {w}"
+                    ),
+                });
             }
-            Normalisation::None => lines.push(format!(
-                "Efficient attention normalised q_i over its features and every key feature over the positions: the sum is the weight \u{3b1} = {}",
-                f(self.weight)
-            )),
+            Normalisation::None => {
+                let w = f(self.weight);
+                lines.push(match lang {
+                    Lang::En => format!(
+                        "Efficient attention normalised q_i over its features and every key feature over the positions: the sum is the weight \u{3b1} = {w}"
+                    ),
+                    Lang::Zh => format!(
+                        "高效注意力把 q_i 在其特征上归一化，把每个键特征在各位置上归一化：和就是权重 \u{3b1} = {w}"
+                    ),
+                });
+            }
         }
         lines
     }
@@ -173,6 +202,7 @@ impl Neuron {
 #[cfg(test)]
 mod tests {
     use crate::compute::Pipeline;
+    use crate::i18n::Lang;
     use crate::neuron::{Order, neuron};
     use crate::state::LabState;
     use attnlab_core::score::ScoreFunction;
@@ -193,7 +223,7 @@ mod tests {
         // q keeps its own order: d_a differs from d_k here? Either way every dimension
         // is there once.
         assert_eq!(strips[0].cells.len(), 16);
-        let steps = view.steps();
+        let steps = view.steps(Lang::En);
         assert!(steps[0].starts_with("Sum over the"), "{steps:?}");
         assert!(steps.last().unwrap().contains("weight \u{3b1} ="));
         let keys: Vec<String> = (0..11).map(|j| format!("t{j}")).collect();
@@ -203,7 +233,7 @@ mod tests {
         let blocked = neuron(&run.problem, 0, 2, 5).unwrap();
         assert!(
             blocked
-                .steps()
+                .steps(Lang::En)
                 .iter()
                 .any(|s| s.contains("blocks this cell"))
         );

@@ -6,13 +6,20 @@
 use attnlab_plot::{HEAD_COLOURS, TokenLines};
 
 use super::run::ModelRun;
+use crate::i18n::{Lang, Tr};
 
 /// Said under the alignment: what an encoder's weights across a pair are, and are not.
-pub const ALIGNMENT_NOTE: &str = "This is an encoder reading both sentences at once, as one \
+pub const ALIGNMENT_NOTE: Tr = Tr::new(
+    "This is an encoder reading both sentences at once, as one \
      text: every token may attend to every other, in either sentence. It is not a \
      translation decoder's cross attention, where each word being written looks only at \
      the source. A head whose weight crosses between the sentences onto a token's \
-     translation has learned an alignment from data, without ever being trained to align.";
+     translation has learned an alignment from data, without ever being trained to align.",
+    "这是一个把两个句子当作一段文本同时读入的编码器：每个词元都可以关注两个句子中的\
+     任何其他词元。它不是翻译解码器的交叉注意力（那里每个正在生成的词只看源句）。\
+     一个头若把权重跨过句子落到某个词元的译文上，就是从数据中学到了对齐，\
+     而它从未被训练去对齐。",
+);
 
 /// Which way the lines go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,6 +104,7 @@ pub fn rank_crossing(run: &ModelRun) -> Option<Vec<Crossing>> {
 /// lines between the two (the weights as the model computed them, over all keys: a
 /// line's opacity is the share of the query's whole row that lands on that key).
 pub fn alignment_lines(
+    lang: Lang,
     run: &ModelRun,
     model: &str,
     layer: usize,
@@ -115,7 +123,10 @@ pub fn alignment_lines(
         .iter()
         .flat_map(|&i| to.iter().map(move |&j| a[[i, j]]))
         .collect();
-    let title = format!("{model} \u{b7} layer {layer} \u{b7} head {head} across the pair");
+    let title = match lang {
+        Lang::En => format!("{model} \u{b7} layer {layer} \u{b7} head {head} across the pair"),
+        Lang::Zh => format!("{model} \u{b7} 第 {layer} 层 \u{b7} 头 {head} 跨越句对"),
+    };
     TokenLines::new(title, label(from), label(to))
         .with_head(format!("L{layer} H{head}"), HEAD_COLOURS[0], weights)
         .ok()
@@ -185,7 +196,8 @@ mod tests {
 
     #[test]
     fn the_lines_are_the_block_between_the_sentences() {
-        let lines = alignment_lines(&run(), "E5", 0, 0, Direction::SecondToFirst).unwrap();
+        let lines =
+            alignment_lines(Lang::En, &run(), "E5", 0, 0, Direction::SecondToFirst).unwrap();
         assert_eq!(lines.queries(), ["\u{2581}cat"]);
         assert_eq!(lines.keys(), ["猫"]);
         assert_eq!(lines.weight(0, 0, 0), Some(0.6));

@@ -7,12 +7,13 @@ use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
 use attnlab_plot::{Heatmap, LineChart, ValueRange};
 use ndarray::{Array2, ArrayView2};
 
-use super::figures::{atlas_titles, labels};
+use super::figures::{atlas_titles, head_title, labels, mean_title, token_axes};
 use super::run::{ModelRun, TokenView};
 use crate::compute::LabError;
 use crate::contribution::{
     self, LayerShare, ShareError, contribution_heatmap, contribution_title, special_names,
 };
+use crate::i18n::Lang;
 use crate::neuron::{self, Neuron};
 
 /// `m` on the tokens `view` shows, without renormalising: a contribution is a length,
@@ -23,13 +24,16 @@ fn restricted(view: &TokenView, m: ArrayView2<'_, f32>) -> Array2<f32> {
 }
 
 fn figure(
+    lang: Lang,
     title: String,
     run: &ModelRun,
     view: &TokenView,
     m: ArrayView2<'_, f32>,
 ) -> Option<Heatmap> {
     let labels = labels(run, view);
+    let (rows, cols) = token_axes(lang);
     contribution_heatmap(
+        lang,
         title,
         &labels,
         &labels,
@@ -38,17 +42,17 @@ fn figure(
         &[],
     )
     .ok()
-    .map(|f| f.with_axis_titles("query token", "key token"))
+    .map(|f| f.with_axis_titles(rows, cols))
 }
 
 /// Every head's contributions (layer-major) for the atlas, on one colour scale: 0 to the
 /// largest contribution of any head.
-pub fn atlas_contribution_figures(run: &ModelRun, view: &TokenView) -> Vec<Heatmap> {
+pub fn atlas_contribution_figures(lang: Lang, run: &ModelRun, view: &TokenView) -> Vec<Heatmap> {
     let titles = atlas_titles(run.layers(), run.heads());
     let tiles: Vec<Heatmap> = (0..run.layers())
         .flat_map(|l| (0..run.heads()).map(move |h| (l, h)))
         .zip(titles)
-        .filter_map(|((l, h), title)| figure(title, run, view, run.norms(l, h)?.view()))
+        .filter_map(|((l, h), title)| figure(lang, title, run, view, run.norms(l, h)?.view()))
         .collect();
     let top = tiles
         .iter()
@@ -62,18 +66,20 @@ pub fn atlas_contribution_figures(run: &ModelRun, view: &TokenView) -> Vec<Heatm
 
 /// Head `head` of layer `layer`'s contributions, large.
 pub fn head_contribution_figure(
+    lang: Lang,
     run: &ModelRun,
     name: &str,
     layer: usize,
     head: usize,
     view: &TokenView,
 ) -> Option<Heatmap> {
-    let title = contribution_title(&format!("{name} \u{b7} layer {layer} \u{b7} head {head}"));
-    figure(title, run, view, run.norms(layer, head)?.view())
+    let title = contribution_title(lang, &head_title(lang, name, layer, head));
+    figure(lang, title, run, view, run.norms(layer, head)?.view())
 }
 
 /// The mean of layer `layer`'s heads' contributions.
 pub fn layer_average_contribution_figure(
+    lang: Lang,
     run: &ModelRun,
     name: &str,
     layer: usize,
@@ -84,10 +90,8 @@ pub fn layer_average_contribution_figure(
         sum += &run.norms(layer, h)?;
     }
     sum /= run.heads() as f32;
-    let title = contribution_title(&format!(
-        "{name} \u{b7} layer {layer} \u{b7} mean of its heads"
-    ));
-    figure(title, run, view, sum.view())
+    let title = contribution_title(lang, &mean_title(lang, name, layer));
+    figure(lang, title, run, view, sum.view())
 }
 
 /// Per layer, the share of weight and of contribution on the run's special tokens.
@@ -108,10 +112,10 @@ pub fn special_shares(run: &ModelRun) -> Result<Vec<LayerShare>, ShareError> {
 }
 
 /// The per-layer chart of the shares on the run's special tokens, or why there is none.
-pub fn share_chart(run: &ModelRun) -> Result<LineChart, ShareError> {
+pub fn share_chart(lang: Lang, run: &ModelRun) -> Result<LineChart, ShareError> {
     let shares = special_shares(run)?;
     let names = special_names(run.tokens(), &run.header().special);
-    Ok(contribution::share_chart(&shares, &names))
+    Ok(contribution::share_chart(lang, &shares, &names))
 }
 
 /// The neuron view of cell `(query, key)` (indices of the whole text) of head `head` of
@@ -175,23 +179,41 @@ mod tests {
     }
 
     #[test]
+    fn the_contributions_and_their_chart_speak_the_language_asked_for() {
+        let run = run();
+        let all = run.token_view(HideSpecial::No);
+        let head = head_contribution_figure(Lang::Zh, &run, "M", 0, 0, &all).unwrap();
+        assert_eq!(
+            head.title(),
+            "M \u{b7} 第 0 层 \u{b7} 头 0 \u{b7} 贡献 \u{2016}\u{3b1}f(x)\u{2016}"
+        );
+        assert_eq!((head.row_axis(), head.col_axis()), ("查询词元", "键词元"));
+        assert_eq!(head.words().entropy, "熵");
+        let chart = share_chart(Lang::Zh, &run).unwrap();
+        assert_eq!(chart.title, "逐层看 [CLS]/[SEP] 上的份额");
+        assert_eq!(chart.x.label, "层");
+        let names: Vec<_> = chart.series.iter().filter_map(|s| s.name.clone()).collect();
+        assert_eq!(names, ["[CLS]/[SEP] 上的权重", "[CLS]/[SEP] 上的贡献"]);
+    }
+
+    #[test]
     fn shares_chart_figures_and_neuron_of_a_run() {
         let run = run();
         let shares = special_shares(&run).unwrap();
         // Weight on specials: (0.5 + 0.25 + 0.25) / 3; contribution 0.1 / 8.1.
         assert!((shares[0].weight - 1.0 / 3.0).abs() < 1e-7);
         assert!((shares[0].contribution - 0.1 / 8.1).abs() < 1e-7);
-        let chart = share_chart(&run).unwrap();
+        let chart = share_chart(Lang::En, &run).unwrap();
         assert_eq!(chart.title, "Share on [CLS]/[SEP], layer by layer");
         let all = run.token_view(HideSpecial::No);
-        let tiles = atlas_contribution_figures(&run, &all);
+        let tiles = atlas_contribution_figures(Lang::En, &run, &all);
         assert_eq!(tiles.len(), 1);
         assert_eq!(tiles[0].range().max(), 4.0);
         // Hidden specials: only "a", not renormalised.
         let hidden = run.token_view(HideSpecial::Yes);
-        let head = head_contribution_figure(&run, "M", 0, 0, &hidden).unwrap();
+        let head = head_contribution_figure(Lang::En, &run, "M", 0, 0, &hidden).unwrap();
         assert_eq!(head.values(), [2.0]);
-        let mean = layer_average_contribution_figure(&run, "M", 0, &all).unwrap();
+        let mean = layer_average_contribution_figure(Lang::En, &run, "M", 0, &all).unwrap();
         assert_eq!(mean.value(2, 1), Some(4.0));
         // The neuron view of "a" → [SEP]: q = e1, k = e2, product 0, α as the softmax.
         let n = model_neuron(&run, 0, 0, 1, 2).unwrap();

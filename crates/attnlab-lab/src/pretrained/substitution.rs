@@ -7,6 +7,7 @@ use attnlab_model::{AttentionOverride, Forward, Parameters, Pretrained, Scope};
 use serde::{Deserialize, Serialize};
 
 use super::variants::seeded;
+use crate::i18n::Lang;
 use crate::state::Variant;
 
 /// Where the variant replaces the model's attention.
@@ -39,12 +40,15 @@ impl Place {
         }
     }
 
-    /// In words, e.g. "head 3 of layer 2".
-    pub fn describe(self) -> String {
-        match self {
-            Place::Head { layer, head } => format!("head {head} of layer {layer}"),
-            Place::Layer { layer } => format!("every head of layer {layer}"),
-            Place::Every => "every head of every layer".into(),
+    /// In words, e.g. "head 3 of layer 2", in `lang`.
+    pub fn describe(self, lang: Lang) -> String {
+        match (self, lang) {
+            (Place::Head { layer, head }, Lang::En) => format!("head {head} of layer {layer}"),
+            (Place::Head { layer, head }, Lang::Zh) => format!("第 {layer} 层的头 {head}"),
+            (Place::Layer { layer }, Lang::En) => format!("every head of layer {layer}"),
+            (Place::Layer { layer }, Lang::Zh) => format!("第 {layer} 层的每个头"),
+            (Place::Every, Lang::En) => "every head of every layer".into(),
+            (Place::Every, Lang::Zh) => "每一层的每个头".into(),
         }
     }
 }
@@ -181,7 +185,7 @@ pub fn substitute(
     if layer >= layers || head >= heads {
         return Err(format!(
             "the model has {layers} layers of {heads} heads, so there is no {}",
-            place.describe()
+            place.describe(Lang::En)
         ));
     }
     let both = |text: &str| -> Result<(Forward, Forward), String> {

@@ -13,6 +13,7 @@ use attnlab_plot::Heatmap;
 use super::run::ModelRun;
 use crate::compute::{self, VariantComparison, WeightsRef};
 use crate::figure;
+use crate::i18n::{Lang, plot_words};
 use crate::state::{ModelConfig, Variant};
 use crate::tokens::Tokens;
 
@@ -48,6 +49,7 @@ pub fn model_variant() -> Variant {
 /// `variant` on head `head` of layer `layer`, with the lab's `seed`, against the model's
 /// own attention; or why it cannot be computed, as a sentence.
 pub fn variant_on_head(
+    lang: Lang,
     run: &ModelRun,
     layer: usize,
     head: usize,
@@ -56,7 +58,10 @@ pub fn variant_on_head(
 ) -> Result<OnHead, String> {
     let (Some(q), Some(k), Some(v)) = (run.q(layer, head), run.k(layer, head), run.v(layer, head))
     else {
-        return Err(format!("the model has no head {head} in layer {layer}"));
+        return Err(match lang {
+            Lang::En => format!("the model has no head {head} in layer {layer}"),
+            Lang::Zh => format!("模型的第 {layer} 层没有头 {head}"),
+        });
     };
     let config = seeded(seed, q.ncols(), run.heads());
     let tokens = Tokens::pretokenized(run.tokens());
@@ -77,8 +82,13 @@ pub fn variant_on_head(
     let own = compute(&model_variant())?;
     let rows = tokens.labels();
     let cols = compute::key_labels(&tokens, variant);
-    let title = format!("{} on layer {layer} \u{b7} head {head}", variant.name);
-    let figure = figure::head_heatmap(title, &rows, &cols, &result).map_err(|e| e.to_string())?;
+    let title = match lang {
+        Lang::En => format!("{} on layer {layer} \u{b7} head {head}", variant.name),
+        Lang::Zh => format!("{} 在第 {layer} 层 \u{b7} 头 {head}", variant.name),
+    };
+    let figure = figure::head_heatmap(title, &rows, &cols, &result)
+        .map_err(|e| e.to_string())?
+        .with_words(plot_words(lang));
     let comparable = result.weights.dim() == own.weights.dim();
     let comparison = comparable
         .then(|| compute::compare(WeightsRef::from(&result), WeightsRef::from(&own)).ok())
@@ -86,8 +96,15 @@ pub fn variant_on_head(
     let difference = if comparable {
         let own_figure =
             figure::head_heatmap("model", &rows, &rows, &own).map_err(|e| e.to_string())?;
-        let title = format!("{} \u{2212} the model's own attention", variant.name);
-        Some(Heatmap::difference_of(title, &figure, &own_figure).map_err(|e| e.to_string())?)
+        let title = match lang {
+            Lang::En => format!("{} \u{2212} the model's own attention", variant.name),
+            Lang::Zh => format!("{} \u{2212} 模型自身的注意力", variant.name),
+        };
+        Some(
+            Heatmap::difference_of(title, &figure, &own_figure)
+                .map_err(|e| e.to_string())?
+                .with_words(plot_words(lang)),
+        )
     } else {
         None
     };
@@ -151,7 +168,7 @@ mod tests {
     #[test]
     fn the_default_variant_is_the_models_own_attention() {
         let run = run();
-        let own = variant_on_head(&run, 0, 0, &model_variant(), 42).unwrap();
+        let own = variant_on_head(Lang::En, &run, 0, 0, &model_variant(), 42).unwrap();
         let model = run.attention(0, 0).unwrap();
         for (a, b) in own.figure.values().iter().zip(model.iter()) {
             assert!((a - b).abs() < 1e-6, "{a} vs {b}");
@@ -164,7 +181,7 @@ mod tests {
         let run = run();
         let mut causal = Variant::named("C");
         causal.masks.causal = true;
-        let out = variant_on_head(&run, 0, 0, &causal, 42).unwrap();
+        let out = variant_on_head(Lang::En, &run, 0, 0, &causal, 42).unwrap();
         // Row 0 sees only itself: weight 1, and the rest of the row is blocked.
         assert_eq!(&out.figure.values()[0..3], &[1.0, 0.0, 0.0]);
         assert!(out.comparison.unwrap().metrics.max_abs > 0.1);
@@ -179,7 +196,7 @@ mod tests {
             v.score = score;
             v.attention = attention;
             v.linformer_k = 2;
-            let out = variant_on_head(&run, 0, 0, &v, 42).unwrap();
+            let out = variant_on_head(Lang::En, &run, 0, 0, &v, 42).unwrap();
             let linformer = attention == AttentionKind::Linformer;
             assert_eq!(out.figure.n_cols(), if linformer { 2 } else { 3 });
             assert_eq!(
@@ -188,6 +205,6 @@ mod tests {
                 "{score:?} {attention:?}"
             );
         }
-        assert!(variant_on_head(&run, 1, 0, &causal, 42).is_err());
+        assert!(variant_on_head(Lang::En, &run, 1, 0, &causal, 42).is_err());
     }
 }

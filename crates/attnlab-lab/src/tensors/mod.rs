@@ -23,8 +23,6 @@
 //! files, at most [`MAX_TOKENS`] queries and keys, [`MAX_HEADS`] heads and
 //! [`MAX_WIDTH`] numbers per row.
 
-use std::fmt;
-
 use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
 use attnlab_core::model::{MAX_D_MODEL, Projected};
 use ndarray::Array2;
@@ -32,12 +30,14 @@ use serde_json::Value;
 
 use crate::state::{HEADS_RANGE, MAX_TOKENS, ModelConfig};
 
+mod error;
 pub mod json;
 mod json_input;
 mod labels;
 pub mod npy;
 pub mod wire;
 
+pub use error::{BringError, Refusal};
 pub use json::{Document, FieldError, INPUT_FORMAT, parse};
 use labels::{Labels, is_labels, json_labels, text_labels};
 use npy::{Array, Npy, shape_text};
@@ -54,35 +54,6 @@ pub const MAX_HEADS: usize = *HEADS_RANGE.end();
 /// The most numbers in a row of `Q`, `K` or `V`.
 pub const MAX_WIDTH: usize = MAX_D_MODEL;
 
-/// Why brought files cannot be used: the file (or `""` for the set) and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BringError {
-    /// The file's name, or the archive's and entry's (`attn.npz › q.npy`).
-    pub file: String,
-    /// What is wrong, as the end of a sentence.
-    pub message: String,
-}
-
-impl BringError {
-    /// An error about `file`.
-    pub fn new(file: impl Into<String>, message: impl Into<String>) -> BringError {
-        BringError {
-            file: file.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for BringError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.file.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.file, self.message)
-        }
-    }
-}
-
 /// `bytes` in megabytes, for messages.
 pub fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
@@ -92,13 +63,17 @@ pub fn megabytes(bytes: u64) -> String {
 /// together.
 pub fn check_sizes(files: &[(String, u64)]) -> Result<(), BringError> {
     if files.is_empty() {
-        return Err(BringError::new("", "no file was given"));
+        return Err(BringError::both("", "no file was given", "没有给出文件"));
     }
     if files.len() > MAX_BRING_FILES {
-        return Err(BringError::new(
+        return Err(BringError::both(
             "",
             format!(
                 "{} files were given; bring at most {MAX_BRING_FILES} (q, k, v, w_o and the tokens, or one .npz or .json)",
+                files.len()
+            ),
+            format!(
+                "给出了 {} 个文件；最多带入 {MAX_BRING_FILES} 个（q、k、v、w_o 和词元，或一个 .npz 或 JSON 文件）",
                 files.len()
             ),
         ));
@@ -114,17 +89,22 @@ pub fn check_sizes(files: &[(String, u64)]) -> Result<(), BringError> {
         } else {
             String::new()
         };
-        let what = if files.len() == 1 {
-            format!("is {}", megabytes(*size))
+        let (what, what_zh) = if files.len() == 1 {
+            (
+                format!("is {}", megabytes(*size)),
+                format!("大小为 {}", megabytes(*size)),
+            )
         } else {
-            format!("the files are {} together", megabytes(total))
+            (
+                format!("the files are {} together", megabytes(total)),
+                format!("这些文件合计 {}", megabytes(total)),
+            )
         };
-        return Err(BringError::new(
+        let limit = megabytes(MAX_BRING_BYTES as u64);
+        return Err(BringError::both(
             file,
-            format!(
-                "{what}; the limit is {} (it was not read)",
-                megabytes(MAX_BRING_BYTES as u64)
-            ),
+            format!("{what}; the limit is {limit} (it was not read)"),
+            format!("{what_zh}；上限为 {limit}（未读取）"),
         ));
     }
     Ok(())
@@ -178,6 +158,15 @@ impl Brought {
     /// One line on what was brought: `q.npy, k.npy, v.npy: 2 heads · 7 queries × 7 keys ·
     /// d_k 64 · d_v 64`.
     pub fn summary(&self) -> String {
+        format!(
+            "{}: {}",
+            self.files.join(", "),
+            self.sizes_text(crate::i18n::Lang::En)
+        )
+    }
+
+    /// The sizes of [`Brought::summary`] (heads, queries × keys, widths), in `lang`.
+    pub fn sizes_text(&self, lang: crate::i18n::Lang) -> String {
         let (n, m, d_k, d_v) = self.sizes();
         let heads = self.heads();
         let plural = |k: usize, one: &str, many: &str| {
@@ -187,13 +176,17 @@ impl Brought {
                 format!("{k} {many}")
             }
         };
-        format!(
-            "{}: {} \u{b7} {} \u{d7} {} \u{b7} d_k {d_k} \u{b7} d_v {d_v}",
-            self.files.join(", "),
-            plural(heads, "head", "heads"),
-            plural(n, "query", "queries"),
-            plural(m, "key", "keys"),
-        )
+        match lang {
+            crate::i18n::Lang::En => format!(
+                "{} \u{b7} {} \u{d7} {} \u{b7} d_k {d_k} \u{b7} d_v {d_v}",
+                plural(heads, "head", "heads"),
+                plural(n, "query", "queries"),
+                plural(m, "key", "keys"),
+            ),
+            crate::i18n::Lang::Zh => format!(
+                "{heads} 个头 \u{b7} {n} 个查询 \u{d7} {m} 个键 \u{b7} d_k {d_k} \u{b7} d_v {d_v}"
+            ),
+        }
     }
 
     /// The settings whose seeded draws give the general and additive scores and
@@ -262,16 +255,18 @@ impl Parts {
             Role::V => &mut self.v,
             Role::WO => &mut self.w_o,
             Role::Tokens => {
-                return Err(BringError::new(
+                return Err(BringError::both(
                     file,
                     "holds numbers, but its name says tokens: give the labels as strings",
+                    "存的是数，但它的名字表示词元：请以字符串给出标签",
                 ));
             }
         };
         if let Some((first, _)) = slot {
-            return Err(BringError::new(
+            return Err(BringError::both(
                 file,
                 format!("is a second {} (the first is {first})", role_name(role)),
+                format!("是第二个 {}（第一个是 {first}）", role_name_zh(role)),
             ));
         }
         *slot = Some((file, array));
@@ -280,9 +275,10 @@ impl Parts {
 
     fn put_labels(&mut self, file: String, labels: Labels) -> Result<(), BringError> {
         if let Some((first, _)) = &self.labels {
-            return Err(BringError::new(
+            return Err(BringError::both(
                 file,
                 format!("is a second list of tokens (the first is {first})"),
+                format!("是第二个词元列表（第一个是 {first}）"),
             ));
         }
         self.labels = Some((file, labels));
@@ -300,43 +296,75 @@ fn role_name(role: Role) -> &'static str {
     }
 }
 
+fn role_name_zh(role: Role) -> &'static str {
+    match role {
+        Role::Q => "q（查询）",
+        Role::K => "k（键）",
+        Role::V => "v（值）",
+        Role::WO => "w_o（输出投影）",
+        Role::Tokens => "tokens（词元）",
+    }
+}
+
 const NAMING: &str =
     "name the arrays q, k and v (optionally w_o), and the labels tokens.txt or tokens.json";
+
+const NAMING_ZH: &str =
+    "请把数组命名为 q、k 和 v（可选 w_o），把标签命名为 tokens.txt 或 tokens.json";
 
 /// Adds one file (or archive entry) named `file` to `parts`.
 fn add_part(parts: &mut Parts, file: String, bytes: &[u8]) -> Result<(), BringError> {
     let name = stem(&file);
     match extension(&file).as_str() {
         "npy" => {
-            let role = role(&name)
-                .ok_or_else(|| BringError::new(&file, format!("which tensor is this? {NAMING}")))?;
+            let role = role(&name).ok_or_else(|| {
+                BringError::both(
+                    &file,
+                    format!("which tensor is this? {NAMING}"),
+                    format!("这是哪个张量？{NAMING_ZH}"),
+                )
+            })?;
             match npy::read_npy(&file, bytes)? {
                 Npy::Numbers(array) => parts.put_array(file, role, array),
                 Npy::Strings(labels) if role == Role::Tokens => {
                     parts.put_labels(file, Labels::Both(labels))
                 }
-                Npy::Strings(_) => Err(BringError::new(
+                Npy::Strings(_) => Err(BringError::both(
                     file,
                     format!("holds strings, but {} must be numbers", role_name(role)),
+                    format!("存的是字符串，但 {} 必须是数", role_name_zh(role)),
                 )),
             }
         }
         "txt" => {
-            let text = std::str::from_utf8(bytes)
-                .map_err(|e| BringError::new(&file, format!("is not UTF-8 text ({e})")))?;
+            let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(&file, &e))?;
             parts.put_labels(file, text_labels(text))
         }
         "json" => {
-            let value: Value = serde_json::from_slice(bytes)
-                .map_err(|e| BringError::new(&file, format!("is not valid JSON ({e})")))?;
+            let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+                BringError::both(
+                    &file,
+                    format!("is not valid JSON ({e})"),
+                    format!("不是有效的 JSON（{e}）"),
+                )
+            })?;
             let labels = json_labels(&file, &value)?;
             parts.put_labels(file, labels)
         }
-        other => Err(BringError::new(
+        other => Err(BringError::both(
             file,
             format!("is a .{other} file; bring an attnlab-tensors/1 .json, .npy arrays or an .npz"),
+            format!("是 .{other} 文件；请带入 attnlab-tensors/1 的 .json、.npy 数组或 .npz"),
         )),
     }
+}
+
+fn not_utf8(file: &str, e: &std::str::Utf8Error) -> BringError {
+    BringError::both(
+        file,
+        format!("is not UTF-8 text ({e})"),
+        format!("不是 UTF-8 文本（{e}）"),
+    )
 }
 
 /// Reads the files a person brought.
@@ -356,9 +384,10 @@ pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
         .collect();
     if let Some(doc) = documents.first() {
         if files.len() > 1 {
-            return Err(BringError::new(
+            return Err(BringError::both(
                 doc.name,
                 "is an attnlab-tensors/1 document, which holds everything: bring it alone, or bring .npy arrays without it",
+                "是 attnlab-tensors/1 文档，它包含全部内容：请单独带入它，或不带它而带入 .npy 数组",
             ));
         }
         return from_document(doc);
@@ -378,8 +407,7 @@ pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
 
 /// The tensors of an `attnlab-tensors/1` document.
 fn from_document(file: &File<'_>) -> Result<Brought, BringError> {
-    let text = std::str::from_utf8(file.bytes)
-        .map_err(|e| BringError::new(file.name, format!("is not UTF-8 text ({e})")))?;
+    let text = std::str::from_utf8(file.bytes).map_err(|e| not_utf8(file.name, &e))?;
     let doc = parse(text).map_err(|e| BringError::new(file.name, e.to_string()))?;
     let heads: Vec<HeadInput> = doc
         .problem

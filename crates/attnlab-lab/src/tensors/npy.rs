@@ -100,8 +100,10 @@ fn c_order(data: Vec<f32>, shape: &[usize], order: Order) -> Vec<f32> {
 pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     let fail = |message: String| BringError::new(file, message);
     if !bytes.starts_with(b"\x93NUMPY") {
-        return Err(fail(
-            "is not a NumPy .npy file (it does not start with the \\x93NUMPY signature)".into(),
+        return Err(BringError::both(
+            file,
+            "is not a NumPy .npy file (it does not start with the \\x93NUMPY signature)",
+            "不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）",
         ));
     }
     let npy = NpyFile::new(Cursor::new(bytes))
@@ -123,10 +125,17 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             ))
         })?;
     let DType::Plain(ty) = &dtype else {
-        return Err(fail(format!(
-            "has {}; attnlab reads float32 and float64 arrays",
-            dtype_text(&dtype)
-        )));
+        return Err(BringError::both(
+            file,
+            format!(
+                "has {}; attnlab reads float32 and float64 arrays",
+                dtype_text(&dtype)
+            ),
+            format!(
+                "的类型是 {}；attnlab 读取 float32 和 float64 数组",
+                dtype_text(&dtype)
+            ),
+        ));
     };
     // The data must all be there before anything is allocated for it.
     let width = ty.num_bytes().unwrap_or(0);
@@ -214,16 +223,21 @@ fn finite(file: &str, data: &[f64], shape: &[usize], order: Order) -> Result<(),
     };
     let value = data[at];
     let index = index_of(at, shape, order);
-    let what = if value.is_nan() {
-        "NaN".to_string()
+    let (what, what_zh) = if value.is_nan() {
+        ("NaN".to_string(), "NaN".to_string())
     } else if value.is_infinite() {
-        format!("{}Infinity", if value < 0.0 { "-" } else { "" })
+        let sign = if value < 0.0 { "-" } else { "" };
+        (format!("{sign}Infinity"), format!("{sign}\u{221e}"))
     } else {
-        format!("{value:e}, outside the float32 range")
+        (
+            format!("{value:e}, outside the float32 range"),
+            format!("{value:e}，超出 float32 的范围"),
+        )
     };
-    Err(BringError::new(
+    Err(BringError::both(
         file,
         format!("element {index} is {what}; every value must be a finite number"),
+        format!("元素 {index} 是 {what_zh}；每个值都必须是有限的数"),
     ))
 }
 
@@ -232,9 +246,11 @@ fn finite(file: &str, data: &[f64], shape: &[usize], order: Order) -> Result<(),
 pub fn read_npz(file: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, BringError> {
     let fail = |message: String| BringError::new(file, message);
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
-        fail(format!(
-            "is not a readable .npz (zip) archive ({e}): is it cut short?"
-        ))
+        BringError::both(
+            file,
+            format!("is not a readable .npz (zip) archive ({e}): is it cut short?"),
+            format!("不是可读的 .npz（zip）归档（{e}）：它是否被截断了？"),
+        )
     })?;
     let mut entries = Vec::new();
     for i in 0..archive.len() {

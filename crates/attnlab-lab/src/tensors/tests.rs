@@ -417,3 +417,42 @@ fn files_written_by_numpy_agree_with_each_other() {
         }
     }
 }
+
+#[test]
+fn a_refusal_is_said_in_each_language_and_crosses_the_wire_whole() {
+    use crate::i18n::Lang;
+    use crate::tensors::wire::Reply;
+    let e = bring(&[File {
+        name: "q.npy",
+        bytes: b"hello",
+    }])
+    .unwrap_err();
+    assert_eq!(
+        e.text(Lang::En),
+        "q.npy: is not a NumPy .npy file (it does not start with the \\x93NUMPY signature)"
+    );
+    assert_eq!(e.to_string(), e.text(Lang::En));
+    assert_eq!(
+        e.text(Lang::Zh),
+        "q.npy：不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）"
+    );
+    let refusal = e.refusal();
+    assert_eq!(refusal.file, "q.npy");
+    assert_eq!(refusal.text(Lang::En), e.text(Lang::En));
+    assert_eq!(refusal.text(Lang::Zh), e.text(Lang::Zh));
+    let json = serde_json::to_string(&Reply::Refused(refusal.clone())).unwrap();
+    let back: Reply = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, Reply::Refused(refusal));
+    // Before any file is read: the sizes, said in both languages too.
+    let many: Vec<(String, u64)> = (0..9).map(|i| (format!("f{i}.npy"), 1)).collect();
+    let e = check_sizes(&many).unwrap_err();
+    assert!(e.text(Lang::En).starts_with("9 files were given"), "{e}");
+    assert!(
+        e.text(Lang::Zh).starts_with("给出了 9 个文件"),
+        "{}",
+        e.text(Lang::Zh)
+    );
+    // A sentence said only in English stays English in Chinese.
+    let plain = BringError::new("a.npy", "odd");
+    assert_eq!(plain.text(Lang::Zh), "a.npy: odd");
+}

@@ -7,7 +7,7 @@ use attnlab_core::model::Projected;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use super::Brought;
+use super::{Brought, Refusal};
 
 /// Everything but the numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,13 +30,13 @@ pub struct Header {
     pub w_o: Option<(usize, usize)>,
 }
 
-/// What the worker posts back: the tensors, or why not (one sentence).
+/// What the worker posts back: the tensors, or why not (one sentence in every language).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     /// Read: the header; the numbers travel beside it.
     Brought(Header),
     /// Not read, and why.
-    Refused(String),
+    Refused(Refusal),
 }
 
 impl Brought {
