@@ -34,3 +34,29 @@ for (const lang of ['en', 'zh']) {
     });
   }
 }
+
+test("the keyboard moves between a heatmap's cells, each is announced, and its table holds the same values", async ({ page }) => {
+  await page.goto('/');
+  const heatmap = page.getByTestId('heatmap').first();
+  await expect(heatmap).toHaveAttribute('data-rendered-tokens', '11');
+  await heatmap.focus();
+  const announce = page.getByTestId('heatmap-announce').first();
+  await expect(announce).toHaveAttribute('aria-live', 'polite');
+  await expect(announce).toHaveText(/^queries The \(0\), keys The \(0\): 0\.\d+$/);
+  await page.keyboard.press('ArrowRight');
+  await expect(announce).toHaveText(/^queries The \(0\), keys animal \(1\): /);
+  await page.keyboard.press('ArrowDown');
+  await expect(announce).toHaveText(/^queries animal \(1\), keys animal \(1\): 0\.\d+$/);
+  const said = (await announce.innerText()).split(': ')[1];
+  // The table alternative: every row and column, the same number.
+  await page.getByTestId('heatmap-values').first().locator('summary').click();
+  const table = page.getByTestId('heatmap-values-table').first();
+  await expect(table.locator('tbody tr')).toHaveCount(11);
+  await expect(table.locator('thead th')).toHaveCount(11);
+  await expect(table.locator('tbody tr').nth(1).locator('td').nth(1)).toHaveText(said);
+  // In 中文 the same cell is said in Chinese.
+  await page.getByTestId('lang-zh').click();
+  await heatmap.focus();
+  await expect(announce).toHaveText(/^查询 animal（1），键 animal（1）：0\.\d+$/);
+  await expect(page.getByTestId('heatmap-values').first().locator('summary')).toHaveText('数值表');
+});

@@ -130,7 +130,11 @@ mod tests {
             cell_sentence(&h, 0, 1, Lang::En).unwrap(),
             "queries the (0), keys cat (1): 0.75"
         );
-        assert!(cell_sentence(&h, 1, 1, Lang::En).unwrap().ends_with("masked"));
+        assert!(
+            cell_sentence(&h, 1, 1, Lang::En)
+                .unwrap()
+                .ends_with("masked")
+        );
         let h = h.with_words(attnlab_lab::i18n::plot_words(Lang::Zh));
         assert_eq!(
             cell_sentence(&h, 0, 1, Lang::Zh).unwrap(),

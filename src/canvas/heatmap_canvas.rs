@@ -171,7 +171,11 @@ pub fn HeatmapCanvas(
             Pointing::Nothing | Pointing::Reading => {}
         }
     };
+    // While the keyboard is on the canvas, its cell (or row) is said in a live region.
+    let focused = RwSignal::new(false);
+    let on_blur = move |_| focused.set(false);
     let on_focus = move |_| {
+        focused.set(true);
         if let Pointing::Cells { hover, .. } = pointing
             && hover.get_untracked().is_none()
             && cells.with_untracked(|(m, _)| !m.is_empty())
@@ -275,6 +279,30 @@ pub fn HeatmapCanvas(
             }
         })
     };
+    let announce = move || {
+        if !focused.get() {
+            return None;
+        }
+        let lang = state.lang.get();
+        figure.with(|h| {
+            let h = h.as_ref()?;
+            match pointing {
+                Pointing::Cells { hover, .. } => {
+                    let (r, c) = hover.get()?;
+                    super::cell_sentence(h, r, c, lang)
+                }
+                Pointing::Rows { row, .. } => {
+                    let r = row.get()?;
+                    let label = h.row_labels().get(r)?;
+                    Some(match lang {
+                        Lang::En => format!("{} {label} ({r})", h.row_axis()),
+                        Lang::Zh => format!("{} {label}（{r}）", h.row_axis()),
+                    })
+                }
+                Pointing::Nothing | Pointing::Reading => None,
+            }
+        })
+    };
     let focusable = match pointing {
         Pointing::Cells { .. } | Pointing::Rows { .. } => Some("0"),
         Pointing::Nothing | Pointing::Reading => None,
@@ -295,10 +323,14 @@ pub fn HeatmapCanvas(
                 on:pointerleave=on_leave
                 on:keydown=on_key
                 on:focus=on_focus
+                on:blur=on_blur
             ></canvas>
             {overlay}
         </div>
+        <p class="visually-hidden" aria-live="polite"
+            data-testid=move || format!("{}-announce", testid.get())>{announce}</p>
         <ExportMenu figure=Signal::derive(move || figure.get().map(Exported::Heatmap)) canvas=canvas testid=testid tensors=tensors command=command/>
+        <super::FigureTable figure=figure testid=Signal::derive(move || format!("{}-values", testid.get()))/>
         {reading}
     }
 }

@@ -13,7 +13,6 @@ pub mod paint;
 mod repaint;
 
 pub use export::{ExportMenu, Exported, Grid};
-#[allow(unused_imports)]
 pub use figure_table::{FigureTable, cell_sentence};
 pub use heatmap_canvas::{HeatmapCanvas, Pointing};
 pub use line_chart_canvas::{ChartLegend, LineChartCanvas};

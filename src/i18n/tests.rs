@@ -30,6 +30,7 @@ const KEPT: &[&str] = &[
     "PageUp",
     "PageDown",
     "Ctrl",
+    "Esc",
     "GELU",
     "RoPE",
     "ALiBi",

@@ -20,8 +20,8 @@ enum WidthWhy {
 /// Why the model refuses width `d` (the rules, or sinusoids' pairs), in `lang`.
 fn width_refusal(model: &ModelConfig, d: usize, lang: Lang) -> Option<String> {
     let why = match model.position.combine {
-        Combine::Add => model.why_not_d_model(d),
-        Combine::Concat { .. } => model.why_not_d_pos(d),
+        Combine::Add => model.why_not_d_model(d, lang),
+        Combine::Concat { .. } => model.why_not_d_pos(d, lang),
     };
     let odd =
         (model.position.kind == PositionKind::Sinusoidal && !d.is_multiple_of(2)).then(|| {
@@ -98,7 +98,7 @@ pub fn PositionKnobs(
     };
     let concat = move || matches!(m().position.combine, Combine::Concat { .. });
     let width = move || m().position.width(m().d_model);
-    let sinus_why = move || m().sinusoid_settings_unused().map(String::from);
+    let sinus_why = move || m().sinusoid_settings_unused(lang.get()).map(String::from);
     let on_width = move |ev: leptos::ev::Event| {
         let Ok(d) = event_target_value(&ev).trim().parse::<usize>() else {
             width_refused.set(Some(WidthWhy::NotWhole));
@@ -140,14 +140,14 @@ pub fn PositionKnobs(
                             "learned" => PositionKind::Learned,
                             _ => PositionKind::Sinusoidal,
                         };
-                        if model.get_untracked().why_not_position(k).is_none() {
+                        if model.get_untracked().why_not_position(k, Lang::En).is_none() {
                             set(&|m| m.position.kind = k);
                         }
                     }>
                     <option value="none" selected=move || kind() == "none">{tr("none", "无")}</option>
                     <option value="sinusoidal" selected=move || kind() == "sinusoidal"
-                        disabled=move || m().why_not_position(PositionKind::Sinusoidal).is_some()
-                        title=move || m().why_not_position(PositionKind::Sinusoidal)>{tr("sinusoidal", "正弦")}</option>
+                        disabled=move || m().why_not_position(PositionKind::Sinusoidal, lang.get()).is_some()
+                        title=move || m().why_not_position(PositionKind::Sinusoidal, lang.get())>{tr("sinusoidal", "正弦")}</option>
                     <option value="learned" selected=move || kind() == "learned">{tr("learned", "可学习")}</option>
                 </select>
             </Knob>
