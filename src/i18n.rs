@@ -90,7 +90,7 @@ pub fn LanguageSwitch(
         .map(|l| {
             view! {
                 <button type="button" class="lang-button" data-testid=format!("{name}-{}", l.code())
-                    lang=l.html_tag() aria-pressed=move || (lang.get() == l).to_string()
+                    lang=l.html_tag() translate="no" aria-pressed=move || (lang.get() == l).to_string()
                     on:click=move |_| {
                         lang.set(l);
                         remember(l);

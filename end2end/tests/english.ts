@@ -20,9 +20,11 @@ export const KEPT = new Set([
  * The English words visible on the page (text, `aria-label`, `title`, `placeholder`,
  * `alt`, the options of selects, canvases' labels), each with where it was found:
  * `word @ data-testid-or-tag`. Hidden elements and `translate="no"` subtrees are skipped.
+ * `within`: a CSS selector of the parts of the page read (the whole page by default).
  */
-export async function englishLeft(page: Page): Promise<string[]> {
-  const found: string[] = await page.evaluate(() => {
+export async function englishLeft(page: Page, within = 'body'): Promise<string[]> {
+  const found: string[] = await page.evaluate((within) => {
+    const roots = [...document.querySelectorAll(within)];
     const out: string[] = [];
     const where = (el: Element) => {
       const t = el.closest('[data-testid]');
@@ -34,22 +36,25 @@ export async function englishLeft(page: Page): Promise<string[]> {
       typeof (el as HTMLElement).checkVisibility === 'function'
         ? (el as HTMLElement).checkVisibility({ visibilityProperty: true } as any)
         : true;
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!el || skip(el) || !n.textContent!.trim()) continue;
-      if (el.tagName !== 'OPTION' && !visible(el)) continue;
-      out.push(`${n.textContent} @ ${where(el)}`);
-    }
-    for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
-      if (skip(el) || !visible(el)) continue;
-      for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
-        const v = el.getAttribute(a);
-        if (v) out.push(`${v} @ ${where(el)} [${a}]`);
+    for (const root of roots) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || skip(el) || !n.textContent!.trim()) continue;
+        if (el.tagName !== 'OPTION' && !visible(el)) continue;
+        out.push(`${n.textContent} @ ${where(el)}`);
+      }
+      const labelled = [root, ...root.querySelectorAll('[aria-label], [title], [placeholder], [alt]')];
+      for (const el of labelled) {
+        if (skip(el) || !visible(el)) continue;
+        for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
+          const v = el.getAttribute(a);
+          if (v) out.push(`${v} @ ${where(el)} [${a}]`);
+        }
       }
     }
     return out;
-  });
+  }, within);
   const left: string[] = [];
   for (const item of found) {
     const at = item.lastIndexOf(' @ ');

@@ -57,20 +57,29 @@ enum Said {
 }
 
 impl Said {
-    fn text(&self, lang: Lang) -> String {
+    /// What the menu says in `lang`: the words around a file's name, which is shown as
+    /// it is.
+    fn parts(&self, lang: Lang) -> (String, Option<String>, String) {
+        let plain = |s: &str| (s.to_string(), None, String::new());
         match (self, lang) {
-            (Said::Nothing, _) => String::new(),
-            (Said::Saved(name), Lang::En) => format!("Saved {name}."),
-            (Said::Saved(name), Lang::Zh) => format!("已保存 {name}。"),
-            (Said::SavedTensors(name), Lang::En) => {
-                format!("Saved {name}: `attnlab compute {name}` computes this figure.")
+            (Said::Nothing, _) => plain(""),
+            (Said::Saved(name), Lang::En) => ("Saved ".into(), Some(name.clone()), ".".into()),
+            (Said::Saved(name), Lang::Zh) => ("已保存 ".into(), Some(name.clone()), "。".into()),
+            (Said::SavedTensors(name), Lang::En) => (
+                "Saved ".into(),
+                Some(name.clone()),
+                format!(": `attnlab compute {name}` computes this figure."),
+            ),
+            (Said::SavedTensors(name), Lang::Zh) => (
+                "已保存 ".into(),
+                Some(name.clone()),
+                "：用 attnlab 命令行的计算命令即可算出这幅图。".into(),
+            ),
+            (Said::Copied, _) => plain(lang.pick("Copied the image.", "已复制图像。")),
+            (Said::Failed(why), Lang::En) => {
+                plain(&format!("Could not export: {}.", why.text(lang)))
             }
-            (Said::SavedTensors(name), Lang::Zh) => {
-                format!("已保存 {name}：`attnlab compute {name}` 可算出这幅图。")
-            }
-            (Said::Copied, _) => lang.pick("Copied the image.", "已复制图像。").to_string(),
-            (Said::Failed(why), Lang::En) => format!("Could not export: {}.", why.text(lang)),
-            (Said::Failed(why), Lang::Zh) => format!("无法导出：{}。", why.text(lang)),
+            (Said::Failed(why), Lang::Zh) => plain(&format!("无法导出：{}。", why.text(lang))),
         }
     }
 }
@@ -394,7 +403,10 @@ pub fn ExportMenu(
                         title=t("every head's Q, K, V and the settings, for attnlab compute", "每个头的 Q、K、V 与设置，供命令行计算使用")>
                         <span translate="no">"Q, K, V (attnlab-tensors)"</span></button>
                 })}
-                <span class="hint" role="status" data-testid=move || id("status")>{move || said.with(|s| s.text(lang.get()))}</span>
+                <span class="hint" role="status" data-testid=move || id("status")>{move || said.with(|s| {
+                    let (before, name, after) = s.parts(lang.get());
+                    view! { {before}<span translate="no">{name}</span>{after} }
+                })}</span>
             </div>
             {command.map(|c| view! {
                 <p class="export-command">{t("The same figure from the command line: ", "在命令行中画出同一幅图：")}

@@ -601,11 +601,10 @@ impl LabState {
     }
 }
 
-/// "there is no variant {index}".
-fn no_variant(index: usize) -> Said {
+fn no_variant(i: usize) -> Said {
     Said::new(
-        format!("there is no variant {index}"),
-        format!("没有第 {index} 个变体"),
+        format!("there is no variant {i}"),
+        format!("没有第 {i} 个变体"),
     )
 }
 

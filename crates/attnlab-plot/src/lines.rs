@@ -13,6 +13,7 @@ use plotters::style::{Color, FontStyle, RGBColor};
 use crate::heatmap::HeatmapError;
 use crate::style::{BACKGROUND, INK, MUTED_INK, anchored, font, p};
 use crate::text;
+use crate::words::Words;
 
 /// One colour per head (head `h` gets `HEAD_COLOURS[h % 16]`): distinct hues, dark
 /// enough to read as lines on white.
@@ -72,6 +73,7 @@ pub struct TokenLines {
     keys: Vec<String>,
     heads: Vec<LineHead>,
     focus: Focus,
+    words: &'static Words,
 }
 
 impl TokenLines {
@@ -83,7 +85,14 @@ impl TokenLines {
             keys,
             heads: Vec::new(),
             focus: Focus::None,
+            words: &Words::ENGLISH,
         }
+    }
+
+    /// Replaces the fixed words (English by default): the columns' captions.
+    pub fn with_words(mut self, words: &'static Words) -> TokenLines {
+        self.words = words;
+        self
     }
 
     /// Adds a head; its weights must be `queries × keys` finite numbers.
@@ -408,13 +417,13 @@ pub fn draw_token_lines<DB: DrawingBackend>(
         HPos::Right,
         VPos::Center,
     );
-    area.draw_text("queries", &cap, p(left.1, caption_y))?;
+    area.draw_text(data.words.queries, &cap, p(left.1, caption_y))?;
     let cap = anchored(
         font(legend_px, FontStyle::Bold).color(&MUTED_INK),
         HPos::Left,
         VPos::Center,
     );
-    area.draw_text("keys", &cap, p(right.0, caption_y))?;
+    area.draw_text(data.words.keys, &cap, p(right.0, caption_y))?;
 
     // Lines: faded ones first, the focused token's on top.
     let width = (2.0 * s).round().max(1.0) as u32;
