@@ -346,7 +346,7 @@ pub(super) fn input_note(model: &ModelConfig, mode: Mode, lang: Lang) -> String 
         (EmbeddingScale::Unit, Lang::En) => "word vectors",
         (EmbeddingScale::Unit, Lang::Zh) => "词向量",
         (EmbeddingScale::SqrtDModel, Lang::En) => "word vectors ×√d_model",
-        (EmbeddingScale::SqrtDModel, Lang::Zh) => "词向量 ×√d_model",
+        (EmbeddingScale::SqrtDModel, Lang::Zh) => "词向量 ×√d_model ",
     };
     let d = model.d_model;
     let pos = match (model.position.kind, model.position.combine, lang) {
