@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page } from '@playwright/test';
+import { englishLeft } from './english';
 import { expect, test } from './fixtures';
 
 // The lesson player (src/lessons/): every lesson, step by step, in both languages; the
@@ -94,6 +95,12 @@ async function expectStep(page: Page, lesson: Lesson, k: number, lang: string) {
   await expect(pointer).toBeVisible({ timeout: lesson.onModel.has(step) ? 150_000 : undefined });
   const box = await pointer.boundingBox();
   expect(box!.width * box!.height, `${lesson.id}/${step}: pointer size`).toBeGreaterThan(400);
+  // In 中文 every word of the page is Chinese but the tokens, formulas and the example
+  // words the lesson's own prose quotes.
+  if (lang === 'zh') {
+    const left = (await englishLeft(page)).filter((w) => !w.endsWith('@ lesson-text'));
+    expect(left, `${lesson.id}/${step}: English left in 中文`).toEqual([]);
+  }
 }
 
 /** Picks a choice of the open predict step and checks the reveal. */

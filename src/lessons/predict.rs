@@ -2,7 +2,7 @@
 //! the answer the lab computes from the step's state, whether the pick was right, and
 //! the reveal text with the answer in it.
 
-use attnlab_lab::lessons::{Question, answer, choices};
+use attnlab_lab::lessons::{Lang, Question, answer, choices};
 use leptos::prelude::*;
 
 use super::bar::paragraphs;
@@ -20,11 +20,14 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
     };
     let lang = player.lang;
     // Computed once per step, from the step's own state (never from the learner's edits).
-    let choices = choices(&question, &step.state);
+    let in_each = (
+        choices(&question, &step.state, Lang::En),
+        choices(&question, &step.state, Lang::Zh),
+    );
     let answer = answer(&question, &step.state, None);
-    let (choices, answer) = match (choices, answer) {
-        (Ok(c), Ok(a)) => (c, a),
-        (Err(e), _) | (_, Err(e)) => {
+    let (choices, answer) = match (in_each, answer) {
+        ((Ok(en), Ok(zh)), Ok(a)) => (en.into_iter().zip(zh).collect::<Vec<_>>(), a),
+        ((Err(e), _), _) | ((_, Err(e)), _) | (_, Err(e)) => {
             let why = e.sentence();
             return view! {
                 <p class="notice" role="alert" data-testid="predict-error">
@@ -59,10 +62,16 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
             </div>
         })
     };
+    // Tokens and variants' names are the learner's text, not the app's words.
+    let verbatim = matches!(
+        question,
+        Question::StrongestKey { .. } | Question::SharpestVariant
+    );
     let buttons = choices
         .into_iter()
         .enumerate()
-        .map(|(k, label)| {
+        .map(|(k, (en, zh))| {
+            let label = move || lang.get().pick(en.clone(), zh.clone());
             let state = move || match player.picked.get() {
                 None => "",
                 Some(_) if k == right => "is-right",
@@ -73,6 +82,7 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
                 <li>
                     <button type="button" class=move || format!("predict-choice {}", state())
                         data-testid="predict-choice" data-choice=k.to_string()
+                        translate=verbatim.then_some("no")
                         aria-pressed=move || (player.picked.get() == Some(k)).to_string()
                         disabled=move || player.picked.get().is_some()
                         on:click=move |_| player.picked.set(Some(k))>

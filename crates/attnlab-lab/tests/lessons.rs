@@ -60,10 +60,14 @@ fn three_lessons_or_more_ask_to_predict_and_every_answer_is_computed() {
                 continue;
             };
             asks = true;
-            let options = choices(question, &step.state).unwrap();
             let right = answer(question, &step.state, None).unwrap();
-            assert!(right.index() < options.len(), "{} {}", lesson.id, step.id);
             for lang in Lang::ALL {
+                let options = choices(question, &step.state, lang).unwrap();
+                assert!(right.index() < options.len(), "{} {}", lesson.id, step.id);
+                // The answer named in the reveal is the right choice, in this language.
+                if let attnlab_lab::lessons::Answer::Curve { .. } = right {
+                    assert_eq!(options[right.index()], right.label(lang));
+                }
                 let text = lesson.text(lang).step(&step.id).unwrap();
                 let reveal = text.reveal_with(&right, lang).unwrap();
                 assert!(

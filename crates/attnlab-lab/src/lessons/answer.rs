@@ -141,7 +141,7 @@ impl Answer {
             (Answer::Head { index, .. }, super::Lang::Zh) => format!("头 {index}"),
             (Answer::Variant { name, .. }, _) => name.clone(),
             (Answer::Rank { label, .. }, _) => label.clone(),
-            (Answer::Curve { kind, .. }, _) => kind.label().to_string(),
+            (Answer::Curve { kind, .. }, lang) => kind.label_in(lang).to_string(),
         }
     }
 
@@ -155,9 +155,13 @@ fn no_such(reason: String) -> AnswerError {
     AnswerError::Question(reason)
 }
 
-/// The choices the learner picks among, as labels: the key tokens, the heads, the
-/// variants' names or the complexity page's curves.
-pub fn choices(question: &Question, state: &LabState) -> Result<Vec<String>, AnswerError> {
+/// The choices the learner picks among, as labels in `lang`: the key tokens, the heads,
+/// the variants' names or the complexity page's curves.
+pub fn choices(
+    question: &Question,
+    state: &LabState,
+    lang: super::Lang,
+) -> Result<Vec<String>, AnswerError> {
     Ok(match *question {
         Question::StrongestKey { variant, .. } => {
             let v = state
@@ -168,7 +172,10 @@ pub fn choices(question: &Question, state: &LabState) -> Result<Vec<String>, Ans
         }
         Question::SharpestHead { .. } => (0..state.model.heads).map(|h| h.to_string()).collect(),
         Question::SharpestVariant => state.variants.iter().map(|v| v.name.clone()).collect(),
-        Question::FastestCurve => Kind::ALL.iter().map(|k| k.label().to_string()).collect(),
+        Question::FastestCurve => Kind::ALL
+            .iter()
+            .map(|k| k.label_in(lang).to_string())
+            .collect(),
         Question::HigherRank => {
             let v = state
                 .selected_variant()
@@ -355,7 +362,10 @@ mod tests {
         };
         assert!(row.iter().all(|w| w <= weight));
         assert_eq!(row[*index], *weight);
-        assert_eq!(choices(&q, &state).unwrap().len(), 11);
+        assert_eq!(
+            choices(&q, &state, super::super::Lang::En).unwrap().len(),
+            11
+        );
         assert!(a.is(*index) && !a.is(index + 1));
     }
 
@@ -429,7 +439,10 @@ mod tests {
             ..LabState::default()
         };
         let q = Question::HigherRank;
-        assert_eq!(choices(&q, &state).unwrap(), ["softmax", "elu1"]);
+        assert_eq!(
+            choices(&q, &state, super::super::Lang::En).unwrap(),
+            ["softmax", "elu1"]
+        );
         let a = answer(&q, &state, None).unwrap();
         let Answer::Rank { index, ranks, .. } = &a else {
             panic!("{a:?}")
