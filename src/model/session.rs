@@ -62,7 +62,7 @@ pub struct ModelSession {
     /// The latest flow.
     pub flow: RwSignal<Option<Flow>>,
     /// The latest substitution, or why it failed; `None` before the first.
-    pub substituted: RwSignal<Option<Result<Substituted, String>>>,
+    pub substituted: RwSignal<Option<Result<Substituted, Said>>>,
     /// Whether a substitution is being computed.
     pub substituting: RwSignal<bool>,
     worker: StoredValue<Option<ModelWorker>, LocalStorage>,
@@ -240,7 +240,8 @@ impl ModelSession {
                 }
                 Stage::Substitute => {
                     self.substituting.set(false);
-                    self.substituted.set(Some(Err(message)));
+                    self.substituted
+                        .set(Some(Err(Said::new(message, zh.clone()))));
                 }
                 Stage::Flow => {
                     let layer = self.flow_asked.get_value().map_or(0, |(_, l)| l);

@@ -3,7 +3,7 @@ use std::rc::Rc;
 
 use attnlab_lab::fragment;
 use attnlab_lab::pretrained::protocol::{
-    CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Stage, model_error_zh,
+    CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Said, Stage, model_error_zh,
 };
 use attnlab_lab::pretrained::substitution;
 use attnlab_model::relevance::AttentionGraph;
@@ -296,15 +296,25 @@ fn substitute(
     link: &str,
     variant: usize,
     place: Place,
-) -> Result<(), String> {
-    let model = state.model.as_ref().ok_or("the model is not loaded yet")?;
+) -> Result<(), Said> {
+    let model = state
+        .model
+        .as_ref()
+        .ok_or_else(|| Said::new("the model is not loaded yet", Some("模型尚未加载".into())))?;
     let lab = fragment::decode(link)
-        .map_err(|e| format!("the lab's settings could not be read: {e}"))?
+        .map_err(|e| {
+            Said::new(
+                format!("the lab's settings could not be read: {e}"),
+                Some(format!("无法读取实验室的设置：{e}")),
+            )
+        })?
         .state;
-    let chosen = lab
-        .variants
-        .get(variant)
-        .ok_or_else(|| format!("there is no variant {variant}"))?;
+    let chosen = lab.variants.get(variant).ok_or_else(|| {
+        Said::new(
+            format!("there is no variant {variant}"),
+            Some(format!("没有变体 {variant}")),
+        )
+    })?;
     let start = now();
     let mut report = substitution::substitute(model, text, pair, chosen, lab.model.seed, place)?;
     report.id = id;
@@ -364,9 +374,14 @@ pub fn start() {
                 place,
             }) => {
                 let texts = (text.as_str(), pair.as_deref());
-                if let Err(message) = substitute(&state.borrow(), id, texts, &link, variant, place)
-                {
-                    fail(Stage::Substitute, Some(id), message);
+                if let Err(said) = substitute(&state.borrow(), id, texts, &link, variant, place) {
+                    post(&Reply::Failed {
+                        stage: Stage::Substitute,
+                        id: Some(id),
+                        message: said.en,
+                        missing: false,
+                        zh: Some(said.zh),
+                    });
                 }
             }
             Ok(Request::Flow { id, layer }) => {
