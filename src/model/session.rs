@@ -1,7 +1,8 @@
 //! The real model's session: one model worker, what it is doing, and its latest forward
 //! pass and flow. Provided once by the root component; read with [`use_model_session`].
 
-use attnlab_lab::pretrained::protocol::{Loaded, Place, Reply, Request, Stage, Substituted};
+use attnlab_lab::i18n::Lang;
+use attnlab_lab::pretrained::protocol::{Loaded, Place, Reply, Request, Said, Stage, Substituted};
 use attnlab_lab::pretrained::{Checkpoint, ModelRun};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -27,7 +28,7 @@ pub enum Status {
     /// Loading failed: why, and whether the file is simply not part of this build.
     Failed {
         /// One sentence.
-        message: String,
+        message: Said,
         /// The asset is not served.
         missing: bool,
     },
@@ -57,11 +58,11 @@ pub struct ModelSession {
     /// What the model is doing.
     pub status: RwSignal<Status>,
     /// The latest forward pass (of the latest text sent), or why it failed.
-    pub run: RwSignal<Option<Result<ModelRun, String>>>,
+    pub run: RwSignal<Option<Result<ModelRun, Said>>>,
     /// The latest flow.
     pub flow: RwSignal<Option<Flow>>,
     /// The latest substitution, or why it failed; `None` before the first.
-    pub substituted: RwSignal<Option<Result<Substituted, String>>>,
+    pub substituted: RwSignal<Option<Result<Substituted, Said>>>,
     /// Whether a substitution is being computed.
     pub substituting: RwSignal<bool>,
     worker: StoredValue<Option<ModelWorker>, LocalStorage>,
@@ -100,7 +101,7 @@ impl ModelSession {
         match ModelWorker::spawn(move |m| self.receive(m, &url)) {
             Ok(worker) => self.worker.set_value(Some(worker)),
             Err(message) => self.status.set(Status::Failed {
-                message,
+                message: Said::new(message, None),
                 missing: false,
             }),
         }
@@ -123,7 +124,7 @@ impl ModelSession {
             .worker
             .with_value(|w| w.as_ref().map(|w| w.send(request)));
         if let Some(Err(message)) = sent {
-            self.run.set(Some(Err(message)));
+            self.run.set(Some(Err(Said::new(message, None))));
         }
     }
 
@@ -195,9 +196,10 @@ impl ModelSession {
             Reply::Ran(header) => {
                 let id = header.id;
                 if id == self.latest.get_value() {
-                    self.run.set(Some(
-                        ModelRun::new(header, floats).map_err(|e| e.to_string()),
-                    ));
+                    self.run
+                        .set(Some(ModelRun::new(header, floats).map_err(|e| {
+                            Said::new(e.text(Lang::En), Some(e.text(Lang::Zh)))
+                        })));
                 }
                 self.finish_run();
             }
@@ -221,20 +223,25 @@ impl ModelSession {
                 id,
                 message,
                 missing,
+                zh,
             } => match stage {
                 Stage::Load => {
                     self.worker.set_value(None);
-                    self.status.set(Status::Failed { message, missing });
+                    self.status.set(Status::Failed {
+                        message: Said::new(message, zh.clone()),
+                        missing,
+                    });
                 }
                 Stage::Run => {
                     if id.is_none_or(|id| id == self.latest.get_value()) {
-                        self.run.set(Some(Err(message)));
+                        self.run.set(Some(Err(Said::new(message, zh))));
                     }
                     self.finish_run();
                 }
                 Stage::Substitute => {
                     self.substituting.set(false);
-                    self.substituted.set(Some(Err(message)));
+                    self.substituted
+                        .set(Some(Err(Said::new(message, zh.clone()))));
                 }
                 Stage::Flow => {
                     let layer = self.flow_asked.get_value().map_or(0, |(_, l)| l);

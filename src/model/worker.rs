@@ -64,6 +64,7 @@ impl ModelWorker {
                         id: None,
                         message,
                         missing: false,
+                        zh: None,
                     },
                     floats: Vec::new(),
                 }),
@@ -84,6 +85,11 @@ impl ModelWorker {
                         format!("the model worker stopped: {text}")
                     },
                     missing: false,
+                    zh: Some(if text.is_empty() {
+                        "模型工作线程无法启动".into()
+                    } else {
+                        format!("模型工作线程停止了：{text}")
+                    }),
                 },
                 floats: Vec::new(),
             });

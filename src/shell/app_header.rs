@@ -3,18 +3,31 @@ use leptos::prelude::*;
 
 use crate::i18n::{t, use_lang};
 
-/// A text whose `code` spans (between backquotes) are shown as code, in no language.
+/// A text whose `code` spans (between backquotes) are shown as code and whose `{names}`
+/// (between braces) as they are, both in no language.
 fn with_code(text: &'static str) -> impl IntoView {
-    text.split('`')
-        .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                view! { <code translate="no">{part}</code> }.into_any()
-            } else {
-                part.into_any()
-            }
-        })
-        .collect_view()
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(['`', '{']) {
+        let close = if rest[at..].starts_with('`') {
+            '`'
+        } else {
+            '}'
+        };
+        let Some(len) = rest[at + 1..].find(close) else {
+            break;
+        };
+        parts.push(rest[..at].into_any());
+        let inner = &rest[at + 1..at + 1 + len];
+        parts.push(if close == '`' {
+            view! { <code translate="no">{inner}</code> }.into_any()
+        } else {
+            view! { <span translate="no">{inner}</span> }.into_any()
+        });
+        rest = &rest[at + 2 + len..];
+    }
+    parts.push(rest.into_any());
+    parts.collect_view()
 }
 
 /// The page title, a one-line invitation, and the About panel (what attnlab is, and

@@ -3,7 +3,7 @@ use std::rc::Rc;
 
 use attnlab_lab::fragment;
 use attnlab_lab::pretrained::protocol::{
-    CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Stage,
+    CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Said, Stage, model_error_zh,
 };
 use attnlab_lab::pretrained::substitution;
 use attnlab_model::relevance::AttentionGraph;
@@ -53,7 +53,15 @@ fn fail(stage: Stage, id: Option<u64>, message: String) {
         id,
         message,
         missing: false,
+        zh: None,
     });
+}
+
+/// A run's failure: the sentence and, for an error about the text, its Chinese.
+type RunFailure = (String, Option<String>);
+
+fn english(message: impl Into<String>) -> RunFailure {
+    (message.into(), None)
 }
 
 fn describe(e: &JsValue) -> String {
@@ -184,6 +192,7 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
                 id: None,
                 message,
                 missing,
+                zh: None,
             });
             return;
         }
@@ -212,23 +221,26 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
     }
 }
 
-fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<(), String> {
-    let model = state.model.as_ref().ok_or("the model is not loaded yet")?;
+fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<(), RunFailure> {
+    let model = state
+        .model
+        .as_ref()
+        .ok_or_else(|| english("the model is not loaded yet"))?;
     let start = now();
     let none = AttentionOverride::default();
     let run = match pair {
         Some(b) => model.run_pair(text, b, &none),
         None => model.run(text, &none),
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| (e.to_string(), model_error_zh(&e)))?;
     let heads = &run.forward.heads;
     let layers: Vec<Vec<Array2<f32>>> = heads
         .iter()
         .map(|layer| layer.iter().map(|h| h.weights.clone()).collect())
         .collect();
-    let graph = AttentionGraph::new(&layers).map_err(|e| e.to_string())?;
-    let lengths =
-        contribution::value_lengths(model.encoder(), &run.forward).map_err(|e| e.to_string())?;
+    let graph = AttentionGraph::new(&layers).map_err(|e| english(e.to_string()))?;
+    let lengths = contribution::value_lengths(model.encoder(), &run.forward)
+        .map_err(|e| english(e.to_string()))?;
     let rollout = graph.rollout();
     let d_head = heads
         .first()
@@ -284,15 +296,25 @@ fn substitute(
     link: &str,
     variant: usize,
     place: Place,
-) -> Result<(), String> {
-    let model = state.model.as_ref().ok_or("the model is not loaded yet")?;
+) -> Result<(), Said> {
+    let model = state
+        .model
+        .as_ref()
+        .ok_or_else(|| Said::new("the model is not loaded yet", Some("模型尚未加载".into())))?;
     let lab = fragment::decode(link)
-        .map_err(|e| format!("the lab's settings could not be read: {e}"))?
+        .map_err(|e| {
+            Said::new(
+                format!("the lab's settings could not be read: {e}"),
+                Some(format!("无法读取实验室的设置：{e}")),
+            )
+        })?
         .state;
-    let chosen = lab
-        .variants
-        .get(variant)
-        .ok_or_else(|| format!("there is no variant {variant}"))?;
+    let chosen = lab.variants.get(variant).ok_or_else(|| {
+        Said::new(
+            format!("there is no variant {variant}"),
+            Some(format!("没有变体 {variant}")),
+        )
+    })?;
     let start = now();
     let mut report = substitution::substitute(model, text, pair, chosen, lab.model.seed, place)?;
     report.id = id;
@@ -332,8 +354,15 @@ pub fn start() {
         match request {
             Ok(Request::Load { url }) => spawn_local(load(state.clone(), url)),
             Ok(Request::Run { id, text, pair }) => {
-                if let Err(message) = run(&mut state.borrow_mut(), id, &text, pair.as_deref()) {
-                    fail(Stage::Run, Some(id), message);
+                if let Err((message, zh)) = run(&mut state.borrow_mut(), id, &text, pair.as_deref())
+                {
+                    post(&Reply::Failed {
+                        stage: Stage::Run,
+                        id: Some(id),
+                        message,
+                        missing: false,
+                        zh,
+                    });
                 }
             }
             Ok(Request::Substitute {
@@ -345,9 +374,14 @@ pub fn start() {
                 place,
             }) => {
                 let texts = (text.as_str(), pair.as_deref());
-                if let Err(message) = substitute(&state.borrow(), id, texts, &link, variant, place)
-                {
-                    fail(Stage::Substitute, Some(id), message);
+                if let Err(said) = substitute(&state.borrow(), id, texts, &link, variant, place) {
+                    post(&Reply::Failed {
+                        stage: Stage::Substitute,
+                        id: Some(id),
+                        message: said.en,
+                        missing: false,
+                        zh: Some(said.zh),
+                    });
                 }
             }
             Ok(Request::Flow { id, layer }) => {

@@ -22,6 +22,7 @@ use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 #[component]
 pub fn ModelPage() -> impl IntoView {
     let session = use_model_session();
+    let lang = use_lang();
     let has_run = move || session.run.with(|r| r.as_ref().is_some_and(Result::is_ok));
     let run_error = move || {
         session
@@ -31,7 +32,9 @@ pub fn ModelPage() -> impl IntoView {
     view! {
         <div class="model-page" data-testid="model-page">
             <ModelStatusPanel/>
-            {move || run_error().map(|e| view! { <p class="variant-error" role="alert" data-testid="model-run-error">{e}</p> })}
+            {move || run_error().map(|e| view! {
+                <p class="variant-error" role="alert" data-testid="model-run-error">{e.get(lang.get()).to_string()}</p>
+            })}
             <PairPanel/>
             <Show when=has_run>
                 <ModelViews/>

@@ -95,8 +95,8 @@ pub fn ModelStatusPanel() -> impl IntoView {
                 <p role="alert" class="variant-error" data-testid="model-status">
                     {match (missing, lang) {
                         (true, _) => c.how_to_get(lang).to_string(),
-                        (false, Lang::En) => format!("The model could not be loaded: {message}."),
-                        (false, Lang::Zh) => format!("模型无法加载：{message}。"),
+                        (false, Lang::En) => format!("The model could not be loaded: {}.", message.en),
+                        (false, Lang::Zh) => format!("模型无法加载：{}。", message.zh),
                     }}
                 </p>
                 <button type="button" data-testid="model-load" on:click=use_real>{t("Try again", "重试")}</button>

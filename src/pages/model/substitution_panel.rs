@@ -82,7 +82,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
         let lang = lang.get();
         match session.substituted.get() {
         None => view! { <p class="hint">{tr(lang, "Pick a variant and where it goes, then run the model with it.", "选择一个变体和它放置的位置，然后用它运行模型。")}</p> }.into_any(),
-        Some(Err(e)) => view! { <p class="variant-error" role="alert" data-testid="substitution-error">{e}</p> }.into_any(),
+        Some(Err(e)) => view! { <p class="variant-error" role="alert" data-testid="substitution-error">{e.get(lang).to_string()}</p> }.into_any(),
         Some(Ok(s)) => {
             let top = s.layers.iter().map(|l| l.mean_abs).fold(0.0f32, f32::max).max(f32::MIN_POSITIVE);
             let variant = s.variant.clone();

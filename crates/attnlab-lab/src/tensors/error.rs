@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use super::Role;
 use crate::i18n::Lang;
 
 /// Why brought files cannot be used: the file (or `""` for the set) and what is wrong.
@@ -110,3 +111,30 @@ impl Refusal {
         }
     }
 }
+
+/// A tensor's role, as messages name it.
+pub(super) fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Q => "q (queries)",
+        Role::K => "k (keys)",
+        Role::V => "v (values)",
+        Role::WO => "w_o (output projection)",
+        Role::Tokens => "tokens",
+    }
+}
+
+pub(super) fn role_name_zh(role: Role) -> &'static str {
+    match role {
+        Role::Q => "q（查询）",
+        Role::K => "k（键）",
+        Role::V => "v（值）",
+        Role::WO => "w_o（输出投影）",
+        Role::Tokens => "tokens（词元）",
+    }
+}
+
+pub(super) const NAMING: &str =
+    "name the arrays q, k and v (optionally w_o), and the labels tokens.txt or tokens.json";
+
+pub(super) const NAMING_ZH: &str =
+    "请把数组命名为 q、k 和 v（可选 w_o），把标签命名为 tokens.txt 或 tokens.json";

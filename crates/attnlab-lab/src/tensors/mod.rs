@@ -38,6 +38,7 @@ pub mod npy;
 pub mod wire;
 
 pub use error::{BringError, Refusal};
+use error::{NAMING, NAMING_ZH, role_name, role_name_zh};
 pub use json::{Document, FieldError, INPUT_FORMAT, parse};
 use labels::{Labels, is_labels, json_labels, text_labels};
 use npy::{Array, Npy, shape_text};
@@ -286,32 +287,6 @@ impl Parts {
     }
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Q => "q (queries)",
-        Role::K => "k (keys)",
-        Role::V => "v (values)",
-        Role::WO => "w_o (output projection)",
-        Role::Tokens => "tokens",
-    }
-}
-
-fn role_name_zh(role: Role) -> &'static str {
-    match role {
-        Role::Q => "q（查询）",
-        Role::K => "k（键）",
-        Role::V => "v（值）",
-        Role::WO => "w_o（输出投影）",
-        Role::Tokens => "tokens（词元）",
-    }
-}
-
-const NAMING: &str =
-    "name the arrays q, k and v (optionally w_o), and the labels tokens.txt or tokens.json";
-
-const NAMING_ZH: &str =
-    "请把数组命名为 q、k 和 v（可选 w_o），把标签命名为 tokens.txt 或 tokens.json";
-
 /// Adds one file (or archive entry) named `file` to `parts`.
 fn add_part(parts: &mut Parts, file: String, bytes: &[u8]) -> Result<(), BringError> {
     let name = stem(&file);
@@ -463,49 +438,51 @@ fn numbered(prefix: &str, n: usize) -> Vec<String> {
 /// An array of `q`, `k` or `v` as heads of `rows × width` matrices.
 fn as_heads(file: &str, role: Role, array: Array) -> Result<Vec<Array2<f32>>, BringError> {
     let shape = array.shape.clone();
-    let fail = |why: String| {
-        BringError::new(
+    let fail = |why: String, zh: String| {
+        let shape = shape_text(&shape);
+        BringError::both(
             file,
-            format!(
-                "{} has shape {}: {why}",
-                role_name(role),
-                shape_text(&shape)
-            ),
+            format!("{} has shape {shape}: {why}", role_name(role)),
+            format!("{} 的形状是 {shape}：{zh}", role_name_zh(role)),
         )
     };
     if shape.contains(&0) {
-        return Err(fail("it holds no numbers".into()));
+        return Err(fail("it holds no numbers".into(), "它不含任何数".into()));
     }
     let (heads, rows, width) = match shape.as_slice() {
         [n, d] => (1, *n, *d),
         [h, n, d] => (*h, *n, *d),
         [1, h, n, d] => (*h, *n, *d),
         [b, _, _, _] => {
-            return Err(fail(format!(
-                "a batch of {b}; save one example (e.g. {}[0])",
-                stem(file)
-            )));
+            return Err(fail(
+                format!("a batch of {b}; save one example (e.g. {}[0])", stem(file)),
+                format!("一批 {b} 个样例；请只保存一个（例如 {}[0]）", stem(file)),
+            ));
         }
         _ => {
             return Err(fail(
                 "expected (n, d), (heads, n, d) or (1, heads, n, d)".into(),
+                "应为 (n, d)、(heads, n, d) 或 (1, heads, n, d)".into(),
             ));
         }
     };
     if heads > MAX_HEADS {
-        return Err(fail(format!(
-            "{heads} heads; the lab shows at most {MAX_HEADS}"
-        )));
+        return Err(fail(
+            format!("{heads} heads; the lab shows at most {MAX_HEADS}"),
+            format!("{heads} 个头；实验室最多显示 {MAX_HEADS} 个"),
+        ));
     }
     if rows > MAX_TOKENS {
-        return Err(fail(format!(
-            "{rows} tokens; the lab computes at most {MAX_TOKENS}"
-        )));
+        return Err(fail(
+            format!("{rows} tokens; the lab computes at most {MAX_TOKENS}"),
+            format!("{rows} 个词元；实验室最多计算 {MAX_TOKENS} 个"),
+        ));
     }
     if width > MAX_WIDTH {
-        return Err(fail(format!(
-            "rows of {width} numbers; at most {MAX_WIDTH} are read"
-        )));
+        return Err(fail(
+            format!("rows of {width} numbers; at most {MAX_WIDTH} are read"),
+            format!("每行 {width} 个数；最多读取 {MAX_WIDTH} 个"),
+        ));
     }
     Ok(array
         .data
@@ -521,12 +498,17 @@ fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, BringError> {
         .map(|(name, _)| *name)
         .collect();
     if !missing.is_empty() {
-        return Err(BringError::new(
+        return Err(BringError::both(
             "",
             format!(
                 "{} missing from {}: bring q, k and v ({NAMING})",
                 missing.join(", "),
                 files.join(", "),
+            ),
+            format!(
+                "{} 中缺少 {}：请带入 q、k 和 v（{NAMING_ZH}）",
+                files.join(", "),
+                missing.join("、"),
             ),
         ));
     }
@@ -542,29 +524,43 @@ fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, BringError> {
         } else {
             (&v_file, v.len())
         };
-        return Err(BringError::new(
+        return Err(BringError::both(
             file,
             format!(
                 "has {count} heads, but q has {}: every tensor needs the same heads",
                 q.len()
             ),
+            format!(
+                "有 {count} 个头，但 q 有 {} 个：每个张量的头数必须相同",
+                q.len()
+            ),
         ));
     }
     if k[0].ncols() != q[0].ncols() {
-        return Err(BringError::new(
+        return Err(BringError::both(
             &k_file,
             format!(
                 "has rows of {} numbers, but q's have {}: queries and keys need the same width d_k",
                 k[0].ncols(),
                 q[0].ncols()
             ),
+            format!(
+                "每行有 {} 个数，但 q 每行有 {} 个：查询和键的宽度 d_k 必须相同",
+                k[0].ncols(),
+                q[0].ncols()
+            ),
         ));
     }
     if v[0].nrows() != k[0].nrows() {
-        return Err(BringError::new(
+        return Err(BringError::both(
             &v_file,
             format!(
                 "has {} rows, but k has {}: one value per key",
+                v[0].nrows(),
+                k[0].nrows()
+            ),
+            format!(
+                "有 {} 行，但 k 有 {} 行：每个键对应一个值",
                 v[0].nrows(),
                 k[0].nrows()
             ),

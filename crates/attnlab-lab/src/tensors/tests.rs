@@ -452,6 +452,38 @@ fn a_refusal_is_said_in_each_language_and_crosses_the_wire_whole() {
         "{}",
         e.text(Lang::Zh)
     );
+    // What is missing, and a shape the lab cannot read.
+    let q = npy32(&[2, 3], &[0.0; 6]);
+    let e = bring(&[File {
+        name: "q.npy",
+        bytes: &q,
+    }])
+    .unwrap_err();
+    assert!(
+        e.text(Lang::Zh).starts_with("q.npy 中缺少 k、v"),
+        "{}",
+        e.text(Lang::Zh)
+    );
+    let batch = npy32(&[2, 1, 2, 3], &[0.0; 12]);
+    let e = bring(&[
+        File {
+            name: "q.npy",
+            bytes: &batch,
+        },
+        File {
+            name: "k.npy",
+            bytes: &q,
+        },
+        File {
+            name: "v.npy",
+            bytes: &q,
+        },
+    ])
+    .unwrap_err();
+    assert_eq!(
+        e.text(Lang::Zh),
+        "q.npy：q（查询） 的形状是 (2, 1, 2, 3)：一批 2 个样例；请只保存一个（例如 q[0]）"
+    );
     // A sentence said only in English stays English in Chinese.
     let plain = BringError::new("a.npy", "odd");
     assert_eq!(plain.text(Lang::Zh), "a.npy: odd");
