@@ -110,7 +110,7 @@ fn scores_five_functions_and_the_flat_cosine() {
     assert_eq!(scores, [Dot, General, Additive, Cosine]);
     let s = step("scores", "predict-cosine");
     // "The sharper one is {answer}."
-    assert_eq!(predicted(&s).label(Lang::En), "scaled");
+    assert_eq!(predicted(&s).label(Lang::En), "qᵀk/√d");
     assert_eq!(s.state.variants[0].score, ScaledDot);
     // "in a row of cosine scores no weight can be more than e² ≈ 7.4 times another"
     let cosine = run(&s, 1);
