@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { type BrowserContext, type Page, test as base, expect } from '@playwright/test';
 
 /** The sentence the app opens with. */
 export const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired";
@@ -20,3 +20,22 @@ export const test = base.extend<{ errors: string[] }>({
 });
 
 export { expect };
+
+/** Switches the page to 中文 and waits until the switch and `<html lang>` say so. */
+export async function toChinese(page: Page) {
+  await page.getByTestId('lang-zh').click();
+  await expect(page.getByTestId('lang-zh')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
+}
+
+/** Slows the network (the page's and its workers') to `bytesPerSecond`, or restores it. */
+export async function throttle(context: BrowserContext, page: Page, bytesPerSecond: number) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
+  });
+}

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, type Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { type Page } from '@playwright/test';
+import { expect, test, throttle, toChinese } from './fixtures';
 import { englishLeft } from './english';
 
 // The real model's page, the neuron view, the contributions and brought tensors in 中文
@@ -15,23 +15,6 @@ const MINILM = 'model/all-minilm-l6-v2.q8.safetensors';
 const E5 = 'model/multilingual-e5-small.q4.safetensors';
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
 const have = (asset: string) => existsSync(path.join(dist, asset));
-
-async function toChinese(page: Page) {
-  await page.getByTestId('lang-zh').click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
-}
-
-/** Slows the network (the page's and its workers') to `bytesPerSecond`, or restores it. */
-async function throttle(context: BrowserContext, page: Page, bytesPerSecond: number) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: bytesPerSecond,
-    uploadThroughput: bytesPerSecond,
-  });
-}
 
 /** Clicks the first tile of the atlas until the neuron view opens. */
 async function openNeuronView(page: Page, rows: number) {

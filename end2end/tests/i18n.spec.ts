@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, test, toChinese } from './fixtures';
 import { englishLeft } from './english';
 
 // The app in English and 中文 (src/i18n.rs): the switch changes every text and keeps the
@@ -6,12 +6,6 @@ import { englishLeft } from './english';
 // follows the browser's language.
 //
 // DOM contract: lang-en / lang-zh (aria-pressed), <html lang>.
-
-async function toChinese(page: import('@playwright/test').Page) {
-  await page.getByTestId('lang-zh').click();
-  await expect(page.getByTestId('lang-zh')).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
-}
 
 test('switching to 中文 keeps the sentence, the variants and the selection', async ({ page }) => {
   await page.goto('/');

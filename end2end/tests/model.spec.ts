@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, type Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { type Page } from '@playwright/test';
+import { expect, test, throttle } from './fixtures';
 
 // The real model (MiniLM-L6) in its worker: loading with progress, cancel, the Cache API,
 // the atlas, the head search, the [CLS]/[SEP] switch, rollout and flow.
@@ -26,18 +26,6 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const haveAsset = existsSync(path.join(dist, ASSET));
 
 const status = (page: Page) => page.getByTestId('model-status');
-
-/** Slows the network (the page's and its workers') to `bytesPerSecond`, or restores it. */
-async function throttle(context: BrowserContext, page: Page, bytesPerSecond: number) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: bytesPerSecond,
-    uploadThroughput: bytesPerSecond,
-  });
-}
 
 async function cachedAssets(page: Page): Promise<number> {
   return page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, CACHE);
