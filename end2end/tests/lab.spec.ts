@@ -507,6 +507,27 @@ test('above 512 tokens the page says so and draws the first 512', async ({ page 
   await expect(page.getByTestId('sentence-input')).toHaveValue(text);
 });
 
+test('the sidebar holds every control at laptop widths, in both languages', async ({ page }) => {
+  for (const width of [1100, 1280, 1366]) {
+    await page.setViewportSize({ width, height: 768 });
+    for (const lang of ['en', 'zh']) {
+      await page.goto('about:blank');
+      await page.goto(`/#v1.e30&lang=${lang}`);
+      await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+      const spill = await page.evaluate(() => {
+        const side = document.querySelector('.lab-side')!.getBoundingClientRect();
+        const out: string[] = [];
+        for (const e of document.querySelectorAll('.lab-side *')) {
+          const r = e.getBoundingClientRect();
+          if (r.width > 0 && r.right > side.right + 0.5) out.push(`${e.tagName}.${e.className} ends at ${r.right} > ${side.right}`);
+        }
+        return out;
+      });
+      expect(spill, `${width} px, ${lang}`).toEqual([]);
+    }
+  }
+});
+
 for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
   test(`screenshot at ${w}×${h}`, async ({ page }) => {
     await page.setViewportSize({ width: w, height: h });
