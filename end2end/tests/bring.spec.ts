@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test, toChinese } from './fixtures';
 
 // Bring your own tensors (src/shell/bring_tensors.rs, attnlab_lab::tensors): files
 // written by numpy itself (fixtures/bring/make.py) run through every variant and view;
@@ -81,6 +81,23 @@ test('an attnlab-tensors/1 JSON runs through the lab, with its token labels', as
   await page.getByTestId('bring-clear').click();
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
   await expect(page.locator('#sentence-input')).toHaveValue(/The animal didn't cross/);
+});
+
+test('the pick button, in the page\'s language, opens the file chooser and reads what is chosen', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  const pick = page.getByTestId('bring-pick');
+  await expect(pick).toHaveText('Choose files\u2026');
+  // The browser's own control (which speaks the browser's language) is not shown.
+  await expect(page.getByTestId('bring-input')).not.toBeInViewport();
+  await toChinese(page);
+  await expect(pick).toHaveText('选择文件\u2026');
+  // Reached by keyboard: focus it and press Enter.
+  await pick.focus();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  expect(chooser.isMultiple()).toBe(true);
+  await chooser.setFiles([file('attn.json', fixture('attn.json'))]);
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '4');
 });
 
 test('float64 Fortran-order .npy files with tokens.txt run through every page', async ({ page }) => {

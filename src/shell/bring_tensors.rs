@@ -133,6 +133,7 @@ pub fn BringTensors() -> impl IntoView {
         leave.remove();
         drop.remove();
     });
+    let picker = NodeRef::<leptos::html::Input>::new();
     let on_pick = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -168,8 +169,18 @@ pub fn BringTensors() -> impl IntoView {
     view! {
         <div class="bring" class:is-dragging=move || dragging.get() data-testid="bring">
             <label class="field-label" for="bring-input">{t("Your own Q, K, V", "你自己的 Q、K、V")}</label>
+            // The browser's own file control speaks the browser's language, not the
+            // page's: the input stays (for keyboard, drop and tests) but is hidden, and
+            // this button, in the page's language, opens it.
             <input id="bring-input" type="file" multiple=true data-testid="bring-input"
+                class="visually-hidden" tabindex="-1" node_ref=picker
                 accept=".json,.npy,.npz,.txt" on:change=on_pick/>
+            <button type="button" class="bring-pick" data-testid="bring-pick"
+                on:click=move |_| {
+                    if let Some(input) = picker.get() {
+                        input.click();
+                    }
+                }>{t("Choose files\u{2026}", "选择文件\u{2026}")}</button>
             <p class="hint">
                 {t("Pick or drop ", "选择或拖入 ")}
                 <span translate="no">"attnlab-tensors/1 .json"</span>
