@@ -44,7 +44,9 @@ use crate::words::Words;
 /// beside it. Empty rows show "∅". [`CellMap::entropy_row_at`] finds the row under the
 /// pointer there. On a narrow area the panel gives the matrix room: below 720 px
 /// (unscaled) it drops the percent column, below 560 px it shows the bars alone on a
-/// shorter axis, and the legend (with smaller ticks) and the margins narrow.
+/// shorter axis, and the legend (with smaller ticks) and the margins narrow. Below
+/// 420 px (a phone) the matrix takes the whole width: the axis captions share one line
+/// under the title, the legend lies under the matrix and the panel is left out.
 ///
 /// The area is filled with [`BACKGROUND`] first. An empty matrix draws only the title and
 /// returns [`CellMap::EMPTY`].
@@ -135,15 +137,20 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
             palette: style.palette,
             ..legend(data, l.legend_gap)
         };
-        legend.draw(
-            area,
-            figure_right,
-            l.my,
-            l.legend_h,
-            s,
-            l.tick_px,
-            style.cell_field,
-        )?;
+        if l.below.is_some() {
+            let bottom = (map.edge_y(n)) as f64;
+            legend.draw_below(area, l.mx, bottom, mat_w, s, l.tick_px, style.cell_field)?;
+        } else {
+            legend.draw(
+                area,
+                figure_right,
+                l.my,
+                l.legend_h,
+                s,
+                l.tick_px,
+                style.cell_field,
+            )?;
+        }
     }
     Ok(map.shifted(base))
 }
@@ -174,18 +181,32 @@ fn draw_frame<DB: DrawingBackend>(
         );
         area.draw_text(&title, &st, p(x, l.title_y))?;
     }
-    let caption = anchored(
-        font(l.axis_px, FontStyle::Normal).color(&MUTED_INK),
-        HPos::Right,
-        VPos::Bottom,
-    );
-    // Keep clear of the first row and column labels, which overhang small cells.
-    let overhang = (l.plan.px * 0.6 - l.cell / 2.0).max(0.0);
-    let caption_x = l.mx - 7.0 * s - overhang;
-    let caption_y = l.my - 6.0 * s - overhang;
-    area.draw_text(&row_caption(data), &caption, p(caption_x, caption_y))?;
-    let above = caption_y - 1.35 * l.axis_px;
-    area.draw_text(&col_caption(data), &caption, p(caption_x, above))?;
+    if let Some(line) = l.below {
+        // One line from the matrix's left edge: "keys →   queries ↓".
+        let caption = anchored(
+            font(l.axis_px, FontStyle::Normal).color(&MUTED_INK),
+            HPos::Left,
+            VPos::Center,
+        );
+        let both = format!("{}   {}", col_caption(data), row_caption(data));
+        let x =
+            l.mx.min(w - l.pad - text::width(&both, l.axis_px))
+                .max(l.pad);
+        area.draw_text(&both, &caption, p(x, line))?;
+    } else {
+        let caption = anchored(
+            font(l.axis_px, FontStyle::Normal).color(&MUTED_INK),
+            HPos::Right,
+            VPos::Bottom,
+        );
+        // Keep clear of the first row and column labels, which overhang small cells.
+        let overhang = (l.plan.px * 0.6 - l.cell / 2.0).max(0.0);
+        let caption_x = l.mx - 7.0 * s - overhang;
+        let caption_y = l.my - 6.0 * s - overhang;
+        area.draw_text(&row_caption(data), &caption, p(caption_x, caption_y))?;
+        let above = caption_y - 1.35 * l.axis_px;
+        area.draw_text(&col_caption(data), &caption, p(caption_x, above))?;
+    }
 
     // Row labels, right-aligned against the matrix.
     let label_font = font(l.plan.px, FontStyle::Normal);
@@ -197,7 +218,7 @@ fn draw_frame<DB: DrawingBackend>(
         };
         let (_, c) = map.cell_centre(*i, 0).expect("row in range");
         let st = anchored(label_font.color(ink), HPos::Right, VPos::Center);
-        area.draw_text(t, &st, p(l.mx - 7.0 * s, c))?;
+        area.draw_text(t, &st, p(l.mx - l.row_gap, c))?;
     }
     // Column labels above the matrix: rotated to read upwards, or across when they fit.
     for (j, t) in &l.cols {

@@ -73,6 +73,8 @@ pub(crate) struct Layout {
     pub pad: f64,
     /// The title's centre line.
     pub title_y: f64,
+    /// The gap between a row's label and the matrix.
+    pub row_gap: f64,
     /// The matrix's top-left corner and the side of its cells.
     pub mx: f64,
     pub my: f64,
@@ -82,6 +84,10 @@ pub(crate) struct Layout {
     /// The gap left of the legend's colour bar (unscaled pixels).
     pub legend_gap: f64,
     pub side: Option<SidePlan>,
+    /// On a canvas narrower than `BELOW_W` (a phone): the axis captions on one line at
+    /// this height under the title, the legend under the matrix and no entropy panel (the
+    /// cell's reading gives the row's entropy), so the matrix takes the whole width.
+    pub below: Option<f64>,
 }
 
 /// The row-entropy side panel, right of the matrix.
@@ -119,6 +125,8 @@ pub(crate) enum SideColumns {
 /// from which it shows any numbers and the legend keeps its full gap.
 const FULL_SIDE_W: f64 = 720.0;
 const NARROW_W: f64 = 560.0;
+/// Canvas width (unscaled pixels) under which the legend goes under the matrix.
+pub(crate) const BELOW_W: f64 = 420.0;
 
 impl SidePlan {
     /// The right edge of the nats column, for a panel whose left edge is at `x`.
@@ -230,19 +238,32 @@ fn side_plan(data: &Heatmap, s: f64, row_px: f64, columns: SideColumns) -> Optio
 pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     let (n, m) = (data.n_rows(), data.n_cols());
     let columns = SideColumns::for_width(w, s);
-    // A narrow canvas keeps a thinner margin and smaller legend ticks, for the matrix.
+    // A narrow canvas keeps a thinner margin and smaller legend ticks, for the matrix;
+    // a phone's lays the legend under it.
     let narrow = columns == SideColumns::Bars;
-    let pad = if narrow { 8.0 } else { 14.0 } * s;
-    let title_px = 22.0 * s;
-    let axis_px = 16.0 * s;
+    let below = w < BELOW_W * s;
+    let pad = if below {
+        4.0
+    } else if narrow {
+        8.0
+    } else {
+        14.0
+    } * s;
+    let title_px = if below { 18.0 } else { 22.0 } * s;
+    let axis_px = if below { 14.0 } else { 16.0 } * s;
     let tick_px = if narrow { 13.0 } else { 15.0 } * s;
-    let (max_px, min_px) = (17.0 * s, 12.0 * s);
-    let clip_w = 160.0 * s;
+    // Labels up to 14 px on a phone, where the row labels' width is the matrix's.
+    let (max_px, min_px) = (if below { 14.0 } else { 17.0 } * s, 12.0 * s);
+    let clip_w = if below { 58.0 } else { 160.0 } * s;
+    // Between a row's label and the matrix.
+    let row_gap = if below { 4.0 } else { 7.0 } * s;
     let title_band = if data.title().is_empty() {
         0.0
     } else {
         title_px * 1.7
     };
+    // Under the title, the captions' line on a phone.
+    let caption_line = if below { axis_px * 1.6 } else { 0.0 };
     // The axis captions ("keys →" over "queries ↓") sit in the corner left of the column
     // labels and above the row labels, right-aligned against the matrix.
     let axis_caption_w = [row_caption(data), col_caption(data)]
@@ -250,16 +271,34 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
         .map(|c| text::width(c, axis_px))
         .fold(0.0, f64::max);
     // Room for two lines, plus the overhang of labels on small cells (see below).
-    let caption_h = 2.0 * 1.35 * axis_px + 12.0 * s + 0.6 * max_px;
+    let caption_h = if below {
+        0.0
+    } else {
+        2.0 * 1.35 * axis_px + 12.0 * s + 0.6 * max_px
+    };
+    // The caption's corner sets the row labels' least width, beside the matrix.
+    let caption_w = if below {
+        0.0
+    } else {
+        axis_caption_w + 0.6 * max_px
+    };
 
     let legend_gap = if narrow { NARROW_GAP } else { GAP };
-    let legend_w = legend(data, legend_gap).width(s, tick_px);
-    let side = side_plan(
-        data,
-        s,
-        (h - 2.0 * pad - title_band - caption_h) / n.max(1) as f64,
-        columns,
-    );
+    let (legend_w, legend_under) = if below {
+        (0.0, legend(data, legend_gap).below_height(s, tick_px))
+    } else {
+        (legend(data, legend_gap).width(s, tick_px), 0.0)
+    };
+    let side = if below {
+        None
+    } else {
+        side_plan(
+            data,
+            s,
+            (h - 2.0 * pad - title_band - caption_h) / n.max(1) as f64,
+            columns,
+        )
+    };
     let side_w = side.map_or(0.0, |p| p.gap + p.width);
 
     let labels = |texts: &[String], step: usize, px: f64, empty: &dyn Fn(usize) -> bool| {
@@ -281,7 +320,7 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
             data.is_empty_row(i)
         });
         let cols = labels(data.col_labels(), plan.col_step, plan.px, &|_| false);
-        let row_w = (widest(&rows, plan.px).max(axis_caption_w + 0.6 * max_px) + 10.0 * s).ceil();
+        let row_w = (widest(&rows, plan.px).max(caption_w) + row_gap + 3.0 * s).ceil();
         let col_w = widest(&cols, plan.px);
         let col_band = if plan.col_rotated {
             col_w + 10.0 * s
@@ -290,7 +329,7 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
         };
         let col_band = col_band.max(caption_h).ceil();
         let avail_w = w - 2.0 * pad - row_w - side_w - legend_w;
-        let avail_h = h - 2.0 * pad - title_band - col_band;
+        let avail_h = h - 2.0 * pad - title_band - caption_line - col_band - legend_under;
         let cell = (avail_w / m as f64)
             .min(avail_h / n as f64)
             .min(MAX_CELL * s)
@@ -369,7 +408,7 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
     let block_w = row_w + mat_w + side_w + legend_w;
     let left = pad.max((w - block_w) / 2.0);
     let mx = (left + row_w).round();
-    let top = pad + title_band;
+    let top = pad + title_band + caption_line;
     let my = (top + col_band).round();
     // The colour bar spans the matrix (at least 180 px tall when there is room), leaving
     // room below it for the "masked" swatch.
@@ -384,12 +423,14 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
         tick_px,
         pad,
         title_y: pad + title_band / 2.0,
+        row_gap,
         mx,
         my,
         cell,
         legend_h,
         legend_gap,
         side,
+        below: below.then_some(pad + title_band + caption_line / 2.0),
     }
 }
 
@@ -413,10 +454,13 @@ pub fn natural_height(data: &Heatmap, style: &HeatmapStyle, width: f64) -> f64 {
     let tall = width * (n / m).max(1.0) * 2.0 + 400.0 * s;
     let layout = plan_layout(data, s, (width, tall));
     // The margin under the matrix, as above it.
-    let below = layout.pad;
-    let legend_min = 120.0 * s + legend(data, layout.legend_gap).swatch_room(s);
-    let matrix = (layout.cell * n).max(legend_min);
-    (layout.my + matrix + below).ceil()
+    let margin = layout.pad;
+    let legend = legend(data, layout.legend_gap);
+    let figure = match layout.below {
+        Some(_) => layout.cell * n + legend.below_height(s, layout.tick_px),
+        None => (layout.cell * n).max(120.0 * s + legend.swatch_room(s)),
+    };
+    (layout.my + figure + margin).ceil()
 }
 
 #[cfg(test)]

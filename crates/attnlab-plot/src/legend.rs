@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, FontStyle, PathElement, Rectangle};
 use plotters::style::text_anchor::{HPos, VPos};
-use plotters::style::{Color, ShapeStyle};
+use plotters::style::{Color, ShapeStyle, TextStyle};
 
 use crate::cells::{Bitmap, draw_masked};
 use crate::number;
@@ -34,6 +34,9 @@ pub(crate) const GAP: f64 = 24.0;
 pub(crate) const NARROW_GAP: f64 = 12.0;
 /// Width of the bar.
 const BAR: f64 = 22.0;
+/// The height of the bar laid under a figure, and the gap above its caption.
+const BELOW_BAR: f64 = 14.0;
+const BELOW_GAP: f64 = 12.0;
 /// Room the "masked" swatch takes below the bar.
 pub(crate) const SWATCH_ROOM: f64 = 44.0;
 
@@ -95,42 +98,8 @@ impl Legend<'_> {
             VPos::Bottom,
         );
         area.draw_text(self.caption, &caption, p(x, y - 8.0 * s))?;
-
-        // The gradient, high values at the top: one bitmap, or strips about two pixels
-        // tall.
-        let ((x0, y0), (x1, y1)) = (p(x, y), p(x + bw, y + bh));
-        match field {
-            CellField::Bitmap if x1 > x0 && y1 > y0 => {
-                let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
-                let mut rgb = Vec::with_capacity(w * h * 3);
-                for row in 0..h {
-                    let t = 1.0 - (row as f32 + 0.5) / h as f32;
-                    let c = self.scale.at_in(self.palette, t);
-                    for _ in 0..w {
-                        rgb.extend_from_slice(&[c.0, c.1, c.2]);
-                    }
-                }
-                area.draw(&Bitmap {
-                    pos: (x0, y0),
-                    size: (w as u32, h as u32),
-                    rgb,
-                })?;
-            }
-            _ => {
-                let strips = ((bh / 2.0).round() as usize).clamp(2, 256);
-                for k in 0..strips {
-                    let y0 = y + bh * k as f64 / strips as f64;
-                    let y1 = y + bh * (k + 1) as f64 / strips as f64;
-                    let t = 1.0 - (k as f32 + 0.5) / strips as f32;
-                    let colour = self.scale.at_in(self.palette, t);
-                    area.draw(&Rectangle::new([p(x, y0), p(x + bw, y1)], colour.filled()))?;
-                }
-            }
-        }
-        area.draw(&Rectangle::new(
-            [p(x, y), p(x + bw, y + bh)],
-            ShapeStyle::from(MUTED_INK).stroke_width(1),
-        ))?;
+        // High values at the top.
+        self.draw_gradient(area, (x, y, bw, bh), |t| 1.0 - t, field)?;
 
         let tick_style = anchored(
             font(tick_px, FontStyle::Normal).color(&INK),
@@ -147,9 +116,8 @@ impl Legend<'_> {
             ))?;
             area.draw_text(&self.tick_label(v), &tick_style, p(x + bw + 12.0 * s, ty))?;
         }
-        if self.scale == ColorScale::Diverging && range.min() < 0.0 && range.max() > 0.0 {
-            // Zero is "no change": mark it across the bar.
-            let ty = y + bh * (1.0 - range.normalise(0.0) as f64);
+        if let Some(ty) = self.zero_at() {
+            let ty = y + bh * (1.0 - ty);
             area.draw(&PathElement::new(
                 vec![p(x, ty), p(x + bw, ty)],
                 ShapeStyle::from(MUTED_INK).stroke_width(1),
@@ -158,15 +126,177 @@ impl Legend<'_> {
 
         if self.masked {
             let sy = y + bh + 16.0 * s;
-            let side = 22.0 * s;
-            let (a, b) = (p(x, sy), p(x + side, sy + side));
-            draw_masked(area, a, b, s)?;
-            area.draw_text(
-                self.masked_label,
-                &tick_style,
-                p(x + side + 8.0 * s, sy + side / 2.0),
-            )?;
+            self.draw_swatch(area, (x, sy), s, &tick_style)?;
         }
+        Ok(())
+    }
+
+    /// The height of the legend laid under a figure ([`Legend::draw_below`]): the gap,
+    /// the caption line (with the "masked" swatch beside it), the bar and its ticks.
+    pub fn below_height(&self, s: f64, tick_px: f64) -> f64 {
+        BELOW_GAP * s + 1.4 * tick_px + 4.0 * s + BELOW_BAR * s + 10.0 * s + 1.3 * tick_px
+    }
+
+    /// Draws the legend under a figure whose bottom is at `figure_bottom`: the caption
+    /// (and the "masked" swatch) on a line, then a horizontal colour bar from `x`, `bar_w`
+    /// long, low values on the left, with its ticks under it. A narrow canvas (a phone)
+    /// gives the whole width to the matrix this way.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_below<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        x: f64,
+        figure_bottom: f64,
+        bar_w: f64,
+        s: f64,
+        tick_px: f64,
+        field: CellField,
+    ) -> DrawResult<DB> {
+        let line = figure_bottom + BELOW_GAP * s + 0.7 * tick_px;
+        let caption = anchored(
+            font(tick_px, FontStyle::Bold).color(&INK),
+            HPos::Left,
+            VPos::Center,
+        );
+        area.draw_text(self.caption, &caption, p(x, line))?;
+        let tick_style = anchored(
+            font(tick_px, FontStyle::Normal).color(&INK),
+            HPos::Left,
+            VPos::Center,
+        );
+        if self.masked {
+            // Right of the caption, on its line.
+            let sx = x + text::width(self.caption, tick_px) + 18.0 * s;
+            let side = 1.3 * tick_px;
+            self.draw_swatch_sized(area, (sx, line - side / 2.0), side, s, &tick_style)?;
+        }
+        let (y, bh) = (line + 0.7 * tick_px + 4.0 * s, BELOW_BAR * s);
+        self.draw_gradient(area, (x, y, bar_w, bh), |t| t, field)?;
+
+        let tick_style = anchored(
+            font(tick_px, FontStyle::Normal).color(&INK),
+            HPos::Center,
+            VPos::Top,
+        );
+        let tick_stroke = ShapeStyle::from(INK).stroke_width(s.round().max(1.0) as u32);
+        let ticks = self.ticks();
+        for (k, &v) in ticks.iter().enumerate() {
+            let tx = x + bar_w * self.range.normalise(v) as f64;
+            area.draw(&PathElement::new(
+                vec![p(tx, y + bh), p(tx, y + bh + 5.0 * s)],
+                tick_stroke,
+            ))?;
+            // The end labels stay inside the bar's span.
+            let label = self.tick_label(v);
+            let half = text::width(&label, tick_px) / 2.0;
+            let lx = match k {
+                0 => tx.max(x + half),
+                k if k + 1 == ticks.len() => tx.min(x + bar_w - half),
+                _ => tx,
+            };
+            area.draw_text(&label, &tick_style, p(lx, y + bh + 7.0 * s))?;
+        }
+        if let Some(t) = self.zero_at() {
+            let tx = x + bar_w * t;
+            area.draw(&PathElement::new(
+                vec![p(tx, y), p(tx, y + bh)],
+                ShapeStyle::from(MUTED_INK).stroke_width(1),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// Where zero ("no change") sits on a difference's bar, as a share from the low end.
+    fn zero_at(&self) -> Option<f64> {
+        let range = self.range;
+        (self.scale == ColorScale::Diverging && range.min() < 0.0 && range.max() > 0.0)
+            .then(|| range.normalise(0.0) as f64)
+    }
+
+    /// The colour bar in the box `(x, y, w, h)`, framed; `along` maps a position along
+    /// the bar (0 at its top or left, 1 at its bottom or right) to the scale's 0–1. The
+    /// bar runs down when it is taller than wide, else across. One bitmap when `field`
+    /// says the backend blits, else strips about two pixels long.
+    fn draw_gradient<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (x, y, bw, bh): (f64, f64, f64, f64),
+        along: impl Fn(f32) -> f32,
+        field: CellField,
+    ) -> DrawResult<DB> {
+        let down = bh > bw;
+        let ((x0, y0), (x1, y1)) = (p(x, y), p(x + bw, y + bh));
+        match field {
+            CellField::Bitmap if x1 > x0 && y1 > y0 => {
+                let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
+                let len = if down { h } else { w };
+                let colours: Vec<_> = (0..len)
+                    .map(|k| {
+                        self.scale
+                            .at_in(self.palette, along((k as f32 + 0.5) / len as f32))
+                    })
+                    .collect();
+                let mut rgb = Vec::with_capacity(w * h * 3);
+                for row in 0..h {
+                    for col in 0..w {
+                        let c = colours[if down { row } else { col }];
+                        rgb.extend_from_slice(&[c.0, c.1, c.2]);
+                    }
+                }
+                area.draw(&Bitmap {
+                    pos: (x0, y0),
+                    size: (w as u32, h as u32),
+                    rgb,
+                })?;
+            }
+            _ => {
+                let long = if down { bh } else { bw };
+                let strips = ((long / 2.0).round() as usize).clamp(2, 256);
+                for k in 0..strips {
+                    let (a, b) = (k as f64 / strips as f64, (k + 1) as f64 / strips as f64);
+                    let t = along((k as f32 + 0.5) / strips as f32);
+                    let colour = self.scale.at_in(self.palette, t);
+                    let corners = if down {
+                        [p(x, y + bh * a), p(x + bw, y + bh * b)]
+                    } else {
+                        [p(x + bw * a, y), p(x + bw * b, y + bh)]
+                    };
+                    area.draw(&Rectangle::new(corners, colour.filled()))?;
+                }
+            }
+        }
+        area.draw(&Rectangle::new(
+            [p(x, y), p(x + bw, y + bh)],
+            ShapeStyle::from(MUTED_INK).stroke_width(1),
+        ))?;
+        Ok(())
+    }
+
+    /// The "masked" swatch, 22 px square, its top-left at `at`, with its word.
+    fn draw_swatch<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        at: (f64, f64),
+        s: f64,
+        word: &TextStyle<'_>,
+    ) -> DrawResult<DB> {
+        self.draw_swatch_sized(area, at, 22.0 * s, s, word)
+    }
+
+    fn draw_swatch_sized<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (x, y): (f64, f64),
+        side: f64,
+        s: f64,
+        word: &TextStyle<'_>,
+    ) -> DrawResult<DB> {
+        draw_masked(area, p(x, y), p(x + side, y + side), s)?;
+        area.draw_text(
+            self.masked_label,
+            word,
+            p(x + side + 8.0 * s, y + side / 2.0),
+        )?;
         Ok(())
     }
 }
