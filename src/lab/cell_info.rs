@@ -11,7 +11,8 @@ const IDLE: Tr = Tr::new(
 );
 
 /// The cell under the pointer (or the keyboard focus) of `figure`, read out: query
-/// token, key token, the exact weight, and the raw score before softmax when there is one.
+/// token, key token, the exact weight, the raw score before softmax when there is one,
+/// and the row's entropy when the figure carries it.
 #[component]
 pub fn CellInfo(
     /// The figure read.
@@ -43,6 +44,20 @@ pub fn CellInfo(
                     format!("{sentence}；softmax 前的原始分数 {}", number::full(raw))
                 }
                 (None, _) => sentence,
+            };
+            // The row's entropy, which a phone's figure leaves out of its canvas.
+            let text = match (h.row_entropy(cell.0), lang) {
+                (Some((nats, share)), Lang::En) => format!(
+                    "{text}; row entropy {} nats ({}% of its maximum)",
+                    number::decimals(nats, 2),
+                    (share * 100.0).round()
+                ),
+                (Some((nats, share)), Lang::Zh) => format!(
+                    "{text}；该行的熵 {} 奈特（最大值的 {}%）",
+                    number::decimals(nats, 2),
+                    (share * 100.0).round()
+                ),
+                (None, _) => text,
             };
             Some(prefix.with(|p| format!("{p}{text}")))
         })
