@@ -63,6 +63,12 @@ fn listen_for_keys(player: Player) {
     });
 }
 
+/// The step a swipe of (`dx`, `dy`) CSS pixels turns to: at least 60 px, and mostly
+/// sideways (so scrolling the page is not a swipe); leftwards is the next step.
+fn swipe_step(dx: i32, dy: i32) -> Option<isize> {
+    (dx.abs() >= 60 && dx.abs() > 2 * dy.abs()).then_some(if dx < 0 { 1 } else { -1 })
+}
+
 /// A step's text as paragraphs (separated by a blank line in the lesson files).
 pub(super) fn paragraphs(text: &str) -> impl IntoView + use<> {
     text.split("\n\n")
@@ -80,6 +86,23 @@ pub fn LessonBar() -> impl IntoView {
     };
     listen_for_keys(player);
     let lang = player.lang;
+    // A swipe across the bar turns the step, as on a phone's book: leftwards to the next.
+    let swipe_from = StoredValue::new(None::<(i32, i32)>);
+    let touch_at = |ev: &leptos::ev::TouchEvent| {
+        ev.changed_touches()
+            .get(0)
+            .map(|t| (t.client_x(), t.client_y()))
+    };
+    let on_touchstart = move |ev: leptos::ev::TouchEvent| swipe_from.set_value(touch_at(&ev));
+    let on_touchend = move |ev: leptos::ev::TouchEvent| {
+        let (Some((x0, y0)), Some((x1, y1))) = (swipe_from.get_value(), touch_at(&ev)) else {
+            return;
+        };
+        swipe_from.set_value(None);
+        if let Some(by) = swipe_step(x1 - x0, y1 - y0) {
+            player.advance(by);
+        }
+    };
     let bar = move || {
         let (lesson, index, step) = player.step()?;
         let l = lang.get();
@@ -94,7 +117,8 @@ pub fn LessonBar() -> impl IntoView {
         };
         Some(view! {
             <section class="lesson-bar" data-testid="lesson-bar" aria-label=t(S::Lessons, l)
-                data-lesson=lesson.id.clone() data-step=step.id.clone() lang=l.code()>
+                data-lesson=lesson.id.clone() data-step=step.id.clone() lang=l.code()
+                on:touchstart=on_touchstart on:touchend=on_touchend>
                 <header class="lesson-bar-head">
                     <span class="lesson-name" data-testid="lesson-name">{text.title.clone()}</span>
                     <span class="lesson-step-of" data-testid="lesson-step-of">{strings::step_of(index + 1, total, l)}</span>
@@ -140,5 +164,15 @@ mod tests {
         assert_eq!(step_key("ArrowLeft"), Some(-1));
         assert_eq!(step_key("Enter"), None);
         assert_eq!(step_key("a"), None);
+    }
+
+    #[test]
+    fn a_sideways_swipe_turns_the_step_and_a_scroll_does_not() {
+        assert_eq!(swipe_step(-120, 10), Some(1));
+        assert_eq!(swipe_step(90, -20), Some(-1));
+        // Too short, or mostly up and down (the page scrolling).
+        assert_eq!(swipe_step(-40, 0), None);
+        assert_eq!(swipe_step(-100, 80), None);
+        assert_eq!(swipe_step(0, 300), None);
     }
 }

@@ -31,7 +31,12 @@ pub fn App() -> impl IntoView {
     crate::model::drive(state, session);
     view! {
         <AppHeader/>
-        <LinkBar/>
+        // The look and the link: under the title on a screen, after the figures on a
+        // phone (style/phone.css).
+        <div class="page-tools">
+            <crate::display::DisplayControls/>
+            <LinkBar/>
+        </div>
         <main class="lab">
             <div class="lab-side">
                 <section class="panel panel-input" aria-label=t("Sentence and tokens", "句子与词元")>
@@ -78,6 +83,27 @@ fn LabPage() -> impl IntoView {
     let add_why = move || state.lab.with(|l| l.why_not_add_variant());
     let lang = state.lang;
     let count = move || state.variants.with(Vec::len);
+    // On a phone one variant is shown at a time, or their difference
+    // (style/phone.css); a screen shows them all side by side and ignores this.
+    let difference = RwSignal::new(false);
+    let phone_show = move || {
+        if difference.get() && count() > 1 {
+            "difference".to_string()
+        } else {
+            state
+                .selected_variant
+                .get()
+                .min(count().saturating_sub(1))
+                .to_string()
+        }
+    };
+    let names = move || {
+        state.variants.with(|v| {
+            v.iter()
+                .map(|slot| slot.variant.with(|v| v.name.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
             <div class="variants-bar">
                 <h2 class="section-title">{t("Variants ", "变体 ")} <span class="token-count" data-testid="variant-count">{count}</span></h2>
@@ -91,13 +117,31 @@ fn LabPage() -> impl IntoView {
                 </button>
                 <span class="why is-shown">{move || add_why().map(|w| w.get(lang.get()))}</span>
             </div>
-            <div class="variants" style=move || format!("--variant-count: {}", count())>
-                <For
-                    each=move || state.variants.get()
-                    key=|slot| slot.id
-                    children=move |slot| view! { <VariantPanel entry=slot/> }
-                />
+            <Show when=move || { count() > 1 }>
+                <div class="variant-switch" role="group" data-testid="variant-switch"
+                    aria-label=t("Variant shown", "显示的变体")>
+                    {move || names().into_iter().enumerate().map(|(i, name)| view! {
+                        <button type="button" data-testid="variant-switch-tab" translate="no"
+                            aria-pressed=move || (!difference.get() && state.selected_variant.get() == i).to_string()
+                            on:click=move |_| {
+                                difference.set(false);
+                                state.selected_variant.set(i);
+                            }>{name}</button>
+                    }).collect_view()}
+                    <button type="button" data-testid="variant-switch-difference"
+                        aria-pressed=move || difference.get().to_string()
+                        on:click=move |_| difference.set(true)>{t("difference", "差异")}</button>
+                </div>
+            </Show>
+            <div class="lab-variants" data-phone-show=phone_show>
+                <div class="variants" style=move || format!("--variant-count: {}", count())>
+                    <For
+                        each=move || state.variants.get()
+                        key=|slot| slot.id
+                        children=move |slot| view! { <VariantPanel entry=slot/> }
+                    />
+                </div>
+                <ComparePanel/>
             </div>
-            <ComparePanel/>
     }
 }

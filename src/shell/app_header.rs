@@ -44,7 +44,6 @@ pub fn AppHeader() -> impl IntoView {
                     "输入一句话，看每个词（查询，位于行）对每个词（键，位于列）分配了多少注意力。",
                 )}
             </p>
-            <crate::display::DisplayControls/>
             <details class="about" data-testid="about">
                 <summary>{t("About", "关于")}</summary>
                 <p>{t(
