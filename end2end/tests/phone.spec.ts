@@ -76,6 +76,10 @@ test.describe('on a phone', () => {
     expect(f.width).toBeLessThanOrEqual(PHONE.width);
     expect(f.testid).toBe('atlas');
     expect(f.firstFigureTop!).toBeLessThan(PHONE.height);
+    // A layer's 12 heads on two rows of 6: each row of tiles is tall enough to tap.
+    const atlas = (await page.getByTestId('atlas').boundingBox())!;
+    expect(atlas.height / (6 * 2)).toBeGreaterThanOrEqual(44);
+    expect(atlas.width / 6).toBeGreaterThanOrEqual(44);
   });
 
   test('the lab\'s matrix takes four fifths of the width, and a tap reads a cell', async ({ page }) => {

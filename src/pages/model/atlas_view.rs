@@ -44,7 +44,8 @@ pub fn AtlasView(
         "the atlas",
         move |el, dpr, known| {
             let sel = index();
-            let columns = heads.get();
+            let width = known.map_or_else(|| f64::from(el.client_width()), |(w, _)| w);
+            let columns = atlas_columns(heads.get(), width);
             shown
                 .try_update_value(|shown| {
                     tiles.with(|t| {
@@ -142,7 +143,7 @@ pub fn AtlasView(
     view! {
         <canvas node_ref=canvas class="atlas" data-testid="atlas" data-figure="atlas"
             tabindex="0" role="img"
-            style=move || format!("aspect-ratio: {} / {};", 4.6, 0.45 * rows() as f64 + 0.15)
+            style=move || format!("--atlas-layers: {}", rows())
             aria-label=move || {
                 let (l, h) = selected.get();
                 match lang.get() {
@@ -164,5 +165,30 @@ pub fn AtlasView(
             );
             view! { <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head idle=idle/> }
         }}
+    }
+}
+
+/// Below this width (CSS pixels, a phone) a layer's heads take two rows of tiles, so each
+/// tile stays large enough to read and to tap (style/phone.css doubles the height).
+const NARROW_ATLAS: f64 = 500.0;
+
+/// Tiles per row: a layer's heads, or half of them on a narrow canvas.
+fn atlas_columns(heads: usize, width: f64) -> usize {
+    if width < NARROW_ATLAS {
+        heads.div_ceil(2)
+    } else {
+        heads
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::atlas_columns;
+
+    #[test]
+    fn a_phone_lays_a_layer_on_two_rows() {
+        assert_eq!(atlas_columns(12, 1000.0), 12);
+        assert_eq!(atlas_columns(12, 386.0), 6);
+        assert_eq!(atlas_columns(1, 386.0), 1);
     }
 }
