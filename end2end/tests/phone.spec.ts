@@ -128,6 +128,34 @@ test.describe('on a phone', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  test('a tap on a token makes it the query, on Step by step and on Lines', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+    await page.getByTestId('page-steps').tap();
+    const steps = page.getByTestId('steps-canvas');
+    await expect(steps).toHaveAttribute('data-rendered-tokens', '11');
+    // The token "it" (7) on the left of the matrix, not a cell.
+    const [x0, y0, , y1] = (await steps.getAttribute('data-cells'))!.split(' ').map(Number);
+    const dpr = await page.evaluate(() => window.devicePixelRatio);
+    const row = (y1 - y0) / 11 / dpr;
+    await steps.tap({ position: { x: x0 / dpr - 15, y: y0 / dpr + 7.5 * row } });
+    await expect(page.getByTestId('pick-query')).toHaveValue('7');
+
+    await page.getByTestId('page-lines').tap();
+    const lines = page.getByTestId('lines-canvas');
+    await expect(lines).toHaveAttribute('data-rendered-tokens', '11');
+    // Down the left column until a tap isolates query 7: a tap alone (no hover) picks.
+    const box = (await lines.boundingBox())!;
+    let found = false;
+    for (let y = 60; y < box.height && !found; y += 6) {
+      await lines.tap({ position: { x: 25, y } });
+      const f = await lines.getAttribute('data-focus');
+      found = f === 'q7';
+      if (f && f.startsWith('q') && Number(f.slice(1)) > 7) break;
+    }
+    expect(found, 'a tap on query 7 isolates its lines').toBe(true);
+  });
+
   test('a swipe across a lesson\'s bar turns the step', async ({ page }) => {
     await page.goto('/#lesson=masks');
     const bar = page.getByTestId('lesson-bar');

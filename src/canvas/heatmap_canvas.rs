@@ -91,6 +91,11 @@ pub fn HeatmapCanvas(
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
         cells.with_untracked(|(map, _)| map.cell_at(x, y))
     };
+    let label_row_at = move |ev: &PointerEvent| {
+        let el = canvas.get_untracked()?;
+        let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
+        cells.with_untracked(|(map, _)| map.label_row_at(x, y))
+    };
     // The cell read out under the canvas (`Pointing::Reading`).
     let reading_cell = RwSignal::new(None::<(usize, usize)>);
     let set_hover = move |cell: Option<(usize, usize)>| {
@@ -118,7 +123,9 @@ pub fn HeatmapCanvas(
             }
         }
         Pointing::Rows { row, on_row } => {
-            if let (Some((r, _)), Some(_)) = (cell_at(&ev), row.get_untracked()) {
+            // A cell of the row, or the row's token on the left.
+            let r = cell_at(&ev).map(|(r, _)| r).or_else(|| label_row_at(&ev));
+            if let (Some(r), Some(_)) = (r, row.get_untracked()) {
                 on_row.run(r);
             }
         }

@@ -133,6 +133,15 @@ impl CellMap {
         Some((row, col))
     }
 
+    /// The row whose label is under the pixel (`x`, `y`): left of the matrix, on the
+    /// row's height. `None` elsewhere. (A tap on a token names its row.)
+    pub fn label_row_at(&self, x: f64, y: f64) -> Option<usize> {
+        if !(x >= 0.0 && x < self.x0 as f64) {
+            return None;
+        }
+        Self::index(y, self.y0, self.cell, self.rows)
+    }
+
     /// The row whose entropy bar is under the pixel (`x`, `y`): `None` outside the
     /// row-entropy side panel, or when none was drawn. Rows share the matrix's edges.
     pub fn entropy_row_at(&self, x: f64, y: f64) -> Option<usize> {

@@ -120,3 +120,16 @@ fn on_a_phone_many_tokens_fit_and_a_tablet_keeps_the_panel() {
     assert!(!rects_filled(&svg, ENTROPY_BAR).is_empty());
     assert!(map.entropy_panel().is_some());
 }
+
+#[test]
+fn a_tap_on_a_row_label_names_its_row() {
+    let (_, map, _) = render(&sentence(11), 386.0, 2.0);
+    let (x0, _) = (map.edge_x(0), map.edge_y(0));
+    for i in 0..11 {
+        let y = f64::from(map.edge_y(i) + map.edge_y(i + 1)) / 2.0;
+        assert_eq!(map.label_row_at(f64::from(x0) - 20.0, y), Some(i));
+        // On the matrix it is a cell, not a label.
+        assert_eq!(map.label_row_at(f64::from(x0) + 5.0, y), None);
+    }
+    assert_eq!(map.label_row_at(5.0, f64::from(map.edge_y(11)) + 3.0), None);
+}

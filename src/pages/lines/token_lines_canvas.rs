@@ -100,7 +100,7 @@ pub fn TokenLinesCanvas(
         <div class="heatmap-frame lines-frame">
             <canvas node_ref=canvas class="lines-canvas" data-testid=format!("{name}-canvas")
                 data-focus=focus_attr tabindex="0" role="img" aria-label=label
-                on:pointermove=on_move on:keydown=on_key on:focus=on_focus
+                on:pointermove=on_move on:pointerdown=on_move on:keydown=on_key on:focus=on_focus
                 on:pointerleave=move |ev: PointerEvent| {
                     if ev.pointer_type() != "touch" {
                         focus.set(Focus::None);
