@@ -21,6 +21,8 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 import { serveStatic } from '../end2end/serve.mjs';
+import { DESKTOP, PHONE, fragment, median, openPage, percentile, settle } from './page.mjs';
+import { PHONE_TARGETS, TYPED, phoneTable, phoneTargets, typing } from './phone.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -36,7 +38,9 @@ const HELP = `usage: node bench/run.mjs [options]
   --only SECTIONS          a comma-separated subset of: kernels (softmax and linear attention
                            against tfjs-wasm, the roof), forward (the pretrained encoder's
                            forward pass against the same BERT from tfjs-wasm ops, its matrix
-                           products against the roof, the int8 asset), app (interaction, load)
+                           products against the roof, the int8 asset), app (interaction, load),
+                           phone (load, interaction at 64 tokens and typing in a phone's
+                           viewport with the CPU slowed 4×)
   --model-unavailable WHY  the model could not be had: the forward rows say "skipped: WHY"
 `;
 if (flag('--help') || flag('-h')) {
@@ -44,7 +48,7 @@ if (flag('--help') || flag('-h')) {
   process.exit(0);
 }
 const quick = flag('--quick');
-const SECTIONS = ['kernels', 'forward', 'app'];
+const SECTIONS = ['kernels', 'forward', 'app', 'phone'];
 const sections = new Set(option('--only', SECTIONS.join(',')).split(',').filter(Boolean));
 for (const s of sections) {
   if (!SECTIONS.includes(s)) {
@@ -119,46 +123,11 @@ function wasmIn(dir) {
   return files.map((f) => path.join(dir, f)).sort((a, b) => statSync(b).size - statSync(a).size)[0];
 }
 
-function percentile(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  // Nearest rank.
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
-
-const median = (xs) => percentile(xs, 50);
-
 // ---------------------------------------------------------------------------- the app
 
-// The lab's state as the link carries it (crates/attnlab-lab/src/fragment.rs): `#v1.` and
-// base64url of JSON with short keys; leaving out `v` keeps the two default variants.
-function fragment({ tokens, heads, dModel }) {
-  const words = ['the', 'cat', 'sat', 'on', 'a', 'warm', 'mat', 'and', 'watched', 'birds', 'fly', 'past'];
-  const text = Array.from({ length: tokens }, (_, i) => words[i % words.length]).join(' ');
-  const json = JSON.stringify({ t: text, d: dModel, h: heads });
-  return '#v1.' + Buffer.from(json).toString('base64url');
-}
-
-async function settle(page, quietMs) {
-  await page.evaluate(async (quiet) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const count = () => performance.getEntriesByName('attnlab:paint', 'mark').length;
-    let seen = count();
-    let since = performance.now();
-    while (performance.now() - since < quiet) {
-      await frame();
-      if (count() !== seen) {
-        seen = count();
-        since = performance.now();
-      }
-    }
-  }, quietMs);
-}
-
 // Item 4: from a change of variant B's temperature to the last canvas painted for it.
-async function interaction(browser, appOrigin, config) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+async function interaction(browser, appOrigin, config, device = DESKTOP) {
+  const { context, page } = await openPage(browser, device);
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(appOrigin + '/' + fragment(config));
@@ -214,6 +183,7 @@ async function interaction(browser, appOrigin, config) {
   if (errors.length) throw new Error(`interaction ${config.label}: page errors: ${errors.join('; ')}`);
   return {
     ...config,
+    device: device.label,
     changes: samples.length,
     p50: percentile(samples, 50),
     p95: percentile(samples, 95),
@@ -230,12 +200,11 @@ async function interaction(browser, appOrigin, config) {
 // paint functions set it last, then the `attnlab:paint` mark; a canvas without a size yet
 // is marked with 0 tokens, so the first mark alone could be an empty paint). Times count
 // from the navigation start (performance.now()'s origin).
-async function loads(browser, appOrigin) {
+async function loads(browser, appOrigin, device = DESKTOP) {
   const times = [];
   const firstMarks = [];
   for (let i = 0; i < LOADS; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(() => {
+    const { context, page } = await openPage(browser, device, () => {
       window.__attnlabFirstHeatmap = null;
       new MutationObserver((records) => {
         if (window.__attnlabFirstHeatmap !== null) return;
@@ -244,7 +213,6 @@ async function loads(browser, appOrigin) {
         }
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-rendered-tokens'] });
     });
-    const page = await context.newPage();
     await page.goto(appOrigin + '/');
     const handle = await page.waitForFunction(() => window.__attnlabFirstHeatmap, null, { timeout: 60_000 });
     times.push(await handle.jsonValue());
@@ -254,6 +222,7 @@ async function loads(browser, appOrigin) {
   const wasm = wasmIn(dist);
   const bytes = readFileSync(wasm);
   return {
+    device: device.label,
     loads: times.length,
     firstPaintMs: median(times),
     samples: times,
@@ -263,6 +232,19 @@ async function loads(browser, appOrigin) {
     mainWasmGzipBytes: zlib.gzipSync(bytes, { level: 9 }).length,
     gzip: 'node zlib, level 9',
   };
+}
+
+// The phone rows: load, the 64-token interaction and typing, on PHONE.
+async function phone(browser, appOrigin) {
+  const config = INTERACTION.configs.find((c) => c.tokens === PHONE_TARGETS.tokens);
+  console.error(`[bench] phone: ${PHONE.context.viewport.width} × ${PHONE.context.viewport.height} CSS px, ` +
+    `${PHONE.context.deviceScaleFactor}× pixels, CPU slowed ${PHONE.cpuSlowdown}×: load`);
+  const load = await loads(browser, appOrigin, PHONE);
+  console.error('[bench] phone: interaction at 64 tokens');
+  const inter = await interaction(browser, appOrigin, config, PHONE);
+  console.error('[bench] phone: typing');
+  const typed = await typing(browser, appOrigin, PHONE, { config, typed: quick ? TYPED.quick : TYPED.full, quietMs: INTERACTION.quietMs });
+  return { device: PHONE, load, interaction: inter, typing: typed };
 }
 
 // ---------------------------------------------------------------------------- report
@@ -345,6 +327,7 @@ function targets(report) {
     add('forward 16 and 128 tokens: attnlab simd ≥ 1.0× tfjs-wasm, matrix products ≥ 50% of the roof', null, `skipped: ${report.forward.skipped}`);
   }
   if (report.interaction) appTargets(report.interaction, report.load, add);
+  if (report.phone) phoneTargets(report.phone, report.interaction, report.load, add);
   if (report.modelLoad) {
     const m = report.modelLoad;
     add(`real model from the Cache API + first atlas ≤ ${TARGETS.modelFromCacheMs} ms after navigation`, m.cachedMs <= TARGETS.modelFromCacheMs,
@@ -412,6 +395,7 @@ function table(report) {
   if (report.kernels) kernelTable(report, lines);
   if (report.forward) forwardTable(report.forward, lines);
   if (report.interaction) appTable(report, lines);
+  if (report.phone) phoneTable(report, lines);
   lines.push('');
   lines.push('targets:');
   for (const t of report.targets) lines.push(`  ${t.met === null ? 'skip  ' : t.met ? 'met   ' : 'MISSED'}  ${pad(t.name, 58)} ${t.measured}`);
@@ -576,7 +560,7 @@ async function main() {
   for (const dir of needed) {
     if (!existsSync(path.join(dir, 'attnlab_bench.js'))) throw new Error(`${dir}/attnlab_bench.js is missing: run cargo xtask bench`);
   }
-  if (sections.has('app') && !existsSync(path.join(dist, 'index.html'))) throw new Error('dist/index.html is missing: run cargo xtask bench');
+  if ((sections.has('app') || sections.has('phone')) && !existsSync(path.join(dist, 'index.html'))) throw new Error('dist/index.html is missing: run cargo xtask bench');
   const builds = {};
   for (const [name, dir] of Object.entries(pkg)) {
     if (existsSync(dir)) builds[name] = { wasm: path.relative(root, wasmIn(dir)), simdInstructions: simdInstructions(wasmIn(dir)) };
@@ -651,6 +635,10 @@ async function main() {
       report.modelLoad = await modelLoads(browser, origin(appServer));
       console.error('[bench] item 7: multilingual-E5-small, loaded and its atlas painted');
       report.e5Load = await modelLoads(browser, origin(appServer), { name: 'multilingual-e5-small', asset: E5_ASSET });
+    }
+    if (sections.has('phone')) {
+      console.error('[bench] item 8: a phone');
+      report.phone = await phone(browser, origin(appServer));
     }
     report.machine = { ...machine(browser.version()), loadBefore, loadAfter: os.loadavg() };
     report.targets = targets(report);

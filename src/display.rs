@@ -155,15 +155,24 @@ pub fn provide_display() -> Display {
         set_root_attribute("data-presenting", on.then_some("true"));
         store(PRESENT_KEY, if on { "1" } else { "0" });
     });
-    // Escape leaves presentation mode (a clicker's keys step through a lesson).
+    // Escape leaves presentation mode (a clicker's keys step through a lesson), unless it
+    // closes a modal dialog over it (the QR code's).
     let on_key = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" && display.presenting.get_untracked() {
+        if ev.key() == "Escape" && display.presenting.get_untracked() && !modal_open() {
             display.presenting.set(false);
         }
     });
     on_cleanup(move || on_key.remove());
     provide_context(display);
     display
+}
+
+/// Whether a modal dialog is open: Escape is its to close.
+fn modal_open() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("dialog:modal").ok().flatten())
+        .is_some()
 }
 
 /// The look provided by [`provide_display`], or the default one.

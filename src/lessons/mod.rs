@@ -211,6 +211,13 @@ impl Player {
         Some(lesson.link(index).fragment(changed.then_some(v1)))
     }
 
+    /// The open step's own link, `lesson=ID/STEP` (its state as the lesson sets it,
+    /// whatever was changed since); `None` outside a lesson.
+    pub fn step_fragment(&self) -> Option<String> {
+        let (lesson, index) = self.open.get()?;
+        Some(lesson.link(index).fragment(None))
+    }
+
     /// Reads `file` in the file reader's worker; its tensors replace the sentence if the
     /// step is still open when they arrive.
     fn read_tensors(

@@ -5,11 +5,13 @@ use leptos_use_fn_debounce_throttle::use_throttle_fn;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use super::qr::{QrButton, QrCorner, QrDialog, QrLinks};
 use crate::i18n::{Tr, t};
 use crate::state::{remember_on_pagehide, use_app_state};
 
 /// Keeps the URL fragment in step with the state (`history.replaceState`, so the back
-/// button is not flooded), and offers the link to copy.
+/// button is not flooded), and offers the link to copy or to scan as a QR code (and in
+/// presentation mode, its code in the corner).
 #[component]
 pub fn LinkBar() -> impl IntoView {
     let state = use_app_state();
@@ -65,15 +67,19 @@ pub fn LinkBar() -> impl IntoView {
         on_hash.remove();
         on_hide.remove();
     });
-    let full = move || {
-        let href = web_sys::window()
-            .and_then(|w| w.location().href().ok())
-            .unwrap_or_default();
-        let base = href.split('#').next().unwrap_or_default().to_string();
-        format!("{base}#{}", link.get())
-    };
+    let full = Memo::new(move |_| format!("{}#{}", page_address(), link.get()));
+    // The open lesson step's own link, offered when the page's is too long for a code.
+    let step = Memo::new(move |_| {
+        let place = lesson.and_then(|p| p.step_fragment())?;
+        Some(format!(
+            "{}#{}",
+            page_address(),
+            fragment::with_lang(&place, state.lang.get())
+        ))
+    });
+    let qr = QrLinks::new(full.into(), step.into());
     let copy = move |_| {
-        let text = full();
+        let text = full.get_untracked();
         if let Some(el) = input.get_untracked() {
             el.select();
         }
@@ -95,13 +101,24 @@ pub fn LinkBar() -> impl IntoView {
             <input id="share-link" node_ref=input class="share-link" data-testid="share-link" readonly=true
                 translate="no" prop:value=full/>
             <button type="button" data-testid="copy-link" on:click=copy>{t("copy link", "复制链接")}</button>
+            <QrButton links=qr/>
             <span class="copied" role="status" data-testid="copied">{move || copied.get().map(|c| c.get(state.lang.get()))}</span>
         </div>
+        <QrDialog links=qr/>
+        <QrCorner links=qr/>
     }
 }
 
 /// The address bar is written at most this often (milliseconds).
 const ADDRESS_DELAY_MS: f64 = 200.0;
+
+/// The page's address without its fragment.
+fn page_address() -> String {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_string()
+}
 
 /// The address bar's fragment, `#` included (empty when there is none).
 fn current_address() -> String {

@@ -11,6 +11,7 @@ mod model_settings;
 mod notice;
 mod page_nav;
 pub mod panic_banner;
+mod qr;
 mod sentence_input;
 mod token_strip;
 

@@ -2,7 +2,8 @@
 //! with and without SIMD128 and the app (`trunk build --release`), makes sure the
 //! pretrained model is there (`cargo xtask model`'s files), then `bench/run.mjs` times the
 //! kernels and the model's forward pass against TensorFlow.js's wasm backend and the app's
-//! interaction and load in Debian's Chromium, prints a table and writes
+//! interaction and load in Debian's Chromium (on a desktop and on a phone with its CPU
+//! slowed 4×), prints a table and writes
 //! `target/bench/report.json`. `--only` runs a subset and builds only what it needs.
 
 use crate::cmd::{Ctx, Result, human, say};
@@ -60,16 +61,25 @@ pub enum Section {
     Forward,
     /// The app's interaction and load (the trunk build).
     App,
+    /// The app's load, interaction and typing in a phone's viewport with the CPU slowed
+    /// 4× (the trunk build).
+    Phone,
 }
 
 impl Section {
-    const ALL: [Section; 3] = [Section::Kernels, Section::Forward, Section::App];
+    const ALL: [Section; 4] = [
+        Section::Kernels,
+        Section::Forward,
+        Section::App,
+        Section::Phone,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Section::Kernels => "kernels",
             Section::Forward => "forward",
             Section::App => "app",
+            Section::Phone => "phone",
         }
     }
 }
@@ -81,7 +91,7 @@ pub struct Options {
 }
 
 impl Options {
-    /// `[--quick] [--only kernels,forward,app]`.
+    /// `[--quick] [--only kernels,forward,app,phone]`.
     pub fn parse(args: &[String]) -> std::result::Result<Options, String> {
         let mut options = Options {
             sizes: Sizes::Full,
@@ -101,7 +111,7 @@ impl Options {
                                 .find(|s| s.name() == name)
                                 .ok_or_else(|| {
                                     format!(
-                                        "unknown section `{name}` (one of kernels, forward, app)"
+                                        "unknown section `{name}` (one of kernels, forward, app, phone)"
                                     )
                                 })
                         })
@@ -164,7 +174,7 @@ pub fn run(ctx: &Ctx, options: &Options) -> Result {
         say!("built {} in {}", v.out_dir, human(took));
     }
 
-    if options.has(Section::App) {
+    if options.has(Section::App) || options.has(Section::Phone) {
         let app = ctx.cmd("trunk").args(["build", "--release", "--offline"]);
         say!("building the app ({app})");
         let took = app.run_timed()?;

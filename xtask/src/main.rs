@@ -41,9 +41,10 @@ commands:
                 scalar) and the app, then time attnlab against TensorFlow.js (wasm)
                 in headless Chromium: the kernels, the pretrained model's forward
                 pass (16 and 128 tokens, against the same BERT from tfjs ops) and the
-                app's interaction and load; prints a table, writes
-                target/bench/report.json (--quick: fewer samples, smaller kernel
-                sizes; --only: a comma-separated subset of kernels, forward, app)
+                app's interaction and load, on a desktop and on a phone (390 × 844,
+                CPU slowed 4×); prints a table, writes target/bench/report.json
+                (--quick: fewer samples, smaller kernel sizes; --only: a
+                comma-separated subset of kernels, forward, app, phone)
   dist          install what is missing, then build the static site into dist/
                 (trunk build --release, with the real model's asset when possible)
   model         download the pretrained models (all-MiniLM-L6-v2, multilingual-E5-small)

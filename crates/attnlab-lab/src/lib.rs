@@ -77,6 +77,7 @@ pub mod lessons;
 pub mod neuron;
 pub mod pages;
 pub mod pretrained;
+pub mod qr;
 pub mod rules;
 pub mod said;
 pub mod state;

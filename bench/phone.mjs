@@ -1,0 +1,104 @@
+// The phone rows of the benchmark (bench/run.mjs `--only phone`): their targets, typing
+// timed a keystroke at a time, and their part of the report and the table.
+
+import { DESKTOP, fragment, openPage, percentile, settle } from './page.mjs';
+
+export const PHONE_TARGETS = { firstPaintMs: 1500, interactionP95Ms: 50, tokens: 64 };
+// Typing on the phone: this sentence is typed a character at a time after the 64-token
+// text, each keystroke timed to the next painted frame and to its last canvas painted.
+export const TYPED = { quick: ' and the dog', full: ' and then the dog ran home' };
+
+// Typing on `device`: the lab of `config` open (64 tokens), `typed` appended a character
+// at a time into the sentence box (its value set and an `input` event, as a keystroke
+// gives). Each keystroke is timed from the event to the next painted frame (a
+// requestAnimationFrame callback, then a task after it: the frame that shows the
+// keystroke has been painted) and to the last canvas painted for it (`attnlab:paint`
+// marks, until `quietMs` passes without one).
+export async function typing(browser, appOrigin, device, { config, typed, quietMs }) {
+  const { context, page } = await openPage(browser, device);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(appOrigin + '/' + fragment(config));
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0,
+    config.tokens,
+    { timeout: 120_000 },
+  );
+  await settle(page, quietMs);
+  const frames = [];
+  const painted = [];
+  for (const ch of typed) {
+    const r = await page.evaluate(
+      async ({ ch, quiet }) => {
+        performance.clearMarks('attnlab:paint');
+        const box = document.querySelector('[data-testid=sentence-input]');
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+        const t0 = performance.now();
+        box.value += ch;
+        box.dispatchEvent(new InputEvent('input', { bubbles: true, data: ch, inputType: 'insertText' }));
+        const nextFrame = await new Promise((resolve) =>
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)));
+        const marks = () => performance.getEntriesByName('attnlab:paint', 'mark').filter((m) => m.startTime >= t0);
+        let seen = marks().length;
+        let since = performance.now();
+        while (performance.now() - since < quiet) {
+          await frame();
+          if (marks().length !== seen) {
+            seen = marks().length;
+            since = performance.now();
+          }
+        }
+        const all = marks();
+        return { nextFrame, painted: all.length ? all[all.length - 1].startTime - t0 : null };
+      },
+      { ch, quiet: quietMs },
+    );
+    frames.push(r.nextFrame);
+    if (r.painted !== null) painted.push(r.painted);
+  }
+  const text = await page.getByTestId('sentence-input').inputValue();
+  await context.close();
+  if (errors.length) throw new Error(`typing on ${device.label}: page errors: ${errors.join('; ')}`);
+  if (!text.endsWith(typed)) throw new Error(`typing on ${device.label}: the sentence box holds ${JSON.stringify(text.slice(-40))}`);
+  if (painted.length === 0) throw new Error(`typing on ${device.label}: no keystroke repainted a canvas`);
+  return {
+    device: device.label,
+    keystrokes: frames.length,
+    tokensBefore: config.tokens,
+    nextFrameP50: percentile(frames, 50),
+    nextFrameP95: percentile(frames, 95),
+    paintedP50: percentile(painted, 50),
+    paintedP95: percentile(painted, 95),
+    frames,
+    painted,
+  };
+}
+
+export function phoneTargets(phone, desktopInteraction, desktopLoad, add) {
+  const name = phone.device.label;
+  const desk = desktopInteraction?.find((c) => c.tokens === phone.interaction.tokens);
+  add(`${name} navigation → first heatmap ≤ ${PHONE_TARGETS.firstPaintMs} ms`, phone.load.firstPaintMs <= PHONE_TARGETS.firstPaintMs,
+    `${phone.load.firstPaintMs.toFixed(0)} ms (median of ${phone.load.loads}` +
+      (desktopLoad ? `; desktop ${desktopLoad.firstPaintMs.toFixed(0)} ms)` : ')'));
+  add(`${name} interaction p95 at ${phone.interaction.label} ≤ ${PHONE_TARGETS.interactionP95Ms} ms`,
+    phone.interaction.p95 <= PHONE_TARGETS.interactionP95Ms,
+    `p95 ${phone.interaction.p95.toFixed(1)} ms (p50 ${phone.interaction.p50.toFixed(1)} ms` +
+      (desk ? `; desktop p95 ${desk.p95.toFixed(1)} ms)` : ')'));
+}
+
+export function phoneTable(report, lines) {
+  const { device, load, interaction: c, typing: k } = report.phone;
+  const v = device.context.viewport;
+  lines.push('');
+  lines.push(`${device.label}: ${v.width} × ${v.height} CSS px at ${device.context.deviceScaleFactor}× device pixels, touch, ` +
+    `Emulation.setCPUThrottlingRate ${device.cpuSlowdown} (beside the desktop rows above, unthrottled ${DESKTOP.context.viewport.width} × ${DESKTOP.context.viewport.height}):`);
+  const desk = report.interaction?.find((d) => d.tokens === c.tokens);
+  lines.push(`  navigation → first heatmap painted: median ${load.firstPaintMs.toFixed(0)} ms of ${load.loads} cold loads ` +
+    `(${load.samples.map((t) => t.toFixed(0)).join(', ')})` + (report.load ? `; desktop ${report.load.firstPaintMs.toFixed(0)} ms` : ''));
+  lines.push(`  interaction at ${c.label}: p50 ${c.p50.toFixed(1)} ms  p95 ${c.p95.toFixed(1)} ms  max ${c.max.toFixed(1)} ms ` +
+    `(${c.changes} changes, ${c.paintsPerChange} canvases painted per change)` +
+    (desk ? `; desktop p50 ${desk.p50.toFixed(1)} ms, p95 ${desk.p95.toFixed(1)} ms` : ''));
+  lines.push(`  typing a sentence (${k.keystrokes} keystrokes after ${k.tokensBefore} tokens) → next painted frame: ` +
+    `p50 ${k.nextFrameP50.toFixed(1)} ms  p95 ${k.nextFrameP95.toFixed(1)} ms; → last canvas painted: ` +
+    `p50 ${k.paintedP50.toFixed(1)} ms  p95 ${k.paintedP95.toFixed(1)} ms`);
+}

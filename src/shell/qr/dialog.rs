@@ -1,0 +1,135 @@
+use leptos::html::Dialog;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{QrLinks, QrSvg, Shown};
+use crate::i18n::{Lang, t, tr, use_lang};
+
+/// The link bar's "show QR code" button.
+#[component]
+pub fn QrButton(links: QrLinks) -> impl IntoView {
+    view! {
+        <button type="button" class="qr-button" data-testid="show-qr" aria-haspopup="dialog"
+            on:click=move |_| links.show(Shown::Current)>
+            {t("show QR code", "显示二维码")}
+        </button>
+    }
+}
+
+/// The dialog that shows a link's code over most of the screen, or why the link is too
+/// long for one and what to show instead. A modal `<dialog>`: the keyboard stays in it,
+/// Esc closes it, and the focus goes back to what opened it.
+#[component]
+pub fn QrDialog(links: QrLinks) -> impl IntoView {
+    let lang = use_lang();
+    let dialog = NodeRef::<Dialog>::new();
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    Effect::new(move |_| {
+        let open = links.open.get();
+        let Some(d) = dialog.get() else {
+            return;
+        };
+        if open && !d.open() {
+            opener.set_value(focused_element());
+            let _ = d.show_modal();
+        } else if !open && d.open() {
+            d.close();
+        }
+    });
+    // Esc, the close button or anything else that closed it.
+    let on_close = move |_| {
+        links.open.set(false);
+        if let Some(el) = opener.get_value() {
+            let _ = el.focus();
+        }
+    };
+    view! {
+        <dialog node_ref=dialog class="qr-dialog" data-testid="qr-dialog" aria-labelledby="qr-title"
+            on:close=on_close>
+            <h2 id="qr-title">{t("Scan to open this lab", "扫描二维码，打开本实验")}</h2>
+            {move || links.open.get().then(|| body(links, lang.get()))}
+            <button type="button" class="qr-close" data-testid="qr-close"
+                on:click=move |_| links.open.set(false)>
+                {t("Close", "关闭")}
+            </button>
+        </dialog>
+    }
+}
+
+/// The code of the link the dialog shows, or why not and what instead.
+fn body(links: QrLinks, lang: Lang) -> impl IntoView + use<> {
+    let which = match links.shown.get() {
+        Shown::Step if links.step.with(Option::is_some) => Shown::Step,
+        _ => Shown::Current,
+    };
+    let Some((link, code)) = links.code(which) else {
+        return ().into_any();
+    };
+    match code {
+        Ok(qr) => {
+            let (label, caption) = match which {
+                Shown::Current => (
+                    tr(lang, "QR code of this lab's link", "本实验链接的二维码"),
+                    tr(
+                        lang,
+                        "Scanning it opens this lab on a phone, as it is now.",
+                        "用手机扫描，即可打开与此刻相同的实验。",
+                    ),
+                ),
+                Shown::Step => (
+                    tr(
+                        lang,
+                        "QR code of the lesson step's link",
+                        "课程步骤链接的二维码",
+                    ),
+                    tr(
+                        lang,
+                        "The lesson step's link: it opens this step as the lesson sets it.",
+                        "课程步骤的链接：打开的是课程设定的这一步骤。",
+                    ),
+                ),
+            };
+            view! {
+                <QrSvg qr=qr label=label testid="qr-code"/>
+                <p class="qr-caption" data-testid="qr-caption" data-shown=which.code()>{caption}</p>
+                <p class="qr-link" data-testid="qr-link" translate="no">{link}</p>
+            }
+            .into_any()
+        }
+        Err(too_long) => {
+            let instead = match links.step.with(Option::is_some) {
+                true => view! {
+                    <button type="button" data-testid="qr-show-step"
+                        on:click=move |_| links.shown.set(Shown::Step)>
+                        {tr(lang, "Show the lesson step's link instead", "改为显示课程步骤的链接")}
+                    </button>
+                }
+                .into_any(),
+                false => view! {
+                    <p data-testid="qr-shorten">
+                        {tr(
+                            lang,
+                            "Shorten the sentence (or remove a variant) to make the link shorter.",
+                            "缩短句子（或删除一个变体）即可让链接变短。",
+                        )}
+                    </p>
+                }
+                .into_any(),
+            };
+            view! {
+                <p class="qr-too-long" data-testid="qr-too-long">{too_long.message(lang)}</p>
+                {instead}
+            }
+            .into_any()
+        }
+    }
+}
+
+/// The element that has the focus, if any.
+fn focused_element() -> Option<web_sys::HtmlElement> {
+    web_sys::window()?
+        .document()?
+        .active_element()?
+        .dyn_into::<web_sys::HtmlElement>()
+        .ok()
+}
