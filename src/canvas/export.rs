@@ -23,6 +23,14 @@ pub enum Failure {
     Said(Tr),
     /// Another error's own words.
     Raw(String),
+    /// A sentence with the words of the error in it, in every language.
+    Both(attnlab_lab::Said),
+}
+
+impl From<attnlab_lab::Said> for Failure {
+    fn from(e: attnlab_lab::Said) -> Failure {
+        Failure::Both(e)
+    }
 }
 
 impl From<String> for Failure {
@@ -42,6 +50,7 @@ impl Failure {
         match self {
             Failure::Said(t) => t.get(lang).to_string(),
             Failure::Raw(e) => e.clone(),
+            Failure::Both(s) => s.get(lang).to_string(),
         }
     }
 }

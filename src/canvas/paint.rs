@@ -3,6 +3,8 @@
 //! The cells go to the canvas as one bitmap ([`CellField::Bitmap`]) through
 //! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
 
+use attnlab_lab::Said;
+use attnlab_lab::i18n::Tr;
 use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
     LineChart, LineChartStyle, LinesStyle, Palette, TokenLines, TokenLinesMap, draw_head_grid,
@@ -331,14 +333,16 @@ pub fn paint_token_lines(
 fn offscreen<E: std::fmt::Display>(
     (width, height): (f64, f64),
     draw: impl FnOnce(&DrawingArea<BlitCanvas, Shift>) -> Result<(), E>,
-) -> Result<HtmlCanvasElement, String> {
+) -> Result<HtmlCanvasElement, Said> {
     let canvas = detached_canvas()?;
     canvas.set_width(width.round().max(1.0) as u32);
     canvas.set_height(height.round().max(1.0) as u32);
-    let backend = BlitCanvas::new(&canvas).ok_or("this browser gave no 2D drawing context")?;
+    let backend = BlitCanvas::new(&canvas).ok_or_else(|| Said::from(NO_CONTEXT))?;
     let area = backend.into_drawing_area();
-    draw(&area).map_err(|e| e.to_string())?;
-    area.present().map_err(|e| e.to_string())?;
+    // The drawing library's own words are the English; Chinese says what failed.
+    let failed = |e: String| Said::new(e, "无法在画布上绘制这幅图");
+    draw(&area).map_err(|e| failed(e.to_string()))?;
+    area.present().map_err(|e| failed(e.to_string()))?;
     Ok(canvas)
 }
 
@@ -349,7 +353,7 @@ pub fn offscreen_heatmap(
     heatmap: &Heatmap,
     css_width: f64,
     scale: f64,
-) -> Result<HtmlCanvasElement, String> {
+) -> Result<HtmlCanvasElement, Said> {
     let style = style(scale);
     let width = (css_width * scale).round().max(1.0);
     let height = natural_height(heatmap, &style, width).ceil();
@@ -364,7 +368,7 @@ pub fn offscreen_line_chart(
     chart: &LineChart,
     (width, height): (f64, f64),
     scale: f64,
-) -> Result<HtmlCanvasElement, String> {
+) -> Result<HtmlCanvasElement, Said> {
     offscreen((width * scale, height * scale), |area| {
         draw_line_chart(area, chart, &LineChartStyle { scale }).map(|_| ())
     })
@@ -376,7 +380,7 @@ pub fn offscreen_grid(
     grid: &HeadGrid<'_>,
     (width, height): (f64, f64),
     scale: f64,
-) -> Result<HtmlCanvasElement, String> {
+) -> Result<HtmlCanvasElement, Said> {
     offscreen((width * scale, height * scale), |area| {
         draw_head_grid(area, grid, &style(scale)).map(|_| ())
     })
@@ -388,16 +392,28 @@ pub fn offscreen_lines(
     lines: &TokenLines,
     (width, height): (f64, f64),
     scale: f64,
-) -> Result<HtmlCanvasElement, String> {
+) -> Result<HtmlCanvasElement, Said> {
     offscreen((width * scale, height * scale), |area| {
         draw_token_lines(area, lines, &LinesStyle::scaled(scale)).map(|_| ())
     })
 }
 
-fn detached_canvas() -> Result<HtmlCanvasElement, String> {
+/// The browser gave a canvas no 2D drawing context.
+const NO_CONTEXT: Tr = Tr::new(
+    "this browser gave no 2D drawing context",
+    "此浏览器没有提供 2D 绘图上下文",
+);
+
+/// The browser made no canvas.
+const NO_CANVAS: Tr = Tr::new(
+    "this browser could not make a canvas",
+    "此浏览器无法创建画布",
+);
+
+fn detached_canvas() -> Result<HtmlCanvasElement, Said> {
     web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.create_element("canvas").ok())
         .and_then(|e| e.dyn_into().ok())
-        .ok_or_else(|| "this browser could not make a canvas".to_string())
+        .ok_or_else(|| NO_CANVAS.into())
 }

@@ -64,6 +64,10 @@ const KEPT: &[&str] = &[
     "logit",
     "Kobayashi",
     "EMNLP",
+    "NaN",
+    "UTF",
+    "zip",
+    "HTTP",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

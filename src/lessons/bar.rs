@@ -133,7 +133,7 @@ pub fn LessonBar() -> impl IntoView {
                 </p>
                 {move || player.tensors_error.get().map(|e| view! {
                     <p class="notice" role="alert" data-testid="lesson-tensors-error">
-                        {step.tensors.as_ref().map(|f| strings::tensors_failed(&f.path, &e, lang.get()))}
+                        {step.tensors.as_ref().map(|f| strings::tensors_failed(&f.path, &e.text(lang.get()), lang.get()))}
                     </p>
                 })}
                 <nav class="lesson-nav">

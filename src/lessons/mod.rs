@@ -75,7 +75,7 @@ pub struct Player {
     /// The step's tensors are being read.
     pub reading: RwSignal<bool>,
     /// Why the step's tensors could not be read.
-    pub tensors_error: RwSignal<Option<String>>,
+    pub tensors_error: RwSignal<Option<attnlab_lab::tensors::Refusal>>,
     /// What the step selects on the steps page.
     pub focus: LessonFocus,
     worker: StoredValue<Option<BringWorker>, LocalStorage>,
@@ -235,21 +235,22 @@ impl Player {
             .to_string();
         let bytes = js_sys::Uint8Array::from(file.json.as_bytes()).buffer();
         self.reading.set(true);
-        let done = move |outcome: Result<attnlab_lab::tensors::Brought, String>| {
-            let still = player
-                .open
-                .get_untracked()
-                .is_some_and(|(l, i)| std::ptr::eq(l, lesson) && i == index);
-            if !still {
-                return;
-            }
-            player.reading.set(false);
-            match outcome {
-                Ok(b) => player.state.brought.set(Some(Arc::new(b))),
-                Err(e) => player.tensors_error.set(Some(e)),
-            }
-        };
-        match BringWorker::spawn(vec![(name, bytes)], done) {
+        let done =
+            move |outcome: Result<attnlab_lab::tensors::Brought, attnlab_lab::tensors::Refusal>| {
+                let still = player
+                    .open
+                    .get_untracked()
+                    .is_some_and(|(l, i)| std::ptr::eq(l, lesson) && i == index);
+                if !still {
+                    return;
+                }
+                player.reading.set(false);
+                match outcome {
+                    Ok(b) => player.state.brought.set(Some(Arc::new(b))),
+                    Err(e) => player.tensors_error.set(Some(e)),
+                }
+            };
+        match BringWorker::spawn_in(vec![(name, bytes)], done) {
             Ok(worker) => self.worker.set_value(Some(worker)),
             Err(e) => {
                 self.reading.set(false);

@@ -28,10 +28,9 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
     let (choices, answer) = match (in_each, answer) {
         ((Ok(en), Ok(zh)), Ok(a)) => (en.into_iter().zip(zh).collect::<Vec<_>>(), a),
         ((Err(e), _), _) | ((_, Err(e)), _) | (_, Err(e)) => {
-            let why = e.sentence();
             return view! {
                 <p class="notice" role="alert" data-testid="predict-error">
-                    {move || strings::no_answer(&why, lang.get())}
+                    {move || strings::no_answer(&e.text(lang.get()), lang.get())}
                 </p>
             }
             .into_any();

@@ -44,7 +44,7 @@ pub struct Flow {
     /// The layer.
     pub layer: usize,
     /// The matrix, or why there is none.
-    pub result: Result<Array2<f32>, String>,
+    pub result: Result<Array2<f32>, Said>,
     /// Its time in the worker, in milliseconds.
     pub millis: f64,
 }
@@ -101,7 +101,7 @@ impl ModelSession {
         match ModelWorker::spawn(move |m| self.receive(m, &url)) {
             Ok(worker) => self.worker.set_value(Some(worker)),
             Err(message) => self.status.set(Status::Failed {
-                message: Said::new(message, None),
+                message,
                 missing: false,
             }),
         }
@@ -124,7 +124,7 @@ impl ModelSession {
             .worker
             .with_value(|w| w.as_ref().map(|w| w.send(request)));
         if let Some(Err(message)) = sent {
-            self.run.set(Some(Err(Said::new(message, None))));
+            self.run.set(Some(Err(message)));
         }
     }
 
@@ -205,8 +205,12 @@ impl ModelSession {
             }
             Reply::Flowed(header) => {
                 let n = header.n;
-                let result = Array2::from_shape_vec((n, n), floats)
-                    .map_err(|_| "the flow arrived with the wrong number of values".to_string());
+                let result = Array2::from_shape_vec((n, n), floats).map_err(|_| {
+                    Said::new(
+                        "the flow arrived with the wrong number of values",
+                        Some("注意力流送来的数值个数不对".into()),
+                    )
+                });
                 self.flow.set(Some(Flow {
                     id: header.id,
                     layer: header.layer,
@@ -248,7 +252,7 @@ impl ModelSession {
                     self.flow.set(Some(Flow {
                         id: id.unwrap_or(0),
                         layer,
-                        result: Err(message),
+                        result: Err(Said::new(message, zh)),
                         millis: 0.0,
                     }));
                 }

@@ -1,6 +1,6 @@
 //! The page's handle on the model worker (`crates/attnlab-model-worker`).
 
-use attnlab_lab::pretrained::protocol::{Reply, Request};
+use attnlab_lab::pretrained::protocol::{Reply, Request, Said};
 use js_sys::{Float32Array, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -50,9 +50,13 @@ fn read(data: &JsValue) -> Result<Message, String> {
 impl ModelWorker {
     /// Starts the worker; `on_message` receives every reply (a worker that fails to
     /// start or stops reports a [`Reply::Failed`] for a load).
-    pub fn spawn(on_message: impl Fn(Message) + 'static) -> Result<ModelWorker, String> {
-        let worker = Worker::new(WORKER_SCRIPT)
-            .map_err(|e| format!("the browser could not start the model worker: {e:?}"))?;
+    pub fn spawn(on_message: impl Fn(Message) + 'static) -> Result<ModelWorker, Said> {
+        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| {
+            Said::new(
+                format!("the browser could not start the model worker: {e:?}"),
+                Some("浏览器无法启动模型工作线程".into()),
+            )
+        })?;
         let on_message = std::rc::Rc::new(on_message);
         let report = on_message.clone();
         let message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
@@ -64,7 +68,7 @@ impl ModelWorker {
                         id: None,
                         message,
                         missing: false,
-                        zh: None,
+                        zh: Some("模型工作线程发来了无法读取的回复".into()),
                     },
                     floats: Vec::new(),
                 }),
@@ -88,7 +92,8 @@ impl ModelWorker {
                     zh: Some(if text.is_empty() {
                         "模型工作线程无法启动".into()
                     } else {
-                        format!("模型工作线程停止了：{text}")
+                        // The browser's words are the English detail only.
+                        "模型工作线程因出错而停止了".into()
                     }),
                 },
                 floats: Vec::new(),
@@ -104,10 +109,15 @@ impl ModelWorker {
     }
 
     /// Sends `request`; says why when the worker cannot take it.
-    pub fn send(&self, request: &Request) -> Result<(), String> {
+    pub fn send(&self, request: &Request) -> Result<(), Said> {
         self.worker
             .post_message(&JsValue::from_str(&request.to_json()))
-            .map_err(|e| format!("could not send a request to the model worker: {e:?}"))
+            .map_err(|e| {
+                Said::new(
+                    format!("could not send a request to the model worker: {e:?}"),
+                    Some("无法向模型工作线程发送请求".into()),
+                )
+            })
     }
 }
 

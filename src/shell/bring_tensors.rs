@@ -88,16 +88,31 @@ fn take(r: Reading, files: Vec<web_sys::File>) {
     });
 }
 
-/// A refusal in `lang`: the file's name (in no language), then what is wrong.
+/// A refusal in `lang`: the file's name and the field's path (in no language), then
+/// what is wrong.
 fn refusal_view(e: &Refusal, lang: Lang) -> impl IntoView + use<> {
-    let file = (!e.file.is_empty()).then(|| {
-        let sep = match lang {
-            Lang::En => ": ",
-            Lang::Zh => "：",
-        };
-        view! { <span translate="no">{e.file.clone()}</span>{sep} }
-    });
-    view! { {file}{e.message(lang).to_string()} }
+    let sep = match lang {
+        Lang::En => ": ",
+        Lang::Zh => "：",
+    };
+    let file =
+        (!e.file.is_empty()).then(|| view! { <span translate="no">{e.file.clone()}</span>{sep} });
+    let message = e.message(lang);
+    let (path, rest) = match message.split_once(sep) {
+        Some((path, rest)) if is_field_path(path) => (Some(path.to_string()), rest),
+        _ => (None, message),
+    };
+    let path = path.map(|p| view! { <code translate="no">{p}</code>{sep} });
+    view! { {file}{path}{rest.to_string()} }
+}
+
+/// Whether `text` is a field's path in a document, as the readers name it
+/// (`heads[0].q[1]`, `mask.custom`, `format`).
+fn is_field_path(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_lowercase())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'))
 }
 
 /// The file picker, the page-wide drop target, what was brought and the way back to
@@ -162,9 +177,12 @@ pub fn BringTensors() -> impl IntoView {
         })
     };
     let notes = move || {
-        state
-            .brought
-            .with(|b| b.as_ref().map(|b| b.notes.clone()).unwrap_or_default())
+        let lang = lang.get();
+        state.brought.with(|b| {
+            b.as_ref()
+                .map(|b| b.notes.iter().map(|n| n.get(lang).to_string()).collect())
+                .unwrap_or_else(Vec::new)
+        })
     };
     view! {
         <div class="bring" class:is-dragging=move || dragging.get() data-testid="bring">

@@ -2,7 +2,6 @@
 //! same worker as the complexity page's timing): the files go over as transferred
 //! buffers, the tensors come back in `attnlab_lab::tensors::wire`'s format.
 
-use attnlab_lab::i18n::Lang;
 use attnlab_lab::tensors::wire::Reply;
 use attnlab_lab::tensors::{Brought, Refusal};
 use js_sys::{Array, ArrayBuffer, Float32Array};
@@ -36,23 +35,13 @@ fn read_reply(data: &JsValue) -> Result<Brought, Refusal> {
         Reply::Refused(refusal) => Err(refusal),
         Reply::Brought(header) => {
             let numbers: Float32Array = pair.get(1).dyn_into().map_err(|_| garbled())?;
-            // A mismatch here is the worker's fault, not the files': said in English only.
-            Brought::from_wire(header, &numbers.to_vec()).map_err(|e| Refusal::new(e.clone(), e))
+            // A mismatch here is the worker's fault, not the files'.
+            Brought::from_wire(header, &numbers.to_vec()).map_err(|e| Refusal::new(e.en, e.zh))
         }
     }
 }
 
 impl BringWorker {
-    /// Starts a worker that reads `files` (names and bytes) and calls `done` once with
-    /// the tensors or the sentence, in English, that says why not.
-    pub fn spawn(
-        files: Vec<(String, ArrayBuffer)>,
-        done: impl Fn(Result<Brought, String>) + 'static,
-    ) -> Result<BringWorker, String> {
-        BringWorker::spawn_in(files, move |r| done(r.map_err(|e| e.text(Lang::En))))
-            .map_err(|e| e.text(Lang::En))
-    }
-
     /// Starts a worker that reads `files` (names and bytes) and calls `done` once with
     /// the tensors or why not, in every language.
     pub fn spawn_in(
@@ -62,7 +51,7 @@ impl BringWorker {
         let worker = Worker::new(WORKER_SCRIPT).map_err(|e| {
             Refusal::new(
                 format!("the browser could not start the file reader: {e:?}"),
-                format!("浏览器无法启动文件读取器：{e:?}"),
+                "浏览器无法启动文件读取器",
             )
         })?;
         let done = std::rc::Rc::new(done);
@@ -85,7 +74,7 @@ impl BringWorker {
                         replies.terminate();
                         report(Err(Refusal::new(
                             format!("could not hand the files to the reader: {e:?}"),
-                            format!("无法把文件交给读取器：{e:?}"),
+                            "无法把文件交给读取器",
                         )));
                     }
                 }
@@ -105,9 +94,11 @@ impl BringWorker {
                     "文件读取器停止了：它无法加载",
                 )
             } else {
+                // The browser's own words, which are in its language, are the English
+                // sentence's detail only.
                 Refusal::new(
                     format!("the file reader stopped: {m}"),
-                    format!("文件读取器停止了：{m}"),
+                    "文件读取器因出错而停止了",
                 )
             }));
         });

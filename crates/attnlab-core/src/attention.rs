@@ -265,14 +265,16 @@ fn check_shape(
     a: &Array2<f32>,
     rows: Option<usize>,
     cols: Option<usize>,
-    expected: impl FnOnce() -> String,
+    expected: impl FnOnce() -> (String, String),
 ) -> Result<()> {
     let (r, c) = a.dim();
     if rows.is_some_and(|x| x != r) || cols.is_some_and(|x| x != c) {
+        let (expected, expected_zh) = expected();
         return Err(CoreError::ShapeMismatch {
             head,
             field,
-            expected: expected(),
+            expected,
+            expected_zh,
             got: (r, c),
         });
     }
@@ -304,13 +306,19 @@ impl Problem {
             let hd = Some(h);
             let d_k = head.q.ncols();
             check_shape(hd, "q", &head.q, Some(n), None, || {
-                format!("{n} rows (as heads[0].q)")
+                (
+                    format!("{n} rows (as heads[0].q)"),
+                    format!("{n} 行（与 heads[0].q 相同）"),
+                )
             })?;
             check_shape(hd, "k", &head.k, Some(m), Some(d_k), || {
-                format!("{m}×{d_k} ({m} rows as heads[0].k, {d_k} columns as q)")
+                (
+                    format!("{m}×{d_k} ({m} rows as heads[0].k, {d_k} columns as q)"),
+                    format!("{m}×{d_k}（{m} 行，与 heads[0].k 相同；{d_k} 列，与 q 相同）"),
+                )
             })?;
             check_shape(hd, "v", &head.v, Some(m), None, || {
-                format!("{m} rows (as k)")
+                (format!("{m} rows (as k)"), format!("{m} 行（与 k 相同）"))
             })?;
             check_finite(hd, "q", &head.q)?;
             check_finite(hd, "k", &head.k)?;
@@ -325,6 +333,7 @@ impl Problem {
                         head: h,
                         field: "linformer",
                         reason: "linformer attention needs the projections e and f (k×m)",
+                        reason_zh: "Linformer 注意力需要投影 e 和 f（k×m）",
                     });
                 };
                 let kp = lin.e.nrows();
@@ -332,13 +341,20 @@ impl Problem {
                     return Err(CoreError::InvalidSetting {
                         field: "linformer.e",
                         reason: "Linformer needs k ≥ 1 projected keys".into(),
+                        reason_zh: "Linformer 需要 k ≥ 1 个投影后的键".into(),
                     });
                 }
                 check_shape(hd, "linformer.e", &lin.e, None, Some(m), || {
-                    format!("k×{m} (one column per key)")
+                    (
+                        format!("k×{m} (one column per key)"),
+                        format!("k×{m}（每个键一列）"),
+                    )
                 })?;
                 check_shape(hd, "linformer.f", &lin.f, Some(kp), Some(m), || {
-                    format!("{kp}×{m} (as linformer.e)")
+                    (
+                        format!("{kp}×{m} (as linformer.e)"),
+                        format!("{kp}×{m}（与 linformer.e 相同）"),
+                    )
                 })?;
                 check_finite(hd, "linformer.e", &lin.e)?;
                 check_finite(hd, "linformer.f", &lin.f)?;
@@ -351,7 +367,10 @@ impl Problem {
         }
         if let Some(w) = w_o.as_mut() {
             check_shape(None, "w_o", w, Some(concat_width), None, || {
-                format!("{concat_width} rows (the total value width of all heads)")
+                (
+                    format!("{concat_width} rows (the total value width of all heads)"),
+                    format!("{concat_width} 行（所有头的值宽度之和）"),
+                )
             })?;
             check_finite(None, "w_o", w)?;
             standard(w);
@@ -436,7 +455,10 @@ fn validate_score_params(
     match (score, params) {
         (ScoreFunction::General, ScoreParams::General { w }) => {
             check_shape(hd, "score_params.w", w, Some(d_k), Some(d_k), || {
-                format!("{d_k}×{d_k} (d_k×d_k)")
+                (
+                    format!("{d_k}×{d_k} (d_k×d_k)"),
+                    format!("{d_k}×{d_k}（d_k×d_k）"),
+                )
             })?;
             check_finite(hd, "score_params.w", w)?;
             standard(w);
@@ -446,22 +468,30 @@ fn validate_score_params(
                 head: h,
                 field: "score_params.w",
                 reason: "the general score needs w (d_k×d_k)",
+                reason_zh: "一般（双线性）打分函数需要 w（d_k×d_k）",
             });
         }
         (ScoreFunction::Additive, ScoreParams::Additive { w_a, u_a, v_a }) => {
             // d_a is set by W_a (its rows); U_a and v must agree with it.
             let d_a = w_a.nrows();
             check_shape(hd, "score_params.w_a", w_a, None, Some(d_k), || {
-                format!("d_a×{d_k} (d_a×d_k)")
+                (
+                    format!("d_a×{d_k} (d_a×d_k)"),
+                    format!("d_a×{d_k}（d_a×d_k）"),
+                )
             })?;
             check_shape(hd, "score_params.u_a", u_a, Some(d_a), Some(d_k), || {
-                format!("{d_a}×{d_k} (d_a×d_k, d_a = the rows of w_a)")
+                (
+                    format!("{d_a}×{d_k} (d_a×d_k, d_a = the rows of w_a)"),
+                    format!("{d_a}×{d_k}（d_a×d_k，d_a 为 w_a 的行数）"),
+                )
             })?;
             if v_a.len() != d_a {
                 return Err(CoreError::ShapeMismatch {
                     head: hd,
                     field: "score_params.v_a",
                     expected: format!("1×{d_a} (d_a values, d_a = the rows of w_a)"),
+                    expected_zh: format!("1×{d_a}（d_a 个值，d_a 为 w_a 的行数）"),
                     got: (1, v_a.len()),
                 });
             }
@@ -483,6 +513,7 @@ fn validate_score_params(
                 head: h,
                 field: "score_params",
                 reason: "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
+                reason_zh: "加性打分函数需要 w_a、u_a（d_a×d_k）和 v_a（d_a）",
             });
         }
         _ => {}

@@ -43,6 +43,7 @@ pub fn transformed_norms(
             head: None,
             field: "w_o",
             expected: format!("{} rows (the width of v)", values.ncols()),
+            expected_zh: format!("{} 行（v 的宽度）", values.ncols()),
             got: p.dim(),
         });
     }
@@ -83,6 +84,7 @@ pub fn norms(
             head: None,
             field: "v",
             expected: format!("{} rows (the columns of the weights)", weights.ncols()),
+            expected_zh: format!("{} 行（权重的列数）", weights.ncols()),
             got: values.dim(),
         });
     }
@@ -99,6 +101,7 @@ pub fn scaled_by_lengths(weights: ArrayView2<'_, f32>, lengths: &[f32]) -> Resul
             head: None,
             field: "v",
             expected: format!("{} lengths (the columns of the weights)", weights.ncols()),
+            expected_zh: format!("{} 个长度（权重的列数）", weights.ncols()),
             got: (lengths.len(), 1),
         });
     }
@@ -157,12 +160,14 @@ fn with_head(e: CoreError, head: usize) -> CoreError {
         CoreError::ShapeMismatch {
             field,
             expected,
+            expected_zh,
             got,
             ..
         } => CoreError::ShapeMismatch {
             head: Some(head),
             field,
             expected,
+            expected_zh,
             got,
         },
         other => other,

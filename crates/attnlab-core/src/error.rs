@@ -2,7 +2,10 @@
 //!
 //! Variants carry the operation, the offending field (named as in the JSON interchange
 //! format, e.g. `k`, `score_params.w`) and the shapes involved, so that an edge (the CLI,
-//! the app) can turn them into a sentence naming exactly what is wrong.
+//! the app) can turn them into a sentence naming exactly what is wrong. The few
+//! free-text parts (what a shape had to be, why a setting is refused) are written at the
+//! check in English and in Simplified Chinese, the languages of the edges, so that no
+//! edge has to guess the words of a check it did not make; the core only carries them.
 
 use std::fmt;
 
@@ -24,6 +27,8 @@ pub enum CoreError {
         field: Field,
         /// What the shape had to be, e.g. `"4 columns (the width of q)"`.
         expected: String,
+        /// The same in Chinese, e.g. `"4 列（q 的宽度）"`.
+        expected_zh: String,
         /// The shape found, `(rows, cols)`.
         got: (usize, usize),
     },
@@ -50,6 +55,8 @@ pub enum CoreError {
         field: Field,
         /// Why it is needed, e.g. `"the general score needs w"`.
         reason: &'static str,
+        /// The same in Chinese.
+        reason_zh: &'static str,
     },
     /// The attention kind cannot honour this mask (docs/maths.md §7): never ignored silently.
     UnsupportedMask {
@@ -74,6 +81,8 @@ pub enum CoreError {
         field: Field,
         /// What is wrong, as a sentence fragment.
         reason: String,
+        /// The same in Chinese.
+        reason_zh: String,
     },
     /// A result overflowed f32 (inputs too large): reported instead of showing inf or NaN.
     Overflow {

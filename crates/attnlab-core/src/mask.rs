@@ -76,6 +76,7 @@ impl MaskSpec {
             return Err(CoreError::InvalidSetting {
                 field: "mask.strided",
                 reason: "the stride must be at least 1".into(),
+                reason_zh: "步长至少为 1".into(),
             });
         }
         let bound = n.max(m);
@@ -98,6 +99,7 @@ impl MaskSpec {
                 head: None,
                 field: "mask.custom",
                 expected: format!("{n}×{m} (queries × keys)"),
+                expected_zh: format!("{n}×{m}（查询 × 键）"),
                 got: c.dim(),
             });
         }

@@ -86,6 +86,7 @@ pub fn compare(a: &Array2<f32>, b: &Array2<f32>) -> Result<Comparison> {
                 a.nrows(),
                 a.ncols()
             ),
+            expected_zh: format!("{}×{}（第一个矩阵的形状）", a.nrows(), a.ncols()),
             got: b.dim(),
         });
     }

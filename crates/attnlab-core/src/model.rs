@@ -89,6 +89,7 @@ impl ModelConfig {
             return Err(CoreError::InvalidSetting {
                 field: "d_model",
                 reason: format!("must be between 1 and {MAX_D_MODEL}, got {}", self.d_model),
+                reason_zh: format!("必须在 1 到 {MAX_D_MODEL} 之间，而它是 {}", self.d_model),
             });
         }
         if self.heads == 0 || !self.d_model.is_multiple_of(self.heads) {
@@ -98,12 +99,17 @@ impl ModelConfig {
                     "must divide d_model = {} (so d_k = d_model / heads is whole), got {}",
                     self.d_model, self.heads
                 ),
+                reason_zh: format!(
+                    "必须整除 d_model = {}（这样 d_k = d_model / 头数 才是整数），而它是 {}",
+                    self.d_model, self.heads
+                ),
             });
         }
         if self.projection == Projection::Identity && self.heads != 1 {
             return Err(CoreError::InvalidSetting {
                 field: "heads",
                 reason: "identity projections (Q = K = V = X) use exactly one head".into(),
+                reason_zh: "恒等投影（Q = K = V = X）只能用一个头".into(),
             });
         }
         self.position.validate(self.d_model)
@@ -153,6 +159,7 @@ impl ModelConfig {
                     head: None,
                     field,
                     expected: format!("{d_in} columns (d_in)"),
+                    expected_zh: format!("{d_in} 列（d_in）"),
                     got: a.dim(),
                 });
             }

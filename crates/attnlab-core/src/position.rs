@@ -87,6 +87,7 @@ impl PositionConfig {
             return Err(CoreError::InvalidSetting {
                 field: "position.base",
                 reason: format!("must be a finite number greater than 1, got {}", self.base),
+                reason_zh: format!("必须是大于 1 的有限数，而它是 {}", self.base),
             });
         }
         let d = self.width(d_model);
@@ -94,12 +95,14 @@ impl PositionConfig {
             return Err(CoreError::InvalidSetting {
                 field: "position.d_pos",
                 reason: "must be at least 2".into(),
+                reason_zh: "至少为 2".into(),
             });
         }
         if self.kind == PositionKind::Sinusoidal && d % 2 == 1 {
             return Err(CoreError::InvalidSetting {
                 field: "position.d_pos",
                 reason: format!("sinusoidal encodings need an even width, got {d}"),
+                reason_zh: format!("正弦编码的宽度必须是偶数，而它是 {d}"),
             });
         }
         Ok(())

@@ -71,6 +71,7 @@ pub fn compute_head(problem: &Problem, head: usize) -> Result<HeadResult, CoreEr
         return Err(CoreError::InvalidSetting {
             field: "head",
             reason: format!("there are {heads} heads, numbered from 0, so there is no head {head}"),
+            reason_zh: format!("共有 {heads} 个头，从 0 开始编号，所以没有头 {head}"),
         });
     }
     problem.compute_head(head)
@@ -260,7 +261,7 @@ impl LabError {
                 format!("没有头 {head}：共有 {heads} 个头，从 0 开始编号。")
             }
             (LabError::Figure(e), Lang::En) => format!("The figure could not be drawn: {e}."),
-            (LabError::Figure(e), Lang::Zh) => format!("无法绘制这幅图：{e}。"),
+            (LabError::Figure(e), Lang::Zh) => format!("无法绘制这幅图：{}。", heatmap_error_zh(e)),
         }
     }
 }
@@ -301,18 +302,43 @@ pub fn explain_in(e: &CoreError, lang: Lang) -> String {
     }
 }
 
-/// What is wrong, without the path, in Chinese.
-fn reason_zh(e: &CoreError) -> String {
+/// Why a figure cannot be built, in Chinese (its English is its `Display`).
+pub(crate) fn heatmap_error_zh(e: &HeatmapError) -> String {
     match e {
-        CoreError::ShapeMismatch { expected, got, .. } => {
-            format!("形状为 {}×{}，应为 {expected}", got.0, got.1)
+        HeatmapError::Shape {
+            field,
+            expected,
+            got,
+        } => format!("{field} 有 {got} 项，应有 {expected} 项"),
+        HeatmapError::NonFinite { row, col } => {
+            format!("第 {row} 行第 {col} 列的值不是有限数")
+        }
+        HeatmapError::RowOutOfRange { row, rows } => {
+            format!("空行 {row} 超出范围（共有 {rows} 行）")
+        }
+        HeatmapError::NonFiniteRowValue { field, row } => {
+            format!("第 {row} 行的 {field} 不是有限数")
+        }
+        HeatmapError::ShapeMismatch { a, b } => {
+            format!("无法比较 {}×{} 的矩阵和 {}×{} 的矩阵", a.0, a.1, b.0, b.1)
+        }
+    }
+}
+
+/// What is wrong, without the path, in Chinese.
+pub(crate) fn reason_zh(e: &CoreError) -> String {
+    match e {
+        CoreError::ShapeMismatch {
+            expected_zh, got, ..
+        } => {
+            format!("形状为 {}×{}，应为 {expected_zh}", got.0, got.1)
         }
         CoreError::NonFinite { row, col, .. } => {
             format!("第 {row} 行第 {col} 列的值不是有限数")
         }
         CoreError::NoHeads => "至少需要一个头".into(),
         CoreError::InvalidTemperature(t) => format!("必须是大于 0 的有限数，而它是 {t}"),
-        CoreError::MissingParams { reason, .. } => format!("缺少参数：{reason}"),
+        CoreError::MissingParams { reason_zh, .. } => format!("缺少参数：{reason_zh}"),
         CoreError::UnsupportedMask { attention, mask } => {
             let shown = crate::state::MaskKind::ALL
                 .into_iter()
@@ -327,7 +353,7 @@ fn reason_zh(e: &CoreError) -> String {
         CoreError::IndexOutOfRange { index, len, .. } => {
             format!("下标 {index} 超出范围（必须小于 {len}）")
         }
-        CoreError::InvalidSetting { reason, .. } => reason.clone(),
+        CoreError::InvalidSetting { reason_zh, .. } => reason_zh.clone(),
         CoreError::Overflow { what, .. } => {
             format!("{what} 超出了 f32 的范围；请缩小输入或提高温度")
         }
@@ -363,6 +389,10 @@ impl VariantResult {
                     field: "head",
                     reason: format!(
                         "there are {} heads, numbered from 0, so there is no head {h}",
+                        self.heads.len()
+                    ),
+                    reason_zh: format!(
+                        "共有 {} 个头，从 0 开始编号，所以没有头 {h}",
                         self.heads.len()
                     ),
                 })

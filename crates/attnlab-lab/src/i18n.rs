@@ -110,6 +110,112 @@ pub fn plot_words(lang: Lang) -> &'static attnlab_plot::Words {
     }
 }
 
+/// A check of Chinese sentences for English left in them, for the lab's tests (the app's
+/// `src/i18n/tests.rs` keeps the same list of kept words).
+#[cfg(test)]
+pub(crate) mod check {
+    /// Technical words the Chinese keeps as they are (names, file formats, functions).
+    pub const KEPT: &[&str] = &[
+        "softmax",
+        "Softmax",
+        "ReLU",
+        "elu",
+        "ELU",
+        "Taylor",
+        "Linformer",
+        "MiniLM",
+        "BERT",
+        "PNG",
+        "SVG",
+        "CSV",
+        "JSON",
+        "CLS",
+        "SEP",
+        "PAD",
+        "UNK",
+        "npy",
+        "npz",
+        "txt",
+        "attnlab",
+        "Transformer",
+        "PageUp",
+        "PageDown",
+        "Ctrl",
+        "Esc",
+        "GELU",
+        "RoPE",
+        "ALiBi",
+        "argmax",
+        "RNN",
+        "multilingual",
+        "small",
+        "all",
+        "WordPiece",
+        "SentencePiece",
+        "attnlab-tensors",
+        "XLM",
+        "Cache",
+        "API",
+        "SIMD",
+        "wasm",
+        "Chromium",
+        "NumPy",
+        "Fortran",
+        "dtype",
+        "float",
+        "exp",
+        "log",
+        "min",
+        "max",
+        "sin",
+        "cos",
+        "tanh",
+        "Luong",
+        "Bahdanau",
+        "logit",
+        "Kobayashi",
+        "EMNLP",
+        "NaN",
+        "UTF",
+        "zip",
+        "HTTP",
+    ];
+
+    /// The English words (three letters or more, not kept) of a Chinese sentence. What
+    /// is quoted (`name`, "typed text", “key”) and what is a path, a file name or a
+    /// symbol (`heads[0].q`, `q.npy`, `d_k`) is not a word.
+    pub fn latin_words(zh: &str) -> Vec<String> {
+        let mut bare = String::new();
+        let mut closing: Option<char> = None;
+        for c in zh.chars() {
+            match closing {
+                Some(end) if c == end => closing = None,
+                Some(_) => {}
+                None => match c {
+                    '`' => closing = Some('`'),
+                    '"' => closing = Some('"'),
+                    '\u{201c}' => closing = Some('\u{201d}'),
+                    _ => bare.push(c),
+                },
+            }
+        }
+        bare.split(|c: char| c.is_whitespace() || !c.is_ascii())
+            .filter(|chunk| !chunk.contains(['[', '.', '_', '/', '\\', '-']))
+            .flat_map(|chunk| chunk.split(|c: char| !c.is_ascii_alphabetic()))
+            .filter(|w| w.len() >= 3 && !KEPT.contains(w))
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn english_is_found_and_paths_names_and_quotes_are_not() {
+        assert_eq!(latin_words("q.npy：数据 has shape 3×4"), ["has", "shape"]);
+        assert!(latin_words("heads[0].q[1]：类型不对：是字符串 \"xyz\"，应为 `abc`").is_empty());
+        assert!(latin_words("d_k 与 attnlab-tensors/1 的 JSON").is_empty());
+        assert_eq!(latin_words("(heads, n, d)"), ["heads"]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,8 +2,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use attnlab_lab::fragment;
+use attnlab_lab::i18n::Lang;
 use attnlab_lab::pretrained::protocol::{
     CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Said, Stage, model_error_zh,
+    relevance_error_zh,
 };
 use attnlab_lab::pretrained::substitution;
 use attnlab_model::relevance::AttentionGraph;
@@ -47,21 +49,29 @@ fn post_with_floats(reply: &Reply, floats: &[f32]) {
     let _ = scope().post_message_with_transfer(&message, &Array::of1(&array.buffer()));
 }
 
-fn fail(stage: Stage, id: Option<u64>, message: String) {
+fn fail(stage: Stage, id: Option<u64>, said: Said) {
     post(&Reply::Failed {
         stage,
         id,
-        message,
+        message: said.en,
         missing: false,
-        zh: None,
+        zh: Some(said.zh),
     });
 }
 
-/// A run's failure: the sentence and, for an error about the text, its Chinese.
-type RunFailure = (String, Option<String>);
+/// `en` and `zh`.
+fn both(en: impl Into<String>, zh: impl Into<String>) -> Said {
+    Said::new(en, Some(zh.into()))
+}
 
-fn english(message: impl Into<String>) -> RunFailure {
-    (message.into(), None)
+/// A model error in both languages.
+fn model_said(e: &attnlab_model::ModelError) -> Said {
+    Said::new(e.to_string(), model_error_zh(e))
+}
+
+/// A rollout or flow error in both languages.
+fn relevance_said(e: &attnlab_model::relevance::RelevanceError) -> Said {
+    both(e.to_string(), relevance_error_zh(e))
 }
 
 fn describe(e: &JsValue) -> String {
@@ -75,14 +85,16 @@ fn describe(e: &JsValue) -> String {
 
 /// Why a load failed: a sentence, and whether the file is simply not served.
 struct LoadError {
-    message: String,
+    message: Said,
     missing: bool,
 }
 
 impl From<JsValue> for LoadError {
+    /// A failure while the bytes were read: the browser's words are the English detail
+    /// (they are in no known language); Chinese says what failed.
     fn from(e: JsValue) -> LoadError {
         LoadError {
-            message: describe(&e),
+            message: both(describe(&e), "读取模型文件时出错（网络中断或浏览器拒绝）"),
             missing: false,
         }
     }
@@ -110,7 +122,10 @@ async fn fetch_asset(url: &str) -> Result<(Vec<u8>, bool), LoadError> {
     let response: Response = JsFuture::from(scope().fetch_with_str(url))
         .await
         .map_err(|e| LoadError {
-            message: format!("the model's file could not be fetched ({})", describe(&e)),
+            message: both(
+                format!("the model's file could not be fetched ({})", describe(&e)),
+                "无法获取模型文件（网络错误）",
+            ),
             missing: false,
         })?
         .dyn_into()?;
@@ -122,16 +137,25 @@ async fn fetch_asset(url: &str) -> Result<(Vec<u8>, bool), LoadError> {
         .is_some_and(|t| t.contains("text/html"));
     if response.status() == 404 || html {
         return Err(LoadError {
-            message: "the model's file is not served with this page".into(),
+            message: both(
+                "the model's file is not served with this page",
+                "这个页面没有提供模型文件",
+            ),
             missing: true,
         });
     }
     if !response.ok() {
         return Err(LoadError {
-            message: format!(
-                "the server answered {} {} for the model's file",
-                response.status(),
-                response.status_text()
+            message: both(
+                format!(
+                    "the server answered {} {} for the model's file",
+                    response.status(),
+                    response.status_text()
+                ),
+                format!(
+                    "服务器对模型文件的请求返回了 HTTP {} 状态",
+                    response.status()
+                ),
             ),
             missing: false,
         });
@@ -143,7 +167,10 @@ async fn fetch_asset(url: &str) -> Result<(Vec<u8>, bool), LoadError> {
         .flatten()
         .and_then(|t| t.parse::<u64>().ok());
     let body = response.body().ok_or_else(|| LoadError {
-        message: "the model's file arrived without a body".into(),
+        message: both(
+            "the model's file arrived without a body",
+            "模型文件到达时没有内容",
+        ),
         missing: false,
     })?;
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
@@ -190,9 +217,9 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
             post(&Reply::Failed {
                 stage: Stage::Load,
                 id: None,
-                message,
+                message: message.en,
                 missing,
-                zh: None,
+                zh: Some(message.zh),
             });
             return;
         }
@@ -216,31 +243,34 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
         Err(e) => fail(
             Stage::Load,
             None,
-            format!("the model's file could not be read: {e}"),
+            both(
+                format!("the model's file could not be read: {e}"),
+                format!("无法读取模型文件：{}", model_said(&e).zh),
+            ),
         ),
     }
 }
 
-fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<(), RunFailure> {
+fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<(), Said> {
     let model = state
         .model
         .as_ref()
-        .ok_or_else(|| english("the model is not loaded yet"))?;
+        .ok_or_else(|| both("the model is not loaded yet", "模型尚未加载"))?;
     let start = now();
     let none = AttentionOverride::default();
     let run = match pair {
         Some(b) => model.run_pair(text, b, &none),
         None => model.run(text, &none),
     }
-    .map_err(|e| (e.to_string(), model_error_zh(&e)))?;
+    .map_err(|e| model_said(&e))?;
     let heads = &run.forward.heads;
     let layers: Vec<Vec<Array2<f32>>> = heads
         .iter()
         .map(|layer| layer.iter().map(|h| h.weights.clone()).collect())
         .collect();
-    let graph = AttentionGraph::new(&layers).map_err(|e| english(e.to_string()))?;
-    let lengths = contribution::value_lengths(model.encoder(), &run.forward)
-        .map_err(|e| english(e.to_string()))?;
+    let graph = AttentionGraph::new(&layers).map_err(|e| relevance_said(&e))?;
+    let lengths =
+        contribution::value_lengths(model.encoder(), &run.forward).map_err(|e| model_said(&e))?;
     let rollout = graph.rollout();
     let d_head = heads
         .first()
@@ -305,7 +335,7 @@ fn substitute(
         .map_err(|e| {
             Said::new(
                 format!("the lab's settings could not be read: {e}"),
-                Some(format!("无法读取实验室的设置：{e}")),
+                Some(format!("无法读取实验室的设置：{}", e.message_in(Lang::Zh))),
             )
         })?
         .state;
@@ -323,12 +353,15 @@ fn substitute(
     Ok(())
 }
 
-fn flow(state: &Worker, id: u64, layer: usize) -> Result<(), String> {
+fn flow(state: &Worker, id: u64, layer: usize) -> Result<(), Said> {
     let Some((last, graph)) = state.last.as_ref().filter(|(last, _)| *last == id) else {
-        return Err("the text changed before its flow was computed".into());
+        return Err(both(
+            "the text changed before its flow was computed",
+            "注意力流算出之前文本已经改变",
+        ));
     };
     let start = now();
-    let m = graph.flow(layer).map_err(|e| e.to_string())?;
+    let m = graph.flow(layer).map_err(|e| relevance_said(&e))?;
     let header = FlowHeader {
         id: *last,
         layer,
@@ -350,19 +383,13 @@ pub fn start() {
             .data()
             .as_string()
             .ok_or_else(|| "the request is not text".to_string())
-            .and_then(|text| Request::from_json(&text));
+            .and_then(|text| Request::from_json(&text))
+            .map_err(|e| both(e, "页面发来的请求无法读取"));
         match request {
             Ok(Request::Load { url }) => spawn_local(load(state.clone(), url)),
             Ok(Request::Run { id, text, pair }) => {
-                if let Err((message, zh)) = run(&mut state.borrow_mut(), id, &text, pair.as_deref())
-                {
-                    post(&Reply::Failed {
-                        stage: Stage::Run,
-                        id: Some(id),
-                        message,
-                        missing: false,
-                        zh,
-                    });
+                if let Err(said) = run(&mut state.borrow_mut(), id, &text, pair.as_deref()) {
+                    fail(Stage::Run, Some(id), said);
                 }
             }
             Ok(Request::Substitute {
@@ -375,13 +402,7 @@ pub fn start() {
             }) => {
                 let texts = (text.as_str(), pair.as_deref());
                 if let Err(said) = substitute(&state.borrow(), id, texts, &link, variant, place) {
-                    post(&Reply::Failed {
-                        stage: Stage::Substitute,
-                        id: Some(id),
-                        message: said.en,
-                        missing: false,
-                        zh: Some(said.zh),
-                    });
+                    fail(Stage::Substitute, Some(id), said);
                 }
             }
             Ok(Request::Flow { id, layer }) => {

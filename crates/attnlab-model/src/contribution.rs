@@ -56,6 +56,11 @@ fn head_norms(
                 trace.weights.ncols(),
                 trace.v.nrows()
             ),
+            reason_zh: format!(
+                "头 {head} 的权重针对的是 {} 个投影后的键，而不是 {} 个词元：贡献需要模型自己的键",
+                trace.weights.ncols(),
+                trace.v.nrows()
+            ),
         }));
     }
     contribution::norms(trace.weights.view(), trace.v.view(), Some(rows))

@@ -427,8 +427,8 @@ fn RelevancePanel(
                             "注意力流把同一张图当作管道网络：每个元素是能经过所有层从输入词元流到该位置的最大权重（{} 毫秒）。",
                             number::rounded(f.millis, 3)
                         ),
-                        (Err(e), Lang::En) => format!("Flow could not be computed: {e}"),
-                        (Err(e), Lang::Zh) => format!("无法计算注意力流：{e}"),
+                        (Err(e), Lang::En) => format!("Flow could not be computed: {}", e.en),
+                        (Err(e), Lang::Zh) => format!("无法计算注意力流：{}", e.zh),
                     }
                 }
                 _ => tr(lang, "Computing the flow…", "正在计算注意力流…").to_string(),

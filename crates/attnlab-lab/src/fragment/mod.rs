@@ -203,7 +203,7 @@ impl FragmentError {
                 format!("The state in this link could not be read ({detail})")
             }
             (FragmentErrorKind::Data(detail), Lang::Zh) => {
-                format!("无法读取这个链接中的状态（{detail}）")
+                format!("无法读取这个链接中的状态（{}）", data_detail_zh(detail))
             }
         }
     }
@@ -392,7 +392,7 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
 pub fn decode_value(value: serde_json::Value) -> Result<Decoded, FragmentError> {
     if !value.is_object() {
         return Err(FragmentError::new(FragmentErrorKind::Data(
-            "a state is an object of keys and values".into(),
+            NOT_AN_OBJECT.into(),
         )));
     }
     let unknown = v1::unknown_keys(&value);
@@ -414,11 +414,29 @@ fn inflate(bytes: &[u8]) -> Result<Vec<u8>, Vec<u8>> {
     miniz_oxide::inflate::decompress_to_vec_with_limit(bytes, MAX_JSON_LEN).map_err(|e| e.output)
 }
 
+/// The detail of a [`FragmentErrorKind::Data`] for a JSON text that ends too soon.
+const CUT_SHORT: &str = "it was cut short";
+/// … for a text that is not JSON.
+const NOT_JSON: &str = "it is not valid JSON";
+/// … for a JSON value that is not an object.
+const NOT_AN_OBJECT: &str = "a state is an object of keys and values";
+
+/// The detail of a [`FragmentErrorKind::Data`] (one of ours, or serde's message) in
+/// Chinese.
+fn data_detail_zh(detail: &str) -> String {
+    match detail {
+        CUT_SHORT => "它被截断了".into(),
+        NOT_JSON => "它不是有效的 JSON".into(),
+        NOT_AN_OBJECT => "状态应是由键和值组成的对象".into(),
+        serde => crate::said::serde_text::message_zh(serde),
+    }
+}
+
 fn data_error(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     match e.classify() {
-        Category::Eof => "it was cut short".into(),
-        Category::Syntax => "it is not valid JSON".into(),
+        Category::Eof => CUT_SHORT.into(),
+        Category::Syntax => NOT_JSON.into(),
         _ => {
             // "invalid type: string \"x\", expected u64 at line 1 column 12" → without
             // the position, which means nothing to a reader of a link.

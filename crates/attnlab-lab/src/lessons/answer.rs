@@ -3,8 +3,10 @@
 //! the lesson).
 
 use crate::compute::{LabError, Pipeline, Which};
+use crate::i18n::{Lang, Tr};
 use crate::pages::complexity::{Kind, Measurements};
 use crate::pages::linear_lab::{default_kernel, kernel_comparison};
+use crate::said::Said;
 use crate::state::LabState;
 use attnlab_core::attention::AttentionKind;
 use std::fmt;
@@ -15,16 +17,23 @@ pub enum AnswerError {
     /// The state could not be computed.
     Lab(LabError),
     /// The question does not fit the state (a query, head or variant that is not there,
-    /// a query with no allowed key, a Linformer variant asked for a token).
-    Question(String),
+    /// a query with no allowed key, a Linformer variant asked for a token), in every
+    /// language.
+    Question(Said),
 }
 
 impl AnswerError {
-    /// One sentence.
+    /// One sentence, in English.
     pub fn sentence(&self) -> String {
-        match self {
-            AnswerError::Lab(e) => e.sentence(),
-            AnswerError::Question(why) => format!("{why}."),
+        self.text(Lang::En)
+    }
+
+    /// One sentence, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (AnswerError::Lab(e), _) => e.text(lang),
+            (AnswerError::Question(why), Lang::En) => format!("{}.", why.en),
+            (AnswerError::Question(why), Lang::Zh) => format!("{}。", why.zh),
         }
     }
 }
@@ -151,7 +160,7 @@ impl Answer {
     }
 }
 
-fn no_such(reason: String) -> AnswerError {
+fn no_such(reason: Said) -> AnswerError {
     AnswerError::Question(reason)
 }
 
@@ -179,7 +188,7 @@ pub fn choices(
         Question::HigherRank => {
             let v = state
                 .selected_variant()
-                .ok_or_else(|| no_such("there is no variant".into()))?;
+                .ok_or_else(|| no_such(Tr::new("there is no variant", "没有变体").into()))?;
             vec![
                 "softmax".to_string(),
                 default_kernel(v.attention).name().to_string(),
@@ -206,18 +215,27 @@ pub fn answer(
                 .get(variant)
                 .ok_or_else(|| LabError::NoVariant(variant.to_string()))?;
             if v.attention == AttentionKind::Linformer {
-                return Err(no_such(format!(
-                    "variant {} is Linformer, whose columns are mixtures of keys, not tokens",
-                    v.name
+                return Err(no_such(Said::new(
+                    format!(
+                        "variant {} is Linformer, whose columns are mixtures of keys, not tokens",
+                        v.name
+                    ),
+                    format!("变体 {} 是 Linformer，它的列是键的混合，而不是词元", v.name),
                 )));
             }
             let pipeline = Pipeline::new(state);
             let result = pipeline.variant(variant)?;
             let weights = result.weights(Which::Head(head))?.weights;
             if query >= weights.nrows() {
-                return Err(no_such(format!(
-                    "there are {} queries, numbered from 0, so there is no query {query}",
-                    weights.nrows()
+                return Err(no_such(Said::new(
+                    format!(
+                        "there are {} queries, numbered from 0, so there is no query {query}",
+                        weights.nrows()
+                    ),
+                    format!(
+                        "共有 {} 个查询，从 0 开始编号，所以没有查询 {query}",
+                        weights.nrows()
+                    ),
                 )));
             }
             let row = weights.row(query);
@@ -228,10 +246,11 @@ pub fn answer(
                     Some((_, b)) if b >= w => best,
                     _ => Some((j, w)),
                 })
-                .ok_or_else(|| no_such("there is no key".into()))?;
+                .ok_or_else(|| no_such(Tr::new("there is no key", "没有键").into()))?;
             if weight <= 0.0 {
-                return Err(no_such(format!(
-                    "query {query} has no allowed key, so no key is strongest"
+                return Err(no_such(Said::new(
+                    format!("query {query} has no allowed key, so no key is strongest"),
+                    format!("查询 {query} 没有允许关注的键，所以没有最强的键"),
                 )));
             }
             let token = pipeline
@@ -250,8 +269,9 @@ pub fn answer(
             let entropies = (0..result.heads.len())
                 .map(|h| Ok(result.weights(Which::Head(h))?.mean_entropy()))
                 .collect::<Result<Vec<f32>, LabError>>()?;
-            let (index, entropy) =
-                lowest(&entropies).ok_or_else(|| no_such("the variant has no head".into()))?;
+            let (index, entropy) = lowest(&entropies).ok_or_else(|| {
+                no_such(Tr::new("the variant has no head", "这个变体没有头").into())
+            })?;
             Ok(Answer::Head { index, entropy })
         }
         Question::SharpestVariant => {
@@ -259,8 +279,8 @@ pub fn answer(
             let entropies = (0..state.variants.len())
                 .map(|v| Ok(pipeline.variant(v)?.weights(Which::Average)?.mean_entropy()))
                 .collect::<Result<Vec<f32>, LabError>>()?;
-            let (index, entropy) =
-                lowest(&entropies).ok_or_else(|| no_such("there is no variant".into()))?;
+            let (index, entropy) = lowest(&entropies)
+                .ok_or_else(|| no_such(Tr::new("there is no variant", "没有变体").into()))?;
             Ok(Answer::Variant {
                 index,
                 name: state.variants[index].name.clone(),
@@ -305,20 +325,30 @@ fn higher_rank(state: &LabState) -> Result<Answer, AnswerError> {
     let v = state
         .variants
         .get(index)
-        .ok_or_else(|| no_such("there is no variant".into()))?;
+        .ok_or_else(|| no_such(Tr::new("there is no variant", "没有变体").into()))?;
     let kind = default_kernel(v.attention);
     let problem = Pipeline::new(state).variant(index)?.problem;
     let head = crate::state::View::shown_head(state.view.head, state.model.heads);
-    let cmp = kernel_comparison(&problem, head, kind)
-        .map_err(|e| no_such(e.sentence().trim_end_matches('.').to_string()))?;
+    let cmp = kernel_comparison(&problem, head, kind).map_err(|e| {
+        no_such(Said::new(
+            e.sentence().trim_end_matches('.'),
+            e.sentence_in(Lang::Zh).trim_end_matches('。'),
+        ))
+    })?;
     let spectra = cmp.spectra.as_ref().ok_or_else(|| {
-        no_such("the sentence is too long for the singular values to be computed".into())
+        no_such(
+            Tr::new(
+                "the sentence is too long for the singular values to be computed",
+                "句子太长，无法计算奇异值",
+            )
+            .into(),
+        )
     })?;
     let ranks = (spectra.softmax_rank, spectra.linear_rank);
     if ranks.0 == ranks.1 {
-        return Err(no_such(format!(
-            "both matrices have rank {}, so neither is higher",
-            ranks.0
+        return Err(no_such(Said::new(
+            format!("both matrices have rank {}, so neither is higher", ranks.0),
+            format!("两个矩阵的秩都是 {}，所以没有哪个更高", ranks.0),
         )));
     }
     let index = usize::from(ranks.1 > ranks.0);

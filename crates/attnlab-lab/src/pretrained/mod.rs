@@ -27,6 +27,7 @@ pub use run::{HideSpecial, ModelRun, RankedHead, RunError, TokenView};
 pub use variants::{OnHead, model_variant, seeded, variant_on_head};
 
 use crate::i18n::Lang;
+use crate::said::Said;
 
 /// A pretrained checkpoint the app can load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -213,25 +214,29 @@ impl PretrainedView {
     }
 
     /// The same view with the layer and head inside the checkpoint's shape; returns what
-    /// was changed, as sentences.
-    pub fn repair(&mut self) -> Vec<String> {
+    /// was changed, as sentences in every language.
+    pub fn repair(&mut self) -> Vec<Said> {
         let (layers, heads) = self.checkpoint.shape();
         let mut repairs = Vec::new();
         if self.layer >= layers {
-            repairs.push(format!(
-                "layer {} does not exist (the model has {layers}); showing layer {}",
-                self.layer,
-                layers - 1
+            let (asked, shown) = (self.layer, layers - 1);
+            repairs.push(Said::new(
+                format!(
+                    "layer {asked} does not exist (the model has {layers}); showing layer {shown}"
+                ),
+                format!("第 {asked} 层不存在（模型共有 {layers} 层）；改为显示第 {shown} 层"),
             ));
-            self.layer = layers - 1;
+            self.layer = shown;
         }
         if self.head >= heads {
-            repairs.push(format!(
-                "head {} does not exist (each layer has {heads}); showing head {}",
-                self.head,
-                heads - 1
+            let (asked, shown) = (self.head, heads - 1);
+            repairs.push(Said::new(
+                format!(
+                    "head {asked} does not exist (each layer has {heads}); showing head {shown}"
+                ),
+                format!("头 {asked} 不存在（每层有 {heads} 个头）；改为显示头 {shown}"),
             ));
-            self.head = heads - 1;
+            self.head = shown;
         }
         repairs
     }

@@ -17,6 +17,7 @@
 //! Cancelling a load is ending the worker: nothing is cached until the whole file has
 //! arrived.
 
+use attnlab_model::relevance::RelevanceError;
 use attnlab_model::{ModelError, TextError};
 use serde::{Deserialize, Serialize};
 
@@ -172,11 +173,89 @@ pub fn text_error_zh(e: &TextError) -> String {
     }
 }
 
-/// A model error in Chinese, where it is about the text.
+/// A model error in Chinese (its English is the error's `Display`). The asset's own
+/// free-text details (a config or weights format problem) are said by their kind.
 pub fn model_error_zh(e: &ModelError) -> Option<String> {
+    Some(match e {
+        ModelError::Text(t) => text_error_zh(t),
+        ModelError::Config(_) => "模型的配置无法读取".into(),
+        ModelError::Format(_) => "模型权重的格式不对".into(),
+        ModelError::MissingTensor(name) => format!("模型权重中缺少张量 {name}"),
+        ModelError::TensorShape {
+            name,
+            expected,
+            got,
+        } => format!("权重 {name} 的形状是 {got:?}，应为 {expected:?}"),
+        ModelError::TensorDtype { name, dtype } => {
+            format!("权重 {name} 的类型是 {dtype}，无法读取")
+        }
+        ModelError::Vocabulary(_) => "模型的词表无法读取".into(),
+        ModelError::TokenId {
+            position,
+            id,
+            vocab_size,
+        } => format!("ids[{position}]：{id} 不小于词表大小 {vocab_size}"),
+        ModelError::NotShipped { position, id } => {
+            format!("ids[{position}]：{id} 在这个模型文件中没有词嵌入行")
+        }
+        ModelError::Segments(_) => "词元类型（句段）不合法".into(),
+        ModelError::TooManyTokens { tokens, max } => {
+            format!("ids：{tokens} 个词元，模型最多接受 {max} 个")
+        }
+        ModelError::Attention { layer, error } => format!(
+            "第 {layer} 层的注意力：{}：{}",
+            error.path(),
+            crate::compute::reason_zh(error)
+        ),
+    })
+}
+
+/// Why rollout or flow cannot follow the attention, in Chinese (its English is the
+/// error's `Display`).
+pub fn relevance_error_zh(e: &RelevanceError) -> String {
     match e {
-        ModelError::Text(t) => Some(text_error_zh(t)),
-        _ => None,
+        RelevanceError::NoLayers => "没有任何层：注意力展开和注意力流至少要沿一层的注意力走".into(),
+        RelevanceError::NoHeads { layer } => format!("第 {layer} 层没有头，因此没有可沿的注意力"),
+        RelevanceError::NoTokens => "注意力没有词元：它的矩阵是 0 × 0".into(),
+        RelevanceError::NotSquare {
+            layer,
+            head,
+            rows,
+            cols,
+        } => format!(
+            "第 {layer} 层头 {head}：注意力是 {rows} × {cols}；注意力展开和注意力流要求每个词元一行一列\
+             （关注投影后的键的头无法追溯回词元）"
+        ),
+        RelevanceError::ShapeMismatch {
+            layer,
+            head,
+            size,
+            tokens,
+        } => format!(
+            "第 {layer} 层头 {head}：注意力是 {size} × {size}，而第一个头的是 {tokens} × {tokens}"
+        ),
+        RelevanceError::NotFinite {
+            layer,
+            head,
+            row,
+            col,
+        } => format!("第 {layer} 层头 {head}：查询 {row} 对键 {col} 的权重不是有限数"),
+        RelevanceError::Negative {
+            layer,
+            head,
+            row,
+            col,
+            value,
+        } => format!(
+            "第 {layer} 层头 {head}：查询 {row} 对键 {col} 的权重是 {value}；注意力的份额不能为负"
+        ),
+        RelevanceError::NoSuchLayer { layer, layers } => format!(
+            "没有第 {layer} 层：层的编号是 0 到 {}",
+            layers.saturating_sub(1)
+        ),
+        RelevanceError::TooManyTokens { tokens, max } => format!(
+            "注意力流需要对每对词元做一次最大流计算；最多支持 {max} 个词元，这段文本有 {tokens} 个"
+        ),
     }
 }
 

@@ -368,7 +368,7 @@ impl LabState {
             &mut fixes,
         );
         if let Some(view) = &mut self.pretrained {
-            fixes.extend(view.repair().into_iter().map(|f| Said::new(f.clone(), f)));
+            fixes.extend(view.repair());
         }
         fixes
     }

@@ -19,6 +19,10 @@ use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny};
 use serde_json::Value;
 
+use crate::i18n::{Lang, Tr};
+use crate::said::Said;
+use crate::said::serde_text::{bare, json_zh, message_zh};
+
 use super::json_input::{
     Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
 };
@@ -26,20 +30,30 @@ use super::json_input::{
 /// The format tag of inputs.
 pub const INPUT_FORMAT: &str = crate::export::TENSORS_FORMAT;
 
-/// A bad input: the field path and what is wrong.
+/// A bad input: the field path and what is wrong, in every language.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldError {
     /// e.g. `heads[0].k[3]`.
     pub path: String,
-    /// e.g. `expected 4 numbers, found 5`.
-    pub message: String,
+    /// e.g. `expected 4 numbers, found 5` (Display and the command line say the English).
+    pub message: Said,
 }
 
 impl FieldError {
-    fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
+    fn new(path: impl Into<String>, en: impl Into<String>, zh: impl Into<String>) -> FieldError {
         FieldError {
             path: path.into(),
-            message: message.into(),
+            message: Said::new(en, zh),
+        }
+    }
+
+    /// `path: message` in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.to_string(),
+            // "input" is the document itself, which the file's name already names.
+            Lang::Zh if self.path == "input" => self.message.zh.clone(),
+            Lang::Zh => format!("{}：{}", self.path, self.message.zh),
         }
     }
 }
@@ -52,7 +66,7 @@ impl fmt::Display for FieldError {
 
 impl From<CoreError> for FieldError {
     fn from(e: CoreError) -> FieldError {
-        FieldError::new(e.path(), e.reason())
+        FieldError::new(e.path(), e.reason(), crate::compute::reason_zh(&e))
     }
 }
 
@@ -94,14 +108,12 @@ fn ignored_path(path: &serde_ignored::Path<'_>) -> String {
     }
 }
 
-/// serde_json's message without its ` at line L column C`: the path names the place.
-fn message(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let place = format!(" at line {} column {}", e.line(), e.column());
-    match text.strip_suffix(&place) {
-        Some(bare) => bare.to_string(),
-        None => text,
-    }
+/// serde_json's message without its ` at line L column C` (the path names the place),
+/// in every language.
+fn message(e: &serde_json::Error) -> (String, String) {
+    let en = bare(e);
+    let zh = message_zh(&en);
+    (en, zh)
 }
 
 /// Reads a `T` from `from`, a value found at the path `at`: a value serde rejects is named
@@ -119,14 +131,15 @@ where
             Some(_) => e.path().to_string(),
             None => String::new(),
         };
+        let (en, zh) = message(e.inner());
         match join(at, &below) {
-            path if path.is_empty() => FieldError::new("input", message(e.inner())),
-            path => FieldError::new(path, message(e.inner())),
+            path if path.is_empty() => FieldError::new("input", en, zh),
+            path => FieldError::new(path, en, zh),
         }
     })
 }
 
-/// "1 number", "4 numbers".
+/// "1 number", "4 numbers" (Chinese counts with a measure word: "4 个数").
 fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
@@ -139,13 +152,18 @@ fn counted(n: usize, noun: &str) -> String {
 fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
     let rows = rows.0;
     let Some(first) = rows.first() else {
-        return Err(FieldError::new(path, "has no rows, expected at least one"));
+        return Err(FieldError::new(
+            path,
+            "has no rows, expected at least one",
+            "没有任何行，至少应有一行",
+        ));
     };
     let width = first.0.len();
     if width == 0 {
         return Err(FieldError::new(
             format!("{path}[0]"),
             "is empty, expected at least one number",
+            "是空的，至少应有一个数",
         ));
     }
     let mut data = Vec::with_capacity(rows.len() * width);
@@ -158,6 +176,7 @@ fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
                     counted(width, "number"),
                     row.0.len()
                 ),
+                format!("应有 {width} 个数，实有 {} 个", row.0.len()),
             ));
         }
         data.extend(row.0.iter().map(|x| x.0));
@@ -166,15 +185,22 @@ fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
 }
 
 /// A matrix that must be there.
-fn required_matrix(rows: Option<Rows>, path: &str, why: &str) -> Parsed<Array2<f32>> {
-    matrix(rows.ok_or_else(|| FieldError::new(path, why))?, path)
+fn required_matrix(rows: Option<Rows>, path: &str, why: Tr) -> Parsed<Array2<f32>> {
+    matrix(
+        rows.ok_or_else(|| FieldError::new(path, why.en, why.zh))?,
+        path,
+    )
 }
+
+/// A field that is not there.
+const MISSING: Tr = Tr::new("missing", "缺失");
 
 fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
     if values.0.is_empty() {
         return Err(FieldError::new(
             path,
             "is empty, expected at least one value",
+            "是空的，至少应有一个值",
         ));
     }
     Ok(values.0.iter().map(|x| x.0).collect())
@@ -186,6 +212,7 @@ fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Pars
         return Err(FieldError::new(
             path,
             format!("has {} rows, expected {n} (one per query)", rows.len()),
+            format!("有 {} 行，应有 {n} 行（每个查询一行）", rows.len()),
         ));
     }
     let mut data = Vec::with_capacity(n * m);
@@ -198,6 +225,7 @@ fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Pars
                     counted(m, "value"),
                     row.0.len()
                 ),
+                format!("应有 {m} 个值（每个键一个），实有 {} 个", row.0.len()),
             ));
         }
         data.extend_from_slice(&row.0);
@@ -205,13 +233,19 @@ fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Pars
     Ok(Array2::from_shape_vec((n, m), data).expect("rectangular by construction"))
 }
 
-fn labels(values: Array<String>, path: &str, len: usize, what: &str) -> Parsed<Vec<String>> {
+fn labels(values: Array<String>, path: &str, len: usize, what: Tr) -> Parsed<Vec<String>> {
     if values.0.len() != len {
         return Err(FieldError::new(
             path,
             format!(
-                "has {} labels, expected {len} (one per {what})",
-                values.0.len()
+                "has {} labels, expected {len} (one per {})",
+                values.0.len(),
+                what.en
+            ),
+            format!(
+                "有 {} 个标签，应有 {len} 个（每个{}一个）",
+                values.0.len(),
+                what.zh
             ),
         ));
     }
@@ -219,9 +253,9 @@ fn labels(values: Array<String>, path: &str, len: usize, what: &str) -> Parsed<V
 }
 
 /// A string as messages quote it: its first 20 characters.
-fn quoted(s: &str) -> String {
+fn quoted(s: &str) -> Said {
     let short: String = s.chars().take(20).collect();
-    format!("the string {short:?}")
+    Said::new(format!("the string {short:?}"), format!("字符串 {short:?}"))
 }
 
 /// A name among `all`, as `T::parse` reads it.
@@ -238,13 +272,11 @@ fn choice<T: Copy>(
     };
     parse(&given).ok_or_else(|| {
         let names: Vec<String> = all.iter().map(|&x| format!("\"{}\"", name(x))).collect();
+        let given = quoted(&given);
         FieldError::new(
             path,
-            format!(
-                "is {}, expected one of {}",
-                quoted(&given),
-                names.join(", ")
-            ),
+            format!("is {}, expected one of {}", given.en, names.join(", ")),
+            format!("是{}，应为以下之一：{}", given.zh, names.join("、")),
         )
     })
 }
@@ -254,6 +286,7 @@ fn parse_mask(raw: RawMask, n: usize, m: usize) -> Parsed<MaskSpec> {
         return Err(FieldError::new(
             "mask.strided",
             "is 0, expected an integer ≥ 1",
+            "为 0，应为 ≥ 1 的整数",
         ));
     }
     let indices = |list: Option<Array<Count>>| -> Vec<usize> {
@@ -285,18 +318,24 @@ fn parse_score_params(
     let field = |key: &str| format!("{base}.{key}");
     Ok(match score {
         ScoreFunction::General => {
-            let why = "missing: the general score needs w (d_k×d_k)";
+            let why = Tr::new(
+                "missing: the general score needs w (d_k×d_k)",
+                "缺失：一般（双线性）打分函数需要 w（d_k×d_k）",
+            );
             ScoreParams::General {
                 w: required_matrix(w, &field("w"), why)?,
             }
         }
         ScoreFunction::Additive => {
-            let why = "missing: the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)";
+            let why = Tr::new(
+                "missing: the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
+                "缺失：加性打分函数需要 w_a、u_a（d_a×d_k）和 v_a（d_a）",
+            );
             ScoreParams::Additive {
                 w_a: required_matrix(w_a, &field("w_a"), why)?,
                 u_a: required_matrix(u_a, &field("u_a"), why)?,
                 v_a: vector(
-                    v_a.ok_or_else(|| FieldError::new(field("v_a"), why))?,
+                    v_a.ok_or_else(|| FieldError::new(field("v_a"), why.en, why.zh))?,
                     &field("v_a"),
                 )?,
             }
@@ -313,9 +352,9 @@ fn parse_head(
     unknown: &mut Vec<String>,
 ) -> Parsed<HeadInput> {
     let path = format!("heads[{h}]");
-    let q = required_matrix(raw.q, &format!("{path}.q"), "missing")?;
-    let k = required_matrix(raw.k, &format!("{path}.k"), "missing")?;
-    let v = required_matrix(raw.v, &format!("{path}.v"), "missing")?;
+    let q = required_matrix(raw.q, &format!("{path}.q"), MISSING)?;
+    let k = required_matrix(raw.k, &format!("{path}.k"), MISSING)?;
+    let v = required_matrix(raw.v, &format!("{path}.v"), MISSING)?;
     let d_k = q.ncols();
     if k.ncols() != d_k {
         return Err(FieldError::new(
@@ -324,6 +363,7 @@ fn parse_head(
                 "rows have {} values, expected {d_k} (the width of q)",
                 k.ncols()
             ),
+            format!("每行有 {} 个值，应有 {d_k} 个（q 的宽度）", k.ncols()),
         ));
     }
     if v.nrows() != k.nrows() {
@@ -331,6 +371,11 @@ fn parse_head(
             format!("{path}.v"),
             format!(
                 "has {} rows, expected {} (one per key, as k)",
+                v.nrows(),
+                k.nrows()
+            ),
+            format!(
+                "有 {} 行，应有 {} 行（与 k 一样，每个键一行）",
                 v.nrows(),
                 k.nrows()
             ),
@@ -343,12 +388,16 @@ fn parse_head(
     if attention == AttentionKind::Linformer {
         let lp = format!("{path}.linformer");
         let lin = raw.linformer.as_ref().ok_or_else(|| {
-            FieldError::new(&lp, "missing: linformer attention needs e and f (k×m)")
+            FieldError::new(
+                &lp,
+                "missing: linformer attention needs e and f (k×m)",
+                "缺失：Linformer 注意力需要 e 和 f（k×m）",
+            )
         })?;
         let lin: Object<RawLinformer> = typed(lin, &lp, unknown)?;
         head.linformer = Some(LinformerParams {
-            e: required_matrix(lin.0.e, &format!("{lp}.e"), "missing")?,
-            f: required_matrix(lin.0.f, &format!("{lp}.f"), "missing")?,
+            e: required_matrix(lin.0.e, &format!("{lp}.e"), MISSING)?,
+            f: required_matrix(lin.0.f, &format!("{lp}.f"), MISSING)?,
         });
     }
     Ok(head)
@@ -357,8 +406,13 @@ fn parse_head(
 /// Parses and validates a whole `attnlab-tensors/1` document.
 pub fn parse(text: &str) -> Parsed<Document> {
     // Syntax first, so that broken JSON is reported as such wherever it breaks.
-    serde_json::from_str::<IgnoredAny>(text)
-        .map_err(|e| FieldError::new("input", format!("is not valid JSON ({e})")))?;
+    serde_json::from_str::<IgnoredAny>(text).map_err(|e| {
+        FieldError::new(
+            "input",
+            format!("is not valid JSON ({e})"),
+            format!("不是有效的 JSON（{}）", json_zh(&e)),
+        )
+    })?;
     let mut unknown = Vec::new();
     let raw: Object<RawDocument> = typed(
         &mut serde_json::Deserializer::from_str(text),
@@ -367,9 +421,11 @@ pub fn parse(text: &str) -> Parsed<Document> {
     )?;
     let raw = raw.0;
     if let Some(f) = raw.format.as_deref().filter(|&f| f != INPUT_FORMAT) {
+        let given = quoted(f);
         return Err(FieldError::new(
             "format",
-            format!("is {}, expected \"{INPUT_FORMAT}\"", quoted(f)),
+            format!("is {}, expected \"{INPUT_FORMAT}\"", given.en),
+            format!("是{}，应为 \"{INPUT_FORMAT}\"", given.zh),
         ));
     }
     let score = choice(
@@ -394,18 +450,20 @@ pub fn parse(text: &str) -> Parsed<Document> {
             return Err(FieldError::new(
                 "temperature",
                 format!("is {x}, expected a number greater than 0"),
+                format!("为 {x}，应为大于 0 的数"),
             ));
         }
         Some(Finite(x)) => x,
     };
     let heads = raw
         .heads
-        .ok_or_else(|| FieldError::new("heads", "missing"))?
+        .ok_or_else(|| FieldError::new("heads", MISSING.en, MISSING.zh))?
         .0;
     if heads.is_empty() {
         return Err(FieldError::new(
             "heads",
             "is empty, expected at least one head",
+            "是空的，至少应有一个头",
         ));
     }
     let heads = heads
@@ -421,11 +479,11 @@ pub fn parse(text: &str) -> Parsed<Document> {
     let w_o = raw.w_o.map(|w| matrix(w, "w_o")).transpose()?;
     let query_tokens = raw
         .query_tokens
-        .map(|v| labels(v, "query_tokens", n, "query"))
+        .map(|v| labels(v, "query_tokens", n, Tr::new("query", "查询")))
         .transpose()?;
     let key_tokens = raw
         .key_tokens
-        .map(|v| labels(v, "key_tokens", m, "key"))
+        .map(|v| labels(v, "key_tokens", m, Tr::new("key", "键")))
         .transpose()?;
     let spec = AttentionSpec {
         score,

@@ -12,6 +12,7 @@ use std::io::{Cursor, Read};
 use npyz::{DType, NpyFile, Order, TypeChar};
 
 use super::BringError;
+use crate::i18n::Lang;
 
 /// A numeric array: its shape and its values in C order.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,12 +61,29 @@ fn index_of(flat: usize, shape: &[usize], order: Order) -> String {
     format!("[{}]", dims.join(", "))
 }
 
-/// The dtype as NumPy writes it (`<f8`, `>i4`, …), for messages.
-fn dtype_text(dtype: &DType) -> String {
-    match dtype {
-        DType::Plain(t) => t.to_string(),
-        DType::Array(..) => "a sub-array dtype".into(),
-        DType::Record(..) => "a structured (record) dtype".into(),
+/// The dtype as NumPy writes it (`<f8`, `>i4`, …), for messages, in `lang`.
+fn dtype_text(dtype: &DType, lang: Lang) -> String {
+    match (dtype, lang) {
+        (DType::Plain(t), _) => t.to_string(),
+        (DType::Array(..), Lang::En) => "a sub-array dtype".into(),
+        (DType::Array(..), Lang::Zh) => "子数组 dtype".into(),
+        (DType::Record(..), Lang::En) => "a structured (record) dtype".into(),
+        (DType::Record(..), Lang::Zh) => "结构化（记录）dtype".into(),
+    }
+}
+
+/// Why zip cannot read an archive, in Chinese (its English is the zip crate's).
+fn zip_zh(e: &zip::result::ZipError) -> &'static str {
+    use zip::result::ZipError;
+    match e {
+        ZipError::Io(_) => "读取时出错",
+        ZipError::InvalidArchive(_) => "归档的结构已损坏",
+        ZipError::UnsupportedArchive(_) => "不支持这种归档",
+        ZipError::FileNotFound => "找不到其中的文件",
+        ZipError::InvalidPassword => "密码不对",
+        ZipError::CompressionMethodNotSupported(_) => "不支持这种压缩方式",
+        ZipError::DecompressedSizeLimitExceeded { .. } => "解压后超出大小上限",
+        _ => "无法解压",
     }
 }
 
@@ -98,7 +116,7 @@ fn c_order(data: Vec<f32>, shape: &[usize], order: Order) -> Vec<f32> {
 
 /// Reads one `.npy` file named `file`.
 pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
-    let fail = |message: String| BringError::new(file, message);
+    let fail = |en: String, zh: String| BringError::both(file, en, zh);
     if !bytes.starts_with(b"\x93NUMPY") {
         return Err(BringError::both(
             file,
@@ -106,8 +124,12 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             "不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）",
         ));
     }
-    let npy = NpyFile::new(Cursor::new(bytes))
-        .map_err(|e| fail(format!("has a header that cannot be read ({e})")))?;
+    let npy = NpyFile::new(Cursor::new(bytes)).map_err(|e| {
+        fail(
+            format!("has a header that cannot be read ({e})"),
+            "文件头无法读取（它是否被截断或损坏了？）".into(),
+        )
+    })?;
     let shape: Vec<usize> = npy
         .shape()
         .iter()
@@ -119,21 +141,21 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
         .ok_or_else(|| {
-            fail(format!(
-                "has shape {}: too many elements",
-                shape_text(&shape)
-            ))
+            fail(
+                format!("has shape {}: too many elements", shape_text(&shape)),
+                format!("形状为 {}：元素太多", shape_text(&shape)),
+            )
         })?;
     let DType::Plain(ty) = &dtype else {
         return Err(BringError::both(
             file,
             format!(
                 "has {}; attnlab reads float32 and float64 arrays",
-                dtype_text(&dtype)
+                dtype_text(&dtype, Lang::En)
             ),
             format!(
-                "的类型是 {}；attnlab 读取 float32 和 float64 数组",
-                dtype_text(&dtype)
+                "类型为{}；attnlab 读取 float32 和 float64 数组",
+                dtype_text(&dtype, Lang::Zh)
             ),
         ));
     };
@@ -143,16 +165,24 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     let needed = count.saturating_mul(width);
     let present = bytes.len() - header;
     if present < needed {
-        return Err(fail(format!(
-            "is cut short: shape {} of {} needs {needed} bytes of data, the file has {present}",
-            shape_text(&shape),
-            dtype_text(&dtype)
-        )));
+        return Err(fail(
+            format!(
+                "is cut short: shape {} of {} needs {needed} bytes of data, the file has {present}",
+                shape_text(&shape),
+                dtype_text(&dtype, Lang::En)
+            ),
+            format!(
+                "被截断了：形状 {} 的 {} 需要 {needed} 字节的数据，文件只有 {present} 字节",
+                shape_text(&shape),
+                dtype_text(&dtype, Lang::Zh)
+            ),
+        ));
     }
     let truncated = |e: std::io::Error| {
-        fail(format!(
-            "could not be read to its end ({e}): is it cut short?"
-        ))
+        fail(
+            format!("could not be read to its end ({e}): is it cut short?"),
+            "无法读到末尾：它是否被截断了？".into(),
+        )
     };
     match (ty.type_char(), ty.size_field()) {
         (TypeChar::Float, 4) => {
@@ -181,16 +211,29 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             let labels: Vec<String> = npy.into_vec().map_err(truncated)?;
             Ok(Npy::Strings(labels))
         }
-        _ => Err(fail(format!(
-            "has dtype {}; attnlab reads float32 (<f4, >f4) and float64 (<f8, >f8) arrays{}",
-            dtype_text(&dtype),
-            match ty.type_char() {
-                TypeChar::Float if ty.size_field() == 2 =>
+        _ => {
+            let (hint, hint_zh) = match ty.type_char() {
+                TypeChar::Float if ty.size_field() == 2 => (
                     " (convert float16 with .astype('float32'))",
-                TypeChar::Int | TypeChar::Uint => " (convert with .astype('float32'))",
-                _ => "",
-            }
-        ))),
+                    "（请先用 NumPy 把 float16 转换为 float32）",
+                ),
+                TypeChar::Int | TypeChar::Uint => (
+                    " (convert with .astype('float32'))",
+                    "（请先用 NumPy 转换为 float32）",
+                ),
+                _ => ("", ""),
+            };
+            Err(fail(
+                format!(
+                    "has dtype {}; attnlab reads float32 (<f4, >f4) and float64 (<f8, >f8) arrays{hint}",
+                    dtype_text(&dtype, Lang::En)
+                ),
+                format!(
+                    "dtype 为 {}；attnlab 读取 float32（<f4、>f4）和 float64（<f8、>f8）数组{hint_zh}",
+                    dtype_text(&dtype, Lang::Zh)
+                ),
+            ))
+        }
     }
 }
 
@@ -244,37 +287,54 @@ fn finite(file: &str, data: &[f64], shape: &[usize], order: Order) -> Result<(),
 /// Reads the entries of an `.npz` archive named `file`: each `.npy` entry by its name
 /// without `.npy`, and text entries (`tokens.txt`, `tokens.json`) as they are.
 pub fn read_npz(file: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, BringError> {
-    let fail = |message: String| BringError::new(file, message);
+    let fail = |en: String, zh: String| BringError::both(file, en, zh);
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
         BringError::both(
             file,
             format!("is not a readable .npz (zip) archive ({e}): is it cut short?"),
-            format!("不是可读的 .npz（zip）归档（{e}）：它是否被截断了？"),
+            format!(
+                "不是可读的 .npz（zip）归档（{}）：它是否被截断了？",
+                zip_zh(&e)
+            ),
         )
     })?;
     let mut entries = Vec::new();
     for i in 0..archive.len() {
-        let mut entry = archive
-            .by_index(i)
-            .map_err(|e| fail(format!("has an entry that cannot be read ({e})")))?;
+        let mut entry = archive.by_index(i).map_err(|e| {
+            fail(
+                format!("has an entry that cannot be read ({e})"),
+                format!("有一个条目无法读取（{}）", zip_zh(&e)),
+            )
+        })?;
         if entry.is_dir() {
             continue;
         }
         let name = entry
             .name()
-            .map_err(|e| fail(format!("has an entry whose name cannot be read ({e})")))?
+            .map_err(|e| {
+                fail(
+                    format!("has an entry whose name cannot be read ({e})"),
+                    format!("有一个条目的名字无法读取（{}）", zip_zh(&e)),
+                )
+            })?
             .to_string();
         if entry.size() > super::MAX_BRING_BYTES as u64 {
-            return Err(fail(format!(
-                "holds {name}, {} when unpacked; the limit is {}",
+            let (size, limit) = (
                 super::megabytes(entry.size()),
-                super::megabytes(super::MAX_BRING_BYTES as u64)
-            )));
+                super::megabytes(super::MAX_BRING_BYTES as u64),
+            );
+            return Err(fail(
+                format!("holds {name}, {size} when unpacked; the limit is {limit}"),
+                format!("包含 {name}，解压后为 {size}；上限为 {limit}"),
+            ));
         }
         let mut data = Vec::with_capacity(entry.size() as usize);
-        entry
-            .read_to_end(&mut data)
-            .map_err(|e| fail(format!("holds {name}, which cannot be unpacked ({e})")))?;
+        entry.read_to_end(&mut data).map_err(|e| {
+            fail(
+                format!("holds {name}, which cannot be unpacked ({e})"),
+                format!("包含 {name}，但它无法解压"),
+            )
+        })?;
         entries.push((name, data));
     }
     Ok(entries)

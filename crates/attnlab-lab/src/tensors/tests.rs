@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use super::*;
+use crate::state::MAX_TOKENS;
 
 /// A `.npy` (version 1) of `descr` (e.g. `<f8`), `shape` and raw `data`.
 fn npy_bytes(descr: &str, fortran: bool, shape: &[usize], data: &[u8]) -> Vec<u8> {
@@ -488,3 +489,5 @@ fn a_refusal_is_said_in_each_language_and_crosses_the_wire_whole() {
     let plain = BringError::new("a.npy", "odd");
     assert_eq!(plain.text(Lang::Zh), "a.npy: odd");
 }
+
+mod zh;

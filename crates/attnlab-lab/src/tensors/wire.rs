@@ -8,6 +8,7 @@ use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use super::{Brought, Refusal};
+use crate::said::Said;
 
 /// Everything but the numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,8 +19,8 @@ pub struct Header {
     pub queries: Vec<String>,
     /// Key labels.
     pub keys: Vec<String>,
-    /// Notes on what was not used.
-    pub notes: Vec<String>,
+    /// Notes on what was not used, in every language.
+    pub notes: Vec<Said>,
     /// Heads.
     pub heads: usize,
     /// Width of `Q` and `K`.
@@ -65,17 +66,25 @@ impl Brought {
         (header, data)
     }
 
-    /// The tensors again, if the numbers are as many as the header says.
-    pub fn from_wire(header: Header, data: &[f32]) -> Result<Brought, String> {
+    /// The tensors again, if the numbers are as many as the header says (if not, why,
+    /// in every language).
+    pub fn from_wire(header: Header, data: &[f32]) -> Result<Brought, Said> {
         let (n, m) = (header.queries.len(), header.keys.len());
         let per_head = n * header.d_k + m * header.d_k + m * header.d_v;
         let w_o = header.w_o.map_or(0, |(r, c)| r * c);
         let expected = header.heads * per_head + w_o;
         if header.heads == 0 || n == 0 || m == 0 || data.len() != expected {
-            return Err(format!(
-                "the worker sent {} numbers for {} heads of {n}\u{d7}{m}, expected {expected}",
-                data.len(),
-                header.heads
+            return Err(Said::new(
+                format!(
+                    "the worker sent {} numbers for {} heads of {n}\u{d7}{m}, expected {expected}",
+                    data.len(),
+                    header.heads
+                ),
+                format!(
+                    "后台线程送来 {} 个数，对应 {} 个 {n}\u{d7}{m} 的头，应为 {expected} 个",
+                    data.len(),
+                    header.heads
+                ),
             ));
         }
         let mut rest = data;
@@ -120,7 +129,7 @@ mod tests {
             },
             queries: vec!["a".into(), "b".into()],
             keys: (0..4).map(|i| format!("k{i}")).collect(),
-            notes: vec!["a note".into()],
+            notes: vec![Said::new("a note", "一条说明")],
         };
         let (header, data) = b.to_wire();
         let text = serde_json::to_string(&Reply::Brought(header)).unwrap();

@@ -34,7 +34,6 @@ use attnlab_core::score::ScoreFunction;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use crate::compute::explain;
 use crate::i18n::{Lang, plot_words};
 
 mod kernels;
@@ -83,6 +82,7 @@ impl From<HeatmapError> for LinearLabError {
         LinearLabError::Core(CoreError::InvalidSetting {
             field: "figure",
             reason: e.to_string(),
+            reason_zh: crate::compute::heatmap_error_zh(&e),
         })
     }
 }
@@ -97,7 +97,7 @@ impl LinearLabError {
     /// sentences ([`explain`]).
     pub fn sentence_in(&self, lang: Lang) -> String {
         match (self, lang) {
-            (LinearLabError::Core(e), _) => explain(e),
+            (LinearLabError::Core(e), _) => crate::compute::explain_in(e, lang),
             (LinearLabError::NotKernel(kind), Lang::En) => format!(
                 "{} is not a kernel (feature-map) variant: choose elu1, relu or taylor.",
                 kind.name()

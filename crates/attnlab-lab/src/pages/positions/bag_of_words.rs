@@ -233,6 +233,11 @@ pub fn bag_of_words(
                 permutation.len(),
                 tokens.used().len()
             ),
+            reason_zh: format!(
+                "打乱顺序有 {} 个位置，但句子有 {} 个词元",
+                permutation.len(),
+                tokens.used().len()
+            ),
         })
     })?;
     let run = |position: PositionConfig| -> Result<ShuffleRun, LabError> {

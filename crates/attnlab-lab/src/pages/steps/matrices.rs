@@ -126,6 +126,10 @@ pub fn steps(
                 "there are {} heads, numbered from 0, so there is no head {head}",
                 heads.len()
             ),
+            reason_zh: format!(
+                "共有 {} 个头，从 0 开始编号，所以没有头 {head}",
+                heads.len()
+            ),
         })
     })?;
     let hin = &problem.heads()[head];

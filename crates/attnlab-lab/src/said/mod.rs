@@ -6,8 +6,10 @@ use std::fmt;
 
 use crate::i18n::{Lang, Tr};
 
+pub mod serde_text;
+
 /// A sentence in every language.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Said {
     /// The English.
     pub en: String,
