@@ -39,7 +39,7 @@ pub mod wire;
 
 pub use error::{BringError, Refusal};
 use error::{NAMING, NAMING_ZH, role_name, role_name_zh};
-pub use json::{Document, FieldError, INPUT_FORMAT, parse};
+pub use json::{Document, FieldError, INPUT_FORMAT, MAX_WEIGHTS, parse};
 use labels::{Labels, is_labels, json_labels, text_labels};
 use npy::{Array, Npy, shape_text};
 
