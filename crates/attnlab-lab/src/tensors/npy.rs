@@ -106,6 +106,23 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             "不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）",
         ));
     }
+    // The reader allocates the header's declared length before reading it: a length
+    // past the file's end is refused first (a lying 4-byte length would ask for GBs).
+    if let Some((start, len)) = header_span(bytes)
+        && start.saturating_add(len) > bytes.len()
+    {
+        return Err(BringError::both(
+            file,
+            format!(
+                "is cut short or damaged: its header says it is {len} bytes long, the file has {} bytes",
+                bytes.len()
+            ),
+            format!(
+                "被截断或已损坏：其文件头声明长度为 {len} 字节，而文件只有 {} 字节",
+                bytes.len()
+            ),
+        ));
+    }
     let npy = NpyFile::new(Cursor::new(bytes))
         .map_err(|e| fail(format!("has a header that cannot be read ({e})")))?;
     let shape: Vec<usize> = npy
@@ -194,22 +211,28 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     }
 }
 
-/// The number of bytes after the `.npy` header (0 when the header cannot be measured).
-fn npy_data_len(bytes: &[u8]) -> usize {
+/// Where the `.npy` header's text starts and how long the file says it is (`None` when
+/// the file is too short to say).
+fn header_span(bytes: &[u8]) -> Option<(usize, usize)> {
     // Version 1: 2-byte little-endian header length at 8; versions 2 and 3: 4 bytes.
-    let (len_at, len_bytes) = match bytes.get(6) {
-        Some(1) => (8, 2),
-        Some(_) => (8, 4),
-        None => return 0,
+    let len_bytes = match bytes.get(6)? {
+        1 => 2,
+        _ => 4,
     };
-    let Some(raw) = bytes.get(len_at..len_at + len_bytes) else {
-        return 0;
-    };
-    let header_len = raw
+    let raw = bytes.get(8..8 + len_bytes)?;
+    let len = raw
         .iter()
         .rev()
         .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
-    bytes.len().saturating_sub(len_at + len_bytes + header_len)
+    Some((8 + len_bytes, len))
+}
+
+/// The number of bytes after the `.npy` header (0 when the header cannot be measured).
+fn npy_data_len(bytes: &[u8]) -> usize {
+    match header_span(bytes) {
+        Some((start, len)) => bytes.len().saturating_sub(start + len),
+        None => 0,
+    }
 }
 
 /// Refuses NaN, ±∞ and values beyond the f32 range, naming the first one's index (in
