@@ -123,6 +123,16 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             ),
         ));
     }
+    // The header's Python literal parser backtracks exponentially on deep nesting
+    // (`{{{{…`): a header is a flat dict, a structured dtype nests a few levels.
+    if let Some((start, len)) = header_span(bytes) {
+        let depth = nesting(&bytes[start..start + len]);
+        if depth > MAX_HEADER_NESTING {
+            return Err(fail(format!(
+                "has a header nested {depth} levels deep; a .npy header nests at most {MAX_HEADER_NESTING}"
+            )));
+        }
+    }
     let npy = NpyFile::new(Cursor::new(bytes))
         .map_err(|e| fail(format!("has a header that cannot be read ({e})")))?;
     let shape: Vec<usize> = npy
@@ -225,6 +235,28 @@ fn header_span(bytes: &[u8]) -> Option<(usize, usize)> {
         .rev()
         .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
     Some((8 + len_bytes, len))
+}
+
+/// The deepest nesting of brackets read in a `.npy` header.
+const MAX_HEADER_NESTING: usize = 8;
+
+/// The deepest nesting of `(`, `[` and `{` outside quotes in `header`.
+fn nesting(header: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut quote) = (0usize, 0, None);
+    for &b in header {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'(' | b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// The number of bytes after the `.npy` header (0 when the header cannot be measured).
