@@ -452,6 +452,25 @@ test('a tampered URL opens the defaults with a notice, keeping readable text', a
   await expect(page.getByTestId('heads')).toHaveValue('4');
 });
 
+test('a link whose text holds a NUL and a lone surrogate keeps the rest of the text, with a notice', async ({ page }) => {
+  // The raw bytes: NUL, and U+D800 as UTF-8 would write it (ED A0 80).
+  const raw = Buffer.concat([
+    Buffer.from('{"t":"Hello a'), Buffer.from([0x00]), Buffer.from('b'),
+    Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('c world","h":2}'),
+  ]).toString('base64url');
+  // The JSON escapes, the payload percent-escaped on the way.
+  const escaped = [...Buffer.from('{"t":"Hello a\\u0000b\\ud800c world","h":2}').toString('base64url')]
+    .map((c, i) => (i < 4 ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c)).join('');
+  for (const payload of [raw, escaped]) {
+    await page.goto('/');
+    await page.goto(`/#v1.${payload}`);
+    await expect(page.getByTestId('sentence-input')).toHaveValue('Hello a\uFFFDb\uFFFDc world');
+    await expect(page.getByTestId('notice')).toContainText('unreadable character');
+    await expect(page.getByTestId('notice')).toContainText('control character');
+    await expect(page.getByTestId('heads')).toHaveValue('2');
+  }
+});
+
 test('a link pasted into the address bar of an open page opens its state', async ({ page }) => {
   await open(page);
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');

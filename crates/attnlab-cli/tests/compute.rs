@@ -72,9 +72,67 @@ fn too_many_weights_are_refused_before_any_is_computed() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
-        "heads: 1 head of 8193 × 8193 weights are more than the 67108864 weights attnlab compute holds at once\n"
+        "heads: 1 head of 8193 × 8193 weights are more than the 67108864 weights attnlab holds at once\n"
     );
     assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_200000_by_200000_problem_is_refused_before_anything_is_allocated() {
+    // 200,000 queries and keys of one number each: 4·10¹⁰ weights, a 40 GB mask.
+    let rows = vec!["[0]"; 200_000].join(",");
+    let doc = format!(r#"{{"heads":[{{"q":[{rows}],"k":[{rows}],"v":[{rows}]}}]}}"#);
+    let o = compute(&doc);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "heads: 1 head of 200000 × 200000 weights are more than the 67108864 weights attnlab holds at once\n"
+    );
+}
+
+#[test]
+fn endless_standard_input_ends_with_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
+        .args(["compute", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // `yes |`: lines until the reader stops reading (then the pipe breaks).
+    let writer = std::thread::spawn(move || {
+        let block = "y\n".repeat(32 * 1024);
+        while stdin.write_all(block.as_bytes()).is_ok() {}
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "input: standard input is larger than 256 MiB, the most attnlab reads here\n"
+    );
+}
+
+#[test]
+fn a_device_that_never_ends_is_read_up_to_the_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_attnlab"))
+        .args(["compute", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "input: /dev/zero is larger than 256 MiB, the most attnlab reads here\n"
+    );
 }
 
 #[test]
@@ -95,7 +153,7 @@ fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.ends_with("huge.json is larger than 256 MiB, the most attnlab compute reads\n"),
+        err.ends_with("huge.json is larger than 256 MiB, the most attnlab reads here\n"),
         "{err}"
     );
 }

@@ -70,6 +70,11 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    /// At most how many items of `size` bytes are left: what a declared count may
+    /// reserve room for (a count that lies is then refused by `take`, not allocated).
+    fn room(&self, size: usize) -> usize {
+        (self.bytes.len() - self.at) / size
+    }
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         let end = self.at.checked_add(n).filter(|e| *e <= self.bytes.len());
         let end = end.ok_or_else(|| {
@@ -171,7 +176,8 @@ impl<'a> E5s1<'a> {
         config.validate()?;
         let tokenizer = Self::read_tokenizer(&mut c)?;
         let entries = c.size("the directory")?;
-        let mut tensors = HashMap::with_capacity(entries);
+        // An entry is at least 23 bytes (name length, type, size, offset, length).
+        let mut tensors = HashMap::with_capacity(entries.min(c.room(23)));
         for _ in 0..entries {
             let len = c.take(2, "a tensor name")?;
             let len = usize::from(u16::from_le_bytes([len[0], len[1]]));
@@ -238,7 +244,8 @@ impl<'a> E5s1<'a> {
             bytes: c.take(map_len, "the normalisation map")?,
             at: 0,
         };
-        let mut normalization = Vec::with_capacity(entries);
+        // An entry is at least 5 bytes (a code point and a count).
+        let mut normalization = Vec::with_capacity(entries.min(map.room(5)));
         for _ in 0..entries {
             let from = char_of(map.u32("a normalisation entry")?)?;
             let count = usize::from(map.take(1, "a normalisation entry")?[0]);

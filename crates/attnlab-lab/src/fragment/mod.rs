@@ -81,6 +81,7 @@ use crate::state::{LabState, Mode};
 
 mod lang_part;
 mod lesson_link;
+mod readable;
 mod v1;
 pub use lang_part::{LANG_PREFIX, lang_of, split_lang, with_lang};
 pub use lesson_link::{LESSON_PREFIX, LessonLink};
@@ -239,7 +240,8 @@ impl FragmentError {
         format!("{what}{}", kept.get(lang))
     }
 
-    /// The state to show instead: the defaults, with every text that could be read.
+    /// The state to show instead: the defaults, with every text that could be read
+    /// (repaired as [`LabState::repair`] repairs them).
     pub fn fallback(&self) -> LabState {
         let mut state = LabState::default();
         if let Some(text) = &self.text {
@@ -251,6 +253,9 @@ impl FragmentError {
         if let Some(mode) = self.mode {
             state.mode = mode;
         }
+        // The texts as a state holds them (clipped, control characters shown as U+FFFD);
+        // the notice already says the link was not read as it was.
+        state.repair();
         state
     }
 }
@@ -353,6 +358,11 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
         )));
     }
 
+    // Base64url needs no escaping: a `%` means something on the way escaped the link
+    // (`%2D` for `-`), so the escapes are undone first.
+    let payload = percent_encoding::percent_decode_str(payload).decode_utf8_lossy();
+    let payload = payload.as_ref();
+
     // Each stage keeps what it could read, so the texts can be salvaged from a link
     // that was cut or damaged.
     let bytes = match URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')) {
@@ -370,17 +380,34 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
             } else {
                 prefix
             };
-            return Err(salvaged(FragmentErrorKind::Encoding, &prefix));
+            return Err(salvaged(
+                FragmentErrorKind::Encoding,
+                readable::readable_json(&prefix).0.as_bytes(),
+            ));
         }
     };
     let json = if compressed {
-        inflate(&bytes).map_err(|partial| salvaged(FragmentErrorKind::Compression, &partial))?
+        inflate(&bytes).map_err(|partial| {
+            salvaged(
+                FragmentErrorKind::Compression,
+                readable::readable_json(&partial).0.as_bytes(),
+            )
+        })?
     } else {
         bytes
     };
-    let wire: Wire = serde_json::from_slice(&json)
-        .map_err(|e| salvaged(FragmentErrorKind::Data(data_error(&e)), &json))?;
+    let (json, unreadable) = readable::readable_json(&json);
+    let wire: Wire = serde_json::from_str(&json)
+        .map_err(|e| salvaged(FragmentErrorKind::Data(data_error(&e)), json.as_bytes()))?;
     let (mut state, mut repairs) = wire.into_state();
+    if unreadable > 0 {
+        repairs.push(Said::new(
+            format!(
+                "{unreadable} unreadable character(s) in the link's texts (an unpaired surrogate or bytes that are not UTF-8) are shown as �"
+            ),
+            format!("链接文本中有 {unreadable} 个无法读取的字符（未配对的代理项或非 UTF-8 字节），显示为 �"),
+        ));
+    }
     repairs.extend(state.repair());
     Ok(Decoded { state, repairs })
 }
@@ -481,6 +508,7 @@ fn read_string_field(json: &[u8], key: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::state::DEFAULT_SENTENCE;
+    use miniz_oxide::deflate::compress_to_vec;
     use v1::v1_variants;
 
     #[test]
@@ -521,6 +549,43 @@ mod tests {
         // The repairs are those of a link.
         let d = decode_value(serde_json::json!({"h": 5})).unwrap();
         assert_eq!(d.repairs.len(), 1);
+    }
+
+    #[test]
+    fn a_nul_and_a_lone_surrogate_keep_the_rest_of_the_text() {
+        let link = |json: &[u8]| format!("#v1.{}", URL_SAFE_NO_PAD.encode(json));
+        let packed =
+            |json: &[u8]| format!("v1z.{}", URL_SAFE_NO_PAD.encode(compress_to_vec(json, 6)));
+        let cases = [
+            // The raw bytes: NUL, and U+D800 as UTF-8 would write it.
+            link(b"{\"t\":\"a\x00b\xED\xA0\x80c\",\"h\":2}"),
+            // The JSON escapes.
+            link(br#"{"t":"a\u0000b\ud800c","h":2}"#),
+            packed(br#"{"t":"a\u0000b\ud800c","h":2}"#),
+            // The same link, percent-escaped on the way.
+            format!(
+                "https://x.invalid/#v1.{}",
+                URL_SAFE_NO_PAD
+                    .encode(br#"{"t":"a\u0000b\ud800c","h":2}"#)
+                    .replace('e', "%65")
+            ),
+        ];
+        for fragment in cases {
+            let loaded = load(&fragment);
+            assert_eq!(loaded.state.text, "a\u{FFFD}b\u{FFFD}c", "{fragment}");
+            assert_eq!(
+                loaded.state.model.heads, 2,
+                "the settings are kept: {fragment}"
+            );
+            let notice = loaded.notice.expect("a notice");
+            assert!(notice.contains("unreadable character"), "{notice}");
+            assert!(notice.contains("control character"), "{notice}");
+        }
+        // Cut after the bad characters: the text read so far is kept.
+        let cut = link(b"{\"t\":\"a\x00b\xED\xA0\x80c\",\"h\":");
+        let loaded = load(&cut);
+        assert_eq!(loaded.state.text, "a\u{FFFD}b\u{FFFD}c");
+        assert!(loaded.notice.unwrap().contains("cut short"));
     }
 
     #[test]

@@ -332,6 +332,20 @@ impl LabState {
                 ));
                 *text = clipped;
             }
+            let controls = text.chars().filter(|&c| unreadable_control(c)).count();
+            if controls > 0 {
+                *text = text
+                    .chars()
+                    .map(|c| if unreadable_control(c) { '\u{FFFD}' } else { c })
+                    .collect();
+                fixes.push(Said::new(
+                    format!(
+                        "{} held {controls} control character(s) (such as NUL), shown as �",
+                        what.en
+                    ),
+                    format!("{}含有 {controls} 个控制字符（如 NUL），显示为 �", what.zh),
+                ));
+            }
         }
         repair_model(&mut self.model, &mut fixes);
         if let Some(pad) = &mut self.pad_to {
@@ -372,6 +386,11 @@ impl LabState {
         }
         fixes
     }
+}
+
+/// A control character a text cannot show (tabs and line breaks it can).
+fn unreadable_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }
 
 mod repair;

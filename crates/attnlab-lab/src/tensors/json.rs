@@ -403,6 +403,43 @@ fn parse_head(
     Ok(head)
 }
 
+/// The most attention weights a document may ask for, summed over its heads (`n · m`
+/// each): 2²⁶ f32, 256 MiB, about what a result's JSON can still hold. Checked before
+/// the mask, the problem or any weight is built.
+pub const MAX_WEIGHTS: usize = 1 << 26;
+
+/// Refuses heads whose weights would not fit [`MAX_WEIGHTS`].
+fn check_weights(heads: &[HeadInput]) -> Parsed<()> {
+    let cells = heads.iter().try_fold(0usize, |sum, h| {
+        h.q.nrows()
+            .checked_mul(h.k.nrows())
+            .and_then(|c| sum.checked_add(c))
+    });
+    match (cells, heads.first()) {
+        (Some(c), _) if c <= MAX_WEIGHTS => Ok(()),
+        (_, Some(h)) => Err(FieldError::new(
+            "heads",
+            format!(
+                "{} of {} × {} weights are more than the {MAX_WEIGHTS} weights attnlab holds at once",
+                if heads.len() == 1 {
+                    "1 head".to_string()
+                } else {
+                    format!("{} heads", heads.len())
+                },
+                h.q.nrows(),
+                h.k.nrows()
+            ),
+            format!(
+                "{} 个头的 {} × {} 权重，超过了 attnlab 一次能容纳的 {MAX_WEIGHTS} 个权重",
+                heads.len(),
+                h.q.nrows(),
+                h.k.nrows()
+            ),
+        )),
+        (_, None) => Ok(()),
+    }
+}
+
 /// Parses and validates a whole `attnlab-tensors/1` document.
 pub fn parse(text: &str) -> Parsed<Document> {
     // Syntax first, so that broken JSON is reported as such wherever it breaks.
@@ -471,6 +508,7 @@ pub fn parse(text: &str) -> Parsed<Document> {
         .enumerate()
         .map(|(h, head)| parse_head(head.0, h, score, attention, &mut unknown))
         .collect::<Parsed<Vec<_>>>()?;
+    check_weights(&heads)?;
     let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
     let mask = match raw.mask {
         None => MaskSpec::default(),

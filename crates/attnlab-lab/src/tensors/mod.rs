@@ -43,7 +43,7 @@ pub mod wire;
 use assemble::{finish, from_parts, numbered};
 pub use error::{BringError, Refusal};
 use error::{NAMING, NAMING_ZH, role_name, role_name_zh};
-pub use json::{Document, FieldError, INPUT_FORMAT, parse};
+pub use json::{Document, FieldError, INPUT_FORMAT, MAX_WEIGHTS, parse};
 use labels::{Labels, is_labels, json_labels, text_labels};
 use npy::{Array, Npy};
 

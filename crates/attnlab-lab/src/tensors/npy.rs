@@ -124,6 +124,36 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             "不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）",
         ));
     }
+    // The reader allocates the header's declared length before reading it: a length
+    // past the file's end is refused first (a lying 4-byte length would ask for GBs).
+    if let Some((start, len)) = header_span(bytes)
+        && start.saturating_add(len) > bytes.len()
+    {
+        return Err(BringError::both(
+            file,
+            format!(
+                "is cut short or damaged: its header says it is {len} bytes long, the file has {} bytes",
+                bytes.len()
+            ),
+            format!(
+                "被截断或已损坏：其文件头声明长度为 {len} 字节，而文件只有 {} 字节",
+                bytes.len()
+            ),
+        ));
+    }
+    // The header's Python literal parser backtracks exponentially on deep nesting
+    // (`{{{{…`): a header is a flat dict, a structured dtype nests a few levels.
+    if let Some((start, len)) = header_span(bytes) {
+        let depth = nesting(&bytes[start..start + len]);
+        if depth > MAX_HEADER_NESTING {
+            return Err(fail(
+                format!(
+                    "has a header nested {depth} levels deep; a .npy header nests at most {MAX_HEADER_NESTING}"
+                ),
+                format!("文件头嵌套了 {depth} 层；.npy 的文件头最多嵌套 {MAX_HEADER_NESTING} 层"),
+            ));
+        }
+    }
     let npy = NpyFile::new(Cursor::new(bytes)).map_err(|e| {
         fail(
             format!("has a header that cannot be read ({e})"),
@@ -237,22 +267,50 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     }
 }
 
-/// The number of bytes after the `.npy` header (0 when the header cannot be measured).
-fn npy_data_len(bytes: &[u8]) -> usize {
+/// Where the `.npy` header's text starts and how long the file says it is (`None` when
+/// the file is too short to say).
+fn header_span(bytes: &[u8]) -> Option<(usize, usize)> {
     // Version 1: 2-byte little-endian header length at 8; versions 2 and 3: 4 bytes.
-    let (len_at, len_bytes) = match bytes.get(6) {
-        Some(1) => (8, 2),
-        Some(_) => (8, 4),
-        None => return 0,
+    let len_bytes = match bytes.get(6)? {
+        1 => 2,
+        _ => 4,
     };
-    let Some(raw) = bytes.get(len_at..len_at + len_bytes) else {
-        return 0;
-    };
-    let header_len = raw
+    let raw = bytes.get(8..8 + len_bytes)?;
+    let len = raw
         .iter()
         .rev()
         .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
-    bytes.len().saturating_sub(len_at + len_bytes + header_len)
+    Some((8 + len_bytes, len))
+}
+
+/// The deepest nesting of brackets read in a `.npy` header.
+const MAX_HEADER_NESTING: usize = 8;
+
+/// The deepest nesting of `(`, `[` and `{` outside quotes in `header`.
+fn nesting(header: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut quote) = (0usize, 0, None);
+    for &b in header {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'(' | b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The number of bytes after the `.npy` header (0 when the header cannot be measured).
+fn npy_data_len(bytes: &[u8]) -> usize {
+    match header_span(bytes) {
+        Some((start, len)) => bytes.len().saturating_sub(start + len),
+        None => 0,
+    }
 }
 
 /// Refuses NaN, ±∞ and values beyond the f32 range, naming the first one's index (in

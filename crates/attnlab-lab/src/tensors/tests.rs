@@ -262,7 +262,26 @@ fn broken_arrays_say_what_and_where() {
     );
     assert!(
         with(0, "q.npy", full[..20].to_vec())
-            .starts_with("q.npy: has a header that cannot be read")
+            .starts_with("q.npy: is cut short or damaged: its header says it is 118 bytes long")
+    );
+    // A header nested 40 deep (which the header's parser would take minutes over).
+    let mut nested = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    nested.extend_from_slice(format!("{:<117}\n", "{".repeat(40)).as_bytes());
+    assert_eq!(
+        with(0, "q.npy", nested),
+        "q.npy: has a header nested 40 levels deep; a .npy header nests at most 8"
+    );
+    // A version 2 header whose 4-byte length lies (662 MB): refused before the reader
+    // allocates that much for it.
+    let mut lying = full.clone();
+    lying[6] = 2;
+    lying.splice(8..10, 0x277b_0087u32.to_le_bytes());
+    assert_eq!(
+        with(0, "q.npy", lying.clone()),
+        format!(
+            "q.npy: is cut short or damaged: its header says it is 662372487 bytes long, the file has {} bytes",
+            lying.len()
+        )
     );
     assert!(
         with(0, "q.npy", b"PK\x03\x04".to_vec()).starts_with("q.npy: is not a NumPy .npy file")
