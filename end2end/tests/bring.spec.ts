@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page } from '@playwright/test';
+import { file, npy, type Upload } from './files';
 import { expect, test, toChinese } from './fixtures';
 
 // Bring your own tensors (src/shell/bring_tensors.rs, attnlab_lab::tensors): files
@@ -16,13 +17,6 @@ const dir = fileURLToPath(new URL('../fixtures/bring/', import.meta.url));
 const fixture = (name: string) => readFileSync(join(dir, name));
 const expected = JSON.parse(fixture('expected.json').toString('utf8'));
 const TOKENS = ['the', 'cat', 'sat', 'down'];
-
-type Upload = { name: string; mimeType: string; buffer: Buffer };
-const file = (name: string, buffer: Buffer | string): Upload => ({
-  name,
-  mimeType: 'application/octet-stream',
-  buffer: typeof buffer === 'string' ? Buffer.from(buffer, 'utf8') : buffer,
-});
 
 async function bring(page: Page, files: Upload[] | string) {
   await page.getByTestId('bring-input').setInputFiles(files);
@@ -43,19 +37,6 @@ async function exportedWeights(page: Page): Promise<number[][]> {
   await page.getByTestId('heatmap-export-menu').locator('summary').click();
   expect(matrix.rows).toEqual(TOKENS);
   return matrix.values;
-}
-
-/** A .npy file (version 1) written here from the format's definition. */
-function npy(descr: string, shape: number[], data: Buffer): Buffer {
-  const dims = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${dims}, }`;
-  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
-  header += '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from('\x93NUMPY', 'latin1').copy(head, 0);
-  head[6] = 1;
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
 }
 
 test('an attnlab-tensors/1 JSON runs through the lab, with its token labels', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { type Page } from '@playwright/test';
 import { englishLeft } from './english';
+import { file, npy, type Upload } from './files';
 import { expect, test, toChinese } from './fixtures';
 
 // In 中文, a refused file and a damaged link are said wholly in Chinese: the reader's
@@ -8,26 +9,6 @@ import { expect, test, toChinese } from './fixtures';
 //
 // DOM contract: input[data-testid=bring-input], [data-testid=bring-error],
 // [data-testid=notice].
-
-type Upload = { name: string; mimeType: string; buffer: Buffer };
-const file = (name: string, buffer: Buffer | string): Upload => ({
-  name,
-  mimeType: 'application/octet-stream',
-  buffer: typeof buffer === 'string' ? Buffer.from(buffer, 'utf8') : buffer,
-});
-
-/** A .npy file (version 1) written here from the format's definition. */
-function npy(descr: string, shape: number[], data: Buffer): Buffer {
-  const dims = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${dims}, }`;
-  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
-  header += '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from('\x93NUMPY', 'latin1').copy(head, 0);
-  head[6] = 1;
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
-}
 
 const f32 = (values: number[]) => {
   const b = Buffer.alloc(4 * values.length);
