@@ -239,7 +239,13 @@ impl Exported {
             (Exported::Lines(l), "svg") => attnlab_plot::export::token_lines_svg(l, size),
             (Exported::Grid(_) | Exported::Lines(_), ext) => self.matrices_text(ext == "json"),
         }
-        .map_err(Failure::Raw)
+        // A writer's own words are English: said whole in English, named in Chinese.
+        .map_err(|e| {
+            Failure::Both(attnlab_lab::Said::new(
+                format!("the {ext} file could not be written: {e}"),
+                format!("无法写出 {} 文件（写出时出错）", ext.to_uppercase()),
+            ))
+        })
     }
 
     /// Drawn on a detached canvas at `size` CSS pixels (a heatmap at its natural
