@@ -45,6 +45,7 @@ test.describe('on a phone', () => {
       await page.goto('/');
       if (lang === 'zh') await toChinese(page);
       await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+      const found: string[] = [];
       for (const name of PAGES) {
         await page.getByTestId(`page-${name}`).click();
         await expect(page.getByTestId(`page-${name}`)).toHaveAttribute('aria-selected', 'true');
@@ -54,7 +55,9 @@ test.describe('on a phone', () => {
         expect(f.firstFigureTop, `${name}: first figure (${f.testid})`).not.toBeNull();
         expect(f.firstFigureTop!, `${name}: first figure (${f.testid})`).toBeLessThan(PHONE.height);
         await page.screenshot({ path: `test-results/phone-${name}-${lang}.png` });
+        found.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
       }
+      expect(found, 'axe: serious or critical violations on a phone').toEqual([]);
       // A lesson's step and its figure share the first screen.
       await page.goto('about:blank');
       await page.goto(`/#lesson=masks&lang=${lang}`);

@@ -18,7 +18,7 @@ pub fn ScalingTable(
         view! { <td data-testid=testid data-value=v.to_string()>{number::decimals(v, digits)}</td> }
     };
     view! {
-        <table class="scaling-table" data-testid="scaling-table">
+        <table class="scaling-table" tabindex="0" data-testid="scaling-table">
             <caption>{t(
                 "Spread of the logits and sharpness of the softmax, without and with 1/\u{221a}d_k",
                 "分数的离散程度与 softmax 的尖锐程度：不乘与乘以 1/\u{221a}d_k",
