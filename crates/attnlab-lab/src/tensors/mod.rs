@@ -20,7 +20,7 @@
 //!
 //! [`MAX_BRING_BYTES`] for all files together (checked by [`check_sizes`] before any is
 //! read, and again for each archive entry before it is unpacked), [`MAX_BRING_FILES`]
-//! files, at most [`MAX_TOKENS`] queries and keys, [`MAX_HEADS`] heads and
+//! files, at most [`MAX_TOKENS`](crate::state::MAX_TOKENS) queries and keys, [`MAX_HEADS`] heads and
 //! [`MAX_WIDTH`] numbers per row.
 
 use attnlab_core::attention::{AttentionSpec, HeadInput};

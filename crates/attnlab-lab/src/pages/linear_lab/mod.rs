@@ -94,7 +94,7 @@ impl LinearLabError {
     }
 
     /// One sentence for a student, in `lang`. The core's refusals are the lab's own
-    /// sentences ([`explain`]).
+    /// sentences ([`crate::compute::explain_in`]).
     pub fn sentence_in(&self, lang: Lang) -> String {
         match (self, lang) {
             (LinearLabError::Core(e), _) => crate::compute::explain_in(e, lang),
