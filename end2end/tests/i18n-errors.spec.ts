@@ -44,7 +44,7 @@ test('a malformed attnlab-tensors/1 JSON and a bad .npy are refused in 中文 on
     [[file('a.json', '{"heads":[{"q":[[1e999]],"k":[[1]],"v":[[1]]}]}')], /超出 f32 的范围/],
     [[file('a.json', '{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}],"mask":{"global":[0,-1]}}')], '值不合法：是整数 `-1`，应为非负整数'],
     [withQ(npy('<i4', [2, 2], Buffer.alloc(16))), 'q.npy：dtype 为 <i4'],
-    [withQ(good.subarray(0, 20)), 'q.npy：文件头无法读取'],
+    [withQ(good.subarray(0, 20)), 'q.npy：被截断或已损坏：其文件头声明长度为 118 字节，而文件只有 20 字节'],
     [withQ(cut.subarray(0, cut.length - 3)), 'q.npy：被截断了'],
     [withQ(npy('<f4', [2, 2], f32([1, NaN, 3, 4]))), 'q.npy：元素 [0, 1] 是 NaN'],
     [withQ(Buffer.from('PK\x03\x04 not npy', 'latin1')), '不是 NumPy 的 .npy 文件'],
