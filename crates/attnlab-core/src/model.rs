@@ -270,6 +270,7 @@ impl ModelConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attention::AttentionKind;
     use crate::position::PositionKind;
     use crate::tokenize::tokenize;
 
@@ -344,6 +345,24 @@ mod tests {
             .unwrap();
         assert_eq!(r.heads[0].weights.dim(), (0, 0));
         assert_eq!(r.output.dim(), (0, 64));
+    }
+
+    #[test]
+    fn no_queries_against_keys_give_empty_results_for_every_kind() {
+        // Cross-attention with an empty target sentence: 0 queries, 3 keys.
+        let cfg = ModelConfig::default();
+        let q = cfg.encode(&[]).unwrap();
+        let k = cfg.encode(&tokenize("a b c")).unwrap();
+        let p = cfg.project(&q.x, &k.x).unwrap();
+        for kind in AttentionKind::ALL {
+            let spec = AttentionSpec {
+                attention: kind,
+                ..Default::default()
+            };
+            let r = cfg.problem(&p, spec, 2).unwrap().compute().unwrap();
+            assert_eq!(r.heads[0].weights.nrows(), 0, "{kind:?}");
+            assert_eq!(r.output.dim(), (0, 64), "{kind:?}");
+        }
     }
 
     #[test]

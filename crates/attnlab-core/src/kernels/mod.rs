@@ -99,12 +99,13 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
 /// weight once most are non-zero) and weights with many exact zeros through
 /// [`weighted_rows`].
 pub fn weights_times_values(a: &[f32], v: &[f32], d_v: usize, out: &mut [f32]) {
-    let n = out.len().checked_div(d_v).unwrap_or(0);
-    let m = a.len().checked_div(n).unwrap_or(0);
-    debug_assert!(n * m == a.len() && m * d_v == v.len());
+    // No queries (or no value columns): nothing to write, and `m` cannot be read off `a`.
     if out.is_empty() {
         return;
     }
+    let n = out.len() / d_v;
+    let m = a.len() / n;
+    debug_assert!(n * m == a.len() && m * d_v == v.len());
     let simd = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
     let dense = !simd && a.iter().filter(|w| **w == 0.0).count() * 4 <= a.len();
     if dense {

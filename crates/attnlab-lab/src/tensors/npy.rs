@@ -141,16 +141,27 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             ),
         ));
     }
-    // The header's Python literal parser backtracks exponentially on deep nesting
-    // (`{{{{…`): a header is a flat dict, a structured dtype nests a few levels.
     if let Some((start, len)) = header_span(bytes) {
-        let depth = nesting(&bytes[start..start + len]);
+        let header = &bytes[start..start + len];
+        // The header's Python literal parser backtracks exponentially on deep nesting
+        // (`{{{{…`): a header is a flat dict, a structured dtype nests a few levels.
+        let depth = nesting(header);
         if depth > MAX_HEADER_NESTING {
             return Err(fail(
                 format!(
                     "has a header nested {depth} levels deep; a .npy header nests at most {MAX_HEADER_NESTING}"
                 ),
                 format!("文件头嵌套了 {depth} 层；.npy 的文件头最多嵌套 {MAX_HEADER_NESTING} 层"),
+            ));
+        }
+        // The reader multiplies the dimensions in u64 without checking.
+        if dimensions_overflow(header) {
+            return Err(fail(
+                format!(
+                    "has a shape whose dimensions multiply to more than {} elements",
+                    u64::MAX
+                ),
+                format!("形状的各维相乘超过 {} 个元素", u64::MAX),
             ));
         }
     }
@@ -305,6 +316,55 @@ fn nesting(header: &[u8]) -> usize {
     deepest
 }
 
+/// Whether the integers written outside quotes in `header` (the shape's dimensions and
+/// any sub-array's), leaving out zeros, multiply to more than `u64::MAX`; an integer too
+/// large to read counts as too many.
+fn dimensions_overflow(header: &[u8]) -> bool {
+    let mut product = Some(1u64);
+    let mut quote = None;
+    let mut word = Vec::new();
+    let end_word = |word: &mut Vec<u8>, product: &mut Option<u64>| {
+        match python_integer(word) {
+            Some(Some(0)) | None => {}
+            Some(Some(d)) => *product = product.and_then(|p| p.checked_mul(d)),
+            Some(None) => *product = None,
+        }
+        word.clear();
+    };
+    // A trailing space ends the last word.
+    for &b in header.iter().chain(b" ") {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, _) if b.is_ascii_alphanumeric() || b == b'_' => word.push(b),
+            (None, _) => {
+                end_word(&mut word, &mut product);
+                if b == b'\'' || b == b'"' {
+                    quote = Some(b);
+                }
+            }
+        }
+    }
+    product.is_none()
+}
+
+/// `word` read as a Python integer literal (`12`, `1_000`, `0x1F`, `0o7`, `0b1`):
+/// `None` when it is not one, `Some(None)` when it is beyond `u64`.
+fn python_integer(word: &[u8]) -> Option<Option<u64>> {
+    let text = std::str::from_utf8(word).ok()?.replace('_', "");
+    let lower = text.to_ascii_lowercase();
+    let (digits, radix) = match lower.get(..2) {
+        Some("0x") => (&lower[2..], 16),
+        Some("0o") => (&lower[2..], 8),
+        Some("0b") => (&lower[2..], 2),
+        _ => (lower.as_str(), 10),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    Some(u64::from_str_radix(digits, radix).ok())
+}
+
 /// The number of bytes after the `.npy` header (0 when the header cannot be measured).
 fn npy_data_len(bytes: &[u8]) -> usize {
     match header_span(bytes) {
@@ -411,6 +471,26 @@ mod tests {
         assert_eq!(index_of(7, &[2, 2, 2], Order::C), "[1, 1, 1]");
         assert_eq!(shape_text(&[4]), "(4,)");
         assert_eq!(shape_text(&[2, 3]), "(2, 3)");
+    }
+
+    #[test]
+    fn dimensions_that_multiply_past_u64_are_found() {
+        let over = |shape: &str| {
+            let header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}");
+            dimensions_overflow(header.as_bytes())
+        };
+        assert!(!over("(2, 3)"));
+        assert!(!over("()"));
+        assert!(!over("(4294967296, 4294967295)"));
+        assert!(over("(4294967296, 4294967296)"));
+        assert!(over("(2, 33333333333333333333)"));
+        assert!(over("(0x100000000, 0x1_0000_0000)"));
+        // Zeros are left out: the reader's strides multiply the other dimensions.
+        assert!(over("(0, 4294967296, 4294967296)"));
+        // Digits inside quotes are not dimensions.
+        assert!(!over("(2, 3), 'x': '99999999999999999999'"));
+        // Words that are not integers are left to the reader.
+        assert!(!over("(1e30, 2)"));
     }
 
     #[test]
