@@ -114,11 +114,11 @@ pub fn run(ctx: &Ctx, options: &Options) -> Result {
         fuzz.run()?;
         let stats = read_stats(&out.join("default/fuzzer_stats"))?;
         let copied = keep_crashes(ctx, target, &out.join("default/crashes"))?;
+        log_run(ctx, target, &stats)?;
         rows.push((target, stats, copied));
     }
 
     say!("target        seconds      execs   execs/s  corpus  crashes  hangs  coverage");
-    let mut log = String::new();
     for (target, s, _) in &rows {
         let get = |key: &str| s.get(key).map_or("?", String::as_str);
         say!(
@@ -131,23 +131,7 @@ pub fn run(ctx: &Ctx, options: &Options) -> Result {
             get("saved_hangs"),
             get("bitmap_cvg")
         );
-        log.push_str(&format!(
-            "{}\t{target}\t{}\t{}\t{}\t{}\t{}\n",
-            get("last_update"),
-            get("run_time"),
-            get("execs_done"),
-            get("corpus_count"),
-            get("saved_crashes"),
-            get("saved_hangs")
-        ));
     }
-    let runs = ctx.at("target/fuzz/runs.tsv");
-    let mut all = std::fs::read_to_string(&runs).unwrap_or_else(|_| {
-        "last_update\ttarget\tseconds\texecs\tcorpus\tcrashes\thangs\n".to_string()
-    });
-    all.push_str(&log);
-    std::fs::write(&runs, all)
-        .map_err(|e| Error::new(format!("cannot write {}: {e}", shown(&runs, &ctx.root))))?;
     let crashes: usize = rows.iter().map(|(_, _, c)| c).sum();
     if crashes > 0 {
         return Err(Error::new(format!(
@@ -155,8 +139,38 @@ pub fn run(ctx: &Ctx, options: &Options) -> Result {
              `cargo test -p attnlab-fuzz --test smoke` replays them"
         )));
     }
-    say!("no crash; every run is in {}", shown(&runs, &ctx.root));
+    say!("no crash; every run is in target/fuzz/runs.tsv");
     Ok(())
+}
+
+/// Appends one target's run to `target/fuzz/runs.tsv` as soon as it ends (runs of other
+/// targets may go on beside it). `seconds` and `execs` are AFL's totals for the target's
+/// output folder, which resumed runs carry on.
+fn log_run(ctx: &Ctx, target: &str, stats: &BTreeMap<String, String>) -> Result {
+    use std::io::Write;
+    let get = |key: &str| stats.get(key).map_or("?", String::as_str);
+    let runs = ctx.at("target/fuzz/runs.tsv");
+    let fresh = !runs.exists();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&runs)
+        .map_err(|e| Error::new(format!("cannot open {}: {e}", shown(&runs, &ctx.root))))?;
+    let mut row = String::new();
+    if fresh {
+        row.push_str("last_update\ttarget\tseconds\texecs\tcorpus\tcrashes\thangs\n");
+    }
+    row.push_str(&format!(
+        "{}\t{target}\t{}\t{}\t{}\t{}\t{}\n",
+        get("last_update"),
+        get("run_time"),
+        get("execs_done"),
+        get("corpus_count"),
+        get("saved_crashes"),
+        get("saved_hangs")
+    ));
+    file.write_all(row.as_bytes())
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", shown(&runs, &ctx.root))))
 }
 
 /// cargo-afl, and the AFL++ it builds, when missing.

@@ -6,11 +6,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use attnlab_core::attention::AttentionKind;
+use attnlab_core::score::ScoreFunction;
 use attnlab_lab::fragment;
-use attnlab_lab::state::{LabState, Mode};
+use attnlab_lab::state::{LabState, Mode, Variant};
 use attnlab_model::Pretrained;
 use attnlab_model::asset::{self, About};
 use attnlab_model::testing;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -49,6 +53,24 @@ fn npy(descr: &str, fortran: bool, shape: &[usize], data: &[u8]) -> Vec<u8> {
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(data);
     out
+}
+
+/// The JSON state inside a `v1.` or `v1z.` link.
+fn link_json(link: &str) -> Vec<u8> {
+    use std::io::Read;
+    let (packed, body) = match link.strip_prefix("v1z.") {
+        Some(body) => (true, body),
+        None => (false, link.strip_prefix("v1.").expect("a v1 link")),
+    };
+    let bytes = URL_SAFE_NO_PAD.decode(body).expect("base64url");
+    if !packed {
+        return bytes;
+    }
+    let mut json = Vec::new();
+    flate2::read::DeflateDecoder::new(&bytes[..])
+        .read_to_end(&mut json)
+        .expect("deflate");
+    json
 }
 
 fn f32s(n: usize) -> Vec<u8> {
@@ -91,6 +113,40 @@ fn write_seeds() {
     ];
     for (name, link) in links {
         put("link", name, link.as_bytes());
+    }
+    // The JSON inside links (the target also opens an input starting with `{` as a
+    // state): every attention kind, score function and mask, four variants, padding.
+    let mut every = LabState {
+        text: "the cat sat on the mat because it was tired".into(),
+        pad_to: Some(12),
+        ..LabState::default()
+    };
+    every.variants.clear();
+    let kinds = [
+        (AttentionKind::Softmax, ScoreFunction::Additive),
+        (AttentionKind::Elu1, ScoreFunction::ScaledDot),
+        (AttentionKind::Linformer, ScoreFunction::ScaledDot),
+        (AttentionKind::Taylor, ScoreFunction::General),
+    ];
+    for (i, (attention, score)) in kinds.into_iter().enumerate() {
+        let mut v = Variant::named(["A", "B", "C", "D"][i]);
+        v.attention = attention;
+        v.score = score;
+        v.temperature = 0.5 + i as f32;
+        every.variants.push(v);
+    }
+    every.variants[0].masks.causal = true;
+    every.variants[0].masks.padding = true;
+    every.variants[0].masks.custom = vec![(1, 0), (3, 2)];
+    every.variants[1].masks.window = Some(2);
+    every.variants[3].masks.strided = Some(3);
+    every.variants[3].masks.global = vec![0, 4];
+    let mut cross_linear = cross.clone();
+    cross_linear.variants[1].attention = AttentionKind::Efficient;
+    cross_linear.variants[0].attention = AttentionKind::Relu;
+    cross_linear.model.heads = 8;
+    for (name, state) in [("state-every", &every), ("state-cross", &cross_linear)] {
+        put("link", name, &link_json(&fragment::encode(state)));
     }
 
     // attnlab-tensors/1 documents: the CLI's hand-checked cases and a lesson's.
