@@ -412,7 +412,37 @@ impl Problem {
             index: h,
             len: self.heads.len(),
         })?;
-        compute_head(head, &self.spec, &self.mask).map_err(|e| match e {
+        compute_head(head, &self.spec, &self.mask, None).map_err(|e| match e {
+            CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
+            other => other,
+        })
+    }
+
+    /// Head `h`'s raw scores, before temperature and mask: `score(q_i, k_j)` for softmax
+    /// attention, the scaled dot products with Linformer's projected keys for Linformer;
+    /// `None` for the kinds without scores. They depend only on the heads, the score
+    /// function and the kind, so a change of temperature or mask can keep them (see
+    /// [`Problem::compute_head_scored`]).
+    pub fn raw_scores(&self, h: usize) -> Result<Option<Array2<f32>>> {
+        let head = self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
+            field: "head",
+            index: h,
+            len: self.heads.len(),
+        })?;
+        Ok(raw_scores(head, &self.spec))
+    }
+
+    /// [`Problem::compute_head`] with head `h`'s raw scores already computed: `raw` must be
+    /// [`Problem::raw_scores`] of a problem with the same heads, score function and kind
+    /// (a problem that differs from this one only in temperature or masks). The result is
+    /// the same as [`Problem::compute_head`]'s, without computing the scores again.
+    pub fn compute_head_scored(&self, h: usize, raw: Option<&Array2<f32>>) -> Result<HeadResult> {
+        let head = self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
+            field: "head",
+            index: h,
+            len: self.heads.len(),
+        })?;
+        compute_head(head, &self.spec, &self.mask, raw).map_err(|e| match e {
             CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
             other => other,
         })
@@ -529,20 +559,66 @@ fn finite_or(a: &Array2<f32>, what: &'static str) -> Result<()> {
     }
 }
 
+/// The raw scores of one head of a validated problem (see [`Problem::raw_scores`]).
+fn raw_scores(head: &HeadInput, spec: &AttentionSpec) -> Option<Array2<f32>> {
+    match spec.attention {
+        AttentionKind::Softmax => Some(score::scores(
+            spec.score,
+            &head.q,
+            &head.k,
+            &head.score_params,
+        )),
+        AttentionKind::Linformer => {
+            let lin = head.linformer.as_ref().expect("validated");
+            let k_proj = lin.e.dot(&head.k); // k × d_k
+            Some(score::scores(
+                ScoreFunction::ScaledDot,
+                &head.q,
+                &k_proj.as_standard_layout().into_owned(),
+                &ScoreParams::None,
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Computes one head of a validated problem (see [`Problem::new`]); `mask` is its
-/// `n × m` mask.
-fn compute_head(head: &HeadInput, spec: &AttentionSpec, mask: &Mask) -> Result<HeadResult> {
+/// `n × m` mask; `given`: its raw scores, already computed.
+fn compute_head(
+    head: &HeadInput,
+    spec: &AttentionSpec,
+    mask: &Mask,
+    given: Option<&Array2<f32>>,
+) -> Result<HeadResult> {
     let (n, m) = (head.q.nrows(), head.k.nrows());
     let key_allowed = spec.mask.key_allowed(m);
-    let (weights, output, scores, mask, computation) = match spec.attention {
+    // Scores given in another shape are not this problem's: computed afresh.
+    let columns = match (&head.linformer, spec.attention) {
+        (Some(lin), AttentionKind::Linformer) => lin.e.nrows(),
+        _ => m,
+    };
+    let raw = || match given {
+        Some(raw) if raw.dim() == (n, columns) => raw.clone(),
+        _ => raw_scores(head, spec).expect("a kind with scores"),
+    };
+    // The softmax kinds bring their rows' entropy from the softmax's own sums; the
+    // others' is taken from their weights below.
+    let (weights, output, scores, mask, computation, entropy) = match spec.attention {
         AttentionKind::Softmax => {
-            let raw = score::scores(spec.score, &head.q, &head.k, &head.score_params);
+            let raw = raw();
             finite_or(&raw, "scores")?;
             let logits = raw.mapv(|s| s / spec.temperature);
             finite_or(&logits, "logits (score / temperature)")?;
-            let a = softmax::softmax_masked(&logits, mask);
+            let (a, h) = softmax::softmax_masked_entropy(&logits, mask);
             let o = linear::weights_times_values(&a, &head.v);
-            (a, o, Some(raw), mask.clone(), Computation::Quadratic)
+            (
+                a,
+                o,
+                Some(raw),
+                mask.clone(),
+                Computation::Quadratic,
+                Some(h),
+            )
         }
         kind @ (AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor) => {
             let map = kind.feature_map().expect("kernel kind");
@@ -570,34 +646,28 @@ fn compute_head(head: &HeadInput, spec: &AttentionSpec, mask: &Mask) -> Result<H
                     Computation::LinearGlobal,
                 )
             };
-            (implied, o, Some(sim), mask.clone(), how)
+            (implied, o, Some(sim), mask.clone(), how, None)
         }
         AttentionKind::Efficient => {
             let (implied, o) = linear::efficient(&head.q, &head.k, &head.v, &key_allowed);
-            (implied, o, None, mask.clone(), Computation::Efficient)
+            (implied, o, None, mask.clone(), Computation::Efficient, None)
         }
         AttentionKind::Linformer => {
             let lin = head.linformer.as_ref().expect("validated");
-            let k_proj = lin.e.dot(&head.k); // k × d_k
             let v_proj = lin.f.dot(&head.v); // k × d_v
-            let raw = score::scores(
-                ScoreFunction::ScaledDot,
-                &head.q,
-                &k_proj.as_standard_layout().into_owned(),
-                &ScoreParams::None,
-            );
+            let raw = raw();
             finite_or(&raw, "scores")?;
             let logits = raw.mapv(|s| s / spec.temperature);
             finite_or(&logits, "logits (score / temperature)")?;
             let full = Mask::full(n, lin.e.nrows());
-            let a = softmax::softmax_masked(&logits, &full);
+            let (a, h) = softmax::softmax_masked_entropy(&logits, &full);
             let o = linear::weights_times_values(&a, &v_proj.as_standard_layout().into_owned());
-            (a, o, Some(raw), full, Computation::Linformer)
+            (a, o, Some(raw), full, Computation::Linformer, Some(h))
         }
     };
     finite_or(&output, "outputs")?;
     let empty_rows = mask.empty_rows();
-    let row_entropy = metrics::row_entropy(&weights);
+    let row_entropy = entropy.unwrap_or_else(|| metrics::row_entropy(&weights));
     let row_entropy_normalised = metrics::normalised_entropy(&row_entropy, &mask);
     debug_assert_eq!(weights.nrows(), n);
     Ok(HeadResult {

@@ -66,15 +66,6 @@ pub struct Comparison {
     pub rows_compared: usize,
 }
 
-fn kl(p: &[f64], q: &[f64]) -> f64 {
-    p.iter()
-        .zip(q)
-        .filter(|(a, _)| **a > 0.0)
-        .map(|(a, b)| a * (a / b.max(KL_FLOOR)).ln())
-        .sum::<f64>()
-        .max(0.0)
-}
-
 /// Compares two weight matrices (e.g. two variants on the same input).
 pub fn compare(a: &Array2<f32>, b: &Array2<f32>) -> Result<Comparison> {
     if a.dim() != b.dim() {
@@ -98,15 +89,16 @@ pub fn compare(a: &Array2<f32>, b: &Array2<f32>) -> Result<Comparison> {
         sum_abs += f64::from(d);
     }
     let (mut kl_sum, mut js_sum, mut rows) = (0.0f64, 0.0f64, 0usize);
+    let total = |r: &[f32]| r.iter().map(|&v| f64::from(v)).sum::<f64>();
     for (ra, rb) in a.rows().into_iter().zip(b.rows()) {
-        let p: Vec<f64> = ra.iter().map(|&v| f64::from(v)).collect();
-        let q: Vec<f64> = rb.iter().map(|&v| f64::from(v)).collect();
-        if p.iter().sum::<f64>() <= 0.0 || q.iter().sum::<f64>() <= 0.0 {
+        let (p, q) = (ra.as_standard_layout(), rb.as_standard_layout());
+        let (p, q) = (p.as_slice().unwrap_or(&[]), q.as_slice().unwrap_or(&[]));
+        if total(p) <= 0.0 || total(q) <= 0.0 {
             continue;
         }
-        let mid: Vec<f64> = p.iter().zip(&q).map(|(x, y)| 0.5 * (x + y)).collect();
-        kl_sum += kl(&p, &q);
-        js_sum += 0.5 * kl(&p, &mid) + 0.5 * kl(&q, &mid);
+        let (kl, js) = crate::kernels::divergences(p, q, KL_FLOOR as f32);
+        kl_sum += kl;
+        js_sum += js;
         rows += 1;
     }
     let cells = a.len().max(1) as f64;

@@ -71,6 +71,38 @@ pub fn softmax_masked(logits: &Array2<f32>, mask: &Mask) -> Array2<f32> {
     out
 }
 
+/// [`softmax_masked`] and each row's entropy `H_i = −Σ_j a_ij ln a_ij` (nats), without a
+/// logarithm per cell: with `M` the row's largest allowed logit and `Z = Σ_j e^(l_ij − M)`,
+/// `ln a_ij = l_ij − M − ln Z`, so `H_i = ln Z + Σ_j a_ij (M − l_ij)`, and `ln Z = −ln a_i*`
+/// for the weight `a_i* = 1/Z` of the largest logit. Both terms are at least 0, so nothing
+/// cancels. Cells the softmax leaves at exactly 0 add nothing, as in the per-cell sum; an
+/// empty row's entropy is 0.
+pub fn softmax_masked_entropy(logits: &Array2<f32>, mask: &Mask) -> (Array2<f32>, Vec<f32>) {
+    let weights = softmax_masked(logits, mask);
+    let (n, m) = logits.dim();
+    let src = logits.as_standard_layout();
+    let src = src.as_slice().expect("standard layout");
+    let dst = weights.as_slice().expect("fresh array");
+    let full = mask.is_full();
+    let entropy = (0..n)
+        .map(|i| {
+            let (l, a) = (&src[i * m..(i + 1) * m], &dst[i * m..(i + 1) * m]);
+            let top = if full {
+                kernels::max(l)
+            } else {
+                masked_max(l, mask.row(i))
+            };
+            let a_top = kernels::max(a);
+            if !top.is_finite() || a_top <= 0.0 {
+                return 0.0;
+            }
+            let h = -a_top.ln() + kernels::weighted_gap(a, l, top);
+            h.max(0.0)
+        })
+        .collect();
+    (weights, entropy)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

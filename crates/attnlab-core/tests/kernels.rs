@@ -194,6 +194,40 @@ proptest! {
     }
 
     #[test]
+    fn weighted_gap_matches_scalar(x in lane_length().prop_flat_map(|n| (values(n, 50.0), sparse(n)))) {
+        // Weights (absolute values, some exactly 0) and logits below their maximum.
+        let (logits, w) = x;
+        let w: Vec<f32> = w.iter().map(|v| v.abs()).collect();
+        let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max).max(0.0);
+        let (got, want) = (kernels::weighted_gap(&w, &logits, top), scalar::weighted_gap(&w, &logits, top));
+        let size: f32 = w.iter().zip(&logits).map(|(a, b)| a * (top - b)).sum();
+        prop_assert!((got - want).abs() <= 1e-5 * size.max(1.0), "{} vs scalar {}", got, want);
+    }
+
+    #[test]
+    fn divergences_match_scalar(rows in lane_length().prop_flat_map(|n| {
+        let row = || prop::collection::vec(prop_oneof![1 => Just(0.0f32), 1 => 1e-12f32..1e-3, 3 => 0.0f32..1.0], n);
+        (row(), row(), 0.0f32..1.0)
+    })) {
+        // Two rows of weights with exact zeros (blocked keys), and a third that is the
+        // first nudged by at most 1% (two similar variants: ratios near 1).
+        let (a, b, nudge) = rows;
+        let norm = |w: &[f32]| {
+            let sum: f32 = w.iter().sum();
+            w.iter().map(|v| if sum > 0.0 { v / sum } else { 0.0 }).collect::<Vec<f32>>()
+        };
+        let (p, q) = (norm(&a), norm(&b));
+        let near = norm(&p.iter().enumerate().map(|(i, v)| v * (1.0 + 0.01 * nudge * ((i % 3) as f32 - 1.0))).collect::<Vec<_>>());
+        for (x, y) in [(&p, &q), (&p, &near), (&p, &p)] {
+            let (got, want) = (kernels::divergences(x, y, 1e-10), scalar::divergences(x, y, 1e-10));
+            prop_assert!(got.0 >= 0.0 && got.1 >= 0.0);
+            prop_assert!((got.0 - want.0).abs() <= 2e-5 * want.0 + 5e-7, "KL {} vs scalar {}", got.0, want.0);
+            prop_assert!((got.1 - want.1).abs() <= 2e-5 * want.1 + 5e-7, "JS {} vs scalar {}", got.1, want.1);
+        }
+        prop_assert_eq!(kernels::divergences(&p, &p, 1e-10), (0.0, 0.0));
+    }
+
+    #[test]
     fn exp_and_feature_maps_match_scalar(x in lane_length().prop_flat_map(|n| values(n, 90.0))) {
         let (mut a, mut b) = (vec![0.0; x.len()], vec![0.0; x.len()]);
         kernels::exp(&x, &mut a);

@@ -60,6 +60,33 @@ fn any_head() -> impl Strategy<Value = HeadInput> {
 }
 
 proptest! {
+    #![proptest_config(config(256))]
+
+    /// The softmax's entropy from its own sums equals `−Σ a ln a` over its weights (in
+    /// f64), for logits from nearly equal to a thousand apart and every mask.
+    #[test]
+    fn softmax_entropy_from_its_sums_equals_the_per_cell_sum(
+        (n, m, logits, mask) in (1usize..9, 1usize..40).prop_flat_map(|(n, m)| {
+            (Just(n), Just(m), prop::collection::vec(-1.0f32..1.0, n * m), mask_spec(n, m))
+        }),
+        scale in prop_oneof![Just(1e-3f32), Just(1.0), Just(30.0), Just(1000.0)],
+    ) {
+        let logits = Array2::from_shape_vec((n, m), logits.iter().map(|x| x * scale).collect()).unwrap();
+        let mask = mask.build(n, m);
+        let (weights, entropy) = attnlab_core::softmax::softmax_masked_entropy(&logits, &mask);
+        prop_assert_eq!(&weights, &attnlab_core::softmax::softmax_masked(&logits, &mask));
+        for (i, row) in weights.rows().into_iter().enumerate() {
+            let want = scalar::entropy(&row.to_vec());
+            prop_assert!(entropy[i] >= 0.0);
+            prop_assert!(
+                (entropy[i] - want).abs() <= 2e-5 * want.max(1.0),
+                "row {}: {} from the sums, {} per cell (scale {})", i, entropy[i], want, scale
+            );
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(config(200))]
 
     #[test]
@@ -202,6 +229,75 @@ fn without_positions_permuting_tokens_permutes_attention() {
         .map(|(i, j)| (b[[i, j]] - a[[perm[i], perm[j]]]).abs())
         .fold(0.0f32, f32::max);
     assert!(moved > 1e-3, "positions break the symmetry: {moved}");
+}
+
+/// A temperature or mask change keeps the raw scores: computing a head from the scores
+/// of a problem with τ = 1 and no mask gives exactly what computing it afresh gives, for
+/// every score function, softmax and Linformer, and the kinds without scores ignore them.
+#[test]
+fn raw_scores_kept_across_temperature_and_masks_give_the_same_heads() {
+    let cfg = ModelConfig {
+        d_model: 16,
+        heads: 2,
+        ..ModelConfig::default()
+    };
+    let x = cfg.encode(&tokenize("the cat sat on the mat")).unwrap().x;
+    let p = cfg.project(&x, &x).unwrap();
+    let masks = [
+        MaskSpec::default(),
+        MaskSpec {
+            causal: true,
+            window: Some(1),
+            ..MaskSpec::default()
+        },
+    ];
+    for attention in AttentionKind::ALL {
+        for score in ScoreFunction::ALL {
+            let plain = AttentionSpec {
+                attention,
+                score,
+                ..AttentionSpec::default()
+            };
+            let scored = cfg.problem(&p, plain.clone(), 3).unwrap();
+            for (temperature, mask) in [0.3, 1.0, 7.5].into_iter().zip(masks.iter().cycle()) {
+                let spec = AttentionSpec {
+                    temperature,
+                    mask: mask.clone(),
+                    ..plain.clone()
+                };
+                let Ok(problem) = cfg.problem(&p, spec, 3) else {
+                    continue; // a mask this kind cannot honour
+                };
+                for h in 0..2 {
+                    let raw = scored.raw_scores(h).unwrap();
+                    let uses_scores =
+                        matches!(attention, AttentionKind::Softmax | AttentionKind::Linformer);
+                    assert_eq!(raw.is_some(), uses_scores, "{attention:?}");
+                    assert_eq!(
+                        problem.compute_head_scored(h, raw.as_ref()).unwrap(),
+                        problem.compute_head(h).unwrap(),
+                        "{attention:?} {score:?} τ = {temperature} head {h}"
+                    );
+                }
+            }
+        }
+    }
+    // The scores given are the ones used (all zero: every row uniform), and scores of
+    // another shape are not used.
+    let problem = cfg.problem(&p, AttentionSpec::default(), 3).unwrap();
+    let zeros = Array2::zeros((6, 6));
+    let uniform = problem.compute_head_scored(0, Some(&zeros)).unwrap();
+    assert!(
+        uniform
+            .weights
+            .iter()
+            .all(|&w| (w - 1.0 / 6.0).abs() < 1e-6)
+    );
+    let wrong = Array2::zeros((2, 2));
+    assert_eq!(
+        problem.compute_head_scored(0, Some(&wrong)).unwrap(),
+        problem.compute_head(0).unwrap()
+    );
 }
 
 #[test]

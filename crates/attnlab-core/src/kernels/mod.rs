@@ -196,6 +196,25 @@ pub fn entropy(a: &[f32]) -> f32 {
     active::entropy(a)
 }
 
+/// `Σ_j p_j (m − x_j)`: with `p` a softmax row of the logits `x` and `m` their largest
+/// allowed value, the part of the row's entropy that needs no logarithm (see
+/// [`crate::softmax::softmax_masked_entropy`]).
+#[inline]
+pub fn weighted_gap(p: &[f32], x: &[f32], m: f32) -> f32 {
+    debug_assert_eq!(p.len(), x.len());
+    active::weighted_gap(p, x, m)
+}
+
+/// The Kullback–Leibler divergence `KL(p ‖ q)` (with `q` floored at `floor`) and the
+/// Jensen–Shannon divergence of two rows of weights, in nats, over their positive
+/// entries; neither below 0. The SIMD path takes the logarithms of the ratios by the
+/// polynomial of [`entropy`].
+#[inline]
+pub fn divergences(p: &[f32], q: &[f32], floor: f32) -> (f64, f64) {
+    debug_assert_eq!(p.len(), q.len());
+    active::divergences(p, q, floor)
+}
+
 /// The feature map `elu(x) + 1` elementwise (`x + 1` for `x > 0`, else `e^x`).
 #[inline]
 pub fn elu1(x: &[f32], out: &mut [f32]) {

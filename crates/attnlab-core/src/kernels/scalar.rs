@@ -117,6 +117,32 @@ pub fn entropy(a: &[f32]) -> f32 {
     if h > 0.0 { h as f32 } else { 0.0 }
 }
 
+/// `Σ_j p_j (m − x_j)`, summed in f64.
+pub fn weighted_gap(p: &[f32], x: &[f32], m: f32) -> f32 {
+    p.iter()
+        .zip(x)
+        .map(|(&p, &x)| f64::from(p) * (f64::from(m) - f64::from(x)))
+        .sum::<f64>() as f32
+}
+
+/// `(KL(p ‖ q), JS(p, q))` of two rows of weights, in f64: `Σ p ln(p / max(q, floor))`
+/// over `p > 0`, and `½ Σ p ln(p/m) + ½ Σ q ln(q/m)` with `m = (p + q)/2`; neither below 0.
+pub fn divergences(p: &[f32], q: &[f32], floor: f32) -> (f64, f64) {
+    let (mut kl, mut js) = (0.0f64, 0.0f64);
+    for (&a, &b) in p.iter().zip(q) {
+        let (a, b) = (f64::from(a), f64::from(b));
+        let m = 0.5 * (a + b);
+        if a > 0.0 {
+            kl += a * (a / b.max(f64::from(floor))).ln();
+            js += 0.5 * a * (a / m).ln();
+        }
+        if b > 0.0 {
+            js += 0.5 * b * (b / m).ln();
+        }
+    }
+    (kl.max(0.0), js.max(0.0))
+}
+
 /// `out += Σ_j w_j · rows_j` over the rows (`out.len()` wide) whose weight is not zero,
 /// in order of `j`: one [`axpy`] per non-zero weight.
 pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {

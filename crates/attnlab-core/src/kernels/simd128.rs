@@ -5,10 +5,10 @@
 //! sums) sum in four lanes and agree to rounding; `exp` is a polynomial within 2 ulp.
 
 use core::arch::wasm32::{
-    f32x4_add, f32x4_convert_i32x4, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_lt, f32x4_mul,
-    f32x4_pmax, f32x4_pmin, f32x4_splat, f32x4_sub, i32x4, i32x4_add, i32x4_shl, i32x4_shr,
-    i32x4_shuffle, i32x4_splat, i32x4_sub, v128, v128_and, v128_bitselect, v128_load, v128_or,
-    v128_store,
+    f32x4_add, f32x4_convert_i32x4, f32x4_div, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_lt,
+    f32x4_mul, f32x4_pmax, f32x4_pmin, f32x4_splat, f32x4_sub, i32x4, i32x4_add, i32x4_shl,
+    i32x4_shr, i32x4_shuffle, i32x4_splat, i32x4_sub, v128, v128_and, v128_bitselect, v128_load,
+    v128_or, v128_store,
 };
 
 const LANES: usize = 4;
@@ -202,6 +202,61 @@ pub fn entropy(a: &[f32]) -> f32 {
     }
     let h = -sum;
     if h > 0.0 { h } else { 0.0 }
+}
+
+/// `Σ_j p_j (m − x_j)`, four lanes at a time.
+pub fn weighted_gap(p: &[f32], x: &[f32], m: f32) -> f32 {
+    let n = p.len().min(x.len());
+    let vm = f32x4_splat(m);
+    let mut acc = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        acc = f32x4_add(acc, f32x4_mul(load(&p[i..]), f32x4_sub(vm, load(&x[i..]))));
+        i += LANES;
+    }
+    let mut sum = hsum(acc);
+    for j in i..n {
+        sum += p[j] * (m - x[j]);
+    }
+    sum
+}
+
+/// `(KL(p ‖ q), JS(p, q))` as [`super::scalar::divergences`], four lanes at a time with
+/// [`ln4`] of the ratios (accurate near 1, where similar rows put them), summed in f32
+/// lanes per row. Subnormal weights count as 0, as in [`entropy`].
+pub fn divergences(p: &[f32], q: &[f32], floor: f32) -> (f64, f64) {
+    let n = p.len().min(q.len());
+    let tiny = f32x4_splat(f32::MIN_POSITIVE);
+    let half = f32x4_splat(0.5);
+    let floor = f32x4_splat(floor);
+    // Lanes at or above the smallest normal number, else 0; and a safe divisor there.
+    let kept = |x: v128| v128_and(x, f32x4_ge(x, tiny));
+    let terms = |a: v128, b: v128| {
+        let (a, b) = (kept(a), kept(b));
+        let m = f32x4_mul(half, f32x4_add(a, b));
+        let m_safe = f32x4_pmax(m, tiny);
+        let a_safe = f32x4_pmax(a, tiny);
+        let b_safe = f32x4_pmax(b, tiny);
+        let kl = f32x4_mul(a, ln4(f32x4_div(a_safe, f32x4_pmax(b, floor))));
+        let js_a = f32x4_mul(a, ln4(f32x4_div(a_safe, m_safe)));
+        let js_b = f32x4_mul(b, ln4(f32x4_div(b_safe, m_safe)));
+        (kl, f32x4_mul(half, f32x4_add(js_a, js_b)))
+    };
+    let (mut kl, mut js) = (f32x4_splat(0.0), f32x4_splat(0.0));
+    let mut i = 0;
+    while i + LANES <= n {
+        let (k, j) = terms(load(&p[i..]), load(&q[i..]));
+        kl = f32x4_add(kl, k);
+        js = f32x4_add(js, j);
+        i += LANES;
+    }
+    let (mut kl_sum, mut js_sum) = (f64::from(hsum(kl)), f64::from(hsum(js)));
+    for j in i..n {
+        let (k, s) = terms(f32x4_splat(p[j]), f32x4_splat(q[j]));
+        kl_sum += f64::from(f32x4_extract_lane::<0>(k));
+        js_sum += f64::from(f32x4_extract_lane::<0>(s));
+    }
+    (kl_sum.max(0.0), js_sum.max(0.0))
 }
 
 /// `out_i = exp(x_i)`, four lanes at a time with [`exp4`], then the tail through it too.
