@@ -181,6 +181,26 @@ test.describe('on a phone', () => {
     await expect(page.getByTestId('lesson-step-of')).toHaveText('Step 1 of 7');
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  test('presenting on a phone, the code sits in the page, over no figure', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('present').click();
+    const corner = page.getByTestId('qr-corner');
+    await expect(corner).toBeVisible();
+    expect(await corner.evaluate((el) => getComputedStyle(el).position)).toBe('static');
+    const code = (await corner.boundingBox())!;
+    const overlaps = await page.locator('canvas').evaluateAll((cs, code) =>
+      cs.map((c) => c.getBoundingClientRect())
+        .filter((r) => r.width > 0 && r.left < code.x + code.width && code.x < r.right
+          && r.top + window.scrollY < code.y + window.scrollY + code.height && code.y + window.scrollY < r.bottom + window.scrollY).length, code);
+    expect(overlaps).toBe(0);
+    // Presenting keeps a phone's type size: every page still fits the width.
+    for (const name of PAGES) {
+      await page.getByTestId(`page-${name}`).click();
+      await expect(page.getByTestId(`page-${name}`)).toHaveAttribute('aria-selected', 'true');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(PHONE.width);
+    }
+  });
 });
 
 for (const size of [{ width: 768, height: 1024 }, { width: 1024, height: 768 }]) {

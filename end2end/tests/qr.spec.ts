@@ -121,6 +121,12 @@ test('presentation mode shows the code in a corner; a click enlarges it and Esc 
   const viewport = page.viewportSize()!;
   expect(box.x + box.width).toBeGreaterThan(viewport.width - 40);
   expect(box.y + box.height).toBeGreaterThan(viewport.height - 40);
+  // The page keeps a strip for the code: no figure lies under it, wherever the page is
+  // scrolled (the code is fixed; the figures' columns end left of it).
+  const rights = await page.locator('main canvas').evaluateAll((cs) =>
+    cs.map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => r.right));
+  expect(rights.length).toBeGreaterThan(0);
+  for (const right of rights) expect(right).toBeLessThanOrEqual(box.x);
   const link = await shareLink(page);
   expect(await decode(small)).toBe(link);
 

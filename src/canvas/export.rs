@@ -404,8 +404,16 @@ pub fn ExportMenu(
         }));
     };
     let id = move |what: &str| format!("{}-export-{what}", testid.get());
+    // The command holds the whole state's link: built only while the menu is open, not on
+    // every change of the state.
+    let open = RwSignal::new(false);
     view! {
-        <details class="export" data-testid=move || id("menu")>
+        <details class="export" data-testid=move || id("menu")
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let el = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok());
+                open.set(el.is_some_and(|d| d.open()));
+            }>
             <summary>{t("Export", "导出")}</summary>
             <div class="export-buttons">
                 <button type="button" data-testid=move || id("png") on:click=save_png title=t("PNG at twice the page's resolution", "两倍于页面分辨率的 PNG")>"PNG"</button>
@@ -425,7 +433,7 @@ pub fn ExportMenu(
             </div>
             {command.map(|c| view! {
                 <p class="export-command">{t("The same figure from the command line: ", "在命令行中画出同一幅图：")}
-                    <code translate="no" data-testid=move || id("command")>{move || c.get()}</code></p>
+                    <code translate="no" data-testid=move || id("command")>{move || open.get().then(|| c.get())}</code></p>
             })}
         </details>
     }

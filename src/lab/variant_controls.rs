@@ -23,7 +23,17 @@ pub fn VariantControls(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
-    let v = move || variant.get();
+    // What every knob but the temperature's reads: the variant without its temperature
+    // and name, so dragging τ reruns only the temperature's own bindings.
+    let knobs = Memo::new(move |_| {
+        variant.with(|v| Variant {
+            name: String::new(),
+            temperature: 1.0,
+            ..v.clone()
+        })
+    });
+    let v = move || knobs.get();
+    let temperature = move || variant.with(|v| v.temperature);
     let set = move |f: &dyn Fn(&mut Variant)| {
         let mut next = variant.get_untracked();
         f(&mut next);
@@ -136,7 +146,7 @@ pub fn VariantControls(
                         aria-label=t("temperature (log scale, 0.01 to 100)", "温度（对数刻度，0.01 到 100）")
                         aria-describedby=why_id(&id("temperature"))
                         disabled=move || v().temperature_unused(Lang::En).is_some()
-                        prop:value=move || format!("{:.2}", v().temperature.log10())
+                        prop:value=move || format!("{:.2}", temperature().log10())
                         on:input=move |ev| {
                             if let Ok(x) = event_target_value(&ev).parse::<f32>() {
                                 let t = round_sig(10f32.powf(x)).clamp(*TEMPERATURE_RANGE.start(), *TEMPERATURE_RANGE.end());
@@ -147,7 +157,7 @@ pub fn VariantControls(
                     <input type="number" min="0.01" max="100" step="any" class="temperature-value"
                         data-testid="temperature-value" aria-label=t("temperature value", "温度值")
                         disabled=move || v().temperature_unused(Lang::En).is_some()
-                        prop:value=move || v().temperature.to_string()
+                        prop:value=move || temperature().to_string()
                         on:change=move |ev| {
                             match event_target_value(&ev).trim().parse::<f32>() {
                                 Ok(t) if TEMPERATURE_RANGE.contains(&t) => {
@@ -248,6 +258,9 @@ fn GlobalTokens(
     let state = use_app_state();
     let lang = use_lang();
     let why_el = why_id(&uid);
+    // One memo between the chips and the variant: a change elsewhere in the variant (its
+    // temperature, say) reruns it, not every chip's bindings.
+    let global = Memo::new(move |_| variant.with(|v| v.masks.global.clone()));
     view! {
         <div class="knob global-tokens" class:is-disabled=move || why.with(Option::is_some)
             tabindex=move || why.with(Option::is_some).then_some("0") title=move || why.get()>
@@ -258,7 +271,7 @@ fn GlobalTokens(
                     each=move || state.tokens.with(|t| t.labels()).into_iter().enumerate()
                     key=|(i, t)| (*i, t.clone())
                     children=move |(i, t)| {
-                        let on = move || variant.with(|v| v.masks.global.contains(&i));
+                        let on = move || global.with(|g| g.contains(&i));
                         view! {
                             <button type="button" class="chip" data-testid="global-token"
                                 aria-pressed=move || on().to_string()

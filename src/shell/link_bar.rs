@@ -2,6 +2,7 @@ use attnlab_lab::fragment;
 use leptos::html::Input;
 use leptos::prelude::*;
 use leptos_use_fn_debounce_throttle::use_throttle_fn;
+use std::time::Duration;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -28,17 +29,26 @@ pub fn LinkBar() -> impl IntoView {
 
     // Effects are for syncing with the outside world: here, the address bar. A single
     // change goes there at once; while a slider is dragged (a change every frame) it is
-    // written at most every ADDRESS_DELAY_MS, and the last state always lands
-    // (`replaceState` costs milliseconds a call in Chromium): a throttle with both edges.
+    // written at most every ADDRESS_DELAY_MS, and the last state always lands: a throttle
+    // with both edges. Each write waits for the next frame to be painted, so
+    // `replaceState` (milliseconds a call in Chromium) never runs between a change and its
+    // repaint.
     // The address this page put in the address bar (or opened with): a different one
     // there means a link was pasted, which wins over anything unsaved here.
     let written = StoredValue::new(current_address());
+    let write_now = move || {
+        // A link pasted since the last write wins: the page reopens with it (`hashchange`
+        // below), and a pending write must not overwrite it first.
+        if written.with_value(|w| *w != current_address()) {
+            return;
+        }
+        let hash = format!("#{}", link.get_untracked());
+        write_address(&hash);
+        written.set_value(hash);
+    };
+    // After the next paint: the frame's callbacks run, it is painted, then the task runs.
     let write_latest = use_throttle_fn(
-        move || {
-            let hash = format!("#{}", link.get_untracked());
-            write_address(&hash);
-            written.set_value(hash);
-        },
+        move || request_animation_frame(move || set_timeout(write_now, Duration::ZERO)),
         ADDRESS_DELAY_MS,
     );
     Effect::new(move |_| {

@@ -35,7 +35,7 @@ use attnlab_lab::i18n::{Lang, Tr};
 use attnlab_lab::pretrained::PretrainedView;
 use attnlab_lab::tensors::Brought;
 use attnlab_lab::tokens::{self, Tokens};
-use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
+use attnlab_lab::{LabState, Masks, Mode, ModelConfig, Page, Variant, View};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -552,12 +552,48 @@ impl VariantFactory {
                 model.with(|m| spec.with(|v| key_tokens.with(|t| compute::problem(m, p, v, t))))
             })
         });
-        let heads: Memo<Result<Vec<HeadResult>, CoreError>> = Memo::new(move |_| {
-            problem.with(|p| {
-                let p = p.as_ref().map_err(Clone::clone)?;
-                compute::compute_heads(p)
+        // What the raw scores depend on (the heads' Q and K, the score function, the kind,
+        // Linformer's k): a new number each time one of them changes. A change of τ or of
+        // the masks keeps it, and the heads are computed from the last result's raw
+        // scores instead of computing Q·Kᵀ again.
+        let scoring = Memo::new(move |_| {
+            variant.with(|v| Variant {
+                name: String::new(),
+                temperature: 1.0,
+                masks: Masks::default(),
+                ..v.clone()
             })
         });
+        let generation = StoredValue::new(0u64);
+        let score_inputs = Memo::new(move |_| {
+            projected.track();
+            key_tokens.track();
+            model.track();
+            scoring.track();
+            generation.update_value(|g| *g += 1);
+            generation.get_value()
+        });
+        let scored_with = StoredValue::new(None::<u64>);
+        let heads = Memo::new(
+            move |previous: Option<&Result<Vec<HeadResult>, CoreError>>| {
+                let inputs = score_inputs.get();
+                let kept = previous
+                    .and_then(|r| r.as_ref().ok())
+                    .filter(|_| scored_with.get_value() == Some(inputs));
+                let result = problem.with(|p| {
+                    let p = p.as_ref().map_err(Clone::clone)?;
+                    match kept {
+                        Some(heads) => {
+                            let raw: Vec<_> = heads.iter().map(|h| h.scores.as_ref()).collect();
+                            compute::compute_heads_scored(p, &raw)
+                        }
+                        None => compute::compute_heads(p),
+                    }
+                });
+                scored_with.set_value(result.is_ok().then_some(inputs));
+                result
+            },
+        );
         let labels = Memo::new(move |_| {
             let rows = tokens.with(Tokens::labels);
             let cols = key_tokens.with(|t| spec.with(|v| compute::key_labels(t, v)));

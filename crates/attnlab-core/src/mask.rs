@@ -205,7 +205,10 @@ impl Mask {
 
     /// True when every cell is allowed.
     pub fn is_full(&self) -> bool {
-        self.allowed.iter().all(|&a| a)
+        match self.allowed.as_slice() {
+            Some(cells) => cells.iter().all(|&a| a),
+            None => self.allowed.iter().all(|&a| a),
+        }
     }
 
     /// Rows with no allowed key, ascending.

@@ -84,6 +84,19 @@ pub fn compute_heads(problem: &Problem) -> Result<Vec<HeadResult>, CoreError> {
         .collect()
 }
 
+/// Every head of a problem, from raw scores already computed (`raw[h]`, the
+/// [`HeadResult::scores`] of an earlier result of a problem that differed from this one
+/// only in temperature or masks; see [`Problem::compute_head_scored`]). Missing ones are
+/// computed.
+pub fn compute_heads_scored(
+    problem: &Problem,
+    raw: &[Option<&Array2<f32>>],
+) -> Result<Vec<HeadResult>, CoreError> {
+    (0..problem.heads().len())
+        .map(|h| problem.compute_head_scored(h, raw.get(h).copied().flatten()))
+        .collect()
+}
+
 /// The mean of the heads' weights, with the mask they share.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeadAverage {

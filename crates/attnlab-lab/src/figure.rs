@@ -61,10 +61,18 @@ pub fn weights_heatmap(
         Some(s) => s.to_vec(),
         None => weights.iter().copied().collect(),
     };
-    let blocked: Vec<bool> = mask.allowed().iter().map(|&allowed| !allowed).collect();
-    Heatmap::weights(title, rows.to_vec(), cols.to_vec(), values)?
-        .with_blocked(blocked)?
-        .with_empty_rows(empty_rows.to_vec())
+    let figure = Heatmap::weights(title, rows.to_vec(), cols.to_vec(), values)?;
+    // Nothing blocked (no mask): no n × m list of `false`s to build and scan.
+    let figure = if mask.is_full() {
+        figure
+    } else {
+        let blocked: Vec<bool> = match mask.allowed().as_slice() {
+            Some(cells) => cells.iter().map(|&allowed| !allowed).collect(),
+            None => mask.allowed().iter().map(|&allowed| !allowed).collect(),
+        };
+        figure.with_blocked(blocked)?
+    };
+    figure.with_empty_rows(empty_rows.to_vec())
 }
 
 /// The figure of one head.
@@ -128,9 +136,10 @@ pub fn head_figure(
     match &result.scores {
         // Linformer's scores are over the tokens, its weights over `k` projected keys:
         // there is no raw score of a cell to read.
-        Some(s) if s.len() == figure.values().len() => {
-            figure.with_raw_scores(s.iter().copied().collect())
-        }
+        Some(s) if s.len() == figure.values().len() => figure.with_raw_scores(match s.as_slice() {
+            Some(s) => s.to_vec(),
+            None => s.iter().copied().collect(),
+        }),
         _ => Ok(figure),
     }
 }

@@ -181,6 +181,32 @@ struct TileSize {
     max_cell: f64,
 }
 
+/// The gap between tiles and the size of their titles: 14 and [`TILE_PX`] (× `s`), but
+/// when the columns are fixed (a narrow screen) and the widest title (`widest(px)`) does
+/// not fit its column of `avail_w`, the gap narrows to 6 and then the titles shrink, to
+/// 11 at the least (the smallest readable size).
+fn fitted_titles(
+    columns: Option<usize>,
+    heads: usize,
+    avail_w: f64,
+    widest: impl Fn(f64) -> f64,
+    s: f64,
+) -> (f64, f64) {
+    let (mut gap, mut px) = (14.0 * s, TILE_PX * s);
+    let Some(cols) = columns.map(|c| c.clamp(1, heads.max(1)) as f64) else {
+        return (gap, px);
+    };
+    let room = |gap: f64| (avail_w - (cols - 1.0) * gap) / cols;
+    if widest(px) > room(gap) {
+        gap = 6.0 * s;
+    }
+    let need = widest(px);
+    if need > room(gap) {
+        px = (px * room(gap) / need).max(11.0 * s);
+    }
+    (gap, px)
+}
+
 /// Columns, rows and cell size of the grid that makes the cells largest, among the
 /// shapes whose tiles are wide enough for their titles (any shape if none is).
 fn grid_shape(
@@ -264,7 +290,6 @@ fn paint_grid_parts<DB: DrawingBackend>(
     let pad = 14.0 * s;
     let title_px = 20.0 * s;
     let tick_px = 14.0 * s;
-    let tile_px = TILE_PX * s;
     let title_band = if grid.title.is_empty() {
         0.0
     } else {
@@ -294,15 +319,18 @@ fn paint_grid_parts<DB: DrawingBackend>(
         gap: crate::legend::GAP,
     };
     let legend_w = legend.width(s, tick_px);
-    let gap = 14.0 * s;
-    let tile_title_h = tile_px * 1.6;
     let top = pad + title_band;
-    let avail = (w - 2.0 * pad - legend_w, h - top - pad);
     let k = grid.heads.len();
-    let title_w = (0..k)
-        .map(|h| text::width(&grid.tile_title(h), tile_px))
-        .fold(0.0, f64::max)
-        * 1.1;
+    let widest = |px: f64| {
+        (0..k)
+            .map(|h| text::width(&grid.tile_title(h), px))
+            .fold(0.0, f64::max)
+            * 1.1
+    };
+    let (gap, tile_px) = fitted_titles(grid.columns, k, w - 2.0 * pad - legend_w, widest, s);
+    let tile_title_h = tile_px * 1.6;
+    let avail = (w - 2.0 * pad - legend_w, h - top - pad);
+    let title_w = widest(tile_px);
     let tile = TileSize {
         n,
         m,
@@ -339,7 +367,14 @@ fn paint_grid_parts<DB: DrawingBackend>(
         if all {
             let selected = grid.selected == Some(head);
             let title = grid.tile_title(head);
-            draw_tile_frame(area, &title, selected, (sx, slot_w, gap), &map, s)?;
+            draw_tile_frame(
+                area,
+                &title,
+                selected,
+                (sx, slot_w, gap),
+                &map,
+                (tile_px, s),
+            )?;
         }
         let bounds = (
             (sx.round() as i32 - half_gap, sy.round() as i32 - half_gap),
@@ -386,9 +421,8 @@ fn draw_tile_frame<DB: DrawingBackend>(
     selected: bool,
     (sx, slot_w, gap): (f64, f64, f64),
     map: &CellMap,
-    s: f64,
+    (tile_px, s): (f64, f64),
 ) -> DrawResult<DB> {
-    let tile_px = TILE_PX * s;
     let (mx, my) = (map.edge_x(0), map.edge_y(0));
     let (right, bottom) = (map.edge_x(map.cols()), map.edge_y(map.rows()));
     let (weight, ink) = if selected {
@@ -417,6 +451,23 @@ fn draw_tile_frame<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_fit_fixed_columns_down_to_the_readable_size() {
+        // A title 5 px wide per px of font: at 14 px it needs 70 px.
+        let widest = |px: f64| 5.0 * px;
+        // Free columns, or room enough: unchanged.
+        assert_eq!(fitted_titles(None, 12, 100.0, widest, 1.0), (14.0, 14.0));
+        assert_eq!(fitted_titles(Some(2), 12, 300.0, widest, 1.0), (14.0, 14.0));
+        // 6 columns in 470 px: 67.7 px each with a 14 px gap, 73.3 with 6 px.
+        assert_eq!(fitted_titles(Some(6), 12, 470.0, widest, 1.0), (6.0, 14.0));
+        // 6 columns in 400 px: 61.7 px each; the titles shrink to fit (12.3 px).
+        let (gap, px) = fitted_titles(Some(6), 12, 400.0, widest, 1.0);
+        assert_eq!(gap, 6.0);
+        assert!((widest(px) - (400.0 - 30.0) / 6.0).abs() < 1e-9);
+        // Never below 11 px, at any scale.
+        assert_eq!(fitted_titles(Some(6), 12, 200.0, widest, 2.0), (12.0, 22.0));
+    }
 
     #[test]
     fn grid_shapes_fill_the_area() {
