@@ -124,9 +124,10 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             "不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）",
         ));
     }
+    let span = header_span(bytes);
     // The reader allocates the header's declared length before reading it: a length
     // past the file's end is refused first (a lying 4-byte length would ask for GBs).
-    if let Some((start, len)) = header_span(bytes)
+    if let Some((start, len)) = span
         && start.saturating_add(len) > bytes.len()
     {
         return Err(BringError::both(
@@ -141,7 +142,7 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             ),
         ));
     }
-    if let Some((start, len)) = header_span(bytes) {
+    if let Some((start, len)) = span {
         let header = &bytes[start..start + len];
         // The header's Python literal parser backtracks exponentially on deep nesting
         // (`{{{{…`): a header is a flat dict, a structured dtype nests a few levels.
@@ -202,7 +203,8 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     };
     // The data must all be there before anything is allocated for it.
     let width = ty.num_bytes().unwrap_or(0);
-    let header = bytes.len() - npy_data_len(bytes);
+    // The bytes after the header (none when the header cannot be measured).
+    let header = span.map_or(bytes.len(), |(start, len)| (start + len).min(bytes.len()));
     let needed = count.saturating_mul(width);
     let present = bytes.len() - header;
     if present < needed {
@@ -363,14 +365,6 @@ fn python_integer(word: &[u8]) -> Option<Option<u64>> {
         return None;
     }
     Some(u64::from_str_radix(digits, radix).ok())
-}
-
-/// The number of bytes after the `.npy` header (0 when the header cannot be measured).
-fn npy_data_len(bytes: &[u8]) -> usize {
-    match header_span(bytes) {
-        Some((start, len)) => bytes.len().saturating_sub(start + len),
-        None => 0,
-    }
 }
 
 /// Refuses NaN, ±∞ and values beyond the f32 range, naming the first one's index (in
