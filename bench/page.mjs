@@ -16,6 +16,7 @@ export const PHONE = {
 // before anything loads; `init` runs in the page before its own scripts.
 export async function openPage(browser, device, init) {
   const context = await browser.newContext(device.context);
+  await context.addInitScript(paintsSince);
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
   if (device.cpuSlowdown !== 1) {
@@ -34,20 +35,29 @@ export function fragment({ tokens, heads, dModel }) {
   return '#v1.' + Buffer.from(json).toString('base64url');
 }
 
-export async function settle(page, quietMs) {
-  await page.evaluate(async (quiet) => {
+// Installed in every page (openPage): `window.attnlabPaintsSince(t0, quiet)` waits, a frame
+// at a time, until `quiet` ms pass without a new `attnlab:paint` mark at or after `t0`, and
+// resolves to those marks' times.
+function paintsSince() {
+  window.attnlabPaintsSince = async (t0, quiet) => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const count = () => performance.getEntriesByName('attnlab:paint', 'mark').length;
-    let seen = count();
+    const marks = () => performance.getEntriesByName('attnlab:paint', 'mark').filter((m) => m.startTime >= t0);
+    let seen = marks().length;
     let since = performance.now();
     while (performance.now() - since < quiet) {
       await frame();
-      if (count() !== seen) {
-        seen = count();
+      if (marks().length !== seen) {
+        seen = marks().length;
         since = performance.now();
       }
     }
-  }, quietMs);
+    return marks().map((m) => m.startTime);
+  };
+}
+
+// Waits until the page has painted nothing for `quietMs`.
+export async function settle(page, quietMs) {
+  await page.evaluate((quiet) => window.attnlabPaintsSince(0, quiet), quietMs);
 }
 
 export function percentile(xs, p) {

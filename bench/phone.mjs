@@ -32,24 +32,13 @@ export async function typing(browser, appOrigin, device, { config, typed, quietM
       async ({ ch, quiet }) => {
         performance.clearMarks('attnlab:paint');
         const box = document.querySelector('[data-testid=sentence-input]');
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
         const t0 = performance.now();
         box.value += ch;
         box.dispatchEvent(new InputEvent('input', { bubbles: true, data: ch, inputType: 'insertText' }));
         const nextFrame = await new Promise((resolve) =>
           requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)));
-        const marks = () => performance.getEntriesByName('attnlab:paint', 'mark').filter((m) => m.startTime >= t0);
-        let seen = marks().length;
-        let since = performance.now();
-        while (performance.now() - since < quiet) {
-          await frame();
-          if (marks().length !== seen) {
-            seen = marks().length;
-            since = performance.now();
-          }
-        }
-        const all = marks();
-        return { nextFrame, painted: all.length ? all[all.length - 1].startTime - t0 : null };
+        const all = await window.attnlabPaintsSince(t0, quiet);
+        return { nextFrame, painted: all.length ? all[all.length - 1] - t0 : null };
       },
       { ch, quiet: quietMs },
     );

@@ -158,18 +158,8 @@ async function interaction(browser, appOrigin, config, device = DESKTOP) {
         input.dispatchEvent(new Event('change', { bubbles: true }));
         await frame();
         await frame();
-        const marks = () => performance.getEntriesByName('attnlab:paint', 'mark').filter((m) => m.startTime >= t0);
-        let seen = marks().length;
-        let since = performance.now();
-        while (performance.now() - since < quiet) {
-          await frame();
-          if (marks().length !== seen) {
-            seen = marks().length;
-            since = performance.now();
-          }
-        }
-        const all = marks();
-        return all.length ? { ms: all[all.length - 1].startTime - t0, paints: all.length } : null;
+        const all = await window.attnlabPaintsSince(t0, quiet);
+        return all.length ? { ms: all[all.length - 1] - t0, paints: all.length } : null;
       },
       { tau, quiet: INTERACTION.quietMs },
     );

@@ -4,7 +4,7 @@
 //! height.
 
 use attnlab_plot::{
-    CellMap, CellText, ENTROPY_BAR, ENTROPY_TRACK, Heatmap, HeatmapStyle, MASK_FILL, MASK_HATCH,
+    CellText, ENTROPY_BAR, ENTROPY_TRACK, Heatmap, HeatmapStyle, MASK_FILL, MASK_HATCH,
     draw_heatmap,
 };
 use plotters::prelude::IntoDrawingArea;
@@ -13,7 +13,7 @@ use plotters_svg::SVGBackend;
 #[path = "support/svg.rs"]
 mod svg;
 
-use svg::{Tag, hex, num, rects, rects_filled, tags, texts, texts_outside};
+use svg::{Tag, hex, num, rects, rects_filled, render, tags, texts, texts_outside};
 
 const SENTENCE: [&str; 11] = [
     "The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired",
@@ -34,17 +34,6 @@ fn weights(n: usize, m: usize) -> Vec<f32> {
         v.extend(row.iter().map(|x| x / sum));
     }
     v
-}
-
-fn render(h: &Heatmap, size: (u32, u32), style: HeatmapStyle) -> (String, CellMap) {
-    let mut svg = String::new();
-    let map = {
-        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        let map = draw_heatmap(&area, h, &style).expect("drawing succeeds");
-        area.present().expect("present");
-        map
-    };
-    (svg, map)
 }
 
 fn sentence_heatmap() -> Heatmap {

@@ -2,14 +2,12 @@
 //! the axis captions share a line under the title, the legend lies under the matrix and
 //! the entropy panel is left out; read back from plotters' SVG backend.
 
-use attnlab_plot::{CellMap, ENTROPY_BAR, Heatmap, HeatmapStyle, draw_heatmap, natural_height};
-use plotters::prelude::IntoDrawingArea;
-use plotters_svg::SVGBackend;
+use attnlab_plot::{CellMap, ENTROPY_BAR, Heatmap, HeatmapStyle, natural_height};
 
 #[path = "support/svg.rs"]
 mod svg;
 
-use svg::{num, rects_filled, tags, texts, texts_outside};
+use svg::{num, rects_filled, render, tags, texts, texts_outside};
 
 const SENTENCE: [&str; 11] = [
     "The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired",
@@ -40,17 +38,12 @@ fn sentence(n: usize) -> Heatmap {
     .unwrap()
 }
 
-fn render(h: &Heatmap, width: f64, scale: f64) -> (String, CellMap, (u32, u32)) {
+/// `h` drawn `width` CSS px wide at `scale`, as tall as it needs.
+fn render_at(h: &Heatmap, width: f64, scale: f64) -> (String, CellMap, (u32, u32)) {
     let style = HeatmapStyle::scaled(scale);
     let w = width * scale;
     let size = (w as u32, natural_height(h, &style, w) as u32);
-    let mut svg = String::new();
-    let map = {
-        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        let map = draw_heatmap(&area, h, &style).expect("drawing succeeds");
-        area.present().expect("present");
-        map
-    };
+    let (svg, map) = render(h, size, style);
     (svg, map, size)
 }
 
@@ -68,7 +61,7 @@ fn on_a_phone_the_matrix_takes_four_fifths_of_the_width() {
     // A 390 px phone less a 2 px margin each side, at a phone's two device pixels per
     // CSS pixel and at one.
     for scale in [1.0, 2.0] {
-        let (svg, map, (w, h)) = render(&sentence(11), 386.0, scale);
+        let (svg, map, (w, h)) = render_at(&sentence(11), 386.0, scale);
         let matrix = f64::from(map.edge_x(11) - map.edge_x(0));
         assert!(
             matrix >= 0.8 * 390.0 * scale,
@@ -90,7 +83,7 @@ fn on_a_phone_the_matrix_takes_four_fifths_of_the_width() {
 
 #[test]
 fn on_a_phone_the_legend_lies_under_the_matrix_and_the_captions_share_a_line() {
-    let (svg, map, _) = render(&sentence(11), 386.0, 1.0);
+    let (svg, map, _) = render_at(&sentence(11), 386.0, 1.0);
     let bottom = map.edge_y(11);
     // The caption and both ends of the scale under the matrix.
     for t in ["weight", "0", "1"] {
@@ -111,19 +104,19 @@ fn on_a_phone_the_legend_lies_under_the_matrix_and_the_captions_share_a_line() {
 #[test]
 fn on_a_phone_many_tokens_fit_and_a_tablet_keeps_the_panel() {
     // 64 tokens: every k-th labelled, all inside.
-    let (svg, map, (w, h)) = render(&sentence(64), 386.0, 2.0);
+    let (svg, map, (w, h)) = render_at(&sentence(64), 386.0, 2.0);
     assert!(f64::from(map.edge_x(64) - map.edge_x(0)) >= 0.8 * 390.0 * 2.0);
     assert!(texts_outside(&svg, (w as i32, h as i32)).is_empty());
     // Two variants side by side on a 1024 px tablet or a 1280 px laptop (canvases
     // about 445 px) keep the entropy bars.
-    let (svg, map, _) = render(&sentence(11), 440.0, 1.0);
+    let (svg, map, _) = render_at(&sentence(11), 440.0, 1.0);
     assert!(!rects_filled(&svg, ENTROPY_BAR).is_empty());
     assert!(map.entropy_panel().is_some());
 }
 
 #[test]
 fn a_tap_on_a_row_label_names_its_row() {
-    let (_, map, _) = render(&sentence(11), 386.0, 2.0);
+    let (_, map, _) = render_at(&sentence(11), 386.0, 2.0);
     let (x0, _) = (map.edge_x(0), map.edge_y(0));
     for i in 0..11 {
         let y = f64::from(map.edge_y(i) + map.edge_y(i + 1)) / 2.0;

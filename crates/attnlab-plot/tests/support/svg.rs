@@ -1,8 +1,25 @@
-//! Reading an SVG drawn by plotters back: texts, rectangles, polylines.
+//! Drawing a heatmap into an SVG string, and reading an SVG drawn by plotters back:
+//! texts, rectangles, polylines.
 
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+
+use attnlab_plot::{CellMap, Heatmap, HeatmapStyle, draw_heatmap};
+use plotters::prelude::IntoDrawingArea;
+use plotters_svg::SVGBackend;
+
+/// `h` drawn with `style` on a `size` SVG: the SVG's text and where the cells are.
+pub fn render(h: &Heatmap, size: (u32, u32), style: HeatmapStyle) -> (String, CellMap) {
+    let mut svg = String::new();
+    let map = {
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let map = draw_heatmap(&area, h, &style).expect("drawing succeeds");
+        area.present().expect("present");
+        map
+    };
+    (svg, map)
+}
 
 /// One SVG element: its attributes and, for `<text>`, its text.
 pub struct Tag {
