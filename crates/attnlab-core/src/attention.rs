@@ -405,17 +405,18 @@ impl Problem {
         &self.mask
     }
 
-    /// Computes one head (an error, not a panic, for a head that does not exist).
-    pub fn compute_head(&self, h: usize) -> Result<HeadResult> {
-        let head = self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
+    /// Head `h` (an error, not a panic, for a head that does not exist).
+    fn head(&self, h: usize) -> Result<&HeadInput> {
+        self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
             field: "head",
             index: h,
             len: self.heads.len(),
-        })?;
-        compute_head(head, &self.spec, &self.mask, None).map_err(|e| match e {
-            CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
-            other => other,
         })
+    }
+
+    /// Computes one head (an error, not a panic, for a head that does not exist).
+    pub fn compute_head(&self, h: usize) -> Result<HeadResult> {
+        self.compute_head_scored(h, None)
     }
 
     /// Head `h`'s raw scores, before temperature and mask: `score(q_i, k_j)` for softmax
@@ -424,12 +425,7 @@ impl Problem {
     /// function and the kind, so a change of temperature or mask can keep them (see
     /// [`Problem::compute_head_scored`]).
     pub fn raw_scores(&self, h: usize) -> Result<Option<Array2<f32>>> {
-        let head = self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
-            field: "head",
-            index: h,
-            len: self.heads.len(),
-        })?;
-        Ok(raw_scores(head, &self.spec))
+        Ok(raw_scores(self.head(h)?, &self.spec))
     }
 
     /// [`Problem::compute_head`] with head `h`'s raw scores already computed: `raw` must be
@@ -437,12 +433,7 @@ impl Problem {
     /// (a problem that differs from this one only in temperature or masks). The result is
     /// the same as [`Problem::compute_head`]'s, without computing the scores again.
     pub fn compute_head_scored(&self, h: usize, raw: Option<&Array2<f32>>) -> Result<HeadResult> {
-        let head = self.heads.get(h).ok_or(CoreError::IndexOutOfRange {
-            field: "head",
-            index: h,
-            len: self.heads.len(),
-        })?;
-        compute_head(head, &self.spec, &self.mask, raw).map_err(|e| match e {
+        compute_head(self.head(h)?, &self.spec, &self.mask, raw).map_err(|e| match e {
             CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
             other => other,
         })

@@ -79,9 +79,7 @@ pub fn compute_head(problem: &Problem, head: usize) -> Result<HeadResult, CoreEr
 
 /// Every head of a problem.
 pub fn compute_heads(problem: &Problem) -> Result<Vec<HeadResult>, CoreError> {
-    (0..problem.heads().len())
-        .map(|h| problem.compute_head(h))
-        .collect()
+    compute_heads_scored(problem, &[])
 }
 
 /// Every head of a problem, from raw scores already computed (`raw[h]`, the
