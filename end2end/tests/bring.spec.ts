@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Page } from '@playwright/test';
+import { type FileChooser, type Page } from '@playwright/test';
 import { file, npy, type Upload } from './files';
 import { expect, test, toChinese } from './fixtures';
 
@@ -65,6 +65,10 @@ test('an attnlab-tensors/1 JSON runs through the lab, with its token labels', as
 });
 
 test('the pick button, in the page\'s language, opens the file chooser and reads what is chosen', async ({ page }) => {
+  // Playwright takes over the file chooser once something listens for it; listening
+  // from the start (not in the same breath as the key press) leaves no race between
+  // that take-over and the chooser opening.
+  const chosen = new Promise<FileChooser>((resolve) => page.on('filechooser', resolve));
   await page.goto('/');
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
   const pick = page.getByTestId('bring-pick');
@@ -75,7 +79,11 @@ test('the pick button, in the page\'s language, opens the file chooser and reads
   await expect(pick).toHaveText('选择文件\u2026');
   // Reached by keyboard: focus it and press Enter.
   await pick.focus();
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await page.keyboard.press('Enter');
+  const chooser = await Promise.race([
+    chosen,
+    page.waitForTimeout(15_000).then((): never => { throw new Error('no file chooser opened within 15 s'); }),
+  ]);
   expect(chooser.isMultiple()).toBe(true);
   await chooser.setFiles([file('attn.json', fixture('attn.json'))]);
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '4');

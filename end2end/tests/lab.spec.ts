@@ -471,6 +471,33 @@ test('a link whose text holds a NUL and a lone surrogate keeps the rest of the t
   }
 });
 
+test('a hashchange that arrives after the page read its link does not reopen the page', async ({ page }) => {
+  // The fragment can change while the app starts: the app reads the new link, and the
+  // browser's hashchange for it comes after. Reopening would lose the repair notice.
+  // Here the event is sent as soon as the notice shows (before the address is written).
+  await page.addInitScript(() => {
+    const starts = Number(sessionStorage.getItem('starts') ?? '0') + 1;
+    sessionStorage.setItem('starts', String(starts));
+    const seen = new MutationObserver(() => {
+      if (starts === 1 && document.querySelector('[data-testid="notice"]')) {
+        seen.disconnect();
+        window.dispatchEvent(new HashChangeEvent('hashchange'));
+      }
+    });
+    seen.observe(document, { subtree: true, childList: true });
+  });
+  const payload = Buffer.from(JSON.stringify({ t: 'Hello late world', h: 5 })).toString('base64url');
+  await page.goto(`/#v1.${payload}`);
+  await expect(page.getByTestId('notice')).toContainText('5 heads do not divide');
+  await expect(page.getByTestId('share-link')).toHaveValue(/#v1\./);
+  // After the address was written, the same event is no new link either.
+  await page.evaluate(() => window.dispatchEvent(new HashChangeEvent('hashchange')));
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => sessionStorage.getItem('starts'))).toBe('1');
+  await expect(page.getByTestId('notice')).toContainText('5 heads do not divide');
+  await expect(page.getByTestId('sentence-input')).toHaveValue('Hello late world');
+});
+
 test('a link pasted into the address bar of an open page opens its state', async ({ page }) => {
   await open(page);
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');

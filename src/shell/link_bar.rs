@@ -57,13 +57,17 @@ pub fn LinkBar() -> impl IntoView {
         write_latest();
     });
     // A link pasted into the address bar of this tab changes only the fragment (no new
-    // page load): open it as a new page would, so the pasted state is what shows.
+    // page load): open it as a new page would, so the pasted state is what shows. The
+    // event can also arrive late for the very address this page opened with (the
+    // fragment changed while the app was starting, and the app already read it): that
+    // is no new link, and reloading it would lose what opening it said.
     let on_hash = window_event_listener(leptos::ev::hashchange, move |_| {
         let Some(window) = web_sys::window() else {
             return;
         };
         let hash = window.location().hash().unwrap_or_default();
-        if hash.trim_start_matches('#') != link.get_untracked() {
+        let known = written.with_value(|w| *w == hash);
+        if !known && hash.trim_start_matches('#') != link.get_untracked() {
             let _ = window.location().reload();
         }
     });
