@@ -1,6 +1,7 @@
 // The app's page as the benchmark drives it (bench/run.mjs, bench/phone.mjs): the devices
 // it runs on, a fresh page on one, the link of a lab of a given size, waiting for the
-// paints to settle, and the percentiles every row reports.
+// paints to settle, the percentiles every row reports, and typing timed a keystroke at a
+// time.
 
 // Where the app's rows run: a desktop window, and a phone (a 390 × 844 CSS px viewport at
 // 2× device pixels, touch, the CPU slowed 4× through the DevTools protocol) whose rows
@@ -68,3 +69,67 @@ export function percentile(xs, p) {
 }
 
 export const median = (xs) => percentile(xs, 50);
+
+// Typing on `device`: the lab of `config` open (64 tokens), `typed` appended a character
+// at a time into the sentence box (its value set and an `input` event, as a keystroke
+// gives). Each keystroke is timed from the event to the next painted frame (a
+// requestAnimationFrame callback, then a task after it: the frame that shows the
+// keystroke has been painted) and to the last canvas painted for it (`attnlab:paint`
+// marks, until `quietMs` passes without one). Long tasks (PerformanceObserver) are kept.
+export async function typing(browser, appOrigin, device, { config, typed, quietMs }) {
+  const { context, page } = await openPage(browser, device);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(appOrigin + '/' + fragment(config));
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0,
+    config.tokens,
+    { timeout: 120_000 },
+  );
+  await settle(page, quietMs);
+  // Long tasks (over 50 ms: input waits for them) from the first keystroke on.
+  await page.evaluate(() => {
+    window.__attnlabLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__attnlabLongTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
+  });
+  const frames = [];
+  const painted = [];
+  for (const ch of typed) {
+    const r = await page.evaluate(
+      async ({ ch, quiet }) => {
+        performance.clearMarks('attnlab:paint');
+        const box = document.querySelector('[data-testid=sentence-input]');
+        const t0 = performance.now();
+        box.value += ch;
+        box.dispatchEvent(new InputEvent('input', { bubbles: true, data: ch, inputType: 'insertText' }));
+        const nextFrame = await new Promise((resolve) =>
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)));
+        const all = await window.attnlabPaintsSince(t0, quiet);
+        return { nextFrame, painted: all.length ? all[all.length - 1] - t0 : null };
+      },
+      { ch, quiet: quietMs },
+    );
+    frames.push(r.nextFrame);
+    if (r.painted !== null) painted.push(r.painted);
+  }
+  const text = await page.getByTestId('sentence-input').inputValue();
+  const longTasks = await page.evaluate(() => window.__attnlabLongTasks);
+  await context.close();
+  if (errors.length) throw new Error(`typing on ${device.label}: page errors: ${errors.join('; ')}`);
+  if (!text.endsWith(typed)) throw new Error(`typing on ${device.label}: the sentence box holds ${JSON.stringify(text.slice(-40))}`);
+  if (painted.length === 0) throw new Error(`typing on ${device.label}: no keystroke repainted a canvas`);
+  return {
+    device: device.label,
+    keystrokes: frames.length,
+    tokensBefore: config.tokens,
+    nextFrameP50: percentile(frames, 50),
+    nextFrameP95: percentile(frames, 95),
+    paintedP50: percentile(painted, 50),
+    paintedP95: percentile(painted, 95),
+    longTasks,
+    frames,
+    painted,
+  };
+}

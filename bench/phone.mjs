@@ -1,67 +1,12 @@
-// The phone rows of the benchmark (bench/run.mjs `--only phone`): their targets, typing
-// timed a keystroke at a time, and their part of the report and the table.
+// The phone rows of the benchmark (bench/run.mjs `--only phone`): their targets and their
+// part of the report and the table.
 
-import { DESKTOP, fragment, openPage, percentile, settle } from './page.mjs';
+import { DESKTOP } from './page.mjs';
 
 export const PHONE_TARGETS = { firstPaintMs: 1500, interactionP95Ms: 50, tokens: 64 };
 // Typing on the phone: this sentence is typed a character at a time after the 64-token
 // text, each keystroke timed to the next painted frame and to its last canvas painted.
 export const TYPED = { quick: ' and the dog', full: ' and then the dog ran home' };
-
-// Typing on `device`: the lab of `config` open (64 tokens), `typed` appended a character
-// at a time into the sentence box (its value set and an `input` event, as a keystroke
-// gives). Each keystroke is timed from the event to the next painted frame (a
-// requestAnimationFrame callback, then a task after it: the frame that shows the
-// keystroke has been painted) and to the last canvas painted for it (`attnlab:paint`
-// marks, until `quietMs` passes without one).
-export async function typing(browser, appOrigin, device, { config, typed, quietMs }) {
-  const { context, page } = await openPage(browser, device);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(appOrigin + '/' + fragment(config));
-  await page.waitForFunction(
-    (n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0,
-    config.tokens,
-    { timeout: 120_000 },
-  );
-  await settle(page, quietMs);
-  const frames = [];
-  const painted = [];
-  for (const ch of typed) {
-    const r = await page.evaluate(
-      async ({ ch, quiet }) => {
-        performance.clearMarks('attnlab:paint');
-        const box = document.querySelector('[data-testid=sentence-input]');
-        const t0 = performance.now();
-        box.value += ch;
-        box.dispatchEvent(new InputEvent('input', { bubbles: true, data: ch, inputType: 'insertText' }));
-        const nextFrame = await new Promise((resolve) =>
-          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)));
-        const all = await window.attnlabPaintsSince(t0, quiet);
-        return { nextFrame, painted: all.length ? all[all.length - 1] - t0 : null };
-      },
-      { ch, quiet: quietMs },
-    );
-    frames.push(r.nextFrame);
-    if (r.painted !== null) painted.push(r.painted);
-  }
-  const text = await page.getByTestId('sentence-input').inputValue();
-  await context.close();
-  if (errors.length) throw new Error(`typing on ${device.label}: page errors: ${errors.join('; ')}`);
-  if (!text.endsWith(typed)) throw new Error(`typing on ${device.label}: the sentence box holds ${JSON.stringify(text.slice(-40))}`);
-  if (painted.length === 0) throw new Error(`typing on ${device.label}: no keystroke repainted a canvas`);
-  return {
-    device: device.label,
-    keystrokes: frames.length,
-    tokensBefore: config.tokens,
-    nextFrameP50: percentile(frames, 50),
-    nextFrameP95: percentile(frames, 95),
-    paintedP50: percentile(painted, 50),
-    paintedP95: percentile(painted, 95),
-    frames,
-    painted,
-  };
-}
 
 export function phoneTargets(phone, desktopInteraction, desktopLoad, add) {
   const name = phone.device.label;
