@@ -9,7 +9,7 @@ use attnlab_lab::figure;
 use attnlab_lab::i18n::Lang;
 use attnlab_lab::tokens::Tokens;
 use attnlab_lab::{Masks, ModelConfig, Variant, View};
-use attnlab_plot::Heatmap;
+use attnlab_plot::{Heatmap, Labels};
 use leptos::prelude::*;
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
@@ -144,9 +144,10 @@ impl VariantFactory {
                 result
             },
         );
+        // Shared by every head's figure (a reference count each, not n + m strings).
         let labels = Memo::new(move |_| {
-            let rows = tokens.with(Tokens::labels);
-            let cols = key_tokens.with(|t| spec.with(|v| compute::key_labels(t, v)));
+            let rows = Labels::from(tokens.with(Tokens::labels));
+            let cols = Labels::from(key_tokens.with(|t| spec.with(|v| compute::key_labels(t, v))));
             (rows, cols)
         });
         // Every head's figure (the grid); none while there is nothing to label.

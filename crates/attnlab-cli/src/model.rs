@@ -230,7 +230,7 @@ pub fn document(model: Checkpoint, run: &Run, norms: Option<&[Vec<Array2<f32>>]>
         doc["norms"] = Value::Array(
             norms
                 .iter()
-                .map(|layer| Value::Array(layer.iter().map(rows).collect()))
+                .map(|layer| Value::Array(layer.iter().map(|m| rows(m)).collect()))
                 .collect(),
         );
     }

@@ -4,7 +4,7 @@
 //! The inputs can come from anywhere: the app's seeded model ([`crate::model`]), a JSON
 //! file exported from PyTorch, or a pretrained model.
 
-use ndarray::{Array2, Axis, concatenate};
+use ndarray::{ArcArray2, Array2, ArrayRef2, Axis, concatenate};
 
 use crate::error::{CoreError, Result};
 use crate::linear::{self, FeatureMap};
@@ -211,12 +211,12 @@ pub enum Computation {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeadResult {
     /// `n × m` weights (`n × k` for Linformer; the implied matrix `Â` for linear kinds).
-    pub weights: Array2<f32>,
+    pub weights: ArcArray2<f32>,
     /// `n × d_v`.
     pub output: Array2<f32>,
     /// Raw scores before temperature and normalisation: the score function (softmax),
     /// `qᵀk'/√d_k` (Linformer), `φ(q)ᵀφ(k)` (kernel kinds); `None` for efficient.
-    pub scores: Option<Array2<f32>>,
+    pub scores: Option<ArcArray2<f32>>,
     /// The mask applied (all-true `n × k` for Linformer).
     pub mask: Mask,
     /// `H_i = −Σ_j a_ij ln a_ij` (nats).
@@ -424,15 +424,19 @@ impl Problem {
     /// `None` for the kinds without scores. They depend only on the heads, the score
     /// function and the kind, so a change of temperature or mask can keep them (see
     /// [`Problem::compute_head_scored`]).
-    pub fn raw_scores(&self, h: usize) -> Result<Option<Array2<f32>>> {
-        Ok(raw_scores(self.head(h)?, &self.spec))
+    pub fn raw_scores(&self, h: usize) -> Result<Option<ArcArray2<f32>>> {
+        Ok(raw_scores(self.head(h)?, &self.spec).map(Array2::into_shared))
     }
 
     /// [`Problem::compute_head`] with head `h`'s raw scores already computed: `raw` must be
     /// [`Problem::raw_scores`] of a problem with the same heads, score function and kind
     /// (a problem that differs from this one only in temperature or masks). The result is
     /// the same as [`Problem::compute_head`]'s, without computing the scores again.
-    pub fn compute_head_scored(&self, h: usize, raw: Option<&Array2<f32>>) -> Result<HeadResult> {
+    pub fn compute_head_scored(
+        &self,
+        h: usize,
+        raw: Option<&ArcArray2<f32>>,
+    ) -> Result<HeadResult> {
         compute_head(self.head(h)?, &self.spec, &self.mask, raw).map_err(|e| match e {
             CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
             other => other,
@@ -542,7 +546,7 @@ fn validate_score_params(
     Ok(())
 }
 
-fn finite_or(a: &Array2<f32>, what: &'static str) -> Result<()> {
+fn finite_or(a: &ArrayRef2<f32>, what: &'static str) -> Result<()> {
     if a.iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
@@ -579,7 +583,7 @@ fn compute_head(
     head: &HeadInput,
     spec: &AttentionSpec,
     mask: &Mask,
-    given: Option<&Array2<f32>>,
+    given: Option<&ArcArray2<f32>>,
 ) -> Result<HeadResult> {
     let (n, m) = (head.q.nrows(), head.k.nrows());
     let key_allowed = spec.mask.key_allowed(m);
@@ -588,16 +592,22 @@ fn compute_head(
         (Some(lin), AttentionKind::Linformer) => lin.e.nrows(),
         _ => m,
     };
-    let raw = || match given {
-        Some(raw) if raw.dim() == (n, columns) => raw.clone(),
-        _ => raw_scores(head, spec).expect("a kind with scores"),
+    // Given scores are shared, not copied; they were checked finite when computed.
+    let raw = || -> Result<ArcArray2<f32>> {
+        match given {
+            Some(raw) if raw.dim() == (n, columns) => Ok(raw.clone()),
+            _ => {
+                let raw = raw_scores(head, spec).expect("a kind with scores");
+                finite_or(&raw, "scores")?;
+                Ok(raw.into_shared())
+            }
+        }
     };
     // The softmax kinds bring their rows' entropy from the softmax's own sums; the
     // others' is taken from their weights below.
     let (weights, output, scores, mask, computation, entropy) = match spec.attention {
         AttentionKind::Softmax => {
-            let raw = raw();
-            finite_or(&raw, "scores")?;
+            let raw = raw()?;
             let logits = raw.mapv(|s| s / spec.temperature);
             finite_or(&logits, "logits (score / temperature)")?;
             let (a, h) = softmax::softmax_masked_entropy(&logits, mask);
@@ -637,7 +647,7 @@ fn compute_head(
                     Computation::LinearGlobal,
                 )
             };
-            (implied, o, Some(sim), mask.clone(), how, None)
+            (implied, o, Some(sim.into_shared()), mask.clone(), how, None)
         }
         AttentionKind::Efficient => {
             let (implied, o) = linear::efficient(&head.q, &head.k, &head.v, &key_allowed);
@@ -646,8 +656,7 @@ fn compute_head(
         AttentionKind::Linformer => {
             let lin = head.linformer.as_ref().expect("validated");
             let v_proj = lin.f.dot(&head.v); // k × d_v
-            let raw = raw();
-            finite_or(&raw, "scores")?;
+            let raw = raw()?;
             let logits = raw.mapv(|s| s / spec.temperature);
             finite_or(&logits, "logits (score / temperature)")?;
             let full = Mask::full(n, lin.e.nrows());
@@ -662,7 +671,7 @@ fn compute_head(
     let row_entropy_normalised = metrics::normalised_entropy(&row_entropy, &mask);
     debug_assert_eq!(weights.nrows(), n);
     Ok(HeadResult {
-        weights,
+        weights: weights.into_shared(),
         output,
         scores,
         mask,

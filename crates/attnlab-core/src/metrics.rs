@@ -1,7 +1,7 @@
 //! What the app measures (docs/maths.md §8): row entropy, differences between two variants,
 //! singular values of the un-normalised similarity matrix, and the `1/√d_k` analysis.
 
-use ndarray::Array2;
+use ndarray::{Array2, ArrayRef2};
 
 use crate::attention::{AttentionKind, AttentionSpec, HeadResult};
 use crate::error::{CoreError, Result};
@@ -67,7 +67,7 @@ pub struct Comparison {
 }
 
 /// Compares two weight matrices (e.g. two variants on the same input).
-pub fn compare(a: &Array2<f32>, b: &Array2<f32>) -> Result<Comparison> {
+pub fn compare(a: &ArrayRef2<f32>, b: &ArrayRef2<f32>) -> Result<Comparison> {
     if a.dim() != b.dim() {
         return Err(CoreError::ShapeMismatch {
             head: None,
@@ -136,8 +136,8 @@ pub fn unnormalised_similarity(result: &HeadResult, spec: &AttentionSpec) -> Arr
             }
             sim
         }
-        (_, Some(sim)) => sim.clone(),
-        (_, None) => result.weights.clone(),
+        (_, Some(sim)) => sim.to_owned(),
+        (_, None) => result.weights.to_owned(),
     }
 }
 

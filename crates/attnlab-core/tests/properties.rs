@@ -195,6 +195,7 @@ fn attention_of(tokens: &[Token], cfg: &ModelConfig) -> Array2<f32> {
         .compute_head(1)
         .unwrap()
         .weights
+        .into_owned()
 }
 
 #[test]
@@ -285,7 +286,7 @@ fn raw_scores_kept_across_temperature_and_masks_give_the_same_heads() {
     // The scores given are the ones used (all zero: every row uniform), and scores of
     // another shape are not used.
     let problem = cfg.problem(&p, AttentionSpec::default(), 3).unwrap();
-    let zeros = Array2::zeros((6, 6));
+    let zeros = ndarray::ArcArray2::zeros((6, 6));
     let uniform = problem.compute_head_scored(0, Some(&zeros)).unwrap();
     assert!(
         uniform
@@ -293,7 +294,7 @@ fn raw_scores_kept_across_temperature_and_masks_give_the_same_heads() {
             .iter()
             .all(|&w| (w - 1.0 / 6.0).abs() < 1e-6)
     );
-    let wrong = Array2::zeros((2, 2));
+    let wrong = ndarray::ArcArray2::zeros((2, 2));
     assert_eq!(
         problem.compute_head_scored(0, Some(&wrong)).unwrap(),
         problem.compute_head(0).unwrap()

@@ -17,7 +17,7 @@ use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::model::{Encoded, Projected};
 use attnlab_plot::HeatmapError;
-use ndarray::Array2;
+use ndarray::{ArcArray2, Array2, ArrayRef2};
 
 use crate::state::{LabState, ModelConfig, Variant};
 use crate::tokens::Tokens;
@@ -88,7 +88,7 @@ pub fn compute_heads(problem: &Problem) -> Result<Vec<HeadResult>, CoreError> {
 /// computed.
 pub fn compute_heads_scored(
     problem: &Problem,
-    raw: &[Option<&Array2<f32>>],
+    raw: &[Option<&ArcArray2<f32>>],
 ) -> Result<Vec<HeadResult>, CoreError> {
     (0..problem.heads().len())
         .map(|h| problem.compute_head_scored(h, raw.get(h).copied().flatten()))
@@ -113,7 +113,7 @@ pub struct HeadAverage {
 /// The head average; `None` when there are no heads.
 pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
     let first = heads.first()?;
-    let mut weights = first.weights.clone();
+    let mut weights = first.weights.to_owned();
     for h in &heads[1..] {
         weights += &h.weights;
     }
@@ -143,7 +143,7 @@ pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
 #[derive(Debug, Clone, Copy)]
 pub struct WeightsRef<'a> {
     /// The weights.
-    pub weights: &'a Array2<f32>,
+    pub weights: &'a ArrayRef2<f32>,
     /// Row entropy of each row.
     pub row_entropy: &'a [f32],
     /// Rows with no allowed key (left out of the mean entropy).

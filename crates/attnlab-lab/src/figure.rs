@@ -4,8 +4,8 @@
 
 use attnlab_core::attention::HeadResult;
 use attnlab_core::mask::Mask;
-use attnlab_plot::{Heatmap, HeatmapError, number};
-use ndarray::Array2;
+use attnlab_plot::{Cells, Heatmap, HeatmapError, Labels, number};
+use ndarray::ArcArray2;
 
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
 use crate::contribution::{self, Measure};
@@ -45,23 +45,37 @@ pub fn difference_title(a: &Variant, b: &Variant, head: Option<usize>, lang: Lan
     }
 }
 
+/// A reference-counted matrix as a figure's cells, read in place (row-major).
+struct Matrix(ArcArray2<f32>);
+
+impl AsRef<[f32]> for Matrix {
+    fn as_ref(&self) -> &[f32] {
+        // Only standard-layout matrices are wrapped ([`cells_of`]).
+        self.0.as_slice().unwrap_or_default()
+    }
+}
+
+/// `matrix`'s numbers as a figure's cells: shared with the matrix when it is row-major
+/// (a computed head's always is), copied otherwise.
+pub fn cells_of(matrix: &ArcArray2<f32>) -> Cells {
+    if matrix.is_standard_layout() {
+        Cells::shared(Matrix(matrix.clone()))
+    } else {
+        Cells::from(matrix.iter().copied().collect::<Vec<_>>())
+    }
+}
+
 /// A weights figure: `rows` query labels, `cols` key labels, cells the mask blocks
 /// hatched, empty rows marked.
 pub fn weights_heatmap(
     title: impl Into<String>,
-    rows: &[String],
-    cols: &[String],
-    weights: &Array2<f32>,
+    rows: impl Into<Labels>,
+    cols: impl Into<Labels>,
+    weights: Cells,
     mask: &Mask,
     empty_rows: &[usize],
 ) -> Result<Heatmap, HeatmapError> {
-    // A plain copy when the matrix is contiguous (it always is here): an element-wise
-    // iterator is several times slower at 512 × 512.
-    let values: Vec<f32> = match weights.as_slice() {
-        Some(s) => s.to_vec(),
-        None => weights.iter().copied().collect(),
-    };
-    let figure = Heatmap::weights(title, rows.to_vec(), cols.to_vec(), values)?;
+    let figure = Heatmap::weights(title, rows, cols, weights)?;
     // Nothing blocked (no mask): no n × m list of `false`s to build and scan.
     let figure = if mask.is_full() {
         figure
@@ -75,18 +89,18 @@ pub fn weights_heatmap(
     figure.with_empty_rows(empty_rows.to_vec())
 }
 
-/// The figure of one head.
+/// The figure of one head: its weights shared with `head`, not copied.
 pub fn head_heatmap(
     title: impl Into<String>,
-    rows: &[String],
-    cols: &[String],
+    rows: impl Into<Labels>,
+    cols: impl Into<Labels>,
     head: &HeadResult,
 ) -> Result<Heatmap, HeatmapError> {
     weights_heatmap(
         title,
         rows,
         cols,
-        &head.weights,
+        cells_of(&head.weights),
         &head.mask,
         &head.empty_rows,
     )
@@ -95,15 +109,19 @@ pub fn head_heatmap(
 /// The figure of the head average.
 pub fn average_heatmap(
     title: impl Into<String>,
-    rows: &[String],
-    cols: &[String],
+    rows: impl Into<Labels>,
+    cols: impl Into<Labels>,
     average: &HeadAverage,
 ) -> Result<Heatmap, HeatmapError> {
+    let values: Vec<f32> = match average.weights.as_slice() {
+        Some(s) => s.to_vec(),
+        None => average.weights.iter().copied().collect(),
+    };
     weights_heatmap(
         title,
         rows,
         cols,
-        &average.weights,
+        values.into(),
         &average.mask,
         &average.empty_rows,
     )
@@ -117,8 +135,8 @@ pub fn head_figure(
     model: &ModelConfig,
     variant: &Variant,
     head: usize,
-    rows: &[String],
-    cols: &[String],
+    rows: impl Into<Labels>,
+    cols: impl Into<Labels>,
     result: &HeadResult,
     lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
@@ -136,10 +154,7 @@ pub fn head_figure(
     match &result.scores {
         // Linformer's scores are over the tokens, its weights over `k` projected keys:
         // there is no raw score of a cell to read.
-        Some(s) if s.len() == figure.values().len() => figure.with_raw_scores(match s.as_slice() {
-            Some(s) => s.to_vec(),
-            None => s.iter().copied().collect(),
-        }),
+        Some(s) if s.len() == figure.values().len() => figure.with_raw_scores(cells_of(s)),
         _ => Ok(figure),
     }
 }
@@ -150,8 +165,8 @@ pub fn head_figure(
 pub fn average_figure(
     model: &ModelConfig,
     variant: &Variant,
-    rows: &[String],
-    cols: &[String],
+    rows: impl Into<Labels>,
+    cols: impl Into<Labels>,
     average: &HeadAverage,
     lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
@@ -342,6 +357,35 @@ mod tests {
     use super::*;
     use crate::compute::{Pipeline, Which, compare};
     use crate::state::{LabState, Mode};
+
+    #[test]
+    fn a_head_figure_shares_the_heads_numbers_and_labels() {
+        let state = LabState::default();
+        let p = Pipeline::new(&state);
+        let a = p.variant(0).unwrap();
+        let labels = Labels::from(p.queries().labels());
+        let head = &a.heads[0];
+        let h = head_figure(
+            &state.model,
+            &state.variants[0],
+            0,
+            &labels,
+            &labels,
+            head,
+            Lang::En,
+        )
+        .unwrap();
+        // The very same memory, not a copy.
+        assert_eq!(h.values().as_ptr(), head.weights.as_ptr());
+        let raw = head.scores.as_ref().unwrap();
+        assert_eq!(h.raw_scores().unwrap().as_ptr(), raw.as_ptr());
+        assert_eq!(h.row_labels().as_ptr(), labels.as_ptr());
+        // A matrix that is not row-major is copied into row-major order.
+        let t = head.weights.t().to_owned().into_shared();
+        assert!(!t.is_standard_layout());
+        let row_major: Vec<f32> = head.weights.t().iter().copied().collect();
+        assert_eq!(*cells_of(&t), *row_major);
+    }
 
     #[test]
     fn the_default_head_figure_reads_back() {

@@ -12,7 +12,7 @@ use attnlab_lab::pages::positions::{
     Permutation, RotationCheck, bag_of_words, diagonal_spread, dot_matrix, rotation_check, table,
 };
 use attnlab_lab::pages::scaling::study;
-use ndarray::Array2;
+use ndarray::ArrayRef2;
 
 fn step(lesson: &str, id: &str) -> Step {
     let (catalog, errors) = Catalog::embedded();
@@ -33,13 +33,13 @@ fn predicted(step: &Step) -> Answer {
 }
 
 /// The keys with a positive weight in row `i`.
-fn positive(weights: &Array2<f32>, i: usize) -> Vec<usize> {
+fn positive(weights: &ArrayRef2<f32>, i: usize) -> Vec<usize> {
     (0..weights.ncols())
         .filter(|&j| weights[[i, j]] > 0.0)
         .collect()
 }
 
-fn assert_rows_sum_to_one(weights: &Array2<f32>, what: &str) {
+fn assert_rows_sum_to_one(weights: &ArrayRef2<f32>, what: &str) {
     for (i, row) in weights.rows().into_iter().enumerate() {
         assert!(
             (row.sum() - 1.0).abs() < 1e-5,
@@ -153,7 +153,7 @@ fn scaling_the_unscaled_variant_is_sharper_with_the_same_winners() {
     assert_eq!(s.state.model.d_k(), 16);
     // "The scaling makes no difference to which key wins a row"
     let (a, b) = (run(&s, 0), run(&s, 1));
-    let argmax = |w: &Array2<f32>, i: usize| {
+    let argmax = |w: &ArrayRef2<f32>, i: usize| {
         (0..w.ncols())
             .max_by(|&x, &y| w[[i, x]].total_cmp(&w[[i, y]]))
             .unwrap()

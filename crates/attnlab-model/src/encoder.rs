@@ -537,7 +537,7 @@ impl Encoder {
                     q: input.q.clone(),
                     k: input.k.clone(),
                     v: input.v.clone(),
-                    weights: head.weights,
+                    weights: head.weights.into_owned(),
                 });
             }
         }

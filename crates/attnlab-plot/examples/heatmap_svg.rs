@@ -129,7 +129,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "diff" => {
                         let v = weights(n, 4.0, 0.0, &none);
                         let u = 1.0 / n as f32;
-                        let d = v.iter().map(|x| x - u).collect();
+                        let d: Vec<f32> = v.iter().map(|x| x - u).collect();
                         Heatmap::difference("Difference from uniform", words.clone(), words, d)?
                     }
                     "causal" => {

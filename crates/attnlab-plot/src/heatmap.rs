@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::scale::{self, ColorScale, ValueRange};
+use crate::shared::{Cells, Labels};
 use crate::words::Words;
 
 /// An `n × m` matrix to draw: query tokens on the rows, key tokens on the columns.
@@ -14,12 +15,12 @@ use crate::words::Words;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Heatmap {
     title: String,
-    rows: Vec<String>,
-    cols: Vec<String>,
-    values: Vec<f32>,
+    rows: Labels,
+    cols: Labels,
+    values: Cells,
     blocked: Option<Vec<bool>>,
     empty_rows: Vec<usize>,
-    raw_scores: Option<Vec<f32>>,
+    raw_scores: Option<Cells>,
     row_entropy: Option<RowEntropy>,
     range: ValueRange,
     /// The range follows the data: `±max|v|` (rounded up) over the cells that are not
@@ -130,15 +131,15 @@ impl Heatmap {
     /// colours over `0..=1`; the legend says "weight".
     pub fn weights(
         title: impl Into<String>,
-        rows: Vec<String>,
-        cols: Vec<String>,
-        values: Vec<f32>,
+        rows: impl Into<Labels>,
+        cols: impl Into<Labels>,
+        values: impl Into<Cells>,
     ) -> Result<Heatmap, HeatmapError> {
         Heatmap::build(
             title.into(),
-            rows,
-            cols,
-            values,
+            rows.into(),
+            cols.into(),
+            values.into(),
             ColorScale::Sequential,
             ValueRange::UNIT,
         )
@@ -156,15 +157,15 @@ impl Heatmap {
     /// of two heatmaps with both masks.
     pub fn difference(
         title: impl Into<String>,
-        rows: Vec<String>,
-        cols: Vec<String>,
-        values: Vec<f32>,
+        rows: impl Into<Labels>,
+        cols: impl Into<Labels>,
+        values: impl Into<Cells>,
     ) -> Result<Heatmap, HeatmapError> {
         let mut h = Heatmap::build(
             title.into(),
-            rows,
-            cols,
-            values,
+            rows.into(),
+            cols.into(),
+            values.into(),
             ColorScale::Diverging,
             ValueRange::UNIT,
         )?;
@@ -190,7 +191,12 @@ impl Heatmap {
                 b: shape_b,
             });
         }
-        let values = a.values.iter().zip(&b.values).map(|(x, y)| x - y).collect();
+        let values: Vec<f32> = a
+            .values
+            .iter()
+            .zip(b.values.iter())
+            .map(|(x, y)| x - y)
+            .collect();
         let m = a.n_cols();
         let blocked = (0..a.values.len())
             .map(|k| {
@@ -230,9 +236,9 @@ impl Heatmap {
 
     fn build(
         title: String,
-        rows: Vec<String>,
-        cols: Vec<String>,
-        values: Vec<f32>,
+        rows: Labels,
+        cols: Labels,
+        values: Cells,
         scale: ColorScale,
         range: ValueRange,
     ) -> Result<Heatmap, HeatmapError> {
@@ -308,7 +314,8 @@ impl Heatmap {
     /// Attaches the raw scores before softmax (logits), row-major like the values, so
     /// that hover can show them with [`Heatmap::raw_score`]. They are not drawn. Any
     /// number is kept as given, including infinities (e.g. `−∞` for a masked logit).
-    pub fn with_raw_scores(mut self, scores: Vec<f32>) -> Result<Heatmap, HeatmapError> {
+    pub fn with_raw_scores(mut self, scores: impl Into<Cells>) -> Result<Heatmap, HeatmapError> {
+        let scores = scores.into();
         if scores.len() != self.values.len() {
             return Err(HeatmapError::Shape {
                 field: "raw_scores",

@@ -95,6 +95,7 @@ mod line_chart;
 mod lines;
 pub mod number;
 mod scale;
+mod shared;
 mod style;
 mod text;
 mod words;
@@ -116,6 +117,7 @@ pub use lines::{
 /// Colours of figures and series (plotters' RGB colour).
 pub use plotters::style::RGBColor;
 pub use scale::{ColorScale, DivergingPalette, Palette, SequentialPalette, ValueRange};
+pub use shared::{Cells, Labels};
 pub use style::{
     BACKGROUND, CellField, CellText, EMPTY_ROW_INK, ENTROPY_BAR, ENTROPY_TRACK, HeatmapStyle,
     MASK_FILL, MASK_HATCH, SELECTED,

@@ -3,7 +3,7 @@
 use attnlab_core::CoreError;
 use attnlab_core::attention::{AttentionResult, Computation};
 use attnlab_core::contribution;
-use ndarray::Array2;
+use ndarray::ArrayRef2;
 use serde_json::{Value, json};
 
 use super::Document;
@@ -19,7 +19,7 @@ pub(crate) fn num(x: f32) -> Value {
         .unwrap_or(Value::Null)
 }
 
-pub(crate) fn rows(a: &Array2<f32>) -> Value {
+pub(crate) fn rows(a: &ArrayRef2<f32>) -> Value {
     Value::Array(
         a.rows()
             .into_iter()

@@ -120,10 +120,15 @@ fn figure(
     let (values, empty) = view.restrict(m);
     let labels = labels(run, view);
     let (rows, cols) = token_axes(lang);
-    Heatmap::weights(title, labels.clone(), labels, values.into_iter().collect())?
-        .with_words(plot_words(lang))
-        .with_axis_titles(rows, cols)
-        .with_empty_rows(empty)
+    Heatmap::weights(
+        title,
+        labels.clone(),
+        labels,
+        values.into_iter().collect::<Vec<_>>(),
+    )?
+    .with_words(plot_words(lang))
+    .with_axis_titles(rows, cols)
+    .with_empty_rows(empty)
 }
 
 /// Every head of every layer (layer-major), for the atlas.

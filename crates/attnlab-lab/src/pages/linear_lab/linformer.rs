@@ -56,7 +56,7 @@ pub fn linformer_view(
         k,
         e: params.e,
         f: params.f,
-        weights: r.weights,
+        weights: r.weights.into_owned(),
     })
 }
 

@@ -5,7 +5,7 @@ use attnlab_core::attention::{AttentionKind, HeadResult};
 use attnlab_core::position::{PositionConfig, PositionKind};
 use attnlab_core::rng;
 use attnlab_plot::{Heatmap, HeatmapError};
-use ndarray::Array2;
+use ndarray::{Array2, ArrayRef2};
 
 use crate::compute::{self, LabError};
 use crate::i18n::{Lang, plot_words};
@@ -92,7 +92,7 @@ impl Permutation {
     /// `back[order[i], order[j]] = shuffled[i, j]`. When the columns are not the tokens
     /// (Linformer's `k` projected keys) only the rows are put back. Rows or columns
     /// beyond the permutation are left where they are.
-    pub fn unpermute(&self, shuffled: &Array2<f32>) -> Array2<f32> {
+    pub fn unpermute(&self, shuffled: &ArrayRef2<f32>) -> Array2<f32> {
         let (rows, cols) = shuffled.dim();
         let to = |i: usize| self.order.get(i).copied().filter(|&o| o < rows.max(cols));
         let mut back = Array2::zeros((rows, cols));
@@ -168,7 +168,7 @@ impl ShuffleRun {
             lang.pick("Shuffled, then put back", "打乱后再放回原位"),
             rows.to_vec(),
             cols.to_vec(),
-            self.restored.iter().copied().collect(),
+            self.restored.iter().copied().collect::<Vec<_>>(),
         )?
         .with_words(plot_words(lang))
         .with_blocked(self.restored_blocked.iter().copied().collect())?;

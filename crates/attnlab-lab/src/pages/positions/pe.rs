@@ -47,7 +47,7 @@ fn signed_heatmap(
         title,
         numbered(m.nrows()),
         numbered(m.ncols()),
-        m.iter().copied().collect(),
+        m.iter().copied().collect::<Vec<_>>(),
     )?
     .with_words(plot_words(lang))
     .with_value_label(value)

@@ -446,7 +446,7 @@ pub fn steps(
             );
             b.push(
                 StageKind::Implied,
-                result.weights.clone(),
+                result.weights.to_owned(),
                 formula::efficient_implied(),
                 lang.pick(
                     "Shown for teaching only: the output is computed as φ(Q)(φ(K)ᵀV) in O(n).",
