@@ -6,7 +6,7 @@
 //! then `global G` opens every row and column of a token in G; then AND `padding`
 //! (padded keys are blocked for every query) and AND `custom`.
 
-use ndarray::Array2;
+use ndarray::{ArcArray2, Array2, ArrayRef2};
 
 use crate::error::{CoreError, Result};
 
@@ -141,7 +141,7 @@ impl MaskSpec {
         if let Some(c) = self.custom.as_ref().filter(|c| c.dim() == (n, m)) {
             allowed.zip_mut_with(c, |a, &c| *a &= c);
         }
-        Mask { allowed }
+        Mask::from_array(allowed)
     }
 
     /// Which keys (of `m`) are not padding.
@@ -156,24 +156,35 @@ impl MaskSpec {
     }
 }
 
-/// A built mask: `n × m` booleans in row-major order.
+/// A built mask: `n × m` booleans in row-major order. Clones share the booleans (every
+/// head of a problem holds the same mask).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mask {
-    allowed: Array2<bool>,
+    allowed: ArcArray2<bool>,
+    /// Every cell allowed: known when built, so asking costs nothing.
+    full: bool,
 }
 
 impl Mask {
     /// The all-true `n × m` mask.
     pub fn full(n: usize, m: usize) -> Mask {
         Mask {
-            allowed: Array2::from_elem((n, m), true),
+            allowed: ArcArray2::from_elem((n, m), true),
+            full: true,
         }
     }
 
     /// Wraps a boolean matrix.
     pub fn from_array(allowed: Array2<bool>) -> Mask {
+        let allowed = if allowed.is_standard_layout() {
+            allowed
+        } else {
+            allowed.as_standard_layout().into_owned()
+        };
+        let full = allowed.iter().all(|&a| a);
         Mask {
-            allowed: allowed.as_standard_layout().into_owned(),
+            allowed: allowed.into_shared(),
+            full,
         }
     }
 
@@ -183,7 +194,7 @@ impl Mask {
     }
 
     /// The boolean matrix.
-    pub fn allowed(&self) -> &Array2<bool> {
+    pub fn allowed(&self) -> &ArrayRef2<bool> {
         &self.allowed
     }
 
@@ -200,15 +211,15 @@ impl Mask {
 
     /// How many keys query `i` may attend to.
     pub fn allowed_count(&self, i: usize) -> usize {
+        if self.full {
+            return self.allowed.ncols();
+        }
         self.row(i).iter().filter(|&&a| a).count()
     }
 
     /// True when every cell is allowed.
     pub fn is_full(&self) -> bool {
-        match self.allowed.as_slice() {
-            Some(cells) => cells.iter().all(|&a| a),
-            None => self.allowed.iter().all(|&a| a),
-        }
+        self.full
     }
 
     /// Rows with no allowed key, ascending.

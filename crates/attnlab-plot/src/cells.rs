@@ -267,20 +267,34 @@ pub(crate) fn raster(
     let mut rgb = vec![0u8; w * h * 3];
     let mut colours = vec![white; m];
     let mut base = vec![0u8; w * 3];
+    // The blocked cells of the row being drawn (for the hatch).
+    let mut blocked_cols = Vec::new();
     for i in 0..n {
         let (top, bottom) = (map.edge_y(i), map.edge_y(i + 1));
         if top == bottom {
             continue;
         }
-        let mut any_blocked = false;
-        for (j, c) in colours.iter_mut().enumerate() {
-            *c = if data.is_blocked(i, j) {
-                any_blocked = true;
-                px(MASK_FILL)
-            } else {
-                px(colouring.colour(data.values()[i * m + j]))
-            };
+        // The row's flags read once, not cell by cell.
+        let values = &data.values()[i * m..(i + 1) * m];
+        blocked_cols.clear();
+        if data.is_empty_row(i) {
+            colours.fill(px(MASK_FILL));
+            blocked_cols.extend(0..m);
+        } else if let Some(blocked) = data.blocked_row(i) {
+            for (j, ((c, &v), &b)) in colours.iter_mut().zip(values).zip(blocked).enumerate() {
+                *c = if b {
+                    blocked_cols.push(j);
+                    px(MASK_FILL)
+                } else {
+                    px(colouring.colour(v))
+                };
+            }
+        } else {
+            for (c, &v) in colours.iter_mut().zip(values) {
+                *c = px(colouring.colour(v));
+            }
         }
+        let any_blocked = !blocked_cols.is_empty();
         for (x, owner) in col_of.iter().enumerate() {
             let c = owner.map_or(white, |j| colours[j]);
             base[3 * x..3 * x + 3].copy_from_slice(&c);
@@ -296,7 +310,7 @@ pub(crate) fn raster(
             if !any_blocked {
                 continue;
             }
-            for j in (0..m).filter(|&j| data.is_blocked(i, j)) {
+            for &j in &blocked_cols {
                 let (a, b) = map.drawn_rect(i, j).expect("in range");
                 let Some((spacing, width)) = hatch((b.0 - a.0).min(b.1 - a.1), s) else {
                     continue;

@@ -197,18 +197,28 @@ impl Heatmap {
             .zip(b.values.iter())
             .map(|(x, y)| x - y)
             .collect();
-        let m = a.n_cols();
-        let blocked = (0..a.values.len())
-            .map(|k| {
-                let (i, j) = (k / m, k % m);
-                a.is_blocked(i, j) || b.is_blocked(i, j)
-            })
-            .collect();
         let mut empty = a.empty_rows.clone();
         empty.extend_from_slice(&b.empty_rows);
-        Heatmap::difference(title, a.rows.clone(), a.cols.clone(), values)?
-            .with_blocked(blocked)?
-            .with_empty_rows(empty)
+        let figure = Heatmap::difference(title, a.rows.clone(), a.cols.clone(), values)?;
+        // Neither blocks a cell: no n × m list of `false`s to build and scan.
+        if a.blocked.is_none() && b.blocked.is_none() && empty.is_empty() {
+            return Ok(figure);
+        }
+        // Blocked in either, row by row: the masks' flags, and every cell of an empty row.
+        let m = a.n_cols();
+        let mut blocked = vec![false; a.values.len()];
+        for (i, row) in blocked.chunks_mut(m.max(1)).enumerate() {
+            if a.is_empty_row(i) || b.is_empty_row(i) {
+                row.fill(true);
+                continue;
+            }
+            for flags in [a.blocked_row(i), b.blocked_row(i)].into_iter().flatten() {
+                for (x, &f) in row.iter_mut().zip(flags) {
+                    *x |= f;
+                }
+            }
+        }
+        figure.with_blocked(blocked)?.with_empty_rows(empty)
     }
 
     /// `±max|v|` over the cells that are not blocked, rounded up to a round number
@@ -466,6 +476,15 @@ impl Heatmap {
             })
     }
 
+    /// Row `row`'s blocked flags (`true` = blocked by the mask), when any cell is
+    /// blocked; empty rows are not included (see [`Heatmap::is_empty_row`]).
+    pub(crate) fn blocked_row(&self, row: usize) -> Option<&[bool]> {
+        let m = self.n_cols();
+        self.blocked
+            .as_ref()
+            .and_then(|b| b.get(row * m..(row + 1) * m))
+    }
+
     /// Whether any cell is blocked.
     pub fn has_blocked(&self) -> bool {
         self.blocked.is_some() || !self.empty_rows.is_empty()
@@ -630,6 +649,15 @@ mod tests {
         assert!(!d.is_blocked(1, 1));
         // The range covers only the visible cells: ±0.6 from (0, 0).
         assert_eq!(d.range(), ValueRange::symmetric(0.6));
+        // An empty row of one blocks its row; without masks nothing is blocked.
+        let plain = Heatmap::weights("P", labels(2), labels(2), vec![0.5; 4]).unwrap();
+        let empty = plain.clone().with_empty_rows(vec![1]).unwrap();
+        let d = Heatmap::difference_of("", &plain, &empty).unwrap();
+        assert!(d.is_blocked(1, 0) && d.is_blocked(1, 1) && !d.is_blocked(0, 1));
+        let d = Heatmap::difference_of("", &a, &plain).unwrap();
+        assert!(d.is_blocked(0, 1) && !d.is_blocked(1, 0));
+        let d = Heatmap::difference_of("", &plain, &plain).unwrap();
+        assert!(!d.has_blocked() && d.empty_rows().is_empty());
         let c = Heatmap::weights("C", labels(2), labels(3), vec![0.0; 6]).unwrap();
         assert_eq!(
             Heatmap::difference_of("", &a, &c).unwrap_err(),

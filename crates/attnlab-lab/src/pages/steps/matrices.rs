@@ -9,7 +9,7 @@ use attnlab_core::model::{Encoded, Projection};
 use attnlab_core::score::{self, ScoreFunction, ScoreParams};
 use attnlab_core::softmax;
 use attnlab_core::streaming::Causality;
-use ndarray::Array2;
+use ndarray::{Array2, ArrayRef2};
 
 use super::formula::{self, Keys, LinformerInput, Qkv, Side};
 use super::stages::{self as meta, Axis, Family, Query, Stage, StageKind};
@@ -92,7 +92,7 @@ impl Builder<'_> {
     }
 
     /// Marks the cells `allowed` does not allow as blocked in the last stage.
-    fn block(&mut self, allowed: &Array2<bool>) {
+    fn block(&mut self, allowed: &ArrayRef2<bool>) {
         if let Some(last) = self.stages.last_mut() {
             last.blocked = Some(allowed.mapv(|a| !a));
         }
