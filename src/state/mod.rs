@@ -260,16 +260,21 @@ impl AppState {
         let encoded_keys: Memo<Option<Result<Encoded, CoreError>>> = Memo::new(move |_| {
             typed_keys.with(|k| k.as_ref().map(|t| model.with(|m| compute::encode(m, t))))
         });
+        // The seeded W^Q, W^K, W^V, W^O: drawn when the model changes, not per keystroke.
+        let weights = Memo::new(move |_| model.with(|m| m.projection_weights().ok().flatten()));
         let projected: Memo<Result<Projected, CoreError>> = Memo::new(move |_| {
             if let Some(b) = brought.get() {
                 return Ok(b.projected.clone());
             }
             encoded.with(|x| {
                 let x = x.as_ref().map_err(Clone::clone)?;
-                encoded_keys.with(|k| match k {
-                    None => model.with(|m| compute::project(m, x, None)),
-                    Some(Err(e)) => Err(e.clone()),
-                    Some(Ok(k)) => model.with(|m| compute::project(m, x, Some(k))),
+                weights.with(|w| {
+                    let w = w.as_ref();
+                    encoded_keys.with(|k| match k {
+                        None => model.with(|m| compute::project(m, w, x, None)),
+                        Some(Err(e)) => Err(e.clone()),
+                        Some(Ok(k)) => model.with(|m| compute::project(m, w, x, Some(k))),
+                    })
                 })
             })
         });

@@ -247,7 +247,19 @@ pub struct Problem {
     mask: Mask,
 }
 
+/// Whether every element of `a` is finite: over its memory as one slice when it has one
+/// (several times faster than ndarray's element iterator at 512 × 512).
+fn all_finite(a: &ArrayRef2<f32>) -> bool {
+    match a.as_slice_memory_order() {
+        Some(cells) => cells.iter().all(|v| v.is_finite()),
+        None => a.iter().all(|v| v.is_finite()),
+    }
+}
+
 fn check_finite(head: Option<usize>, field: &'static str, a: &Array2<f32>) -> Result<()> {
+    if all_finite(a) {
+        return Ok(());
+    }
     match a.indexed_iter().find(|(_, v)| !v.is_finite()) {
         Some(((row, col), _)) => Err(CoreError::NonFinite {
             head,
@@ -547,7 +559,7 @@ fn validate_score_params(
 }
 
 fn finite_or(a: &ArrayRef2<f32>, what: &'static str) -> Result<()> {
-    if a.iter().all(|v| v.is_finite()) {
+    if all_finite(a) {
         Ok(())
     } else {
         Err(CoreError::Overflow { head: 0, what })

@@ -82,7 +82,59 @@ pub struct Projected {
     pub w_o: Option<Array2<f32>>,
 }
 
+/// The seeded projections of a model: `W^Q_h`, `W^K_h`, `W^V_h` (`d_in × d_k`) of every
+/// head and `W^O`. They depend on the seed and the widths, not on the sentence, so they
+/// can be kept while the text changes ([`ModelConfig::project_with`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProjectionWeights {
+    /// What the weights were drawn for: the seed, `d_in`, `d_k`, the head count, `d_model`.
+    drawn_for: (u64, usize, usize, usize, usize),
+    /// Per head: `[W^Q, W^K, W^V]`.
+    pub heads: Vec<[Array2<f32>; 3]>,
+    /// `W^O ∈ R^{h·d_k×d_model}`.
+    pub w_o: Array2<f32>,
+}
+
 impl ModelConfig {
+    /// What the seeded projection weights depend on.
+    fn drawn_for(&self) -> (u64, usize, usize, usize, usize) {
+        (
+            self.seed,
+            self.input_width(),
+            self.d_k(),
+            self.heads,
+            self.d_model,
+        )
+    }
+
+    /// The seeded projection weights (`None` for identity projections), drawn from
+    /// `seed` with standard deviation `1/√d_in` (`1/√(h·d_k)` for `W^O`).
+    pub fn projection_weights(&self) -> Result<Option<ProjectionWeights>> {
+        self.validate()?;
+        if self.projection == Projection::Identity {
+            return Ok(None);
+        }
+        let (d_in, d_k) = (self.input_width(), self.d_k());
+        let std = 1.0 / (d_in as f32).sqrt();
+        let weight = |label: &str, h: usize| {
+            rng::normal_matrix(&mut rng::stream(self.seed, label, h as u64), d_in, d_k, std)
+        };
+        let heads = (0..self.heads)
+            .map(|h| [weight("wq", h), weight("wk", h), weight("wv", h)])
+            .collect();
+        let w_o = rng::normal_matrix(
+            &mut rng::stream(self.seed, "wo", 0),
+            self.heads * d_k,
+            self.d_model,
+            1.0 / ((self.heads * d_k) as f32).sqrt(),
+        );
+        Ok(Some(ProjectionWeights {
+            drawn_for: self.drawn_for(),
+            heads,
+            w_o,
+        }))
+    }
+
     /// Checks widths, the head count and the position settings.
     pub fn validate(&self) -> Result<()> {
         if self.d_model == 0 || self.d_model > MAX_D_MODEL {
@@ -151,6 +203,18 @@ impl ModelConfig {
 
     /// Projects `X` (queries) and `X_kv` (keys and values) into heads.
     pub fn project(&self, x: &Array2<f32>, x_kv: &Array2<f32>) -> Result<Projected> {
+        self.project_with(None, x, x_kv)
+    }
+
+    /// [`ModelConfig::project`] with weights drawn earlier by
+    /// [`ModelConfig::projection_weights`]; weights drawn for another seed or other
+    /// widths (or none) are drawn afresh.
+    pub fn project_with(
+        &self,
+        weights: Option<&ProjectionWeights>,
+        x: &Array2<f32>,
+        x_kv: &Array2<f32>,
+    ) -> Result<Projected> {
         self.validate()?;
         let d_in = self.input_width();
         for (field, a) in [("x", x), ("x_kv", x_kv)] {
@@ -170,29 +234,22 @@ impl ModelConfig {
                 w_o: None,
             }),
             Projection::Seeded => {
-                let d_k = self.d_k();
-                let std = 1.0 / (d_in as f32).sqrt();
-                let weight = |label: &str, h: usize| {
-                    rng::normal_matrix(&mut rng::stream(self.seed, label, h as u64), d_in, d_k, std)
+                let drawn;
+                let weights = match weights.filter(|w| w.drawn_for == self.drawn_for()) {
+                    Some(w) => w,
+                    None => {
+                        drawn = self.projection_weights()?.expect("seeded projections");
+                        &drawn
+                    }
                 };
-                let heads = (0..self.heads)
-                    .map(|h| {
-                        HeadInput::new(
-                            x.dot(&weight("wq", h)),
-                            x_kv.dot(&weight("wk", h)),
-                            x_kv.dot(&weight("wv", h)),
-                        )
-                    })
+                let heads = weights
+                    .heads
+                    .iter()
+                    .map(|[wq, wk, wv]| HeadInput::new(x.dot(wq), x_kv.dot(wk), x_kv.dot(wv)))
                     .collect();
-                let w_o = rng::normal_matrix(
-                    &mut rng::stream(self.seed, "wo", 0),
-                    self.heads * d_k,
-                    self.d_model,
-                    1.0 / ((self.heads * d_k) as f32).sqrt(),
-                );
                 Ok(Projected {
                     heads,
-                    w_o: Some(w_o),
+                    w_o: Some(weights.w_o.clone()),
                 })
             }
         }
@@ -295,6 +352,45 @@ mod tests {
             .unwrap();
         assert_eq!(r.heads[0].weights.dim(), (4, 6));
         assert_eq!(r.output.dim(), (4, 16));
+    }
+
+    #[test]
+    fn kept_projection_weights_project_as_fresh_ones_and_others_are_redrawn() {
+        let cfg = ModelConfig {
+            d_model: 16,
+            heads: 4,
+            ..Default::default()
+        };
+        let x = cfg.encode(&tokenize("the cat sat on the mat")).unwrap().x;
+        let kept = cfg.projection_weights().unwrap().unwrap();
+        assert_eq!(kept.heads.len(), 4);
+        assert_eq!(kept.heads[0][0].dim(), (16, 4));
+        let fresh = cfg.project(&x, &x).unwrap();
+        assert_eq!(cfg.project_with(Some(&kept), &x, &x).unwrap(), fresh);
+        // Weights of another seed or other widths are not this model's: drawn afresh.
+        for other in [
+            ModelConfig {
+                seed: cfg.seed + 1,
+                ..cfg.clone()
+            },
+            ModelConfig {
+                heads: 2,
+                ..cfg.clone()
+            },
+        ] {
+            let theirs = other.projection_weights().unwrap().unwrap();
+            assert_eq!(cfg.project_with(Some(&theirs), &x, &x).unwrap(), fresh);
+        }
+        let identity = ModelConfig {
+            projection: Projection::Identity,
+            heads: 1,
+            ..cfg.clone()
+        };
+        assert_eq!(identity.projection_weights().unwrap(), None);
+        assert_eq!(
+            identity.project_with(Some(&kept), &x, &x).unwrap(),
+            identity.project(&x, &x).unwrap()
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use attnlab_core::CoreError;
 use attnlab_core::attention::{AttentionKind, HeadResult, Problem};
 use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, Comparison};
-use attnlab_core::model::{Encoded, Projected};
+use attnlab_core::model::{Encoded, Projected, ProjectionWeights};
 use attnlab_plot::HeatmapError;
 use ndarray::{ArcArray2, Array2, ArrayRef2};
 
@@ -38,14 +38,17 @@ pub fn encode(model: &ModelConfig, tokens: &Tokens) -> Result<Encoded, CoreError
 }
 
 /// Projects the queries' `X` and the keys' `X_kv` (`None`: self-attention) into
-/// heads. Shared by every variant.
+/// heads. Shared by every variant. `weights`: the model's projection weights drawn
+/// earlier ([`ModelConfig::projection_weights`]), kept while the text changes; `None`
+/// (or another model's) draws them.
 pub fn project(
     model: &ModelConfig,
+    weights: Option<&ProjectionWeights>,
     queries: &Encoded,
     keys: Option<&Encoded>,
 ) -> Result<Projected, CoreError> {
     let x_kv = keys.unwrap_or(queries);
-    model.project(&queries.x, &x_kv.x)
+    model.project_with(weights, &queries.x, &x_kv.x)
 }
 
 /// The validated problem of one variant: the shared heads, the variant's score
@@ -433,8 +436,8 @@ impl<'a> Pipeline<'a> {
         let queries = state.query_tokens();
         let keys = state.key_tokens();
         let projected = encode(&state.model, &queries).and_then(|q| match &keys {
-            Some(k) => project(&state.model, &q, Some(&encode(&state.model, k)?)),
-            None => project(&state.model, &q, None),
+            Some(k) => project(&state.model, None, &q, Some(&encode(&state.model, k)?)),
+            None => project(&state.model, None, &q, None),
         });
         Pipeline {
             state,
@@ -553,7 +556,7 @@ mod tests {
         let state = LabState::default();
         let tokens = state.query_tokens();
         let x = encode(&state.model, &tokens).unwrap();
-        let projected = project(&state.model, &x, None).unwrap();
+        let projected = project(&state.model, None, &x, None).unwrap();
         let problem = problem(&state.model, &projected, &state.variants[1], &tokens).unwrap();
         let head = compute_head(&problem, 2).unwrap();
         assert_eq!(head, Pipeline::new(&state).variant(1).unwrap().heads[2]);

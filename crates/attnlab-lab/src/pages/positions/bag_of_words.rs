@@ -288,7 +288,7 @@ fn head_of(
     head: usize,
 ) -> Result<HeadResult, LabError> {
     let x = compute::encode(model, tokens)?;
-    let projected = compute::project(model, &x, None)?;
+    let projected = compute::project(model, None, &x, None)?;
     let problem = compute::problem(model, &projected, variant, tokens)?;
     Ok(compute::compute_head(&problem, head)?)
 }
