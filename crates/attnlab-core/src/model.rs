@@ -371,12 +371,9 @@ mod tests {
         for other in [
             ModelConfig {
                 seed: cfg.seed + 1,
-                ..cfg.clone()
+                ..cfg
             },
-            ModelConfig {
-                heads: 2,
-                ..cfg.clone()
-            },
+            ModelConfig { heads: 2, ..cfg },
         ] {
             let theirs = other.projection_weights().unwrap().unwrap();
             assert_eq!(cfg.project_with(Some(&theirs), &x, &x).unwrap(), fresh);
@@ -384,7 +381,7 @@ mod tests {
         let identity = ModelConfig {
             projection: Projection::Identity,
             heads: 1,
-            ..cfg.clone()
+            ..cfg
         };
         assert_eq!(identity.projection_weights().unwrap(), None);
         assert_eq!(
