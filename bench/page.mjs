@@ -27,6 +27,26 @@ export async function openPage(browser, device, init) {
   return { context, page };
 }
 
+// The lab's limit (crates/attnlab-lab/src/state.rs MAX_TOKENS): a longer text is cut there.
+export const MAX_TOKENS = 512;
+
+// A fresh page on `device` (`init` as for openPage) with the lab of `config` open through
+// its link, once a canvas has drawn the config's tokens (at most MAX_TOKENS) and nothing
+// has been painted for `quietMs`; `errors` collects the page's uncaught errors.
+export async function openLab(browser, appOrigin, device, config, { quietMs, init, timeout = 120_000 }) {
+  const { context, page } = await openPage(browser, device, init);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(appOrigin + '/' + fragment(config));
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0,
+    Math.min(config.tokens, MAX_TOKENS),
+    { timeout },
+  );
+  await settle(page, quietMs);
+  return { context, page, errors };
+}
+
 // The lab's state as the link carries it (crates/attnlab-lab/src/fragment.rs): `#v1.` and
 // base64url of JSON with short keys; leaving out `v` keeps the two default variants.
 export function fragment({ tokens, heads, dModel }) {
@@ -77,16 +97,7 @@ export const median = (xs) => percentile(xs, 50);
 // keystroke has been painted) and to the last canvas painted for it (`attnlab:paint`
 // marks, until `quietMs` passes without one). Long tasks (PerformanceObserver) are kept.
 export async function typing(browser, appOrigin, device, { config, typed, quietMs }) {
-  const { context, page } = await openPage(browser, device);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(appOrigin + '/' + fragment(config));
-  await page.waitForFunction(
-    (n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0,
-    config.tokens,
-    { timeout: 120_000 },
-  );
-  await settle(page, quietMs);
+  const { context, page, errors } = await openLab(browser, appOrigin, device, config, { quietMs });
   // Long tasks (over 50 ms: input waits for them) from the first keystroke on.
   await page.evaluate(() => {
     window.__attnlabLongTasks = [];

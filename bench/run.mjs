@@ -21,7 +21,7 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 import { serveStatic } from '../end2end/serve.mjs';
-import { DESKTOP, PHONE, fragment, median, openPage, percentile, settle, typing } from './page.mjs';
+import { DESKTOP, MAX_TOKENS, PHONE, median, openLab, openPage, percentile, settle, typing } from './page.mjs';
 import { PHONE_TARGETS, TYPED, phoneTable, phoneTargets } from './phone.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -101,8 +101,6 @@ const INTERACTION = {
     { label: '1,024 tokens', tokens: 1024, heads: 8, dModel: 256 },
   ],
 };
-// The lab's limit (crates/attnlab-lab/src/state.rs MAX_TOKENS): a longer text is cut there.
-const MAX_TOKENS = 512;
 // Typing on the desktop: a 508-token text, then words typed a character at a time up to
 // 512 tokens (the lab's limit), each keystroke timed to its repaint; long tasks counted.
 const DESKTOP_TYPING = { config: { label: '508 tokens', tokens: 508, heads: 8, dModel: 256 }, typed: ' and then the dog', targetP95Ms: 100, longTaskMs: 50 };
@@ -139,16 +137,7 @@ function wasmIn(dir) {
 
 // Item 4: from a change of variant B's temperature to the last canvas painted for it.
 async function interaction(browser, appOrigin, config, device = DESKTOP) {
-  const { context, page } = await openPage(browser, device);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(appOrigin + '/' + fragment(config));
-  await page.waitForFunction(
-    (n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0,
-    Math.min(config.tokens, MAX_TOKENS),
-    { timeout: 60_000 },
-  );
-  await settle(page, INTERACTION.quietMs);
+  const { context, page, errors } = await openLab(browser, appOrigin, device, config, { quietMs: INTERACTION.quietMs, timeout: 60_000 });
   const setup = await page.evaluate(() => ({
     canvases: document.querySelectorAll('canvas').length,
     tokens: [...document.querySelectorAll('canvas[data-rendered-tokens]')].map((c) => Number(c.dataset.renderedTokens)),
@@ -213,16 +202,12 @@ function growthExponent(rows) {
 // opened once: wasm memory only grows, so its size at the end is the peak. The memory is
 // the one trunk's loader hands to `TrunkApplicationStarted`.
 async function peakMemory(browser, appOrigin) {
-  const { context, page } = await openPage(browser, DESKTOP, () => {
+  const init = () => {
     window.__attnlabMemory = null;
     addEventListener('TrunkApplicationStarted', (e) => { window.__attnlabMemory = e.detail?.wasm?.memory ?? null; });
-  });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  };
+  const { context, page, errors } = await openLab(browser, appOrigin, DESKTOP, LARGEST, { quietMs: 300, init });
   const mb = () => page.evaluate(() => (window.__attnlabMemory ? window.__attnlabMemory.buffer.byteLength / 2 ** 20 : null));
-  await page.goto(appOrigin + '/' + fragment(LARGEST));
-  await page.waitForFunction((n) => document.querySelectorAll(`canvas[data-rendered-tokens="${n}"]`).length > 0, LARGEST.tokens, { timeout: 120_000 });
-  await settle(page, 300);
   const steps = [{ step: 'lab, 2 variants', mb: await mb() }];
   for (let v = 2; v < LARGEST.variants; v++) {
     await page.getByTestId('add-variant').click();
