@@ -604,7 +604,8 @@ fn compute_head(
         (Some(lin), AttentionKind::Linformer) => lin.e.nrows(),
         _ => m,
     };
-    // Given scores are shared, not copied; they were checked finite when computed.
+    // Given scores are shared, not copied, and not checked again: a non-finite one still
+    // fails the logits' check below.
     let raw = || -> Result<ArcArray2<f32>> {
         match given {
             Some(raw) if raw.dim() == (n, columns) => Ok(raw.clone()),
