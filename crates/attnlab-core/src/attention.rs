@@ -566,6 +566,19 @@ fn finite_or(a: &ArrayRef2<f32>, what: &'static str) -> Result<()> {
     }
 }
 
+/// [`finite_or`] for `scale · a`, without forming it.
+fn finite_scaled_or(a: &ArrayRef2<f32>, scale: f32, what: &'static str) -> Result<()> {
+    let finite = match a.as_slice_memory_order() {
+        Some(cells) => cells.iter().all(|v| (v * scale).is_finite()),
+        None => a.iter().all(|v| (v * scale).is_finite()),
+    };
+    if finite {
+        Ok(())
+    } else {
+        Err(CoreError::Overflow { head: 0, what })
+    }
+}
+
 /// The raw scores of one head of a validated problem (see [`Problem::raw_scores`]).
 fn raw_scores(head: &HeadInput, spec: &AttentionSpec) -> Option<Array2<f32>> {
     match spec.attention {
@@ -621,9 +634,10 @@ fn compute_head(
     let (weights, output, scores, mask, computation, entropy) = match spec.attention {
         AttentionKind::Softmax => {
             let raw = raw()?;
-            let logits = raw.mapv(|s| s / spec.temperature);
-            finite_or(&logits, "logits (score / temperature)")?;
-            let (a, h) = softmax::softmax_masked_entropy(&logits, mask);
+            // The logits `raw / τ` are formed inside the softmax (times 1/τ), not stored.
+            let scale = 1.0 / spec.temperature;
+            finite_scaled_or(&raw, scale, "logits (score / temperature)")?;
+            let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, mask);
             let o = linear::weights_times_values(&a, &head.v);
             (
                 a,
@@ -670,10 +684,10 @@ fn compute_head(
             let lin = head.linformer.as_ref().expect("validated");
             let v_proj = lin.f.dot(&head.v); // k × d_v
             let raw = raw()?;
-            let logits = raw.mapv(|s| s / spec.temperature);
-            finite_or(&logits, "logits (score / temperature)")?;
+            let scale = 1.0 / spec.temperature;
+            finite_scaled_or(&raw, scale, "logits (score / temperature)")?;
             let full = Mask::full(n, lin.e.nrows());
-            let (a, h) = softmax::softmax_masked_entropy(&logits, &full);
+            let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, &full);
             let o = linear::weights_times_values(&a, &v_proj.as_standard_layout().into_owned());
             (a, o, Some(raw), full, Computation::Linformer, Some(h))
         }

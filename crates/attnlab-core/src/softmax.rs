@@ -5,7 +5,7 @@
 //! (never NaN). Terms below `e^−80` of the row's largest, and weights that would be
 //! subnormal, are exactly 0 ([`crate::kernels::SOFTMAX_FLOOR`]).
 
-use ndarray::Array2;
+use ndarray::{Array2, ArrayRef2};
 
 use crate::kernels;
 use crate::mask::Mask;
@@ -54,18 +54,27 @@ pub fn softmax_row_full(logits: &[f32], out: &mut [f32]) -> RowStatus {
 
 /// Row-wise masked softmax of an `n × m` logit matrix.
 pub fn softmax_masked(logits: &Array2<f32>, mask: &Mask) -> Array2<f32> {
-    let (n, m) = logits.dim();
+    softmax_masked_scaled(logits, 1.0, mask)
+}
+
+/// Row-wise masked softmax of the logits `scale · raw` (`scale` > 0, e.g. `1/τ`), the
+/// kernels multiplying as they go: no scaled matrix is built.
+pub fn softmax_masked_scaled(raw: &ArrayRef2<f32>, scale: f32, mask: &Mask) -> Array2<f32> {
+    let (n, m) = raw.dim();
     let mut out = Array2::zeros((n, m));
+    if m == 0 {
+        return out;
+    }
     let full = mask.is_full();
-    let src = logits.as_standard_layout();
+    let src = raw.as_standard_layout();
     let src = src.as_slice().expect("standard layout");
     let dst = out.as_slice_mut().expect("fresh array");
     for i in 0..n {
         let (l, o) = (&src[i * m..(i + 1) * m], &mut dst[i * m..(i + 1) * m]);
         if full {
-            softmax_row_full(l, o);
+            kernels::softmax_row(l, scale, o);
         } else {
-            softmax_row(l, mask.row(i), o);
+            kernels::softmax_row_masked(l, scale, mask.row(i), o);
         }
     }
     out
@@ -78,9 +87,20 @@ pub fn softmax_masked(logits: &Array2<f32>, mask: &Mask) -> Array2<f32> {
 /// cancels. Cells the softmax leaves at exactly 0 add nothing, as in the per-cell sum; an
 /// empty row's entropy is 0.
 pub fn softmax_masked_entropy(logits: &Array2<f32>, mask: &Mask) -> (Array2<f32>, Vec<f32>) {
-    let weights = softmax_masked(logits, mask);
-    let (n, m) = logits.dim();
-    let src = logits.as_standard_layout();
+    softmax_masked_entropy_scaled(logits, 1.0, mask)
+}
+
+/// [`softmax_masked_entropy`] of the logits `scale · raw` (`scale` > 0), without building
+/// them: the largest allowed logit is `scale · M` for the largest allowed raw score `M`,
+/// so `Σ_j a_ij (max − l_ij) = scale · Σ_j a_ij (M − raw_ij)`.
+pub fn softmax_masked_entropy_scaled(
+    raw: &ArrayRef2<f32>,
+    scale: f32,
+    mask: &Mask,
+) -> (Array2<f32>, Vec<f32>) {
+    let weights = softmax_masked_scaled(raw, scale, mask);
+    let (n, m) = raw.dim();
+    let src = raw.as_standard_layout();
     let src = src.as_slice().expect("standard layout");
     let dst = weights.as_slice().expect("fresh array");
     let full = mask.is_full();
@@ -96,7 +116,7 @@ pub fn softmax_masked_entropy(logits: &Array2<f32>, mask: &Mask) -> (Array2<f32>
             if !top.is_finite() || a_top <= 0.0 {
                 return 0.0;
             }
-            let h = -a_top.ln() + kernels::weighted_gap(a, l, top);
+            let h = -a_top.ln() + scale * kernels::weighted_gap(a, l, top);
             h.max(0.0)
         })
         .collect();
@@ -139,5 +159,46 @@ mod tests {
         );
         assert_eq!(out, [0.0; 3]);
         assert_eq!(softmax_row(&[], &[], &mut []), RowStatus::Empty);
+    }
+
+    #[test]
+    fn scaled_logits_give_the_softmax_and_entropy_of_the_divided_ones() {
+        // Row 0 all allowed, row 1 with two keys blocked, row 2 empty.
+        let raw = Array2::from_shape_vec(
+            (3, 5),
+            vec![
+                3.0, -1.0, 0.5, 2.0, -4.0, //
+                1.0, 7.0, -2.0, 0.0, 3.5, //
+                0.3, 0.2, 0.1, 0.0, -0.1,
+            ],
+        )
+        .unwrap();
+        let allowed = Array2::from_shape_vec(
+            (3, 5),
+            [[true; 5], [true, false, true, false, true], [false; 5]].concat(),
+        )
+        .unwrap();
+        for mask in [Mask::full(3, 5), Mask::from_array(allowed)] {
+            for tau in [0.25f32, 0.7, 1.0, 3.0] {
+                let divided = raw.mapv(|s| s / tau);
+                let (a, h) = softmax_masked_entropy(&divided, &mask);
+                let (b, g) = softmax_masked_entropy_scaled(&raw, 1.0 / tau, &mask);
+                for (x, y) in a.iter().zip(&b) {
+                    assert!((x - y).abs() < 1e-6, "τ = {tau}: {x} against {y}");
+                }
+                assert_eq!(b, softmax_masked_scaled(&raw, 1.0 / tau, &mask));
+                for (i, (x, y)) in h.iter().zip(&g).enumerate() {
+                    // The entropy by its definition, in f64, from the scaled weights.
+                    let direct: f64 = b
+                        .row(i)
+                        .iter()
+                        .filter(|&&w| w > 0.0)
+                        .map(|&w| -f64::from(w) * f64::from(w).ln())
+                        .sum();
+                    assert!((x - y).abs() < 1e-5, "τ = {tau} row {i}: {x} against {y}");
+                    assert!((f64::from(*y) - direct).abs() < 1e-5, "τ = {tau} row {i}");
+                }
+            }
+        }
     }
 }

@@ -332,15 +332,15 @@ pub fn neuron(
             let keys = keys.as_standard_layout().into_owned();
             let raw = score::scores(raw_fn, &q_row, &keys, params);
             let scaled = score::scores(function, &q_row, &keys, params);
-            let logits: Vec<f32> = scaled.iter().map(|s| s / spec.temperature).collect();
+            // The logits as the core forms them: times 1/τ, inside the softmax.
+            let inverse = 1.0 / spec.temperature;
+            let logits: Vec<f32> = scaled.iter().map(|s| s * inverse).collect();
             finite(&logits, "logits (score / temperature)", head)?;
             let row_mask = Mask::from_array(
                 Array2::from_shape_vec((1, width), allowed.clone())
                     .unwrap_or_else(|_| unreachable!("one row of the keys' width")),
             );
-            let logit_row = Array2::from_shape_vec((1, width), logits.clone())
-                .unwrap_or_else(|_| unreachable!("one row of the keys' width"));
-            let weights = softmax::softmax_masked(&logit_row, &row_mask);
+            let weights = softmax::softmax_masked_scaled(&scaled, inverse, &row_mask);
             let scale = match function {
                 ScoreFunction::ScaledDot => 1.0 / (q.len() as f32).sqrt(),
                 _ => 1.0,

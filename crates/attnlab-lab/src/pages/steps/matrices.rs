@@ -313,9 +313,11 @@ pub fn steps(
                 formula::scores(score_fn, keys_of),
                 meta::score_note(score_fn, keys_of, lang),
             );
-            // Logits exactly as the core forms them: the score function, then ÷ τ.
+            // Logits exactly as the core forms them: the score function, then ÷ τ (times
+            // 1/τ, inside the softmax).
             let scored = score::scores(score_fn, &hin.q, &keys, score_params);
-            let logits = scored.mapv(|s| s / spec.temperature);
+            let scale = 1.0 / spec.temperature;
+            let logits = scored.mapv(|s| s * scale);
             finite(&logits, "logits (score / temperature)")?;
             b.push(
                 StageKind::Scaled,
@@ -324,7 +326,9 @@ pub fn steps(
                 meta::scaled_note(score_fn, d_k, spec.temperature, lang),
             );
             let weights = match keys_of {
-                Keys::Projected => softmax::softmax_masked(&logits, &Mask::full(n, keys.nrows())),
+                Keys::Projected => {
+                    softmax::softmax_masked_scaled(&scored, scale, &Mask::full(n, keys.nrows()))
+                }
                 Keys::Tokens => {
                     b.push(
                         StageKind::Masked,
@@ -333,7 +337,7 @@ pub fn steps(
                         meta::masked_note(input.variant, mask.empty_rows().len(), lang),
                     );
                     b.block(mask.allowed());
-                    softmax::softmax_masked(&logits, mask)
+                    softmax::softmax_masked_scaled(&scored, scale, mask)
                 }
             };
             b.push(
