@@ -1,0 +1,156 @@
+//! The checks a problem and its computation make: finiteness (of a matrix, or of a
+//! matrix times a scale without forming it), shapes, and the score functions' parameters.
+
+use ndarray::{Array2, ArrayRef2};
+
+use crate::error::{CoreError, Result};
+use crate::score::{ScoreFunction, ScoreParams};
+
+use super::standard;
+
+/// Whether every element of `a` is finite: over its memory as one slice when it has one
+/// (several times faster than ndarray's element iterator at 512 × 512).
+pub(super) fn all_finite(a: &ArrayRef2<f32>) -> bool {
+    match a.as_slice_memory_order() {
+        Some(cells) => cells.iter().all(|v| v.is_finite()),
+        None => a.iter().all(|v| v.is_finite()),
+    }
+}
+
+pub(super) fn check_finite(
+    head: Option<usize>,
+    field: &'static str,
+    a: &Array2<f32>,
+) -> Result<()> {
+    if all_finite(a) {
+        return Ok(());
+    }
+    match a.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        Some(((row, col), _)) => Err(CoreError::NonFinite {
+            head,
+            field,
+            row,
+            col,
+        }),
+        None => Ok(()),
+    }
+}
+
+pub(super) fn check_shape(
+    head: Option<usize>,
+    field: &'static str,
+    a: &Array2<f32>,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    expected: impl FnOnce() -> (String, String),
+) -> Result<()> {
+    let (r, c) = a.dim();
+    if rows.is_some_and(|x| x != r) || cols.is_some_and(|x| x != c) {
+        let (expected, expected_zh) = expected();
+        return Err(CoreError::ShapeMismatch {
+            head,
+            field,
+            expected,
+            expected_zh,
+            got: (r, c),
+        });
+    }
+    Ok(())
+}
+
+pub(super) fn validate_score_params(
+    h: usize,
+    score: ScoreFunction,
+    d_k: usize,
+    params: &mut ScoreParams,
+) -> Result<()> {
+    let hd = Some(h);
+    match (score, params) {
+        (ScoreFunction::General, ScoreParams::General { w }) => {
+            check_shape(hd, "score_params.w", w, Some(d_k), Some(d_k), || {
+                (
+                    format!("{d_k}×{d_k} (d_k×d_k)"),
+                    format!("{d_k}×{d_k}（d_k×d_k）"),
+                )
+            })?;
+            check_finite(hd, "score_params.w", w)?;
+            standard(w);
+        }
+        (ScoreFunction::General, _) => {
+            return Err(CoreError::MissingParams {
+                head: h,
+                field: "score_params.w",
+                reason: "the general score needs w (d_k×d_k)",
+                reason_zh: "一般（双线性）打分函数需要 w（d_k×d_k）",
+            });
+        }
+        (ScoreFunction::Additive, ScoreParams::Additive { w_a, u_a, v_a }) => {
+            // d_a is set by W_a (its rows); U_a and v must agree with it.
+            let d_a = w_a.nrows();
+            check_shape(hd, "score_params.w_a", w_a, None, Some(d_k), || {
+                (
+                    format!("d_a×{d_k} (d_a×d_k)"),
+                    format!("d_a×{d_k}（d_a×d_k）"),
+                )
+            })?;
+            check_shape(hd, "score_params.u_a", u_a, Some(d_a), Some(d_k), || {
+                (
+                    format!("{d_a}×{d_k} (d_a×d_k, d_a = the rows of w_a)"),
+                    format!("{d_a}×{d_k}（d_a×d_k，d_a 为 w_a 的行数）"),
+                )
+            })?;
+            if v_a.len() != d_a {
+                return Err(CoreError::ShapeMismatch {
+                    head: hd,
+                    field: "score_params.v_a",
+                    expected: format!("1×{d_a} (d_a values, d_a = the rows of w_a)"),
+                    expected_zh: format!("1×{d_a}（d_a 个值，d_a 为 w_a 的行数）"),
+                    got: (1, v_a.len()),
+                });
+            }
+            check_finite(hd, "score_params.w_a", w_a)?;
+            check_finite(hd, "score_params.u_a", u_a)?;
+            if let Some(col) = v_a.iter().position(|v| !v.is_finite()) {
+                return Err(CoreError::NonFinite {
+                    head: hd,
+                    field: "score_params.v_a",
+                    row: 0,
+                    col,
+                });
+            }
+            standard(w_a);
+            standard(u_a);
+        }
+        (ScoreFunction::Additive, _) => {
+            return Err(CoreError::MissingParams {
+                head: h,
+                field: "score_params",
+                reason: "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
+                reason_zh: "加性打分函数需要 w_a、u_a（d_a×d_k）和 v_a（d_a）",
+            });
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+pub(super) fn finite_or(a: &ArrayRef2<f32>, what: &'static str) -> Result<()> {
+    if all_finite(a) {
+        Ok(())
+    } else {
+        Err(CoreError::Overflow { head: 0, what })
+    }
+}
+
+/// [`finite_or`] for `scale · a`, without forming it.
+pub(super) fn finite_scaled_or(a: &ArrayRef2<f32>, scale: f32, what: &'static str) -> Result<()> {
+    let finite = match a.as_slice_memory_order() {
+        Some(cells) => cells.iter().all(|v| (v * scale).is_finite()),
+        None => a.iter().all(|v| (v * scale).is_finite()),
+    };
+    if finite {
+        Ok(())
+    } else {
+        Err(CoreError::Overflow { head: 0, what })
+    }
+}
