@@ -8,12 +8,13 @@ use crate::score::{ScoreFunction, ScoreParams};
 
 use super::standard;
 
-/// Whether every element of `a` is finite: over its memory as one slice when it has one
-/// (several times faster than ndarray's element iterator at 512 × 512).
-pub(super) fn all_finite(a: &ArrayRef2<f32>) -> bool {
+/// Whether every element of `scale · a` is finite (scale 1: of `a` itself), without
+/// forming it: over `a`'s memory as one slice when it has one (several times faster than
+/// ndarray's element iterator at 512 × 512).
+fn all_finite_scaled(a: &ArrayRef2<f32>, scale: f32) -> bool {
     match a.as_slice_memory_order() {
-        Some(cells) => cells.iter().all(|v| v.is_finite()),
-        None => a.iter().all(|v| v.is_finite()),
+        Some(cells) => cells.iter().all(|v| (v * scale).is_finite()),
+        None => a.iter().all(|v| (v * scale).is_finite()),
     }
 }
 
@@ -22,7 +23,7 @@ pub(super) fn check_finite(
     field: &'static str,
     a: &Array2<f32>,
 ) -> Result<()> {
-    if all_finite(a) {
+    if all_finite_scaled(a, 1.0) {
         return Ok(());
     }
     match a.indexed_iter().find(|(_, v)| !v.is_finite()) {
@@ -135,20 +136,12 @@ pub(super) fn validate_score_params(
 }
 
 pub(super) fn finite_or(a: &ArrayRef2<f32>, what: &'static str) -> Result<()> {
-    if all_finite(a) {
-        Ok(())
-    } else {
-        Err(CoreError::Overflow { head: 0, what })
-    }
+    finite_scaled_or(a, 1.0, what)
 }
 
 /// [`finite_or`] for `scale · a`, without forming it.
 pub(super) fn finite_scaled_or(a: &ArrayRef2<f32>, scale: f32, what: &'static str) -> Result<()> {
-    let finite = match a.as_slice_memory_order() {
-        Some(cells) => cells.iter().all(|v| (v * scale).is_finite()),
-        None => a.iter().all(|v| (v * scale).is_finite()),
-    };
-    if finite {
+    if all_finite_scaled(a, scale) {
         Ok(())
     } else {
         Err(CoreError::Overflow { head: 0, what })
