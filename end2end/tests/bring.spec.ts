@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,11 +194,16 @@ test('every broken file says what is wrong and the previous tensors stay', async
     ],
     ['a file over the limit', join(big, 'huge.npz'), 'huge.npz: is 68.2 MB; the limit is 67.1 MB (it was not read)'],
   ];
-  for (const [what, files, message] of cases) {
-    await bring(page, files);
-    await expect(error, what).toHaveText(message);
-    await expect(summary, what).toContainText('attn.json: 2 heads');
-    await expect(page.getByTestId('heatmap'), what).toHaveAttribute('data-rendered-tokens', '4');
+  try {
+    for (const [what, files, message] of cases) {
+      await bring(page, files);
+      await expect(error, what).toHaveText(message);
+      await expect(summary, what).toContainText('attn.json: 2 heads');
+      await expect(page.getByTestId('heatmap'), what).toHaveAttribute('data-rendered-tokens', '4');
+    }
+  } finally {
+    // The 65 MB file would otherwise stay in the temporary directory after every run.
+    rmSync(big, { recursive: true, force: true });
   }
   // A good file clears the message.
   await bring(page, [file('attn.npz', fixture('attn.npz'))]);
