@@ -553,6 +553,60 @@ test('above 512 tokens the page says so and draws the first 512', async ({ page 
   await expect(page.getByTestId('sentence-input')).toHaveValue(text);
 });
 
+test('a long sentence is computed a few heads per task: typing goes on, and the newest text is drawn as a fresh page draws it', async ({ page }) => {
+  // 16 heads, d_model 512, 500 tokens: more than one task's work per variant, so each
+  // keystroke's heads run over several tasks while the panel says it is busy.
+  const words = ['the', 'cat', 'sat', 'on', 'a', 'warm', 'mat', 'and', 'watched', 'birds'];
+  const text = Array.from({ length: 500 }, (_, i) => words[i % words.length]).join(' ');
+  const link = Buffer.from(JSON.stringify({ t: text, d: 512, h: 16 })).toString('base64url');
+  await page.goto('/#v1.' + link);
+  for (const i of [0, 1]) {
+    await expect(head(variant(page, i))).toHaveAttribute('data-rendered-tokens', '500', { timeout: 30_000 });
+  }
+  await expect(variant(page, 0)).toHaveAttribute('aria-busy', 'false');
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { busySeen: string[] }).busySeen = seen;
+    new MutationObserver((records) => {
+      for (const r of records) seen.push((r.target as Element).getAttribute('aria-busy') ?? '');
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+  });
+  const box = page.getByTestId('sentence-input');
+  await box.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' fly past');
+  await expect(box).toHaveValue(text + ' fly past');
+  for (const i of [0, 1]) {
+    await expect(head(variant(page, i))).toHaveAttribute('data-rendered-tokens', '502', { timeout: 30_000 });
+    await expect(variant(page, i)).toHaveAttribute('aria-busy', 'false');
+  }
+  await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '502');
+  const seen = await page.evaluate(() => (window as unknown as { busySeen: string[] }).busySeen);
+  expect(seen, 'a panel was busy while its heads were computed').toContain('true');
+  expect(seen.at(-1)).toBe('false');
+
+  // The heads computed a few per task, with requests overtaken by newer keystrokes, draw
+  // what a fresh page computing the same link at once draws: each variant's head and
+  // average, and the difference. (The grids are left out: a 4 × 4 grid wider than its
+  // panel keeps a stray edge of an earlier frame, typed or not.)
+  const url = await page.getByTestId('share-link').inputValue();
+  const figures = (p: Page) =>
+    p.locator('canvas[data-figure=head], canvas[data-figure=average], canvas[data-figure=difference]')
+      .evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement).toDataURL('image/png')));
+  const before = await figures(page);
+  expect(before.length).toBe(5);
+  for (const v of [0, 1]) await expect(grid(variant(page, v))).toHaveAttribute('data-rendered-tokens', '502');
+  const other = await page.context().newPage();
+  await other.goto(url);
+  await expect(difference(other)).toHaveAttribute('data-rendered-tokens', '502', { timeout: 30_000 });
+  const same = async () => {
+    const now = await figures(other);
+    return now.map((p, i) => (p === before[i] ? 'same' : `figure ${i} differs`));
+  };
+  await expect.poll(same, { timeout: 20_000 }).toEqual(before.map(() => 'same'));
+  await other.close();
+});
+
 test('the sidebar holds every control at laptop widths, in both languages', async ({ page }) => {
   for (const width of [1100, 1280, 1366]) {
     await page.setViewportSize({ width, height: 768 });

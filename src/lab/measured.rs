@@ -35,11 +35,9 @@ pub fn use_measured(
         if measure.get() != Measure::Contribution {
             return None;
         }
-        memos.problem.with(|p| {
-            memos.heads.with(|h| match (p, h) {
-                (Ok(p), Ok(h)) => contribution::variant_norms(p, h).ok(),
-                _ => None,
-            })
+        memos.computed.with(|c| match (&c.problem, &c.heads) {
+            (Ok(p), Ok(h)) => contribution::variant_norms(p, h).ok(),
+            _ => None,
         })
     });
     let grid = Memo::new(move |_| match measure.get() {

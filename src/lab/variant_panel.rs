@@ -112,6 +112,7 @@ pub fn VariantPanel(
 
     view! {
         <section class="panel variant" data-testid="variant" data-variant=name
+            aria-busy=move || memos.busy.get().to_string()
             aria-label=move || match lang.get() {
                 Lang::En => format!("Variant {}", name()),
                 Lang::Zh => format!("变体 {}", name()),

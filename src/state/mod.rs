@@ -22,6 +22,10 @@
 //!
 //! A temperature drag on variant B reruns B's problem and B's heads, and repaints B's
 //! canvases only: A's memos do not read B's signal.
+//!
+//! A variant's heads (`heads i` above) are computed by [`heads_job`]: in the browser, a
+//! large variant's heads run over several tasks so that typing never waits for them, and
+//! its figures keep showing the last result, all of one request, until the newest lands.
 
 use attnlab_core::CoreError;
 use attnlab_core::model::{Encoded, Projected};
@@ -102,10 +106,13 @@ fn compare_slots(
     let result = match head {
         Some(h) => sa
             .memos
-            .heads
-            .with(|ra| {
-                sb.memos.heads.with(|rb| {
-                    let (ra, rb) = (ra.as_ref().ok()?.get(h)?, rb.as_ref().ok()?.get(h)?);
+            .computed
+            .with(|ca| {
+                sb.memos.computed.with(|cb| {
+                    let (ra, rb) = (
+                        ca.heads.as_ref().ok()?.get(h)?,
+                        cb.heads.as_ref().ok()?.get(h)?,
+                    );
                     Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
                 })
             })
@@ -514,6 +521,7 @@ pub fn use_app_state() -> AppState {
     expect_context::<AppState>()
 }
 
+mod heads_job;
 #[cfg(test)]
 mod tests;
 mod variant;

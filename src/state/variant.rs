@@ -2,7 +2,7 @@
 //! them under the variant's own owner.
 
 use attnlab_core::CoreError;
-use attnlab_core::attention::{HeadResult, Problem};
+use attnlab_core::attention::Problem;
 use attnlab_core::model::Projected;
 use attnlab_lab::compute::{self, HeadAverage};
 use attnlab_lab::figure;
@@ -11,6 +11,10 @@ use attnlab_lab::tokens::Tokens;
 use attnlab_lab::{Masks, ModelConfig, Variant, View};
 use attnlab_plot::{Heatmap, Labels};
 use leptos::prelude::*;
+#[cfg(target_arch = "wasm32")]
+use leptos::reactive::effect::RenderEffect;
+
+use super::heads_job::{Job, Shared};
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
 /// the head average. Created once per variant, under the variant's own owner, so
@@ -19,9 +23,15 @@ use leptos::prelude::*;
 pub struct VariantMemos {
     /// The variant's problem: its heads' Q, K, V, the mask and the spec.
     pub problem: Memo<Result<Problem, CoreError>>,
-    /// Every head of the variant, or why they cannot be computed (the problem's error,
-    /// or a head's). [`VariantMemos::error`] says it as a sentence.
-    pub heads: Memo<Result<Vec<HeadResult>, CoreError>>,
+    /// The variant's last computed heads, with the problem and labels they came from:
+    /// every figure of the variant is drawn from it. Its heads are an error when they
+    /// cannot be computed (the problem's error, or a head's); [`VariantMemos::error`] says
+    /// it as a sentence. A large variant's heads are computed a head per task, and this
+    /// keeps the last result until the newest request's lands.
+    pub computed: Signal<Shared>,
+    /// Whether a newer request's heads are being computed (a head per task) while
+    /// [`VariantMemos::computed`] shows the last ones.
+    pub busy: Signal<bool>,
     /// The figure of the selected head.
     pub selected: Memo<Option<Heatmap>>,
     /// The figures of every head, for the grid.
@@ -116,59 +126,43 @@ impl VariantFactory {
         });
         let generation = StoredValue::new(0u64);
         let score_inputs = Memo::new(move |_| {
-            projected.track();
-            key_tokens.track();
-            model.track();
-            scoring.track();
+            // Read, not only tracked: a memo tracked before its first computation would
+            // count that computation as a change, and number the same inputs twice.
+            projected.with(|_| ());
+            key_tokens.with(|_| ());
+            model.with(|_| ());
+            scoring.with(|_| ());
             generation.update_value(|g| *g += 1);
             generation.get_value()
         });
-        let scored_with = StoredValue::new(None::<u64>);
-        let heads = Memo::new(
-            move |previous: Option<&Result<Vec<HeadResult>, CoreError>>| {
-                let inputs = score_inputs.get();
-                let kept = previous
-                    .and_then(|r| r.as_ref().ok())
-                    .filter(|_| scored_with.get_value() == Some(inputs));
-                let result = problem.with(|p| {
-                    let p = p.as_ref().map_err(Clone::clone)?;
-                    match kept {
-                        Some(heads) => {
-                            let raw: Vec<_> = heads.iter().map(|h| h.scores.as_ref()).collect();
-                            compute::compute_heads_scored(p, &raw)
-                        }
-                        None => compute::compute_heads(p),
-                    }
-                });
-                scored_with.set_value(result.is_ok().then_some(inputs));
-                result
-            },
-        );
         // Shared by every head's figure (a reference count each, not n + m strings).
         let labels = Memo::new(move |_| {
             let rows = Labels::from(tokens.with(Tokens::labels));
             let cols = Labels::from(key_tokens.with(|t| spec.with(|v| compute::key_labels(t, v))));
             (rows, cols)
         });
+        let (computed, busy) = heads_of(problem, labels, score_inputs);
+        // Every head's figure (the grid); none while there is nothing to label.
         // Every head's figure (the grid); none while there is nothing to label.
         let grid = Memo::new(move |_| {
-            labels.with(|(rows, cols)| {
+            let lang = lang.get();
+            computed.with(|c| {
+                let (rows, cols) = &c.labels;
                 if rows.is_empty() || cols.is_empty() {
                     return Vec::new();
                 }
-                let lang = lang.get();
-                heads.with(|r| {
-                    let Ok(results) = r else { return Vec::new() };
-                    model.with(|m| {
-                        variant.with(|v| {
-                            results
-                                .iter()
-                                .enumerate()
-                                .map_while(|(h, r)| {
-                                    figure::head_figure(m, v, h, rows, cols, r, lang).ok()
-                                })
-                                .collect()
-                        })
+                let Ok(results) = &c.heads else {
+                    return Vec::new();
+                };
+                model.with(|m| {
+                    variant.with(|v| {
+                        results
+                            .iter()
+                            .enumerate()
+                            .map_while(|(h, r)| {
+                                figure::head_figure(m, v, h, rows, cols, r, lang).ok()
+                            })
+                            .collect()
                     })
                 })
             })
@@ -178,20 +172,24 @@ impl VariantFactory {
             grid.with(|g| g.get(h).cloned())
         });
         let average = Memo::new(move |_| {
-            heads.with(|r| r.as_ref().ok().and_then(|all| compute::head_average(all)))
+            computed.with(|c| {
+                c.heads
+                    .as_ref()
+                    .ok()
+                    .and_then(|all| compute::head_average(all))
+            })
         });
         let average_figure = Memo::new(move |_| {
-            if labels.with(|(rows, cols)| rows.is_empty() || cols.is_empty()) {
-                return None;
-            }
             let lang = lang.get();
             average.with(|a| {
                 let a = a.as_ref()?;
-                model.with(|m| {
-                    variant.with(|v| {
-                        labels.with(|(rows, cols)| {
-                            figure::average_figure(m, v, rows, cols, a, lang).ok()
-                        })
+                computed.with(|c| {
+                    let (rows, cols) = &c.labels;
+                    if rows.is_empty() || cols.is_empty() {
+                        return None;
+                    }
+                    model.with(|m| {
+                        variant.with(|v| figure::average_figure(m, v, rows, cols, a, lang).ok())
                     })
                 })
             })
@@ -201,11 +199,12 @@ impl VariantFactory {
                 return None;
             }
             let lang = lang.get();
-            heads.with(|r| r.as_ref().err().map(|e| compute::explain_in(e, lang)))
+            computed.with(|c| c.heads.as_ref().err().map(|e| compute::explain_in(e, lang)))
         });
         VariantMemos {
             problem,
-            heads,
+            computed,
+            busy,
             selected,
             grid,
             average,
@@ -213,4 +212,88 @@ impl VariantFactory {
             error,
         }
     }
+}
+
+/// The heads of `problem`, computed at once whenever the problem, the labels or the score
+/// inputs change (natively: the app's state tests), and never busy.
+#[cfg(not(target_arch = "wasm32"))]
+fn heads_of(
+    problem: Memo<Result<Problem, CoreError>>,
+    labels: Memo<(Labels, Labels)>,
+    score_inputs: Memo<u64>,
+) -> (Signal<Shared>, Signal<bool>) {
+    let computed = Memo::new(move |last: Option<&Shared>| {
+        let job = Job::new(
+            problem.get(),
+            labels.get(),
+            score_inputs.get(),
+            last.map(|s| &**s),
+        );
+        Shared::from(job.run())
+    });
+    (computed.into(), Signal::stored(false))
+}
+
+/// The heads of `problem`, computed whenever the problem, the labels or the score inputs
+/// change, and whether newer ones are being computed: the first request at once, later
+/// ones by [`start`] (at once while the task has time, the rest in later tasks, only the
+/// newest request landing).
+#[cfg(target_arch = "wasm32")]
+fn heads_of(
+    problem: Memo<Result<Problem, CoreError>>,
+    labels: Memo<(Labels, Labels)>,
+    score_inputs: Memo<u64>,
+) -> (Signal<Shared>, Signal<bool>) {
+    use super::heads_job::{Computed, start};
+    // A new number for every request: a change of the problem, the labels or the inputs.
+    let requests = StoredValue::new(0u64);
+    let request = Memo::new(move |_| {
+        // Read, not only tracked (see `score_inputs`).
+        problem.with(|_| ());
+        labels.with(|_| ());
+        score_inputs.with(|_| ());
+        requests.update_value(|r| *r += 1);
+        requests.get_value()
+    });
+    let job = move |last: Option<&Computed>| {
+        Job::new(
+            problem.get_untracked(),
+            labels.get_untracked(),
+            score_inputs.get_untracked(),
+            last,
+        )
+    };
+    // Request 0 is never asked: the render effect's first run replaces it at once.
+    let landed = RwSignal::new((0, Shared::from(Computed::pending())));
+    let busy = RwSignal::new(false);
+    // A render effect's first run is now, so the first request is computed at once (a new
+    // variant never shows an empty panel), and the request memo has its reader from the
+    // start; the later runs follow the request.
+    let effect = RenderEffect::new(move |_| {
+        let asked = request.get();
+        let done = landed.with_untracked(|(done, _)| *done);
+        if done == asked {
+            return;
+        }
+        let job = landed.with_untracked(|(_, last)| job((done != 0).then_some(&**last)));
+        if done == 0 {
+            landed.set((asked, job.run().into()));
+            return;
+        }
+        let now = start(
+            job,
+            move || request.try_get_untracked() == Some(asked),
+            move |done| {
+                landed.try_set((asked, done.into()));
+                busy.try_set(false);
+            },
+        );
+        busy.set(!now);
+    });
+    // Kept while the variant's owner lives: removing the variant ends the effect.
+    StoredValue::new_local(effect);
+    (
+        Signal::derive(move || landed.with(|(_, c)| c.clone())),
+        busy.into(),
+    )
 }

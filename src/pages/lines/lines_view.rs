@@ -30,16 +30,19 @@ pub fn LinesView() -> impl IntoView {
             return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
         let count = state.used_model.with(|m| m.heads);
-        let heads = state.shown_slot().map(|s| s.memos.heads).ok_or_else(|| {
-            tr(
-                lang.get(),
-                "There is no variant to draw.",
-                "没有可以画出的变体。",
-            )
-            .to_string()
-        })?;
-        heads.with(|r| {
-            let all = r.as_ref().map_err(compute::explain)?;
+        let computed = state
+            .shown_slot()
+            .map(|s| s.memos.computed)
+            .ok_or_else(|| {
+                tr(
+                    lang.get(),
+                    "There is no variant to draw.",
+                    "没有可以画出的变体。",
+                )
+                .to_string()
+            })?;
+        computed.with(|c| {
+            let all = c.heads.as_ref().map_err(compute::explain)?;
             Ok(shown
                 .get()
                 .into_iter()

@@ -1,0 +1,467 @@
+//! A variant's heads, computed a head at a time.
+//!
+//! A [`Job`] holds one request (the problem, the labels of its figures, the number of the
+//! inputs its raw scores follow) and computes one head per [`Job::step`]. Natively the
+//! steps run at once. In the browser (`start`) they run at once while the task that
+//! asked for them has time left (`TASK_BUDGET_MS`, shared by every variant's job in that
+//! task); what is left runs in later tasks, a budget each, so the page answers input in
+//! between. A newer request ends an older one at its next head, so only the newest
+//! request's heads land.
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{HeadResult, Problem};
+use attnlab_plot::Labels;
+use ndarray::ArcArray2;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// The time a task spends on heads before the page gets the main thread back: with the
+/// task's other work (the projections, the paints), well under the 50 ms after which
+/// input waits.
+#[cfg(target_arch = "wasm32")]
+const TASK_BUDGET_MS: f64 = 16.0;
+
+/// What one request computed: its problem, its heads, and the labels its figures carry.
+/// Every figure of a variant is drawn from one `Computed`, so the labels, the weights and
+/// the problem always belong together, even while a newer request is being computed.
+#[derive(Debug)]
+pub struct Computed {
+    /// The problem the heads were computed from.
+    pub problem: Result<Problem, CoreError>,
+    /// Every head, or why they cannot be computed (the problem's error, or a head's).
+    pub heads: Result<Vec<HeadResult>, CoreError>,
+    /// The query and key labels of the figures.
+    pub labels: (Labels, Labels),
+    /// The number of the score inputs the heads' raw scores follow, when they are kept.
+    scored_with: Option<u64>,
+}
+
+impl Computed {
+    /// What stands in for a variant's heads before its first request is computed (and
+    /// is replaced before anything reads it).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn pending() -> Computed {
+        let e = CoreError::InvalidSetting {
+            field: "heads",
+            reason: "they are not computed yet".into(),
+            reason_zh: "还没有计算".into(),
+        };
+        Computed {
+            problem: Err(e.clone()),
+            heads: Err(e),
+            labels: Default::default(),
+            scored_with: None,
+        }
+    }
+}
+
+/// A [`Computed`] shared by the memos that read it; two are equal only when they are the
+/// same computation, so a landing never compares weights cell by cell.
+#[derive(Debug, Clone)]
+pub struct Shared(Arc<Computed>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for Shared {
+    type Target = Computed;
+    fn deref(&self) -> &Computed {
+        &self.0
+    }
+}
+
+impl From<Computed> for Shared {
+    fn from(c: Computed) -> Shared {
+        Shared(Arc::new(c))
+    }
+}
+
+/// One request's heads, computed a head at a time.
+#[derive(Debug)]
+pub struct Job {
+    problem: Result<Problem, CoreError>,
+    labels: (Labels, Labels),
+    inputs: u64,
+    /// Raw scores kept from the last result, by head (empty when it cannot be kept).
+    kept: Vec<Option<ArcArray2<f32>>>,
+    done: Vec<HeadResult>,
+    failed: Option<CoreError>,
+}
+
+impl Job {
+    /// A job for `problem`, whose figures carry `labels` and whose raw scores follow the
+    /// score inputs numbered `inputs`; `last` is the last result, whose raw scores are
+    /// kept when they follow the same inputs. A problem that is an error has nothing to
+    /// compute: its heads are that error.
+    pub fn new(
+        problem: Result<Problem, CoreError>,
+        labels: (Labels, Labels),
+        inputs: u64,
+        last: Option<&Computed>,
+    ) -> Job {
+        let kept = last
+            .filter(|c| c.scored_with == Some(inputs))
+            .and_then(|c| c.heads.as_ref().ok())
+            .map(|heads| heads.iter().map(|h| h.scores.clone()).collect())
+            .unwrap_or_default();
+        let count = problem.as_ref().map_or(0, |p| p.heads().len());
+        Job {
+            done: Vec::with_capacity(count),
+            problem,
+            labels,
+            inputs,
+            kept,
+            failed: None,
+        }
+    }
+
+    /// Whether every head is computed, or one has failed (or the problem is an error).
+    pub fn is_done(&self) -> bool {
+        match &self.problem {
+            Err(_) => true,
+            Ok(p) => self.failed.is_some() || self.done.len() >= p.heads().len(),
+        }
+    }
+
+    /// Computes the next head, unless the job is done.
+    pub fn step(&mut self) {
+        if self.is_done() {
+            return;
+        }
+        let Ok(problem) = &self.problem else {
+            return;
+        };
+        let raw = self.kept.get(self.done.len()).and_then(Option::as_ref);
+        match problem.compute_head_scored(self.done.len(), raw) {
+            Ok(r) => self.done.push(r),
+            Err(e) => self.failed = Some(e),
+        }
+    }
+
+    /// Steps while `go_on` says so; whether the job is done.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn run_while(&mut self, go_on: impl Fn() -> bool) -> bool {
+        while !self.is_done() {
+            if !go_on() {
+                return false;
+            }
+            self.step();
+        }
+        true
+    }
+
+    /// Every step, at once.
+    pub fn run(mut self) -> Computed {
+        while !self.is_done() {
+            self.step();
+        }
+        self.finish()
+    }
+
+    /// The result; call once [`Job::is_done`].
+    pub fn finish(self) -> Computed {
+        let heads = match (&self.problem, self.failed) {
+            (Err(e), _) => Err(e.clone()),
+            (Ok(_), Some(e)) => Err(e),
+            (Ok(_), None) => Ok(self.done),
+        };
+        Computed {
+            scored_with: heads.is_ok().then_some(self.inputs),
+            problem: self.problem,
+            heads,
+            labels: self.labels,
+        }
+    }
+}
+
+/// Computes `job` while this task has time left and hands its result to `land`; returns
+/// whether it landed now. What is left runs in later tasks, jobs one after another in
+/// the order they were asked for (so only one job's heads are held beside the results
+/// on screen, and the first variant lands first), unless `current` stops returning
+/// `true` first (a newer request, or the variant removed): then the job ends at its next
+/// head without landing.
+#[cfg(target_arch = "wasm32")]
+pub fn start(
+    mut job: Job,
+    current: impl Fn() -> bool + 'static,
+    land: impl FnOnce(Computed) + 'static,
+) -> bool {
+    let deadline = task_deadline();
+    if QUEUE.with(|q| q.borrow().is_empty()) && job.run_while(|| now() < deadline) {
+        land(job.finish());
+        return true;
+    }
+    QUEUE.with(|q| {
+        q.borrow_mut().push_back(Queued {
+            job,
+            current: Box::new(current),
+            land: Box::new(land),
+        })
+    });
+    if !RUNNING.replace(true) {
+        leptos::task::spawn_local(run_queue());
+    }
+    false
+}
+
+/// A job waiting for its turn, with its request's test and its landing.
+#[cfg(target_arch = "wasm32")]
+struct Queued {
+    job: Job,
+    current: Box<dyn Fn() -> bool>,
+    land: Box<dyn FnOnce(Computed)>,
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    static QUEUE: std::cell::RefCell<std::collections::VecDeque<Queued>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+    static RUNNING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The running task's number and when its budget ends; `None` between tasks.
+    static BUDGET: std::cell::Cell<Option<(u64, f64)>> = const { std::cell::Cell::new(None) };
+    static TASKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// `performance.now()`, in ms.
+#[cfg(target_arch = "wasm32")]
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// When this task's budget ends: the first job of a task starts its budget, and a later
+/// task clears it.
+#[cfg(target_arch = "wasm32")]
+fn task_deadline() -> f64 {
+    match BUDGET.get() {
+        Some((_, deadline)) => deadline,
+        None => new_budget(),
+    }
+}
+
+/// A new budget, from now, for the running task; a later task clears it.
+#[cfg(target_arch = "wasm32")]
+fn new_budget() -> f64 {
+    let task = TASKS.get() + 1;
+    TASKS.set(task);
+    let deadline = now() + TASK_BUDGET_MS;
+    BUDGET.set(Some((task, deadline)));
+    leptos::task::spawn_local(async move {
+        next_task().await;
+        if BUDGET.get().is_some_and(|(t, _)| t == task) {
+            BUDGET.set(None);
+        }
+    });
+    deadline
+}
+
+/// Runs the queued jobs, a budget per task, until none is left.
+#[cfg(target_arch = "wasm32")]
+async fn run_queue() {
+    while let Some(Queued {
+        mut job,
+        current,
+        land,
+    }) = QUEUE.with(|q| q.borrow_mut().pop_front())
+    {
+        loop {
+            if !current() {
+                break;
+            }
+            let deadline = task_deadline();
+            if job.run_while(|| now() < deadline) {
+                land(job.finish());
+                break;
+            }
+            next_task().await;
+            new_budget();
+        }
+    }
+    RUNNING.set(false);
+}
+
+/// Resolves in a later task, so the page can answer input and paint in between:
+/// `scheduler.yield()` where the browser has it, else a message to a channel of our own
+/// (a timer would be held back to 4 ms once timers nest).
+#[cfg(target_arch = "wasm32")]
+async fn next_task() {
+    use wasm_bindgen::{JsCast, JsValue};
+    let promise = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("scheduler"))
+        .ok()
+        .filter(|s| s.is_object())
+        .and_then(|scheduler| {
+            let f = js_sys::Reflect::get(&scheduler, &JsValue::from_str("yield")).ok()?;
+            let f = f.dyn_into::<js_sys::Function>().ok()?;
+            f.call0(&scheduler).ok()?.dyn_into::<js_sys::Promise>().ok()
+        })
+        .unwrap_or_else(channel_message);
+    // Either way the promise resolves; a rejection would only mean "go on now".
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// A promise resolved by a message through a `MessageChannel` kept for the page's life.
+#[cfg(target_arch = "wasm32")]
+fn channel_message() -> js_sys::Promise {
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+    use wasm_bindgen::prelude::*;
+
+    struct Channel {
+        channel: web_sys::MessageChannel,
+        waiting: std::rc::Rc<RefCell<VecDeque<js_sys::Function>>>,
+        _on_message: Closure<dyn FnMut()>,
+    }
+    thread_local! {
+        static CHANNEL: Option<Channel> = web_sys::MessageChannel::new().ok().map(|channel| {
+            let waiting = std::rc::Rc::new(RefCell::new(VecDeque::<js_sys::Function>::new()));
+            let queue = waiting.clone();
+            let on_message = Closure::<dyn FnMut()>::new(move || {
+                if let Some(resolve) = queue.borrow_mut().pop_front() {
+                    let _ = resolve.call0(&JsValue::NULL);
+                }
+            });
+            channel.port1().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            Channel { channel, waiting, _on_message: on_message }
+        });
+    }
+    js_sys::Promise::new(&mut |resolve, _reject| {
+        CHANNEL.with(|c| match c {
+            Some(c) => {
+                c.waiting.borrow_mut().push_back(resolve);
+                if c.channel.port2().post_message(&JsValue::NULL).is_err()
+                    && let Some(resolve) = c.waiting.borrow_mut().pop_back()
+                {
+                    let _ = resolve.call0(&JsValue::NULL);
+                }
+            }
+            None => {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        });
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attnlab_lab::tokens::Tokens;
+    use attnlab_lab::{Masks, ModelConfig, Variant, compute};
+
+    /// The problem of the default model and `variant` on `words` words.
+    fn problem(words: usize, variant: &Variant) -> Result<Problem, CoreError> {
+        let text = vec!["cat"; words].join(" ");
+        let tokens = Tokens::new(&text, None);
+        let model = ModelConfig::default();
+        let x = compute::encode(&model, &tokens)?;
+        let w = model.projection_weights()?;
+        let projected = compute::project(&model, w.as_ref(), &x, None)?;
+        compute::problem(&model, &projected, variant, &tokens)
+    }
+
+    fn labels(n: usize) -> (Labels, Labels) {
+        let l = Labels::from(vec!["cat".to_string(); n]);
+        (l.clone(), l)
+    }
+
+    #[test]
+    fn a_head_at_a_time_equals_every_head_at_once() {
+        let variant = Variant::named("A");
+        let p = problem(12, &variant).unwrap();
+        let mut job = Job::new(Ok(p.clone()), labels(12), 1, None);
+        let mut steps = 0;
+        while !job.is_done() {
+            job.step();
+            steps += 1;
+        }
+        assert_eq!(steps, p.heads().len());
+        // Stepping a finished job changes nothing.
+        job.step();
+        let done = job.finish();
+        assert_eq!(
+            done.heads.as_ref().unwrap(),
+            &compute::compute_heads(&p).unwrap()
+        );
+        assert_eq!(done.problem.as_ref().unwrap(), &p);
+        assert_eq!(done.labels, labels(12));
+    }
+
+    #[test]
+    fn raw_scores_are_kept_only_for_the_same_inputs() {
+        let variant = Variant::named("A");
+        let first = Job::new(problem(6, &variant), labels(6), 7, None).run();
+        let warmer = Variant {
+            temperature: 2.0,
+            masks: Masks::default(),
+            ..variant.clone()
+        };
+        let p = problem(6, &warmer).unwrap();
+        let kept = Job::new(Ok(p.clone()), labels(6), 7, Some(&first)).run();
+        let fresh = Job::new(Ok(p.clone()), labels(6), 8, Some(&first)).run();
+        for ((k, f), old) in kept
+            .heads
+            .unwrap()
+            .iter()
+            .zip(fresh.heads.as_ref().unwrap())
+            .zip(first.heads.as_ref().unwrap())
+        {
+            let (k, f, old) = (
+                k.scores.as_ref().unwrap(),
+                f.scores.as_ref().unwrap(),
+                old.scores.as_ref().unwrap(),
+            );
+            // Kept: the very same memory as the first result's; recomputed: equal values.
+            assert_eq!(k.as_ptr(), old.as_ptr());
+            assert_ne!(f.as_ptr(), old.as_ptr());
+            assert_eq!(f, old);
+        }
+        assert_eq!(fresh.heads.unwrap(), compute::compute_heads(&p).unwrap());
+    }
+
+    #[test]
+    fn an_error_is_the_heads_at_once() {
+        let e = CoreError::InvalidSetting {
+            field: "heads",
+            reason: "no".into(),
+            reason_zh: "不".into(),
+        };
+        let mut job = Job::new(Err(e.clone()), labels(0), 1, None);
+        assert!(job.is_done());
+        job.step();
+        let done = job.finish();
+        assert_eq!(done.heads, Err(e.clone()));
+        assert_eq!(done.problem, Err(e));
+        assert_eq!(done.scored_with, None);
+    }
+
+    #[test]
+    fn a_job_stops_where_it_is_told_and_goes_on_from_there() {
+        let variant = Variant::named("A");
+        let p = problem(9, &variant).unwrap();
+        let mut job = Job::new(Ok(p.clone()), labels(9), 1, None);
+        assert!(!job.run_while(|| false));
+        let steps = std::cell::Cell::new(0);
+        assert!(!job.run_while(|| {
+            steps.set(steps.get() + 1);
+            steps.get() <= 2
+        }));
+        assert_eq!(job.done.len(), 2);
+        assert!(job.run_while(|| true));
+        assert_eq!(
+            job.finish().heads.unwrap(),
+            compute::compute_heads(&p).unwrap()
+        );
+    }
+
+    #[test]
+    fn computations_are_equal_only_to_themselves() {
+        let variant = Variant::named("A");
+        let one = Shared::from(Job::new(problem(5, &variant), labels(5), 1, None).run());
+        let two = Shared::from(Job::new(problem(5, &variant), labels(5), 1, None).run());
+        assert_eq!(one, one.clone());
+        assert_ne!(one, two);
+    }
+}
