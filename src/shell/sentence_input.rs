@@ -134,6 +134,9 @@ pub fn TextBox(
     let lang = use_lang();
     let cut = RwSignal::new(None::<attnlab_lab::Said>);
     let on_input = move |ev: leptos::ev::Event| {
+        // The heads' budget in this task counts the text's own work too.
+        #[cfg(target_arch = "wasm32")]
+        crate::state::input_began();
         let (kept, said) = clip_text(&event_target_value(&ev));
         cut.set(said);
         text.set(kept);

@@ -522,6 +522,8 @@ pub fn use_app_state() -> AppState {
 }
 
 mod heads_job;
+#[cfg(target_arch = "wasm32")]
+pub use heads_job::input_began;
 #[cfg(test)]
 mod tests;
 mod variant;
