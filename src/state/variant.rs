@@ -26,10 +26,10 @@ pub struct VariantMemos {
     /// The variant's last computed heads, with the problem and labels they came from:
     /// every figure of the variant is drawn from it. Its heads are an error when they
     /// cannot be computed (the problem's error, or a head's); [`VariantMemos::error`] says
-    /// it as a sentence. A large variant's heads are computed a head per task, and this
+    /// it as a sentence. A large variant's heads are computed a few per task, and this
     /// keeps the last result until the newest request's lands.
     pub computed: Signal<Shared>,
-    /// Whether a newer request's heads are being computed (a head per task) while
+    /// Whether a newer request's heads are being computed (a few per task) while
     /// [`VariantMemos::computed`] shows the last ones.
     pub busy: Signal<bool>,
     /// The figure of the selected head.
@@ -142,8 +142,8 @@ impl VariantFactory {
             (rows, cols)
         });
         let (computed, busy) = heads_of(problem, labels, score_inputs);
-        // Every head's figure (the grid); none while there is nothing to label.
-        // Every head's figure (the grid); none while there is nothing to label.
+        // Every head's figure (the grid); none while there is nothing to label. The
+        // titles follow the variant's live settings (a rename shows at once).
         let grid = Memo::new(move |_| {
             let lang = lang.get();
             computed.with(|c| {
