@@ -14,8 +14,8 @@
 //! ```
 //!
 //! The timed work is the core's own code: softmax attention as the app computes it
-//! (scores, logits, masked softmax, `A V`) and as the streaming kernel, `Q Kᵀ` alone
-//! (the blocked scores kernel), and linear elu1 attention in O(n) (global and recurrent).
+//! (`Problem::compute_head`: scores, the softmax of the logits with each row's entropy,
+//! `A V`) and as the streaming kernel, `Q Kᵀ` alone (the packed scores kernel), and linear elu1 attention in O(n) (global and recurrent).
 //! [`roof`] is a register-only multiply-add loop: the most arithmetic this build can do.
 //!
 //! The forward rows time the pretrained encoder of `attnlab-model` ([`ForwardPass`]: the
@@ -25,11 +25,9 @@
 use std::cell::RefCell;
 use std::hint::black_box;
 
+use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
 use attnlab_core::kernels;
 use attnlab_core::linear::{self, FeatureMap};
-use attnlab_core::mask::Mask;
-use attnlab_core::score::{self, ScoreFunction, ScoreParams};
-use attnlab_core::softmax;
 use attnlab_core::streaming::{self, Causality};
 use ndarray::Array2;
 use wasm_bindgen::prelude::*;
@@ -48,12 +46,13 @@ type LinearKernel = fn(&Array2<f32>, &Array2<f32>, &Array2<f32>, &[bool]) -> Arr
 #[wasm_bindgen]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernel {
-    /// `softmax(Q Kᵀ/√d) V` as the app computes a head: scores, logits, masked softmax,
-    /// `A V` (n × n memory).
+    /// `softmax(Q Kᵀ/√d) V` as the app computes a head (`Problem::compute_head`): scores
+    /// and their check, the softmax of the logits with each row's entropy, `A V` (n × n
+    /// memory).
     SoftmaxApp,
     /// The same by the streaming kernel (online softmax, O(n·d) memory).
     SoftmaxStreaming,
-    /// `Q Kᵀ/√d` alone, by the blocked scores kernel, into a reused buffer (output: its
+    /// `Q Kᵀ/√d` alone, by the scores kernel, into a reused buffer (output: its
     /// first row only).
     Scores,
     /// Non-causal elu1 linear attention: φ(Q), φ(K), one global state (O(n·d) memory).
@@ -69,8 +68,9 @@ pub struct Workload {
     q: Array2<f32>,
     k: Array2<f32>,
     v: Array2<f32>,
-    /// The all-allowed mask, for `n ≤ MAX_QUADRATIC_N` only.
-    mask: Option<Mask>,
+    /// One head of softmax attention as the app builds it (scaled dot product, τ = 1, no
+    /// mask), for `n ≤ MAX_QUADRATIC_N` only.
+    problem: Option<Problem>,
     keep: Vec<bool>,
     scratch: RefCell<Vec<f32>>,
 }
@@ -117,7 +117,15 @@ impl Workload {
             q: matrix("q", q)?,
             k: matrix("k", k)?,
             v: matrix("v", v)?,
-            mask: (n <= MAX_QUADRATIC_N).then(|| Mask::full(n, n)),
+            problem: if n <= MAX_QUADRATIC_N {
+                let head = HeadInput::new(matrix("q", q)?, matrix("k", k)?, matrix("v", v)?);
+                Some(
+                    Problem::new(vec![head], AttentionSpec::default(), None)
+                        .map_err(|e| e.to_string())?,
+                )
+            } else {
+                None
+            },
             keep: vec![true; n],
             scratch: RefCell::new(Vec::new()),
         })
@@ -127,8 +135,8 @@ impl Workload {
         1.0 / (self.q.ncols() as f32).sqrt()
     }
 
-    fn quadratic_mask(&self) -> Result<&Mask, String> {
-        self.mask.as_ref().ok_or_else(|| {
+    fn quadratic(&self) -> Result<&Problem, String> {
+        self.problem.as_ref().ok_or_else(|| {
             format!(
                 "n = {} is too large for a kernel with an n × n matrix (at most {MAX_QUADRATIC_N})",
                 self.q.nrows()
@@ -166,18 +174,14 @@ impl Workload {
         Ok(black_box(out[[0, 0]]))
     }
 
-    /// As `attention::compute_head` does for softmax attention (τ = 1, no mask).
+    /// One head as the app computes it (`Problem::compute_head`: the scores and their
+    /// finiteness check, the softmax of `scores · 1/τ` with each row's entropy, `A V`).
     fn softmax_app(&self) -> Result<Array2<f32>, String> {
-        let mask = self.quadratic_mask()?;
-        let raw = score::scores(
-            ScoreFunction::ScaledDot,
-            &self.q,
-            &self.k,
-            &ScoreParams::None,
-        );
-        let logits = raw.mapv(|s| s / 1.0);
-        let a = softmax::softmax_masked(&logits, mask);
-        Ok(linear::weights_times_values(&a, &self.v))
+        let head = self
+            .quadratic()?
+            .compute_head(0)
+            .map_err(|e| e.to_string())?;
+        Ok(head.output)
     }
 
     fn softmax_streaming(&self) -> Array2<f32> {
@@ -185,7 +189,7 @@ impl Workload {
     }
 
     fn scores(&self) -> Result<(), String> {
-        self.quadratic_mask()?;
+        self.quadratic()?;
         let n = self.q.nrows();
         let mut out = self.scratch.borrow_mut();
         out.resize(n * n, 0.0);

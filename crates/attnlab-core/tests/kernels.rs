@@ -251,7 +251,7 @@ proptest! {
 
     #[test]
     fn scores_match_scalar(
-        (q, k, d) in (0usize..7, lane_length(), lane_length()).prop_flat_map(|(n, m, d)| {
+        (q, k, d) in (0usize..20, lane_length(), lane_length()).prop_flat_map(|(n, m, d)| {
             (values(n * d, 3.0), values(m * d, 3.0), Just(d))
         }),
         scale in 0.1f32..2.0,
@@ -375,6 +375,79 @@ fn scores_across_key_blocks_match_scalar() {
                 (x - y).abs() <= bound,
                 "{n}×{m}, d {d}, entry {idx}: {x} vs {y}"
             );
+        }
+    }
+}
+
+/// `A V` with the shapes of masks: a causal lower triangle, a window band, a row with no
+/// weight at all and rows that weigh only their last or first key, so the four-row blocks'
+/// spans (first to last weighed key) differ from row to row and some blocks have none.
+/// Each row equals one `weighted_rows` of the oracle exactly.
+#[test]
+fn weights_times_values_over_masked_spans_equals_the_oracle() {
+    let (n, m) = (13, 13);
+    for d in [1, 3, 4, 8, 11, 64] {
+        let v: Vec<f32> = (0..m * d)
+            .map(|i| ((i * 29 % 53) as f32 - 26.0) / 13.0)
+            .collect();
+        let shapes: [&dyn Fn(usize, usize) -> bool; 4] = [
+            &|i, j| j <= i,
+            &|i, j| i.abs_diff(j) <= 2,
+            &|i, j| i >= 8 && (j == m - 1 || (i == 9 && j == 0)),
+            &|_, _| false,
+        ];
+        for allowed in shapes {
+            let a: Vec<f32> = (0..n * m)
+                .map(|x| {
+                    let (i, j) = (x / m, x % m);
+                    if allowed(i, j) {
+                        1.0 / (1 + i + j) as f32
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let mut got = vec![0.5; n * d];
+            kernels::weights_times_values(&a, &v, d, &mut got);
+            let mut want = vec![0.5; n * d];
+            for (a_i, o) in a.chunks_exact(m).zip(want.chunks_exact_mut(d)) {
+                scalar::weighted_rows(a_i, &v, o);
+            }
+            if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+                assert_eq!(got, want, "d {d}");
+            } else {
+                for (g, w) in got.iter().zip(&want) {
+                    assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "d {d}: {g} vs {w}");
+                }
+            }
+        }
+    }
+}
+
+/// The packed `Q Kᵀ` (eight queries or more) and the dot-product one (fewer) on the shapes
+/// around their edges: 7, 8, 9 and 12 queries, keys that fill no panel, one panel and
+/// one with leftovers, widths below and above a vector.
+#[test]
+fn scores_on_both_sides_of_packing_match_scalar() {
+    for n in [7, 8, 9, 12] {
+        for m in [3, 8, 9, 17] {
+            for d in [1, 5, 64] {
+                let q: Vec<f32> = (0..n * d)
+                    .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
+                    .collect();
+                let k: Vec<f32> = (0..m * d)
+                    .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
+                    .collect();
+                let (mut a, mut b) = (vec![f32::NAN; n * m], vec![0.0; n * m]);
+                kernels::scores(&q, &k, d, 0.25, &mut a);
+                scalar::scores(&q, &k, d, 0.25, &mut b);
+                for (idx, (x, y)) in a.iter().zip(&b).enumerate() {
+                    assert!(
+                        (x - y).abs() <= d as f32 * 0.25 * 1e-6,
+                        "{n}×{m}, d {d}, entry {idx}: {x} vs {y}"
+                    );
+                }
+            }
         }
     }
 }

@@ -73,10 +73,12 @@ pub fn exp(x: &[f32], out: &mut [f32]) {
 /// The raw scores `out[i·m + j] = scale · (q_i · k_j)` of the rows of `q` (`n × d`) against
 /// the rows of `k` (`m × d`), both row-major; `out` is `n × m` row-major.
 ///
-/// With SIMD128 this is the blocked kernel (two queries × four keys, so every load is
-/// reused, the scale fused; the keys in 64 KB column blocks that every query passes over
-/// while they are in cache); it matches ndarray's `dot` (matrixmultiply's simd128 kernel)
-/// and skips a pass. Elsewhere ndarray's `dot` is much faster than the scalar oracle
+/// With SIMD128 this is the packed kernel (the keys packed eight at a time into `d × 8`
+/// panels, 64 KB of them at a time, which every query passes over while they are in
+/// cache; four queries × eight keys as outer products, their sums in registers, the scale
+/// fused), or for fewer than eight queries the dot-product kernel (two queries × four
+/// keys, nothing packed); both are faster than ndarray's `dot` (matrixmultiply's simd128
+/// kernel) and skip a pass. Elsewhere ndarray's `dot` is much faster than the scalar oracle
 /// (matrixmultiply's AVX/FMA kernels natively, its blocked fallback in a wasm build
 /// without SIMD128), so it is used; [`scalar::scores`] stays the oracle the tests use.
 #[inline]
@@ -91,10 +93,11 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
 
 /// `out += A · V` for `A` (`n × m`) and `V` (`m × d_v`), row-major; `out` is `n × d_v`.
 ///
-/// The SIMD128 path takes every row through [`weighted_rows`], whose sums stay in
-/// registers: faster than matrixmultiply's wasm kernel for dense weights too (d_v = 64:
-/// 2.7 against 3.9 ms at n = 512, 41 against 48 ms at n = 2048; equal at d_v = 32), and
-/// it skips the zeros of masked cells. The scalar path sends dense weights through
+/// The SIMD128 path takes four rows at a time, four rows × eight columns of sums in
+/// registers, so that every load of `V` serves four rows, over the keys from the first
+/// weight any of the four rows gives to the last (the zeros of a causal mask's far corner
+/// are skipped; those inside the span add `±0`, so each element is bit-identical to one
+/// [`weighted_rows`] per row); leftover rows go through [`weighted_rows`]. The scalar path sends dense weights through
 /// ndarray's `dot` (matrixmultiply: packed and cache-blocked, faster than one `axpy` per
 /// weight once most are non-zero) and weights with many exact zeros through
 /// [`weighted_rows`].
@@ -106,9 +109,10 @@ pub fn weights_times_values(a: &[f32], v: &[f32], d_v: usize, out: &mut [f32]) {
     let n = out.len() / d_v;
     let m = a.len() / n;
     debug_assert!(n * m == a.len() && m * d_v == v.len());
-    let simd = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
-    let dense = !simd && a.iter().filter(|w| **w == 0.0).count() * 4 <= a.len();
-    if dense {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    simd128::weights_times_values(a, v, d_v, out);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    if a.iter().filter(|w| **w == 0.0).count() * 4 <= a.len() {
         product::matmul_acc(a, v, (n, m, d_v), out);
     } else {
         for (a_i, o) in a
@@ -140,6 +144,7 @@ mod product {
     }
 
     /// `out += A B` for `A` (`n × m`), `B` (`m × p`).
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     pub fn matmul_acc(a: &[f32], b: &[f32], (n, m, p): (usize, usize, usize), out: &mut [f32]) {
         let a = ArrayView2::from_shape((n, m), a).expect("n × m");
         let b = ArrayView2::from_shape((m, p), b).expect("m × p");

@@ -345,11 +345,7 @@ const KEY_BLOCK_FLOATS: usize = 16 * 1024;
 /// from cache by all `n` queries, instead of all of `k` streaming past each pair of them
 /// (a 1536 × 384 weight is 2.4 MB). Every output is computed as without the blocks, so the
 /// results are the same bit for bit.
-pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
-    if d == 0 {
-        out.fill(0.0);
-        return;
-    }
+fn scores_dot(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
     let m = k.len() / d;
     let keys = (KEY_BLOCK_FLOATS / d / LANES).max(1) * LANES;
     let mut start = 0;
@@ -407,6 +403,112 @@ fn scores_columns(
         for jj in j..columns.end {
             out[i * m + jj] = dot(qrow(i), krow(jj)) * scale;
         }
+    }
+}
+
+/// `out[i·m + j] = scale · (q_i · k_j)`: from [`PACK_FROM`] queries on by
+/// [`scores_packed`] (the keys packed once, then outer products), for fewer by
+/// [`scores_dot`] (dot products, nothing packed: a model's weight matrix against one or two
+/// tokens costs less than packing it).
+pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
+    if d == 0 {
+        out.fill(0.0);
+    } else if q.len() / d >= PACK_FROM {
+        scores_packed(q, k, d, scale, out);
+    } else {
+        scores_dot(q, k, d, scale, out);
+    }
+}
+
+/// The fewest queries [`scores`] packs the keys for: packing reads and writes `m · d`
+/// floats once, the product does `2 · n · m · d` flops.
+const PACK_FROM: usize = 8;
+
+/// Keys per panel of [`scores_packed`]: two vectors of four lanes.
+const PANEL: usize = 8;
+
+/// `Q Kᵀ` as outer products: the keys are packed eight at a time into panels of `d × 8`
+/// floats (`panel[c·8 + t] = k_{j+t}[c]`), and each block of `R` queries × eight keys
+/// keeps its `2R` sums in registers while `c` runs over the width: per `c`, two loads of
+/// the panel, `R` splats of a query element, `2R` multiplies and adds, and no horizontal
+/// sums. Each output adds its products in the order of `c`, as the scalar oracle does.
+fn scores_packed(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
+    if d == 0 {
+        out.fill(0.0);
+        return;
+    }
+    let (n, m) = (q.len() / d, k.len() / d);
+    let panels = m / PANEL;
+    // Panels in blocks of about KEY_BLOCK_FLOATS, packed into one buffer, every query
+    // against one block before the next (the block stays in cache).
+    let per_block = (KEY_BLOCK_FLOATS / (PANEL * d)).max(1);
+    let mut packed = vec![0.0f32; per_block.min(panels) * PANEL * d];
+    let vs = f32x4_splat(scale);
+    let mut first = 0;
+    while first < panels {
+        let last = (first + per_block).min(panels);
+        for (p, dst) in (first..last).zip(packed.chunks_exact_mut(PANEL * d)) {
+            for t in 0..PANEL {
+                let row = &k[(p * PANEL + t) * d..(p * PANEL + t + 1) * d];
+                for (c, &x) in row.iter().enumerate() {
+                    dst[c * PANEL + t] = x;
+                }
+            }
+        }
+        let block = &packed[..(last - first) * PANEL * d];
+        let mut i = 0;
+        while i + 4 <= n {
+            for (p, panel) in (first..last).zip(block.chunks_exact(PANEL * d)) {
+                panel_block::<4>(q, i, d, panel, vs, out, m, p * PANEL);
+            }
+            i += 4;
+        }
+        while i < n {
+            for (p, panel) in (first..last).zip(block.chunks_exact(PANEL * d)) {
+                panel_block::<1>(q, i, d, panel, vs, out, m, p * PANEL);
+            }
+            i += 1;
+        }
+        first = last;
+    }
+    for i in 0..n {
+        let qi = &q[i * d..(i + 1) * d];
+        for j in panels * PANEL..m {
+            out[i * m + j] = dot(qi, &k[j * d..(j + 1) * d]) * scale;
+        }
+    }
+}
+
+/// Queries `i .. i + R` against the eight keys of `panel` (`d × 8`), written scaled to
+/// columns `j .. j + 8` of `out` (`m` wide).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn panel_block<const R: usize>(
+    q: &[f32],
+    i: usize,
+    d: usize,
+    panel: &[f32],
+    vs: v128,
+    out: &mut [f32],
+    m: usize,
+    j: usize,
+) {
+    let panel = &panel[..PANEL * d];
+    let rows: [&[f32]; R] = core::array::from_fn(|r| &q[(i + r) * d..(i + r + 1) * d]);
+    let mut acc = [[f32x4_splat(0.0); 2]; R];
+    for (c, kc) in panel.chunks_exact(PANEL).enumerate() {
+        let k0 = load(&kc[..4]);
+        let k1 = load(&kc[4..]);
+        for r in 0..R {
+            let x = f32x4_splat(rows[r][c]);
+            acc[r][0] = f32x4_add(acc[r][0], f32x4_mul(x, k0));
+            acc[r][1] = f32x4_add(acc[r][1], f32x4_mul(x, k1));
+        }
+    }
+    for r in 0..R {
+        let o = &mut out[(i + r) * m + j..(i + r) * m + j + PANEL];
+        store(&mut o[..4], f32x4_mul(acc[r][0], vs));
+        store(&mut o[4..], f32x4_mul(acc[r][1], vs));
     }
 }
 
@@ -602,6 +704,98 @@ pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
             if wj != 0.0 {
                 out[c] += wj * rows[j * d + c];
             }
+        }
+    }
+}
+
+/// `out += A V` (`A`: `n × m`, `V`: `m × d`, row-major) four rows of `out` at a time:
+/// each block of four rows × eight columns keeps its eight sums in registers while `j`
+/// runs over the keys that any of the four rows weighs (from the first non-zero weight to
+/// the last), so every load of `V` serves four rows. A zero weight inside that span adds
+/// `0 · v = ±0`, which leaves every sum unchanged: each element is bit-identical to one
+/// [`weighted_rows`] per row. Leftover rows go through [`weighted_rows`], leftover
+/// columns (`d` not a multiple of 8) four or one at a time.
+pub fn weights_times_values(a: &[f32], v: &[f32], d: usize, out: &mut [f32]) {
+    let n = out.len() / d;
+    let m = a.len() / n;
+    let mut i = 0;
+    while i + 4 <= n {
+        let rows: [&[f32]; 4] = core::array::from_fn(|r| &a[(i + r) * m..(i + r + 1) * m]);
+        let first = rows
+            .iter()
+            .filter_map(|w| w.iter().position(|&x| x != 0.0))
+            .min();
+        let Some(first) = first else {
+            i += 4;
+            continue;
+        };
+        let last = rows
+            .iter()
+            .filter_map(|w| w.iter().rposition(|&x| x != 0.0))
+            .max()
+            .unwrap_or(first)
+            + 1;
+        let span: [&[f32]; 4] = core::array::from_fn(|r| &rows[r][first..last]);
+        let o = &mut out[i * d..(i + 4) * d];
+        let mut c = 0;
+        while c + 8 <= d {
+            four_rows_block::<2>(span, &v[first * d..last * d], d, c, o);
+            c += 8;
+        }
+        while c + LANES <= d {
+            four_rows_block::<1>(span, &v[first * d..last * d], d, c, o);
+            c += LANES;
+        }
+        for cc in c..d {
+            for (r, w) in span.iter().enumerate() {
+                let mut acc = o[r * d + cc];
+                for (j, &wj) in w.iter().enumerate() {
+                    if wj != 0.0 {
+                        acc += wj * v[(first + j) * d + cc];
+                    }
+                }
+                o[r * d + cc] = acc;
+            }
+        }
+        i += 4;
+    }
+    for (a_i, o) in a[i * m..]
+        .chunks_exact(m.max(1))
+        .zip(out[i * d..].chunks_exact_mut(d))
+    {
+        weighted_rows(a_i, v, o);
+    }
+}
+
+/// Columns `c .. c + 4V` of four rows of `out` (`4 × d`) in `4V` registers, adding
+/// `w[r][j] · rows_j` over `j` (`rows`: `w[r].len() × d`).
+#[inline(always)]
+fn four_rows_block<const V: usize>(
+    w: [&[f32]; 4],
+    rows: &[f32],
+    d: usize,
+    c: usize,
+    out: &mut [f32],
+) {
+    let len = w[0].len();
+    let mut acc = [[f32x4_splat(0.0); V]; 4];
+    for (r, a) in acc.iter_mut().enumerate() {
+        for (k, x) in a.iter_mut().enumerate() {
+            *x = load(&out[r * d + c + LANES * k..]);
+        }
+    }
+    for (j, row) in rows.chunks_exact(d).take(len).enumerate() {
+        let x: [v128; V] = core::array::from_fn(|k| load(&row[c + LANES * k..]));
+        for r in 0..4 {
+            let s = f32x4_splat(w[r][j]);
+            for k in 0..V {
+                acc[r][k] = f32x4_add(acc[r][k], f32x4_mul(s, x[k]));
+            }
+        }
+    }
+    for (r, a) in acc.iter().enumerate() {
+        for (k, x) in a.iter().enumerate() {
+            store(&mut out[r * d + c + LANES * k..], *x);
         }
     }
 }
