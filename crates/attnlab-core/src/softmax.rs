@@ -98,18 +98,24 @@ pub fn softmax_masked_entropy_scaled(
     scale: f32,
     mask: &Mask,
 ) -> (Array2<f32>, Vec<f32>) {
-    let weights = softmax_masked_scaled(raw, scale, mask);
     let (n, m) = raw.dim();
+    let mut weights = Array2::zeros((n, m));
+    if m == 0 {
+        return (weights, vec![0.0; n]);
+    }
+    let full = mask.is_full();
     let src = raw.as_standard_layout();
     let src = src.as_slice().expect("standard layout");
-    let dst = weights.as_slice().expect("fresh array");
-    let full = mask.is_full();
+    let dst = weights.as_slice_mut().expect("fresh array");
+    // Row by row, the entropy right after the row's softmax, while both rows are in cache.
     let entropy = (0..n)
         .map(|i| {
-            let (l, a) = (&src[i * m..(i + 1) * m], &dst[i * m..(i + 1) * m]);
+            let (l, a) = (&src[i * m..(i + 1) * m], &mut dst[i * m..(i + 1) * m]);
             let top = if full {
+                kernels::softmax_row(l, scale, a);
                 kernels::max(l)
             } else {
+                kernels::softmax_row_masked(l, scale, mask.row(i), a);
                 masked_max(l, mask.row(i))
             };
             let a_top = kernels::max(a);

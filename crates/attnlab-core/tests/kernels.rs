@@ -451,3 +451,39 @@ fn scores_on_both_sides_of_packing_match_scalar() {
         }
     }
 }
+
+/// `xᵀ v` (linear attention's state) against the oracle, on widths around the four × eight
+/// blocks and row counts around the 512-row chunks; the SIMD path sums each element in the
+/// order of the rows, as the oracle does, so they agree exactly; natively it is ndarray's
+/// product (another order).
+#[test]
+fn transposed_product_matches_scalar() {
+    for (n, p, q) in [
+        (0, 4, 8),
+        (1, 1, 1),
+        (5, 3, 7),
+        (9, 4, 8),
+        (13, 9, 17),
+        (1030, 8, 16),
+        (700, 64, 64),
+    ] {
+        let x: Vec<f32> = (0..n * p)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
+            .collect();
+        let v: Vec<f32> = (0..n * q)
+            .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
+            .collect();
+        let (mut a, mut b) = (vec![0.5; p * q], vec![0.5; p * q]);
+        kernels::transposed_product(&x, &v, p, q, &mut a);
+        scalar::transposed_product(&x, &v, p, q, &mut b);
+        for (idx, (g, w)) in a.iter().zip(&b).enumerate() {
+            assert!(
+                (g - w).abs() <= n as f32 * 1e-6 + 1e-6,
+                "{n} rows, {p} × {q}, entry {idx}: {g} vs {w}"
+            );
+        }
+        if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            assert_eq!(a, b, "{n} rows, {p} × {q}");
+        }
+    }
+}

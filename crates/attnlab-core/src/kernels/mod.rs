@@ -124,6 +124,23 @@ pub fn weights_times_values(a: &[f32], v: &[f32], d_v: usize, out: &mut [f32]) {
     }
 }
 
+/// `out += xᵀ v` for `x` (`n × p`) and `v` (`n × q`), row-major; `out` is `p × q`
+/// row-major (linear attention's state `S = φ(K)ᵀ V`).
+///
+/// With SIMD128 the rows go in chunks that stay in cache, four rows × eight columns of
+/// `out` in registers per pass over a chunk; elsewhere through ndarray's `dot`.
+pub fn transposed_product(x: &[f32], v: &[f32], p: usize, q: usize, out: &mut [f32]) {
+    debug_assert_eq!(out.len(), p * q);
+    if p == 0 || q == 0 {
+        return;
+    }
+    debug_assert_eq!(x.len() / p, v.len() / q);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    simd128::transposed_product(x, v, p, q, out);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    product::transposed_product(x, v, p, q, out);
+}
+
 /// Matrix products through ndarray's `dot` (matrixmultiply).
 mod product {
     use ndarray::linalg::general_mat_mul;
@@ -141,6 +158,16 @@ mod product {
         let k = ArrayView2::from_shape((m, d), k).expect("m × d");
         let mut c = ArrayViewMut2::from_shape((n, m), out).expect("n × m");
         general_mat_mul(scale, &q, &k.t(), 0.0, &mut c);
+    }
+
+    /// `out += xᵀ v` for `x` (`n × p`), `v` (`n × q`).
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub fn transposed_product(x: &[f32], v: &[f32], p: usize, q: usize, out: &mut [f32]) {
+        let n = x.len() / p;
+        let x = ArrayView2::from_shape((n, p), x).expect("n × p");
+        let v = ArrayView2::from_shape((n, q), v).expect("n × q");
+        let mut c = ArrayViewMut2::from_shape((p, q), out).expect("p × q");
+        general_mat_mul(1.0, &x.t(), &v, 1.0, &mut c);
     }
 
     /// `out += A B` for `A` (`n × m`), `B` (`m × p`).

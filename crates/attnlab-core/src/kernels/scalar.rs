@@ -181,3 +181,18 @@ pub fn relu(x: &[f32], out: &mut [f32]) {
         *o = v.max(0.0);
     }
 }
+
+/// `out += xᵀ v` for `x` (`n × p`) and `v` (`n × q`): `out[a·q + b] += Σ_j x_ja v_jb`,
+/// summed over `j` in order.
+pub fn transposed_product(x: &[f32], v: &[f32], p: usize, q: usize, out: &mut [f32]) {
+    if p == 0 || q == 0 {
+        return;
+    }
+    for (xj, vj) in x.chunks_exact(p).zip(v.chunks_exact(q)) {
+        for (a, &xa) in xj.iter().enumerate() {
+            for (o, &vb) in out[a * q..(a + 1) * q].iter_mut().zip(vj) {
+                *o += xa * vb;
+            }
+        }
+    }
+}

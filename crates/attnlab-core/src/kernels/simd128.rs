@@ -800,6 +800,78 @@ fn four_rows_block<const V: usize>(
     }
 }
 
+/// Rows of `x` and `v` that [`transposed_product`] takes at a time: 2 × 512 rows of 64
+/// floats are 256 KB, in cache while every block of the product passes over them.
+const ROW_CHUNK: usize = 512;
+
+/// `out += xᵀ v` for `x` (`n × p`) and `v` (`n × q`), row-major; `out` is `p × q`. The
+/// rows come in chunks of [`ROW_CHUNK`]; within a chunk each block of four rows × eight
+/// columns of `out` keeps its sums in registers while `j` runs over the chunk (two loads
+/// of `v_j`, four splats of `x_j`), as [`weights_times_values`] does with `xᵀ` for the
+/// weights. Leftover rows and columns of `out` one at a time.
+pub fn transposed_product(x: &[f32], v: &[f32], p: usize, q: usize, out: &mut [f32]) {
+    if p == 0 || q == 0 {
+        return;
+    }
+    let n = (x.len() / p).min(v.len() / q);
+    let mut start = 0;
+    while start < n {
+        let end = (start + ROW_CHUNK).min(n);
+        let (xc, vc) = (&x[start * p..end * p], &v[start * q..end * q]);
+        let mut a = 0;
+        while a + 4 <= p {
+            let mut b = 0;
+            while b + 8 <= q {
+                transposed_block(xc, vc, p, q, a, b, out);
+                b += 8;
+            }
+            for bb in b..q {
+                for r in a..a + 4 {
+                    let mut acc = out[r * q + bb];
+                    for j in 0..end - start {
+                        acc += xc[j * p + r] * vc[j * q + bb];
+                    }
+                    out[r * q + bb] = acc;
+                }
+            }
+            a += 4;
+        }
+        for r in a..p {
+            for bb in 0..q {
+                let mut acc = out[r * q + bb];
+                for j in 0..end - start {
+                    acc += xc[j * p + r] * vc[j * q + bb];
+                }
+                out[r * q + bb] = acc;
+            }
+        }
+        start = end;
+    }
+}
+
+/// Rows `a .. a + 4`, columns `b .. b + 8` of [`transposed_product`] over one chunk.
+#[inline(always)]
+fn transposed_block(x: &[f32], v: &[f32], p: usize, q: usize, a: usize, b: usize, out: &mut [f32]) {
+    let mut acc = [[f32x4_splat(0.0); 2]; 4];
+    for (r, row) in acc.iter_mut().enumerate() {
+        row[0] = load(&out[(a + r) * q + b..]);
+        row[1] = load(&out[(a + r) * q + b + 4..]);
+    }
+    for (xj, vj) in x.chunks_exact(p).zip(v.chunks_exact(q)) {
+        let (v0, v1) = (load(&vj[b..b + 4]), load(&vj[b + 4..b + 8]));
+        let xs = &xj[a..a + 4];
+        for r in 0..4 {
+            let s = f32x4_splat(xs[r]);
+            acc[r][0] = f32x4_add(acc[r][0], f32x4_mul(s, v0));
+            acc[r][1] = f32x4_add(acc[r][1], f32x4_mul(s, v1));
+        }
+    }
+    for (r, row) in acc.iter().enumerate() {
+        store(&mut out[(a + r) * q + b..], row[0]);
+        store(&mut out[(a + r) * q + b + 4..], row[1]);
+    }
+}
+
 /// Columns `start .. start + 4V` of [`weighted_rows`], in `V` registers.
 #[inline(always)]
 fn weighted_block<const V: usize>(w: &[f32], rows: &[f32], start: usize, out: &mut [f32]) {
