@@ -478,25 +478,35 @@ fn compute_head(
         _ => m,
     };
     // Given scores are shared, not copied, and not checked again: a non-finite one still
-    // fails the logits' check below.
-    let raw = || -> Result<ArcArray2<f32>> {
+    // fails the logits' check. Fresh ones are checked with the logits by the caller
+    // (`checked`), in one pass when both are finite.
+    let raw = || -> (ArcArray2<f32>, bool) {
         match given {
-            Some(raw) if raw.dim() == (n, columns) => Ok(raw.clone()),
-            _ => {
-                let raw = raw_scores(head, spec).expect("a kind with scores");
-                finite_or(&raw, "scores")?;
-                Ok(raw.into_shared())
-            }
+            Some(raw) if raw.dim() == (n, columns) => (raw.clone(), false),
+            _ => (
+                raw_scores(head, spec)
+                    .expect("a kind with scores")
+                    .into_shared(),
+                true,
+            ),
         }
+    };
+    // `scale · raw` finite (scale finite and positive) means `raw` is finite too; only
+    // when it is not are the fresh scores looked at, to name what overflowed.
+    let checked = |raw: &ArcArray2<f32>, fresh: bool, scale: f32, what: &'static str| {
+        finite_scaled_or(raw, scale, what).or_else(|e| match fresh {
+            true => finite_or(raw, "scores").and(Err(e)),
+            false => Err(e),
+        })
     };
     // The softmax kinds bring their rows' entropy from the softmax's own sums; the
     // others' is taken from their weights below.
     let (weights, output, scores, mask, computation, entropy) = match spec.attention {
         AttentionKind::Softmax => {
-            let raw = raw()?;
+            let (raw, fresh) = raw();
             // The logits `raw / τ` are formed inside the softmax (times 1/τ), not stored.
             let scale = 1.0 / spec.temperature;
-            finite_scaled_or(&raw, scale, "logits (score / temperature)")?;
+            checked(&raw, fresh, scale, "logits (score / temperature)")?;
             let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, mask);
             let o = linear::weights_times_values(&a, &head.v);
             (
@@ -543,9 +553,9 @@ fn compute_head(
         AttentionKind::Linformer => {
             let lin = head.linformer.as_ref().expect("validated");
             let v_proj = lin.f.dot(&head.v); // k × d_v
-            let raw = raw()?;
+            let (raw, fresh) = raw();
             let scale = 1.0 / spec.temperature;
-            finite_scaled_or(&raw, scale, "logits (score / temperature)")?;
+            checked(&raw, fresh, scale, "logits (score / temperature)")?;
             let full = Mask::full(n, lin.e.nrows());
             let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, &full);
             let o = linear::weights_times_values(&a, &v_proj.as_standard_layout().into_owned());

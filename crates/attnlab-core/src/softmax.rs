@@ -111,13 +111,11 @@ pub fn softmax_masked_entropy_scaled(
     let entropy = (0..n)
         .map(|i| {
             let (l, a) = (&src[i * m..(i + 1) * m], &mut dst[i * m..(i + 1) * m]);
-            let top = if full {
-                kernels::softmax_row(l, scale, a);
-                kernels::max(l)
-            } else {
-                kernels::softmax_row_masked(l, scale, mask.row(i), a);
-                masked_max(l, mask.row(i))
-            };
+            if full {
+                return kernels::softmax_row_entropy(l, scale, a);
+            }
+            kernels::softmax_row_masked(l, scale, mask.row(i), a);
+            let top = masked_max(l, mask.row(i));
             let a_top = kernels::max(a);
             if !top.is_finite() || a_top <= 0.0 {
                 return 0.0;

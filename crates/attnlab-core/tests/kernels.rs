@@ -487,3 +487,68 @@ fn transposed_product_matches_scalar() {
         }
     }
 }
+
+/// The finiteness check against the oracle: clean vectors of every length around the
+/// 256-float blocks, one ∞, −∞ or NaN at every kind of place (inside a block, in the
+/// tail), and finite values whose product with the scale overflows.
+#[test]
+fn all_finite_scaled_matches_scalar() {
+    for len in [0usize, 1, 3, 255, 256, 257, 600, 1024] {
+        let clean: Vec<f32> = (0..len)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) * 1e3)
+            .collect();
+        for scale in [1.0, 0.125, 1e30] {
+            assert_eq!(
+                kernels::all_finite_scaled(&clean, scale),
+                scalar::all_finite_scaled(&clean, scale),
+                "len {len}, scale {scale}"
+            );
+        }
+        for at in [0, len / 2, len.saturating_sub(1)]
+            .into_iter()
+            .filter(|&a| a < len)
+        {
+            for bad in [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MAX] {
+                let mut x = clean.clone();
+                x[at] = bad;
+                for scale in [1.0, 2.0] {
+                    let want = scalar::all_finite_scaled(&x, scale);
+                    assert_eq!(
+                        kernels::all_finite_scaled(&x, scale),
+                        want,
+                        "len {len}, {bad} at {at}, scale {scale}"
+                    );
+                    if bad != f32::MAX || scale == 2.0 {
+                        assert!(!want, "len {len}, {bad} at {at}, scale {scale}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// The fused softmax-and-entropy row equals the softmax row and the entropy composed
+    /// from this build's own kernels bit for bit, and the oracle within rounding.
+    #[test]
+    fn softmax_row_entropy_is_the_composed_row_and_matches_scalar(
+        x in lane_length().prop_filter("a row", |n| *n > 0).prop_flat_map(|n| values(n, 30.0)),
+        scale in 0.05f32..4.0,
+    ) {
+        let n = x.len();
+        let (mut fused, mut composed, mut oracle) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let h = kernels::softmax_row_entropy(&x, scale, &mut fused);
+        kernels::softmax_row(&x, scale, &mut composed);
+        let h_composed = (-kernels::max(&composed).ln()
+            + scale * kernels::weighted_gap(&composed, &x, kernels::max(&x)))
+        .max(0.0);
+        prop_assert_eq!(&fused, &composed);
+        prop_assert_eq!(h.to_bits(), h_composed.to_bits(), "{} vs {}", h, h_composed);
+        let h_oracle = scalar::softmax_row_entropy(&x, scale, &mut oracle);
+        prop_assert!((h - h_oracle).abs() <= 1e-4 * (1.0 + h_oracle.abs()), "{} vs {}", h, h_oracle);
+        let direct: f32 = -oracle.iter().filter(|&&a| a > 0.0).map(|&a| a * a.ln()).sum::<f32>();
+        prop_assert!((h_oracle - direct.max(0.0)).abs() <= 1e-3 * (1.0 + direct.abs()), "{} vs −Σ a ln a = {}", h_oracle, direct);
+    }
+}

@@ -124,6 +124,13 @@ pub fn weights_times_values(a: &[f32], v: &[f32], d_v: usize, out: &mut [f32]) {
     }
 }
 
+/// Whether every `scale · x_i` is finite (scale 1: every `x_i`), without forming the
+/// products: the validity check of a score or logit matrix.
+#[inline]
+pub fn all_finite_scaled(x: &[f32], scale: f32) -> bool {
+    active::all_finite_scaled(x, scale)
+}
+
 /// `out += xᵀ v` for `x` (`n × p`) and `v` (`n × q`), row-major; `out` is `p × q`
 /// row-major (linear attention's state `S = φ(K)ᵀ V`).
 ///
@@ -187,6 +194,16 @@ mod product {
 pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
     debug_assert!(!x.is_empty() && x.len() == out.len());
     active::softmax_row(x, scale, out)
+}
+
+/// [`softmax_row`] of a row with every entry allowed, returning the row's entropy
+/// `H = −Σ_j a_j ln a_j` (nats) from the softmax's own sums: `ln Z + scale · Σ_j a_j (M −
+/// x_j)` for the largest `x`, `M` (see [`crate::softmax::softmax_masked_entropy`]); at
+/// least 0. `x` finite and not empty, `scale` positive and finite.
+#[inline]
+pub fn softmax_row_entropy(x: &[f32], scale: f32, out: &mut [f32]) -> f32 {
+    debug_assert!(!x.is_empty() && x.len() == out.len());
+    active::softmax_row_entropy(x, scale, out)
 }
 
 /// The softmax of `scale · x` over the entries where `allowed` is true; blocked entries

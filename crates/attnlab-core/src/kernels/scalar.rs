@@ -196,3 +196,17 @@ pub fn transposed_product(x: &[f32], v: &[f32], p: usize, q: usize, out: &mut [f
         }
     }
 }
+
+/// Whether every `scale · x_i` is finite.
+pub fn all_finite_scaled(x: &[f32], scale: f32) -> bool {
+    x.iter().all(|v| (v * scale).is_finite())
+}
+
+/// [`softmax_row`] and the row's entropy `−ln a* + scale · Σ_j a_j (M − x_j)` (`a*` the
+/// largest weight, `M` the largest `x`), at least 0: the oracle, from the kernels it
+/// composes.
+pub fn softmax_row_entropy(x: &[f32], scale: f32, out: &mut [f32]) -> f32 {
+    softmax_row(x, scale, out);
+    let h = -max(out).ln() + scale * weighted_gap(out, x, max(x));
+    h.max(0.0)
+}

@@ -79,12 +79,21 @@ pub fn max(x: &[f32]) -> f32 {
     let mut i = 0;
     let mut m = f32::NEG_INFINITY;
     if n >= LANES {
-        let mut acc = load(x);
+        // Four chains of maxima, so each waits for its own only (max is exact in any order).
+        let first = load(x);
+        let mut acc = [first; 4];
         i = LANES;
+        while i + 4 * LANES <= n {
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = f32x4_pmax(*a, load(&x[i + LANES * k..]));
+            }
+            i += 4 * LANES;
+        }
         while i + LANES <= n {
-            acc = f32x4_pmax(acc, load(&x[i..]));
+            acc[0] = f32x4_pmax(acc[0], load(&x[i..]));
             i += LANES;
         }
+        let acc = f32x4_pmax(f32x4_pmax(acc[0], acc[1]), f32x4_pmax(acc[2], acc[3]));
         m = f32x4_extract_lane::<0>(acc)
             .max(f32x4_extract_lane::<1>(acc))
             .max(f32x4_extract_lane::<2>(acc))
@@ -424,6 +433,29 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
 /// floats once, the product does `2 · n · m · d` flops.
 const PACK_FROM: usize = 8;
 
+/// Whether every `scale · x_i` is finite: `0 · (scale · x_i)` is 0 for a finite product and
+/// NaN for an infinite or NaN one, so the sum of those terms over a block of 256 is 0
+/// exactly when the block is finite (a sum of zeros never overflows). One multiply and one
+/// add per lane, no branch inside a block; the first block that is not finite ends it.
+pub fn all_finite_scaled(x: &[f32], scale: f32) -> bool {
+    let (vs, zero) = (f32x4_splat(scale), f32x4_splat(0.0));
+    let mut blocks = x.chunks_exact(256);
+    for block in &mut blocks {
+        let mut acc = [zero; 4];
+        for c in block.chunks_exact(16) {
+            for (k, a) in acc.iter_mut().enumerate() {
+                let v = load(&c[LANES * k..]);
+                *a = f32x4_add(*a, f32x4_mul(zero, f32x4_mul(v, vs)));
+            }
+        }
+        let t = f32x4_add(f32x4_add(acc[0], acc[1]), f32x4_add(acc[2], acc[3]));
+        if hsum(t) != 0.0 {
+            return false;
+        }
+    }
+    blocks.remainder().iter().all(|v| (v * scale).is_finite())
+}
+
 /// Keys per panel of [`scores_packed`]: two vectors of four lanes.
 const PANEL: usize = 8;
 
@@ -564,6 +596,55 @@ pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
         sum += out[j];
     }
     normalise(&mut out[..n], 1.0 / sum);
+}
+
+/// [`softmax_row`] and the row's entropy `ln Z + scale · Σ_j a_j (M − x_j)` (`M` the
+/// largest `x`; see [`super::softmax_row_entropy`]) in three passes instead of six: the
+/// maximum, the terms with their sum, then the normalisation with the weighted gap summed
+/// as it goes. The weight of the largest entry is `1/Z` exactly (its term is `e^0 = 1`),
+/// so no pass looks for it. Every weight, and the gap's lanes and order, are those of
+/// [`softmax_row`] then [`weighted_gap`], bit for bit.
+pub fn softmax_row_entropy(x: &[f32], scale: f32, out: &mut [f32]) -> f32 {
+    let top = max(x);
+    let m = top * scale;
+    let (vm, vs) = (f32x4_splat(m), f32x4_splat(scale));
+    let n = x.len().min(out.len());
+    let mut acc = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        let e = softmax_term4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
+        store(&mut out[i..], e);
+        acc = f32x4_add(acc, e);
+        i += LANES;
+    }
+    let mut sum = hsum(acc);
+    for j in i..n {
+        out[j] = softmax_term1(x[j] * scale - m);
+        sum += out[j];
+    }
+    let inv = 1.0 / sum;
+    let (vi, vt, tiny) = (
+        f32x4_splat(inv),
+        f32x4_splat(top),
+        f32x4_splat(f32::MIN_POSITIVE),
+    );
+    let mut gap = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        let w = f32x4_mul(load(&out[i..]), vi);
+        let w = v128_and(w, f32x4_ge(w, tiny));
+        store(&mut out[i..], w);
+        gap = f32x4_add(gap, f32x4_mul(w, f32x4_sub(vt, load(&x[i..]))));
+        i += LANES;
+    }
+    let mut g = hsum(gap);
+    for j in i..n {
+        let w = out[j] * inv;
+        out[j] = if w >= f32::MIN_POSITIVE { w } else { 0.0 };
+        g += out[j] * (top - x[j]);
+    }
+    let h = -inv.ln() + scale * g;
+    h.max(0.0)
 }
 
 /// Four `bool`s as a lane mask (all ones where true).
