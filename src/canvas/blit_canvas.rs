@@ -1,5 +1,8 @@
 //! A canvas backend whose `blit_bitmap` is one `putImageData` (plotters-canvas 0.3.1 has
-//! none: plotters' default draws a bitmap one `fillRect` per pixel).
+//! none: plotters' default draws a bitmap one `fillRect` per pixel), and whose text sets
+//! the context's font, baseline and alignment only when they change (plotters-canvas sets
+//! all three for every label, and a 512-token heatmap draws over a thousand labels: the
+//! font, a CSS string the canvas parses, was 4% of a keystroke's work).
 //!
 //! It lives in the app because it needs web-sys (`ImageData`), which attnlab-plot does
 //! not depend on. `putImageData` ignores the canvas transform, clip and compositing and
@@ -8,17 +11,23 @@
 //! no transform).
 
 use plotters::prelude::DrawingBackend;
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-/// `CanvasBackend` plus a fast `blit_bitmap`; everything else is forwarded.
+/// `CanvasBackend` plus a fast `blit_bitmap` and text that keeps its font; everything else
+/// is forwarded.
 pub struct BlitCanvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+    /// The font, baseline and alignment this backend last set on the context (outside a
+    /// rotated label's save/restore), so an unchanged one is not set again. Nothing else
+    /// sets them: the forwarded drawing calls set only colours and line widths.
+    text: Option<(String, &'static str, &'static str)>,
 }
 
 impl BlitCanvas {
@@ -30,7 +39,11 @@ impl BlitCanvas {
             .dyn_into::<CanvasRenderingContext2d>()
             .ok()?;
         let inner = CanvasBackend::with_canvas_object(canvas.clone())?;
-        Some(BlitCanvas { inner, context })
+        Some(BlitCanvas {
+            inner,
+            context,
+            text: None,
+        })
     }
 }
 
@@ -137,7 +150,58 @@ impl DrawingBackend for BlitCanvas {
         s: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<BlitCanvasError>> {
-        wrap(self.inner.draw_text(text, s, pos))
+        let color = s.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let font = format!(
+            "{} {}px {}",
+            s.style().as_str(),
+            s.size(),
+            s.family().as_str()
+        );
+        let baseline = match s.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        let align = match s.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        let degrees = match s.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 90.0,
+            FontTransform::Rotate180 => 180.0,
+            FontTransform::Rotate270 => 270.0,
+        };
+        let c = &self.context;
+        let (r, g, b) = color.rgb;
+        c.set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+        let (x, y) = (f64::from(pos.0), f64::from(pos.1));
+        if degrees != 0.0 {
+            // Inside save/restore: what is set here is undone afterwards, so the cache
+            // still describes the context.
+            c.save();
+            c.translate(x, y).map_err(js_error)?;
+            c.rotate(degrees / 180.0 * std::f64::consts::PI)
+                .map_err(js_error)?;
+            c.set_text_baseline(baseline);
+            c.set_text_align(align);
+            c.set_font(&font);
+            let drawn = c.fill_text(text, 0.0, 0.0).map_err(js_error);
+            c.restore();
+            return drawn;
+        }
+        let same = |t: &(String, &str, &str)| t.0 == font && t.1 == baseline && t.2 == align;
+        if !self.text.as_ref().is_some_and(same) {
+            c.set_text_baseline(baseline);
+            c.set_text_align(align);
+            c.set_font(&font);
+            self.text = Some((font, baseline, align));
+        }
+        c.fill_text(text, x, y).map_err(js_error)
     }
     fn estimate_text_size<S: BackendTextStyle>(
         &self,
