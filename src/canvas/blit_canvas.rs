@@ -180,26 +180,22 @@ impl DrawingBackend for BlitCanvas {
         let (r, g, b) = color.rgb;
         c.set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
         let (x, y) = (f64::from(pos.0), f64::from(pos.1));
-        if degrees != 0.0 {
-            // Inside save/restore: what is set here is undone afterwards, so the cache
-            // still describes the context.
-            c.save();
-            c.translate(x, y).map_err(js_error)?;
-            c.rotate(degrees / 180.0 * std::f64::consts::PI)
-                .map_err(js_error)?;
-            c.set_text_baseline(baseline);
-            c.set_text_align(align);
-            c.set_font(&font);
-            let drawn = c.fill_text(text, 0.0, 0.0).map_err(js_error);
-            c.restore();
-            return drawn;
-        }
+        // Set outside any save/restore, so a rotated label keeps the cache true too.
         let same = |t: &(String, &str, &str)| t.0 == font && t.1 == baseline && t.2 == align;
         if !self.text.as_ref().is_some_and(same) {
             c.set_text_baseline(baseline);
             c.set_text_align(align);
             c.set_font(&font);
             self.text = Some((font, baseline, align));
+        }
+        if degrees != 0.0 {
+            c.save();
+            c.translate(x, y).map_err(js_error)?;
+            c.rotate(degrees / 180.0 * std::f64::consts::PI)
+                .map_err(js_error)?;
+            let drawn = c.fill_text(text, 0.0, 0.0).map_err(js_error);
+            c.restore();
+            return drawn;
         }
         c.fill_text(text, x, y).map_err(js_error)
     }
