@@ -13,7 +13,7 @@ use super::canvas_size::observe_size;
 /// or moved to another screen), the look (presentation mode, the palette) or anything
 /// `paint` reads changes. `paint` gets the
 /// element, the device pixels per CSS pixel and the box's CSS size as last observed
-/// (`None` before the first observation). `done` gets its result — `None` when it
+/// (nothing is painted before the first observation). `done` gets its result — `None` when it
 /// failed, which is logged as "attnlab: {what} could not be drawn" — and the same ratio.
 pub fn repaint_effect<T: 'static>(
     canvas: NodeRef<Canvas>,
@@ -34,7 +34,12 @@ pub fn repaint_effect<T: 'static>(
             _ => 1.0,
         };
         let Some(el) = canvas.get() else { return };
-        let painted = paint(&el, dpr, size.get());
+        // Before the observer's first report the box is unknown, and measuring it would
+        // force a layout of the page while it is still being built (on a first load,
+        // one for every canvas: a sixth of the time to the first heatmap). The report
+        // comes before the frame is drawn, and this effect runs again with it.
+        let Some(known) = size.get() else { return };
+        let painted = paint(&el, dpr, Some(known));
         if let Err(e) = &painted {
             logging::warn!("attnlab: {what} could not be drawn: {e}");
         }

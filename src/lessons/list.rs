@@ -36,8 +36,9 @@ pub fn LessonList() -> impl IntoView {
         return ().into_any();
     };
     let lang = player.lang;
-    let (_, errors): (&Catalog, _) = attnlab_lab::lessons::Catalog::embedded();
+    // The lessons are read and checked when the list first opens, not with the page.
     let list = move || {
+        let (_, errors): (&Catalog, _) = attnlab_lab::lessons::Catalog::embedded();
         let l = lang.get();
         let items = catalog()
             .lessons()

@@ -90,13 +90,14 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// The steps seen, as stored. Steps of lessons this build does not carry are dropped when
+/// progress is next saved (a lesson is open then, so the catalog is read anyway): reading
+/// and checking the lessons is left until they are used, off the page's first paint.
 fn stored_progress() -> Progress {
-    let mut progress = storage()
+    storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
         .map(|json| Progress::from_json(&json))
-        .unwrap_or_default();
-    progress.retain_known(catalog());
-    progress
+        .unwrap_or_default()
 }
 
 impl Player {
@@ -193,6 +194,8 @@ impl Player {
     }
 
     fn save_progress(&self) {
+        self.progress
+            .update_untracked(|p| p.retain_known(catalog()));
         if let Some(s) = storage() {
             let _ = s.set_item(
                 STORAGE_KEY,
