@@ -355,10 +355,19 @@ proptest! {
 /// The SIMD128 scores kernel takes the keys in cache-sized column blocks (16 K floats):
 /// shapes of a model's weights cross several blocks (d = 384: 40 keys a block, 101 keys
 /// make 40 + 40 + 21, the last block with a leftover key), and a row wider than a block
-/// gives blocks of four keys. Every entry against the scalar oracle.
+/// gives blocks of four keys; from 64 queries on the keys are packed in panels of eight,
+/// five panels a block at d = 384 (101 keys: 12 panels in three blocks and 5 leftover
+/// keys). Every entry against the scalar oracle.
 #[test]
 fn scores_across_key_blocks_match_scalar() {
-    for (n, m, d) in [(5, 101, 384), (3, 37, 1000), (2, 9, 5000), (17, 1536, 384)] {
+    for (n, m, d) in [
+        (5, 101, 384),
+        (3, 37, 1000),
+        (2, 9, 5000),
+        (17, 1536, 384),
+        (70, 101, 384),
+        (66, 700, 64),
+    ] {
         let q: Vec<f32> = (0..n * d)
             .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
             .collect();
@@ -424,12 +433,12 @@ fn weights_times_values_over_masked_spans_equals_the_oracle() {
     }
 }
 
-/// The packed `Q Kᵀ` (eight queries or more) and the dot-product one (fewer) on the shapes
-/// around their edges: 7, 8, 9 and 12 queries, keys that fill no panel, one panel and
-/// one with leftovers, widths below and above a vector.
+/// The packed `Q Kᵀ` (64 queries or more) and the dot-product one (fewer) on the shapes
+/// around their edges: 63, 64, 65 and 68 queries (and a few), keys that fill no panel, one
+/// panel and one with leftovers, widths below and above a vector.
 #[test]
 fn scores_on_both_sides_of_packing_match_scalar() {
-    for n in [7, 8, 9, 12] {
+    for n in [3, 63, 64, 65, 68] {
         for m in [3, 8, 9, 17] {
             for d in [1, 5, 64] {
                 let q: Vec<f32> = (0..n * d)

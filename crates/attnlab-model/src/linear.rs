@@ -269,7 +269,7 @@ impl Matrix {
 
     /// `out = x Mᵀ` for `x` (`n × cols`, row-major): `out` is `n × rows`, row-major.
     /// Through the core's `scores` kernel (`Q Kᵀ`: ndarray's matrixmultiply natively,
-    /// the SIMD128 kernels in the app: packed panels from eight tokens on, dot products
+    /// the SIMD128 kernels in the app: packed panels from 64 tokens on, dot products
     /// below); int8 and Q4_0 rows are widened to f32 in
     /// blocks of [`BLOCK_ROWS`] rows first (on the fly: a matrix never exists as f32).
     fn times_transposed(&self, x: &[f32], out: &mut [f32]) {

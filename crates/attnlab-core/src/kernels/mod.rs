@@ -76,7 +76,7 @@ pub fn exp(x: &[f32], out: &mut [f32]) {
 /// With SIMD128 this is the packed kernel (the keys packed eight at a time into `d × 8`
 /// panels, 64 KB of them at a time, which every query passes over while they are in
 /// cache; four queries × eight keys as outer products, their sums in registers, the scale
-/// fused), or for fewer than eight queries the dot-product kernel (two queries × four
+/// fused), or for fewer than 64 queries the dot-product kernel (two queries × four
 /// keys, nothing packed); both are faster than ndarray's `dot` (matrixmultiply's simd128
 /// kernel) and skip a pass. Elsewhere ndarray's `dot` is much faster than the scalar oracle
 /// (matrixmultiply's AVX/FMA kernels natively, its blocked fallback in a wasm build

@@ -417,8 +417,8 @@ fn scores_columns(
 
 /// `out[i·m + j] = scale · (q_i · k_j)`: from [`PACK_FROM`] queries on by
 /// [`scores_packed`] (the keys packed once, then outer products), for fewer by
-/// [`scores_dot`] (dot products, nothing packed: a model's weight matrix against one or two
-/// tokens costs less than packing it).
+/// [`scores_dot`] (dot products, nothing packed: a model's weight matrix against a short
+/// sentence costs less than packing it).
 pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
     if d == 0 {
         out.fill(0.0);
@@ -430,8 +430,10 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
 }
 
 /// The fewest queries [`scores`] packs the keys for: packing reads and writes `m · d`
-/// floats once, the product does `2 · n · m · d` flops.
-const PACK_FROM: usize = 8;
+/// floats once, the product does `2 · n · m · d` flops. MiniLM's products (`d` = 384) run
+/// at 92% of the roof by dot products at 16 tokens and 64% packed; at 128 tokens packing
+/// is 5% faster, and attention's `Q Kᵀ` (`d` = 64) gains 25% from n = 128 on.
+const PACK_FROM: usize = 64;
 
 /// Whether every `scale · x_i` is finite: `0 · (scale · x_i)` is 0 for a finite product and
 /// NaN for an infinite or NaN one, so the sum of those terms over a block of 256 is 0
