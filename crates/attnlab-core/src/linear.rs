@@ -6,7 +6,7 @@
 //! the `n × m` matrix. The causal version keeps running sums `S_i`, `z_i` (an RNN).
 //! The implied matrix `Â` is built separately, for drawing; `Â V` equals the O(n) output.
 
-use ndarray::{Array1, Array2, ArrayView1, Axis};
+use ndarray::{Array1, Array2, ArrayView1, Axis, CowArray, Ix2};
 
 use crate::kernels;
 use crate::mask::Mask;
@@ -139,28 +139,24 @@ pub fn kernel_global(
 ) -> Array2<f32> {
     let kept: Vec<usize> = (0..phi_k.nrows()).filter(|&j| key_allowed[j]).collect();
     let (d_phi, d_v) = (phi_k.ncols(), v.ncols());
-    let mut s_t = Array2::zeros((d_v, d_phi));
-    let z = if kept.len() == phi_k.nrows() {
-        let (pk, vk) = (phi_k.as_standard_layout(), v.as_standard_layout());
-        kernels::transposed_product(
-            vk.as_slice().expect("standard layout"),
-            pk.as_slice().expect("standard layout"),
-            d_v,
-            d_phi,
-            s_t.as_slice_mut().expect("fresh array"),
-        );
-        phi_k.sum_axis(Axis(0))
+    // Every key, or the rows of the kept ones.
+    let (pk, vk): (CowArray<f32, Ix2>, CowArray<f32, Ix2>) = if kept.len() == phi_k.nrows() {
+        (phi_k.as_standard_layout(), v.as_standard_layout())
     } else {
-        let (pk, vk) = (phi_k.select(Axis(0), &kept), v.select(Axis(0), &kept));
-        kernels::transposed_product(
-            vk.as_slice().expect("fresh array"),
-            pk.as_slice().expect("fresh array"),
-            d_v,
-            d_phi,
-            s_t.as_slice_mut().expect("fresh array"),
-        );
-        pk.sum_axis(Axis(0))
+        (
+            phi_k.select(Axis(0), &kept).into(),
+            v.select(Axis(0), &kept).into(),
+        )
     };
+    let mut s_t = Array2::zeros((d_v, d_phi));
+    kernels::transposed_product(
+        vk.as_slice().expect("standard layout"),
+        pk.as_slice().expect("standard layout"),
+        d_v,
+        d_phi,
+        s_t.as_slice_mut().expect("fresh array"),
+    );
+    let z = pk.sum_axis(Axis(0));
     let n = phi_q.nrows();
     let mut out = Array2::zeros((n, d_v));
     let pq = phi_q.as_standard_layout();

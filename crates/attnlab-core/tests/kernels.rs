@@ -368,23 +368,32 @@ fn scores_across_key_blocks_match_scalar() {
         (70, 101, 384),
         (66, 700, 64),
     ] {
-        let q: Vec<f32> = (0..n * d)
-            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
-            .collect();
-        let k: Vec<f32> = (0..m * d)
-            .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
-            .collect();
-        let (mut a, mut b) = (vec![f32::NAN; n * m], vec![0.0; n * m]);
-        kernels::scores(&q, &k, d, 0.5, &mut a);
-        scalar::scores(&q, &k, d, 0.5, &mut b);
-        for (idx, (x, y)) in a.iter().zip(&b).enumerate() {
-            // |q_c k_c| ≤ 1, so the sum of d of them rounds within d·1e-6.
-            let bound = d as f32 * 0.5 * 1e-6;
-            assert!(
-                (x - y).abs() <= bound,
-                "{n}×{m}, d {d}, entry {idx}: {x} vs {y}"
-            );
-        }
+        scores_agree(n, m, d, 0.5);
+    }
+}
+
+/// Values in [−1, 1] in a fixed, irregular pattern (two patterns, for two operands).
+fn pattern(len: usize, second: bool) -> Vec<f32> {
+    (0..len)
+        .map(|i| match second {
+            false => ((i * 37 % 101) as f32 - 50.0) / 50.0,
+            true => ((i * 53 % 97) as f32 - 48.0) / 48.0,
+        })
+        .collect()
+}
+
+/// `kernels::scores` against the oracle for `n` queries and `m` keys of width `d`, every
+/// entry: `|q_c k_c| ≤ 1`, so the sum of `d` of them rounds within `d · scale · 10⁻⁶`.
+fn scores_agree(n: usize, m: usize, d: usize, scale: f32) {
+    let (q, k) = (pattern(n * d, false), pattern(m * d, true));
+    let (mut a, mut b) = (vec![f32::NAN; n * m], vec![0.0; n * m]);
+    kernels::scores(&q, &k, d, scale, &mut a);
+    scalar::scores(&q, &k, d, scale, &mut b);
+    for (idx, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert!(
+            (x - y).abs() <= d as f32 * scale * 1e-6,
+            "{n}×{m}, d {d}, entry {idx}: {x} vs {y}"
+        );
     }
 }
 
@@ -441,28 +450,14 @@ fn scores_on_both_sides_of_packing_match_scalar() {
     for n in [3, 63, 64, 65, 68] {
         for m in [3, 8, 9, 17] {
             for d in [1, 5, 64] {
-                let q: Vec<f32> = (0..n * d)
-                    .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
-                    .collect();
-                let k: Vec<f32> = (0..m * d)
-                    .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
-                    .collect();
-                let (mut a, mut b) = (vec![f32::NAN; n * m], vec![0.0; n * m]);
-                kernels::scores(&q, &k, d, 0.25, &mut a);
-                scalar::scores(&q, &k, d, 0.25, &mut b);
-                for (idx, (x, y)) in a.iter().zip(&b).enumerate() {
-                    assert!(
-                        (x - y).abs() <= d as f32 * 0.25 * 1e-6,
-                        "{n}×{m}, d {d}, entry {idx}: {x} vs {y}"
-                    );
-                }
+                scores_agree(n, m, d, 0.25);
             }
         }
     }
 }
 
 /// `xᵀ v` (linear attention's state) against the oracle, on widths around the four × eight
-/// blocks and row counts around the 512-row chunks; the SIMD path sums each element in the
+/// blocks and row counts around the 64-row chunks; the SIMD path sums each element in the
 /// order of the rows, as the oracle does, so they agree exactly; natively it is ndarray's
 /// product (another order).
 #[test]
@@ -476,12 +471,7 @@ fn transposed_product_matches_scalar() {
         (1030, 8, 16),
         (700, 64, 64),
     ] {
-        let x: Vec<f32> = (0..n * p)
-            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
-            .collect();
-        let v: Vec<f32> = (0..n * q)
-            .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
-            .collect();
+        let (x, v) = (pattern(n * p, false), pattern(n * q, true));
         let (mut a, mut b) = (vec![0.5; p * q], vec![0.5; p * q]);
         kernels::transposed_product(&x, &v, p, q, &mut a);
         scalar::transposed_product(&x, &v, p, q, &mut b);

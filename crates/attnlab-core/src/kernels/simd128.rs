@@ -581,7 +581,15 @@ fn softmax_term1(t: f32) -> f32 {
 /// The softmax of `scale · x` (`x` not empty): one pass for the maximum, one fused pass
 /// `exp(scale·x − max)` with the sum, one to normalise.
 pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
-    let m = max(x) * scale;
+    let n = x.len().min(out.len());
+    let sum = softmax_terms(x, scale, max(x) * scale, out);
+    normalise(&mut out[..n], 1.0 / sum);
+}
+
+/// `out_j = e^(scale·x_j − m)` (0 below [`super::SOFTMAX_FLOOR`]) and their sum: four
+/// lanes at a time, the lanes' sums added last, then the tail.
+#[inline(always)]
+fn softmax_terms(x: &[f32], scale: f32, m: f32, out: &mut [f32]) -> f32 {
     let (vm, vs) = (f32x4_splat(m), f32x4_splat(scale));
     let n = x.len().min(out.len());
     let mut acc = f32x4_splat(0.0);
@@ -597,7 +605,7 @@ pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
         out[j] = softmax_term1(x[j] * scale - m);
         sum += out[j];
     }
-    normalise(&mut out[..n], 1.0 / sum);
+    sum
 }
 
 /// [`softmax_row`] and the row's entropy `ln Z + scale · Σ_j a_j (M − x_j)` (`M` the
@@ -608,23 +616,8 @@ pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
 /// [`softmax_row`] then [`weighted_gap`], bit for bit.
 pub fn softmax_row_entropy(x: &[f32], scale: f32, out: &mut [f32]) -> f32 {
     let top = max(x);
-    let m = top * scale;
-    let (vm, vs) = (f32x4_splat(m), f32x4_splat(scale));
     let n = x.len().min(out.len());
-    let mut acc = f32x4_splat(0.0);
-    let mut i = 0;
-    while i + LANES <= n {
-        let e = softmax_term4(f32x4_sub(f32x4_mul(load(&x[i..]), vs), vm));
-        store(&mut out[i..], e);
-        acc = f32x4_add(acc, e);
-        i += LANES;
-    }
-    let mut sum = hsum(acc);
-    for j in i..n {
-        out[j] = softmax_term1(x[j] * scale - m);
-        sum += out[j];
-    }
-    let inv = 1.0 / sum;
+    let inv = 1.0 / softmax_terms(x, scale, top * scale, out);
     let (vi, vt, tiny) = (
         f32x4_splat(inv),
         f32x4_splat(top),
