@@ -273,8 +273,9 @@ fn tick_values(axis: &Axis, map: &AxisMap) -> Vec<f64> {
 /// through its points in order (broken at points the axes cannot show), dashed or solid,
 /// with a circle at each point if asked. Markers are dashed vertical lines with their
 /// label at the top. The legend (a line sample and the name of every named series, then
-/// the note) sits in the upper-left corner of the plot on a white box. Text sizes are
-/// pixels times `style.scale` (body text 13 px, title 15 px).
+/// the note) sits in the upper-left corner of the plot on a white box, or, in a chart
+/// under 420 px wide (a phone's), under the chart, where it covers no line. Text sizes
+/// are pixels times `style.scale` (body text 13 px, title 15 px).
 pub fn draw_line_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
@@ -309,10 +310,18 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .iter()
         .map(|&v| text::width(&number::significant(v, 3), body))
         .fold(0.0, f64::max);
+    // The legend's rows: named series, then the note. Under 420 px it goes under the
+    // chart, where it covers nothing (inside a phone-sized plot it would cover most of it).
+    let named: Vec<&Series> = chart.series.iter().filter(|s| s.name.is_some()).collect();
+    let (note_px, line_h) = (12.0 * s, body * 1.45);
+    let rows = named.len() as f64 + if chart.note.is_some() { 1.0 } else { 0.0 };
+    let legend_h = rows * line_h + 10.0 * s;
+    let below = rows > 0.0 && w < 420.0 * s;
+    let under = if below { legend_h + 6.0 * s } else { 0.0 };
     let left = (8.0 * s + body * 1.3 + 6.0 * s + ytick_w + 8.0 * s).round();
     let top = (10.0 * s + title_px * 1.6).round();
     let right = (w - 16.0 * s).round();
-    let bottom = (h - (8.0 * s + body * 1.3 * 2.0 + 8.0 * s)).round();
+    let bottom = (h - (8.0 * s + body * 1.3 * 2.0 + 8.0 * s) - under).round();
     let ix = |v: f64| v.round() as i32;
     let map = LineChartMap {
         area: (
@@ -379,10 +388,11 @@ pub fn draw_line_chart<DB: DrawingBackend>(
     area.draw_text(
         &chart.x.label,
         &anchored(caption.clone(), HPos::Center, VPos::Bottom),
-        ((x0 + x1) / 2, ix(h - 6.0 * s)),
+        ((x0 + x1) / 2, ix(h - 6.0 * s - under)),
     )?;
+    // No longer than the plot is tall, so it never reaches the title.
     area.draw_text(
-        &chart.y.label,
+        &text::clip(&chart.y.label, body, (y1 - y0) as f64),
         &anchored(
             caption.clone().transform(FontTransform::Rotate270),
             HPos::Center,
@@ -462,23 +472,26 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         }
     }
 
-    // Legend: named series, then the note, in the upper-left corner of the plot.
-    let named: Vec<&Series> = chart.series.iter().filter(|s| s.name.is_some()).collect();
-    let note_px = 12.0 * s;
-    if !named.is_empty() || chart.note.is_some() {
+    // Legend: named series, then the note, in the upper-left corner of the plot, or under
+    // the chart across its width.
+    if rows > 0.0 {
         let sample = 26.0 * s;
-        let line_h = body * 1.45;
         let text_w = named
             .iter()
             .map(|ser| sample + 6.0 * s + text::width(ser.name.as_deref().unwrap_or(""), body))
             .chain(chart.note.iter().map(|n| text::width(n, note_px)))
             .fold(0.0, f64::max);
-        let rows = named.len() as f64 + if chart.note.is_some() { 1.0 } else { 0.0 };
-        let (bx, by) = (x0 as f64 + 8.0 * s, y0 as f64 + 8.0 * s);
-        let bw = (text_w + 16.0 * s)
-            .min((x1 - x0) as f64 - 16.0 * s)
-            .max(0.0);
-        let bh = rows * line_h + 10.0 * s;
+        let (bx, by, room) = if below {
+            (8.0 * s, h - 4.0 * s - legend_h, w - 16.0 * s)
+        } else {
+            (
+                x0 as f64 + 8.0 * s,
+                y0 as f64 + 8.0 * s,
+                (x1 - x0) as f64 - 16.0 * s,
+            )
+        };
+        let bw = (text_w + 16.0 * s).min(room).max(0.0);
+        let bh = legend_h;
         area.draw(&Rectangle::new(
             [(ix(bx), ix(by)), (ix(bx + bw), ix(by + bh))],
             ShapeStyle::from(&BACKGROUND.mix(0.92)).filled(),

@@ -95,6 +95,11 @@ impl TokenLines {
         self
     }
 
+    /// The fixed words it draws (the columns' captions).
+    pub fn words(&self) -> &'static Words {
+        self.words
+    }
+
     /// Adds a head; its weights must be `queries × keys` finite numbers.
     pub fn with_head(
         mut self,

@@ -11,7 +11,7 @@ use plotters_svg::SVGBackend;
 #[path = "support/svg.rs"]
 mod svg;
 
-use svg::{hex, tags, texts};
+use svg::{hex, num, tags, texts};
 
 const BLUE: RGBColor = RGBColor(31, 94, 168);
 const ORANGE: RGBColor = RGBColor(214, 96, 0);
@@ -215,4 +215,38 @@ fn linear_axes_bad_points_and_empty_charts_draw_without_panic() {
     let (svg, map) = render(&empty, (600, 400), 1.0);
     assert_eq!(map.points_drawn(), 0);
     assert!(texts(&svg).contains(&"Curves".to_string()));
+}
+
+/// The y of the text `wanted` (its `y` attribute) in an SVG chart.
+fn text_y(svg: &str, wanted: &str) -> f64 {
+    let tags = tags(svg, "text");
+    let tag = tags
+        .iter()
+        .find(|t| t.text == wanted)
+        .unwrap_or_else(|| panic!("{wanted:?} not drawn"));
+    f64::from(num(tag, "y"))
+}
+
+/// Under 420 px (a phone) the legend lies under the chart, below the plot and its x
+/// caption, so it covers no line; a wide chart keeps it inside the plot's corner.
+#[test]
+fn a_narrow_chart_puts_its_legend_under_the_plot() {
+    let chart = timing_chart();
+    let (svg, map) = render(&chart, (330, 360), 1.0);
+    let ((_, top), (_, bottom)) = map.plot_area();
+    for entry in ["softmax (streaming) slope 2.00", "linear elu1 slope 1.00"] {
+        let y = text_y(&svg, entry);
+        assert!(
+            y > f64::from(bottom) + 20.0,
+            "{entry}: y {y}, plot bottom {bottom}"
+        );
+    }
+    assert!(bottom - top >= 150, "the plot keeps {} px", bottom - top);
+    let (svg, map) = render(&chart, (800, 360), 1.0);
+    let ((_, top), (_, bottom)) = map.plot_area();
+    let y = text_y(&svg, "linear elu1 slope 1.00");
+    assert!(
+        y > f64::from(top) && y < f64::from(bottom),
+        "wide: y {y} in {top}..{bottom}"
+    );
 }

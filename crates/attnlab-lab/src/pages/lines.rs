@@ -23,7 +23,8 @@ pub fn token_lines(
     focus: Focus,
     lang: Lang,
 ) -> Result<TokenLines, HeatmapError> {
-    let mut fig = TokenLines::new(title, queries.to_vec(), keys.to_vec());
+    let mut fig = TokenLines::new(title, queries.to_vec(), keys.to_vec())
+        .with_words(crate::i18n::plot_words(lang));
     for &(h, r) in heads {
         fig = fig.with_head(
             match lang {
@@ -110,6 +111,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(fig.heads()[0].label, "头 1");
+        // The columns' captions on the canvas are in the page's language too.
+        assert_eq!((fig.words().queries, fig.words().keys), ("查询", "键"));
         assert_eq!((fig.queries().len(), fig.keys().len()), (4, 6));
         assert_eq!(fig.focus(), Focus::Key(5));
         assert_eq!(head_colour(1), head_colour(17));

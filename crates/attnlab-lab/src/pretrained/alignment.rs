@@ -128,6 +128,7 @@ pub fn alignment_lines(
         Lang::Zh => format!("{model} \u{b7} 第 {layer} 层 \u{b7} 头 {head} 跨越句对"),
     };
     TokenLines::new(title, label(from), label(to))
+        .with_words(crate::i18n::plot_words(lang))
         .with_head(format!("L{layer} H{head}"), HEAD_COLOURS[0], weights)
         .ok()
 }
