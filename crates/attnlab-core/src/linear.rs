@@ -180,6 +180,93 @@ pub fn kernel_global(
     out
 }
 
+/// Rows of `K` whose features [`global_attention`] forms at a time: 256 rows of 64
+/// features are 64 KB, read back from cache by the state's product.
+const FEATURE_ROWS: usize = 256;
+
+/// Rows of `Q` whose features [`global_attention`] forms at a time: more than for the keys,
+/// since the scores kernel packs the state's rows again for every block (1,024 rows of 64
+/// features are 256 KB).
+const QUERY_ROWS: usize = 1024;
+
+/// Non-causal kernel attention straight from `Q`, `K`, `V`: what [`kernel_global`] gives
+/// for `map.features(q)` and `map.features(k)`, without either `n × d_φ` matrix: the
+/// features are formed [`FEATURE_ROWS`] (keys) or [`QUERY_ROWS`] (queries) rows at a time
+/// into a buffer the products read at once (at n = 65,536 and d = 64 the two matrices are 16 MB each, written and read back
+/// from memory). The state `Sᵀ` adds the keys in the same order as [`kernel_global`], so
+/// both give the same numbers to rounding (`z` may be summed in another order).
+pub fn global_attention(
+    map: FeatureMap,
+    q: &Array2<f32>,
+    k: &Array2<f32>,
+    v: &Array2<f32>,
+    key_allowed: &[bool],
+) -> Array2<f32> {
+    let (n, m, d, d_v) = (q.nrows(), k.nrows(), k.ncols(), v.ncols());
+    let d_phi = map.width(d);
+    let (q, k, v) = (
+        q.as_standard_layout(),
+        k.as_standard_layout(),
+        v.as_standard_layout(),
+    );
+    let (q, k, v) = (
+        q.as_slice().expect("standard layout"),
+        k.as_slice().expect("standard layout"),
+        v.as_slice().expect("standard layout"),
+    );
+    let mut s_t = vec![0.0f32; d_v * d_phi];
+    let mut z = vec![0.0f32; d_phi];
+    let mut phi = vec![0.0f32; FEATURE_ROWS.max(QUERY_ROWS) * d_phi];
+    let mut kept_v = vec![0.0f32; FEATURE_ROWS * d_v];
+    let mut start = 0;
+    while start < m {
+        let end = (start + FEATURE_ROWS).min(m);
+        let all = key_allowed[start..end].iter().all(|&a| a);
+        // The allowed keys of the block: their features (and, when some are left out,
+        // their values), in order.
+        let mut rows = 0;
+        for j in (start..end).filter(|&j| key_allowed[j]) {
+            let f = &mut phi[rows * d_phi..(rows + 1) * d_phi];
+            map.apply(&k[j * d..(j + 1) * d], f);
+            for (zc, &fc) in z.iter_mut().zip(f.iter()) {
+                *zc += fc;
+            }
+            if !all {
+                kept_v[rows * d_v..(rows + 1) * d_v].copy_from_slice(&v[j * d_v..(j + 1) * d_v]);
+            }
+            rows += 1;
+        }
+        let values = if all {
+            &v[start * d_v..end * d_v]
+        } else {
+            &kept_v[..rows * d_v]
+        };
+        kernels::transposed_product(values, &phi[..rows * d_phi], d_v, d_phi, &mut s_t);
+        start = end;
+    }
+    let mut out = Array2::zeros((n, d_v));
+    let o = out.as_slice_mut().expect("fresh array");
+    let mut start = 0;
+    while start < n {
+        let end = (start + QUERY_ROWS).min(n);
+        let rows = end - start;
+        for (i, f) in (start..end).zip(phi.chunks_exact_mut(d_phi.max(1))) {
+            map.apply(&q[i * d..(i + 1) * d], f);
+        }
+        let block = &mut o[start * d_v..end * d_v];
+        kernels::scores(&phi[..rows * d_phi], &s_t, d_phi, 1.0, block);
+        for (row, f) in block
+            .chunks_exact_mut(d_v.max(1))
+            .zip(phi.chunks_exact(d_phi.max(1)))
+        {
+            let inv = 1.0 / (kernels::dot(f, &z) + EPSILON);
+            row.iter_mut().for_each(|x| *x *= inv);
+        }
+        start = end;
+    }
+    out
+}
+
 /// Causal kernel attention as an RNN: query `i` reads the state after absorbing keys
 /// `0..=i` (padding skipped). O((n + m)·d_φ·d_v).
 pub fn kernel_recurrent(
@@ -302,6 +389,51 @@ pub fn efficient(
 mod tests {
     use super::*;
     use ndarray::array;
+
+    /// Straight from Q, K, V in blocks of rows, as from the feature matrices: every map,
+    /// keys left out (padding), more rows than a block, values wider than the keys.
+    #[test]
+    fn global_attention_is_kernel_global_of_the_features() {
+        let mut r = crate::rng::stream(3, "test", 0);
+        for (n, m, d, d_v) in [
+            (1, 1, 1, 1),
+            (5, 7, 4, 3),
+            (300, 530, 8, 12),
+            (257, 256, 6, 6),
+        ] {
+            let q = crate::rng::normal_matrix(&mut r, n, d, 1.0);
+            let k = crate::rng::normal_matrix(&mut r, m, d, 1.0);
+            let v = crate::rng::normal_matrix(&mut r, m, d_v, 1.0);
+            for allowed in [
+                vec![true; m],
+                (0..m).map(|j| j % 3 != 1).collect::<Vec<_>>(),
+            ] {
+                for map in [FeatureMap::Elu1, FeatureMap::Relu, FeatureMap::Taylor] {
+                    let want = kernel_global(&map.features(&q), &map.features(&k), &v, &allowed);
+                    let got = global_attention(map, &q, &k, &v, &allowed);
+                    assert_eq!(got.dim(), want.dim());
+                    for (g, w) in got.iter().zip(&want) {
+                        assert!(
+                            (g - w).abs() <= 1e-4 * (1.0 + w.abs()),
+                            "{map:?} {n}×{m}, d {d}, d_v {d_v}: {g} vs {w}"
+                        );
+                    }
+                }
+            }
+        }
+        // No keys allowed and no rows at all are not an error.
+        let q = crate::rng::normal_matrix(&mut r, 3, 4, 1.0);
+        let k = crate::rng::normal_matrix(&mut r, 2, 4, 1.0);
+        let v = crate::rng::normal_matrix(&mut r, 2, 5, 1.0);
+        let out = global_attention(FeatureMap::Elu1, &q, &k, &v, &[false, false]);
+        assert_eq!(out.dim(), (3, 5));
+        assert!(out.iter().all(|x| *x == 0.0));
+        let empty = Array2::<f32>::zeros((0, 4));
+        assert_eq!(
+            global_attention(FeatureMap::Elu1, &empty, &k, &v, &[true, true]).dim(),
+            (0, 5)
+        );
+    }
 
     #[test]
     fn feature_maps_by_hand() {

@@ -1,6 +1,6 @@
 //! The sizes, the workload, the timing policy and the worker's loop with its messages.
 
-use attnlab_core::linear::{FeatureMap, kernel_global};
+use attnlab_core::linear::{FeatureMap, global_attention};
 use attnlab_core::rng;
 use attnlab_core::streaming::{Causality, softmax_attention};
 use attnlab_plot::RGBColor;
@@ -145,9 +145,7 @@ impl Workload {
                 softmax_attention(&self.q, &self.k, &self.v, scale, Causality::Full)
             }
             Kind::LinearElu1 => {
-                let phi_q = FeatureMap::Elu1.features(&self.q);
-                let phi_k = FeatureMap::Elu1.features(&self.k);
-                kernel_global(&phi_q, &phi_k, &self.v, &self.keys)
+                global_attention(FeatureMap::Elu1, &self.q, &self.k, &self.v, &self.keys)
             }
         }
     }
