@@ -191,10 +191,11 @@ const QUERY_ROWS: usize = 1024;
 
 /// Non-causal kernel attention straight from `Q`, `K`, `V`: what [`kernel_global`] gives
 /// for `map.features(q)` and `map.features(k)`, without either `n × d_φ` matrix: the
-/// features are formed 256 (keys) or 1,024 (queries) rows at a time
-/// into a buffer the products read at once (at n = 65,536 and d = 64 the two matrices are 16 MB each, written and read back
-/// from memory). The state `Sᵀ` adds the keys in the same order as [`kernel_global`], so
-/// both give the same numbers to rounding (`z` may be summed in another order).
+/// features are formed 256 (keys) or 1,024 (queries) rows at a time into a buffer the
+/// products read at once (at n = 65,536 and d = 64 the two matrices are 16 MB each,
+/// written and read back from memory). The state `Sᵀ` adds the keys in the same order as
+/// [`kernel_global`], so both give the same numbers to rounding (`z` may be summed in
+/// another order).
 pub fn global_attention(
     map: FeatureMap,
     q: &Array2<f32>,
