@@ -477,36 +477,34 @@ fn compute_head(
         (Some(lin), AttentionKind::Linformer) => lin.e.nrows(),
         _ => m,
     };
-    // Given scores are shared, not copied, and not checked again: a non-finite one still
-    // fails the logits' check. Fresh ones are checked with the logits by the caller
-    // (`checked`), in one pass when both are finite.
-    let raw = || -> (ArcArray2<f32>, bool) {
+    // The raw scores, checked with their logits `scale · raw`: given ones are shared, not
+    // copied, and only the logits are checked; fresh ones in the same single pass, since
+    // finite logits (scale finite and positive) mean finite scores; only when the logits
+    // are not are the fresh scores looked at, to name what overflowed.
+    let raw = |scale: f32| -> Result<ArcArray2<f32>> {
+        const LOGITS: &str = "logits (score / temperature)";
         match given {
-            Some(raw) if raw.dim() == (n, columns) => (raw.clone(), false),
-            _ => (
-                raw_scores(head, spec)
+            Some(raw) if raw.dim() == (n, columns) => {
+                finite_scaled_or(raw, scale, LOGITS)?;
+                Ok(raw.clone())
+            }
+            _ => {
+                let raw = raw_scores(head, spec)
                     .expect("a kind with scores")
-                    .into_shared(),
-                true,
-            ),
+                    .into_shared();
+                finite_scaled_or(&raw, scale, LOGITS)
+                    .or_else(|e| finite_or(&raw, "scores").and(Err(e)))?;
+                Ok(raw)
+            }
         }
-    };
-    // `scale · raw` finite (scale finite and positive) means `raw` is finite too; only
-    // when it is not are the fresh scores looked at, to name what overflowed.
-    let checked = |raw: &ArcArray2<f32>, fresh: bool, scale: f32, what: &'static str| {
-        finite_scaled_or(raw, scale, what).or_else(|e| match fresh {
-            true => finite_or(raw, "scores").and(Err(e)),
-            false => Err(e),
-        })
     };
     // The softmax kinds bring their rows' entropy from the softmax's own sums; the
     // others' is taken from their weights below.
     let (weights, output, scores, mask, computation, entropy) = match spec.attention {
         AttentionKind::Softmax => {
-            let (raw, fresh) = raw();
             // The logits `raw / τ` are formed inside the softmax (times 1/τ), not stored.
             let scale = 1.0 / spec.temperature;
-            checked(&raw, fresh, scale, "logits (score / temperature)")?;
+            let raw = raw(scale)?;
             let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, mask);
             let o = linear::weights_times_values(&a, &head.v);
             (
@@ -553,9 +551,8 @@ fn compute_head(
         AttentionKind::Linformer => {
             let lin = head.linformer.as_ref().expect("validated");
             let v_proj = lin.f.dot(&head.v); // k × d_v
-            let (raw, fresh) = raw();
             let scale = 1.0 / spec.temperature;
-            checked(&raw, fresh, scale, "logits (score / temperature)")?;
+            let raw = raw(scale)?;
             let full = Mask::full(n, lin.e.nrows());
             let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, &full);
             let o = linear::weights_times_values(&a, &v_proj.as_standard_layout().into_owned());
