@@ -29,6 +29,7 @@ pub fn App() -> impl IntoView {
     // Before the link bar, which writes the open lesson step's link.
     provide_player(state);
     crate::model::drive(state, session);
+    let pages = LoadedPages::new();
     view! {
         <AppHeader/>
         // The look and the link: under the title on a screen, after the figures on a
@@ -60,20 +61,110 @@ pub fn App() -> impl IntoView {
             <LessonList/>
             <LessonBar/>
             <Notice/>
-            {move || match state.page.get() {
-                Page::Lab => view! { <LabPage/> }.into_any(),
-                Page::Steps => view! { <StepsView/> }.into_any(),
-                Page::Positions => view! { <PositionsPage/> }.into_any(),
-                Page::Scaling => view! { <ScalingPage/> }.into_any(),
-                Page::Linear => view! { <LinearPage/> }.into_any(),
-                Page::Lines => view! { <LinesView/> }.into_any(),
-                Page::Complexity => view! { <ComplexityView/> }.into_any(),
-                Page::Model => view! { <ModelPage/> }.into_any(),
-            }}
+            {move || pages.view(state.page.get())}
             </div>
         </main>
         <PointerOverlay/>
     }
+}
+
+/// A function that builds a page's view.
+type MakePage = fn() -> AnyView;
+
+/// The explanatory pages whose code is loaded: their view builders, and a counter that
+/// moves when one arrives.
+#[derive(Clone, Copy)]
+struct LoadedPages {
+    builders: StoredValue<Vec<(Page, MakePage)>>,
+    requested: StoredValue<Vec<Page>>,
+    arrived: RwSignal<usize>,
+}
+
+impl LoadedPages {
+    fn new() -> LoadedPages {
+        LoadedPages {
+            builders: StoredValue::new(Vec::new()),
+            requested: StoredValue::new(Vec::new()),
+            arrived: RwSignal::new(0),
+        }
+    }
+
+    /// `page`'s view. The lab is in the main module; every other page's code is a module
+    /// of its own (`#[lazy]`; `cargo xtask` splits the app's wasm after the build), fetched
+    /// the first time the page opens, with a line saying so until it is in. Once loaded, a
+    /// page is built here, synchronously, as any view: a state change that re-opens it
+    /// disposes the old one first.
+    fn view(self, page: Page) -> AnyView {
+        if page == Page::Lab {
+            return view! { <LabPage/> }.into_any();
+        }
+        self.arrived.track();
+        let built = self
+            .builders
+            .with_value(|b| b.iter().find(|(p, _)| *p == page).map(|(_, make)| *make));
+        if let Some(make) = built {
+            return make();
+        }
+        if !self.requested.with_value(|r| r.contains(&page)) {
+            self.requested.update_value(|r| r.push(page));
+            leptos::task::spawn_local(async move {
+                let make = page_builder(page).await;
+                self.builders.update_value(|b| b.push((page, make)));
+                self.arrived.update(|n| *n += 1);
+            });
+        }
+        view! { <p class="page-loading" role="status">{t("Loading the page…", "正在加载页面…")}</p> }
+            .into_any()
+    }
+}
+
+/// The builder of `page`'s view, from its module.
+async fn page_builder(page: Page) -> MakePage {
+    match page {
+        Page::Lab => || view! { <LabPage/> }.into_any(),
+        Page::Steps => steps_page().await,
+        Page::Positions => positions_page().await,
+        Page::Scaling => scaling_page().await,
+        Page::Linear => linear_page().await,
+        Page::Lines => lines_page().await,
+        Page::Complexity => complexity_page().await,
+        Page::Model => model_page().await,
+    }
+}
+
+#[lazy]
+fn steps_page() -> MakePage {
+    || view! { <StepsView/> }.into_any()
+}
+
+#[lazy]
+fn positions_page() -> MakePage {
+    || view! { <PositionsPage/> }.into_any()
+}
+
+#[lazy]
+fn scaling_page() -> MakePage {
+    || view! { <ScalingPage/> }.into_any()
+}
+
+#[lazy]
+fn linear_page() -> MakePage {
+    || view! { <LinearPage/> }.into_any()
+}
+
+#[lazy]
+fn lines_page() -> MakePage {
+    || view! { <LinesView/> }.into_any()
+}
+
+#[lazy]
+fn complexity_page() -> MakePage {
+    || view! { <ComplexityView/> }.into_any()
+}
+
+#[lazy]
+fn model_page() -> MakePage {
+    || view! { <ModelPage/> }.into_any()
 }
 
 /// The lab itself: the variants side by side and their comparison.

@@ -11,6 +11,10 @@ use crate::cmd::{Ctx, Error, Result, human, say, shown};
 
 /// The trunk release the project is built with.
 pub const TRUNK_VERSION: &str = "0.21.14";
+/// wasm-split-cli (crate `wasm_split_cli_support`), which splits the app's `#[lazy]`
+/// modules off its wasm (web/bin/wasm-bindgen); it reads the split points that
+/// `wasm_split_helpers` (through leptos, in Cargo.lock) marks.
+pub const WASM_SPLIT_VERSION: &str = "0.2.4";
 /// The binaryen (wasm-opt) release from npm; Trunk.toml says `version_<this>`.
 pub const WASM_OPT_VERSION: &str = "132";
 /// The app is built for the first, the core's tests run under Node for the second.
@@ -31,14 +35,18 @@ pub enum Browser {
     NotNeeded,
 }
 
-/// The directories that go in front of `PATH` for every tool xtask runs: the cargo bin
-/// dir (for trunk and wasm-bindgen) and the npm packages' bin dir (for wasm-opt 132,
-/// which must win over any other wasm-opt on the machine).
+/// The directories that go in front of `PATH` for every tool xtask runs: `web/bin` (the
+/// wasm-bindgen that trunk calls, which splits the app's lazy modules off first), the npm
+/// packages' bin dir (for wasm-opt 132, which must win over any other wasm-opt on the
+/// machine) and the cargo bin dir (for trunk, wasm-bindgen and wasm-split-cli).
 pub fn tool_path(root: &Path) -> Vec<PathBuf> {
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
-    let mut dirs = vec![root.join("end2end").join("node_modules").join(".bin")];
+    let mut dirs = vec![
+        root.join("web").join("bin"),
+        root.join("end2end").join("node_modules").join(".bin"),
+    ];
     dirs.extend(cargo_home.map(|h| h.join("bin")));
     dirs
 }
@@ -50,6 +58,7 @@ pub fn run(ctx: &Ctx, browser: Browser) -> Result {
     trunk(ctx)?;
     cargo_fetch(ctx)?;
     wasm_bindgen(ctx)?;
+    wasm_split(ctx)?;
     node_packages(ctx)?;
     if browser == Browser::Needed {
         chromium(ctx)?;
@@ -192,6 +201,40 @@ fn wasm_bindgen(ctx: &Ctx) -> Result {
     }
     let took = install.run_timed()?;
     say!("installed wasm-bindgen-cli {version} in {}", human(took));
+    Ok(())
+}
+
+fn wasm_split(ctx: &Ctx) -> Result {
+    // `cargo install --list` prints `wasm_split_cli_support v0.2.4:` and the binary below.
+    let installed = ctx
+        .cmd("cargo")
+        .args(["install", "--list"])
+        .probe()
+        .unwrap_or_default();
+    let line = format!("wasm_split_cli_support v{WASM_SPLIT_VERSION}:");
+    if installed.lines().any(|l| l.trim() == line)
+        && ctx.cmd("wasm-split-cli").arg("--help").probe().is_some()
+    {
+        say!("wasm-split-cli {WASM_SPLIT_VERSION} already installed");
+        return Ok(());
+    }
+    let install = ctx.cmd("cargo").args([
+        "install",
+        "--locked",
+        "wasm_split_cli_support",
+        "--version",
+        WASM_SPLIT_VERSION,
+        "--features",
+        "build-binary",
+    ]);
+    say!(
+        "installing wasm-split-cli {WASM_SPLIT_VERSION}, which splits the app's lazy modules off ({install})"
+    );
+    let took = install.run_timed()?;
+    say!(
+        "installed wasm-split-cli {WASM_SPLIT_VERSION} in {}",
+        human(took)
+    );
     Ok(())
 }
 
