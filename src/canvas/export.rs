@@ -325,6 +325,13 @@ async fn copy(blob: Blob) -> Result<(), Failure> {
         .map_err(|_| refused())
 }
 
+/// `figure` as an SVG, CSV or JSON file. The writers (plotters' SVG backend, the CSV and
+/// JSON layouts) are a module of their own, fetched at the first such export (`#[lazy]`).
+#[lazy]
+fn figure_text(figure: Exported, ext: &'static str, size: (f64, f64)) -> Result<String, Failure> {
+    figure.text(ext, size)
+}
+
 /// "Export" under a heatmap: PNG (2×), SVG, CSV, JSON, copy image.
 #[component]
 pub fn ExportMenu(
@@ -355,18 +362,19 @@ pub fn ExportMenu(
         said.set(r.unwrap_or_else(Said::Failed));
     };
     let text_file = move |ext: &'static str, mime: &'static str| {
-        figure.with_untracked(|f| {
-            let Some(f) = f else {
-                return report(Err(NO_FIGURE.into()));
-            };
-            let name = export::file_name(f.title(), ext);
-            let text = f.text(ext, size());
+        let Some(f) = figure.get_untracked() else {
+            return report(Err(NO_FIGURE.into()));
+        };
+        let name = export::file_name(f.title(), ext);
+        let size = size();
+        leptos::task::spawn_local(async move {
+            let text = figure_text(f, ext, size).await;
             report(
                 text.and_then(|t| blob(&t, mime))
                     .and_then(|b| download(&b, &name))
                     .map(|()| Said::Saved(name)),
             );
-        })
+        });
     };
     let save_png = move |_| {
         figure.with_untracked(|f| {
