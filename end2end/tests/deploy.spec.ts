@@ -40,6 +40,14 @@ test('after the first visit the app reloads offline', async ({ page, context }) 
   await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
   await page.locator('#sentence-input').fill('offline still works');
   await expect(page.getByTestId('token-strip').getByTestId('token')).toHaveCount(3);
+  // The lazily loaded modules were installed too: a page never opened online, and a text
+  // export, still open offline.
+  await page.getByTestId('page-steps').click();
+  await expect(page.getByTestId('steps-view')).toBeVisible();
+  await page.getByTestId('page-lab').click();
+  await page.getByTestId('heatmap-export-menu').first().locator('summary').click();
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('heatmap-export-csv').first().click()]);
+  expect(csv.suggestedFilename()).toMatch(/\.csv$/);
   await context.setOffline(false);
   expect(others, 'requests to other origins').toEqual([]);
 });
