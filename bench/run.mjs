@@ -219,6 +219,8 @@ async function peakMemory(browser, appOrigin) {
   const tabs = await page.locator('.page-tab').evaluateAll((els) => els.map((e) => e.dataset.testid));
   for (const tab of [...tabs.filter((t) => t !== 'page-lab'), 'page-lab']) {
     await page.getByTestId(tab).click();
+    // A page other than the lab is a module of its own, fetched the first time it opens.
+    await page.waitForFunction(() => !document.querySelector('.page-loading'), null, { timeout: 30_000 });
     await settle(page, 300);
     steps.push({ step: tab.replace(/^page-/, ''), mb: await mb() });
   }
@@ -256,6 +258,12 @@ async function loads(browser, appOrigin, device = DESKTOP) {
   }
   const wasm = wasmIn(dist);
   const bytes = readFileSync(wasm);
+  // The lazily loaded modules (the explanatory pages, the text exports): fetched when first
+  // used, never on the way to the first heatmap.
+  const lazyDir = readdirSync(dist).find((f) => /^lazy-[0-9a-f]+$/.test(f));
+  const lazy = lazyDir
+    ? readdirSync(path.join(dist, lazyDir)).filter((f) => f.endsWith('.wasm')).map((f) => readFileSync(path.join(dist, lazyDir, f)))
+    : [];
   return {
     device: device.label,
     loads: times.length,
@@ -265,6 +273,9 @@ async function loads(browser, appOrigin, device = DESKTOP) {
     mainWasm: path.relative(root, wasm),
     mainWasmBytes: bytes.length,
     mainWasmGzipBytes: zlib.gzipSync(bytes, { level: 9 }).length,
+    lazyModules: lazy.length,
+    lazyBytes: lazy.reduce((sum, b) => sum + b.length, 0),
+    lazyGzipBytes: lazy.reduce((sum, b) => sum + zlib.gzipSync(b, { level: 9 }).length, 0),
     gzip: 'node zlib, level 9',
   };
 }
@@ -568,6 +579,7 @@ function appTable(report, lines) {
   }
   const l = report.load;
   lines.push(`load: ${l.mainWasm} ${(l.mainWasmBytes / 1000).toFixed(1)} KB, ${(l.mainWasmGzipBytes / 1000).toFixed(1)} KB gzip (${l.gzip}); ` +
+    `${l.lazyModules} lazily loaded modules, ${(l.lazyBytes / 1000).toFixed(1)} KB, ${(l.lazyGzipBytes / 1000).toFixed(1)} KB gzip; ` +
     `navigation → first heatmap painted: median ${l.firstPaintMs.toFixed(0)} ms of ${l.loads} cold loads (${l.samples.map((t) => t.toFixed(0)).join(', ')})`);
   const m = report.modelLoad;
   if (m) {
