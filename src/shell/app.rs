@@ -71,22 +71,14 @@ pub fn App() -> impl IntoView {
 /// A function that builds a page's view.
 type MakePage = fn() -> AnyView;
 
-/// The explanatory pages whose code is loaded: their view builders, and a counter that
-/// moves when one arrives.
+/// Every page asked for so far, with its view builder once its code is in (`None`: on its
+/// way). The lab's is there from the start: it is in the main module.
 #[derive(Clone, Copy)]
-struct LoadedPages {
-    builders: StoredValue<Vec<(Page, MakePage)>>,
-    requested: StoredValue<Vec<Page>>,
-    arrived: RwSignal<usize>,
-}
+struct LoadedPages(RwSignal<Vec<(Page, Option<MakePage>)>>);
 
 impl LoadedPages {
     fn new() -> LoadedPages {
-        LoadedPages {
-            builders: StoredValue::new(Vec::new()),
-            requested: StoredValue::new(Vec::new()),
-            arrived: RwSignal::new(0),
-        }
+        LoadedPages(RwSignal::new(vec![(Page::Lab, Some(lab_page as MakePage))]))
     }
 
     /// `page`'s view. The lab is in the main module; every other page's code is a module
@@ -95,33 +87,40 @@ impl LoadedPages {
     /// page is built here, synchronously, as any view: a state change that re-opens it
     /// disposes the old one first.
     fn view(self, page: Page) -> AnyView {
-        if page == Page::Lab {
-            return view! { <LabPage/> }.into_any();
+        let known = self
+            .0
+            .with_untracked(|p| p.iter().find(|(q, _)| *q == page).map(|(_, make)| *make));
+        match known {
+            Some(Some(make)) => return make(),
+            Some(None) => {}
+            None => {
+                self.0.update_untracked(|p| p.push((page, None)));
+                leptos::task::spawn_local(async move {
+                    let make = page_builder(page).await;
+                    self.0.update(|p| {
+                        if let Some(entry) = p.iter_mut().find(|(q, _)| *q == page) {
+                            entry.1 = Some(make);
+                        }
+                    });
+                });
+            }
         }
-        self.arrived.track();
-        let built = self
-            .builders
-            .with_value(|b| b.iter().find(|(p, _)| *p == page).map(|(_, make)| *make));
-        if let Some(make) = built {
-            return make();
-        }
-        if !self.requested.with_value(|r| r.contains(&page)) {
-            self.requested.update_value(|r| r.push(page));
-            leptos::task::spawn_local(async move {
-                let make = page_builder(page).await;
-                self.builders.update_value(|b| b.push((page, make)));
-                self.arrived.update(|n| *n += 1);
-            });
-        }
+        // Only a page still loading is asked for again when a module arrives.
+        self.0.track();
         view! { <p class="page-loading" role="status">{t("Loading the page…", "正在加载页面…")}</p> }
             .into_any()
     }
 }
 
+/// The lab page's view (in the main module).
+fn lab_page() -> AnyView {
+    view! { <LabPage/> }.into_any()
+}
+
 /// The builder of `page`'s view, from its module.
 async fn page_builder(page: Page) -> MakePage {
     match page {
-        Page::Lab => || view! { <LabPage/> }.into_any(),
+        Page::Lab => lab_page,
         Page::Steps => steps_page().await,
         Page::Positions => positions_page().await,
         Page::Scaling => scaling_page().await,
