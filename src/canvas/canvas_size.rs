@@ -2,7 +2,9 @@
 //! the page for the canvas's box, which would force a layout in the middle of an update
 //! (the text read-outs change just before the canvases repaint). The observer also
 //! repaints a canvas whose box changes without a window resize (a variant added beside
-//! it, a scrollbar appearing).
+//! it, a scrollbar appearing), but not one whose paint already sized it: a heatmap that
+//! sets its own height to its figure's (the difference's legend grows a digit) has
+//! measured and painted the new box, and its backing store is that box's size.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -45,13 +47,33 @@ pub fn observe_size(canvas: NodeRef<Canvas>) -> ObservedSize {
             }) else {
                 return;
             };
-            let now = Some((size.inline_size(), size.block_size()));
-            if observed.size.get_value() != now {
-                observed.size.set_value(now);
+            let (w, h) = (size.inline_size(), size.block_size());
+            let now = Some((w, h));
+            let before = observed.size.get_value();
+            if before == now {
+                return;
+            }
+            observed.size.set_value(now);
+            if before.is_none() || !painted_at(canvas, (w, h)) {
                 observed.changed.notify();
             }
         },
         UseResizeObserverOptions::default().box_(ResizeObserverBoxOptions::BorderBox),
     );
     observed
+}
+
+/// Whether the canvas's backing store already has the size a paint gives a box of `css`
+/// CSS pixels (see `paint::fit`): the paint that changed the box measured it and drew
+/// for it, so painting again would draw the same pixels a frame later.
+fn painted_at(canvas: NodeRef<Canvas>, (w, h): (f64, f64)) -> bool {
+    let Some(el) = canvas.get_untracked() else {
+        return false;
+    };
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0);
+    let backing = |css: f64| (css * dpr).round().max(0.0) as u32;
+    el.width() == backing(w) && el.height() == backing(h) && el.width() > 0 && el.height() > 0
 }

@@ -39,6 +39,11 @@ const BELOW_BAR: f64 = 14.0;
 const BELOW_GAP: f64 = 12.0;
 /// Room the "masked" swatch takes below the bar.
 pub(crate) const SWATCH_ROOM: f64 = 44.0;
+/// The narrowest room a diverging legend keeps for its tick labels: a difference's range
+/// follows every knob, and labels of another length would change the matrix's width, so
+/// its height, and the page's layout, while a slider is dragged. Labels up to this long
+/// ("−0.025", "+0.15", "−0.8") leave the layout as it is.
+const DIVERGING_TICK_ROOM: &str = "−0.000";
 
 impl Legend<'_> {
     /// The tick values: both ends of the range and nice values between (0 among them
@@ -62,6 +67,10 @@ impl Legend<'_> {
             .iter()
             .map(|&v| text::width(&self.tick_label(v), tick_px))
             .fold(0.0, f64::max);
+        let tick_w = match self.scale {
+            ColorScale::Diverging => tick_w.max(text::width(DIVERGING_TICK_ROOM, tick_px)),
+            ColorScale::Sequential => tick_w,
+        };
         let bar_block = self.gap * s + BAR * s + 7.0 * s + 5.0 * s + tick_w;
         let caption_w = self.gap * s + text::width(self.caption, tick_px);
         let swatch_w = if self.masked {

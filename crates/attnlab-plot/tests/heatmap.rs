@@ -700,3 +700,29 @@ fn the_natural_height_fits_the_matrix_without_a_blank_band() {
         }
     }
 }
+
+#[test]
+fn a_difference_keeps_its_height_as_its_range_changes() {
+    // Dragging a knob changes a difference's range, so its tick labels ("+0.8",
+    // "−0.025", "+0.15"); the page would lay itself out again on every step if the
+    // figure's height followed them.
+    let tokens = (0..64).map(|i| format!("w{i}")).collect::<Vec<_>>();
+    for (width, scale) in [(613.0, 1.0), (420.0, 2.0), (900.0, 1.0)] {
+        let style = HeatmapStyle::scaled(scale);
+        let heights: Vec<f64> = [0.83f32, 0.4, 0.15, 0.06, 0.025]
+            .iter()
+            .map(|&r| {
+                let values: Vec<f32> = (0..64 * 64)
+                    .map(|k| r * ((k % 7) as f32 / 3.0 - 1.0))
+                    .collect();
+                let h =
+                    Heatmap::difference("B − A", tokens.clone(), tokens.clone(), values).unwrap();
+                attnlab_plot::natural_height(&h, &style, width * scale)
+            })
+            .collect();
+        assert!(
+            heights.iter().all(|&h| h == heights[0]),
+            "{width} px ×{scale}: {heights:?}"
+        );
+    }
+}
