@@ -215,7 +215,8 @@ pub enum Computation {
 pub struct HeadResult {
     /// `n × m` weights (`n × k` for Linformer; the implied matrix `Â` for linear kinds).
     pub weights: ArcArray2<f32>,
-    /// `n × d_v`.
+    /// `n × d_v`; `0 × 0` from [`Problem::compute_head_weights`] for the kinds that form
+    /// it from their weights (softmax, Linformer).
     pub output: Array2<f32>,
     /// Raw scores before temperature and normalisation: the score function (softmax),
     /// `qᵀk'/√d_k` (Linformer), `φ(q)ᵀφ(k)` (kernel kinds); `None` for efficient.
@@ -397,6 +398,36 @@ impl Problem {
         Ok(raw_scores(self.head(h)?, &self.spec).map(Array2::into_shared))
     }
 
+    /// [`Problem::raw_scores`] of head `h`, given `raw`, head `h`'s raw scores of `before`
+    /// (an earlier problem, e.g. before the sentence was edited): when both are softmax
+    /// attention with the same score function and the head has the same score parameters,
+    /// every score whose query and key rows are unchanged is taken from `raw`
+    /// ([`score::scores_reusing`]); otherwise they are computed afresh. Either way the
+    /// same numbers as [`Problem::raw_scores`], bit for bit.
+    pub fn raw_scores_after(
+        &self,
+        h: usize,
+        before: &Problem,
+        raw: &ArcArray2<f32>,
+    ) -> Result<Option<ArcArray2<f32>>> {
+        let head = self.head(h)?;
+        let softmax = |p: &Problem| p.spec.attention == AttentionKind::Softmax;
+        let reusable = softmax(self) && softmax(before) && self.spec.score == before.spec.score;
+        match before.heads.get(h) {
+            Some(old) if reusable && old.score_params == head.score_params => Ok(Some(
+                score::scores_reusing(
+                    self.spec.score,
+                    &head.q,
+                    &head.k,
+                    &head.score_params,
+                    (&old.q, &old.k, raw),
+                )
+                .into_shared(),
+            )),
+            _ => self.raw_scores(h),
+        }
+    }
+
     /// [`Problem::compute_head`] with head `h`'s raw scores already computed: `raw` must be
     /// [`Problem::raw_scores`] of a problem with the same heads, score function and kind
     /// (a problem that differs from this one only in temperature or masks). The result is
@@ -406,9 +437,29 @@ impl Problem {
         h: usize,
         raw: Option<&ArcArray2<f32>>,
     ) -> Result<HeadResult> {
-        compute_head(self.head(h)?, &self.spec, &self.mask, raw).map_err(|e| match e {
-            CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
-            other => other,
+        compute_head(self.head(h)?, &self.spec, &self.mask, raw, Output::Formed).map_err(
+            |e| match e {
+                CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
+                other => other,
+            },
+        )
+    }
+
+    /// [`Problem::compute_head_scored`] for a reader of the weights alone (the lab's
+    /// figures, its comparison and average): the softmax kinds skip the product `A V`,
+    /// their `output` is `0 × 0` and is not checked for overflow; the kernel kinds form
+    /// their output anyway, since their weights are implied by it (the same numbers as
+    /// [`Problem::compute_head_scored`]). Everything else is identical.
+    pub fn compute_head_weights(
+        &self,
+        h: usize,
+        raw: Option<&ArcArray2<f32>>,
+    ) -> Result<HeadResult> {
+        compute_head(self.head(h)?, &self.spec, &self.mask, raw, Output::Skipped).map_err(|e| {
+            match e {
+                CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
+                other => other,
+            }
         })
     }
 
@@ -464,12 +515,24 @@ fn raw_scores(head: &HeadInput, spec: &AttentionSpec) -> Option<Array2<f32>> {
 
 /// Computes one head of a validated problem (see [`Problem::new`]); `mask` is its
 /// `n × m` mask; `given`: its raw scores, already computed.
+/// Whether [`compute_head`] forms a softmax kind's output `A V`.
+#[derive(Clone, Copy, PartialEq)]
+enum Output {
+    Formed,
+    Skipped,
+}
+
 fn compute_head(
     head: &HeadInput,
     spec: &AttentionSpec,
     mask: &Mask,
     given: Option<&ArcArray2<f32>>,
+    output: Output,
 ) -> Result<HeadResult> {
+    let times_values = |a: &Array2<f32>, v: &Array2<f32>| match output {
+        Output::Formed => linear::weights_times_values(a, v),
+        Output::Skipped => Array2::zeros((0, 0)),
+    };
     let (n, m) = (head.q.nrows(), head.k.nrows());
     let key_allowed = spec.mask.key_allowed(m);
     // Scores given in another shape are not this problem's: computed afresh.
@@ -506,7 +569,7 @@ fn compute_head(
             let scale = 1.0 / spec.temperature;
             let raw = raw(scale)?;
             let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, mask);
-            let o = linear::weights_times_values(&a, &head.v);
+            let o = times_values(&a, &head.v);
             (
                 a,
                 o,
@@ -550,12 +613,17 @@ fn compute_head(
         }
         AttentionKind::Linformer => {
             let lin = head.linformer.as_ref().expect("validated");
-            let v_proj = lin.f.dot(&head.v); // k × d_v
             let scale = 1.0 / spec.temperature;
             let raw = raw(scale)?;
             let full = Mask::full(n, lin.e.nrows());
             let (a, h) = softmax::softmax_masked_entropy_scaled(&raw, scale, &full);
-            let o = linear::weights_times_values(&a, &v_proj.as_standard_layout().into_owned());
+            let o = match output {
+                Output::Formed => {
+                    let v_proj = lin.f.dot(&head.v); // k × d_v
+                    times_values(&a, &v_proj.as_standard_layout().into_owned())
+                }
+                Output::Skipped => Array2::zeros((0, 0)),
+            };
             (a, o, Some(raw), full, Computation::Linformer, Some(h))
         }
     };

@@ -113,6 +113,50 @@ fn times(x: &Array2<f32>, w: &Array2<f32>) -> Array2<f32> {
     out
 }
 
+/// [`times`] of `x` when `before` = `(x₀, times(x₀, w))`: a row of `x` equal, bit for bit,
+/// to the same row of `x₀` keeps its product; the others are computed, in the order the
+/// whole product would add them (see [`crate::kernels::scores_part`]), so the result is
+/// [`times`]'s, bit for bit.
+/// `same` says which rows of `x` are those of `x₀` ([`crate::score::same_rows`]).
+fn times_after(
+    x: &Array2<f32>,
+    w: &Array2<f32>,
+    before: (&Array2<f32>, &Array2<f32>),
+    same: &[bool],
+) -> Array2<f32> {
+    let (x0, y0) = before;
+    let (n, d_in) = x.dim();
+    let m = w.ncols();
+    let order = |rows: usize, j: usize| crate::kernels::score_order(d_in, (rows, m), j);
+    let same_order = (0..m).all(|j| order(n, j) == order(x0.nrows(), j));
+    if !same_order || y0.dim() != (x0.nrows(), m) || !same.iter().any(|&s| s) {
+        return times(x, w);
+    }
+    let changed: Vec<usize> = (0..n).filter(|&i| !same[i]).collect();
+    let mut out = Array2::zeros((n, m));
+    for i in (0..n).filter(|&i| same[i]) {
+        out.row_mut(i).assign(&y0.row(i));
+    }
+    if !changed.is_empty() {
+        let sub = x.select(Axis(0), &changed);
+        let w_t = w.t().as_standard_layout().into_owned();
+        let mut part = Array2::zeros((changed.len(), m));
+        crate::kernels::scores_part(
+            sub.as_slice().expect("standard layout"),
+            w_t.as_slice().expect("standard layout"),
+            d_in,
+            1.0,
+            part.as_slice_mut().expect("fresh array"),
+            (n, m),
+            None,
+        );
+        for (r, &i) in changed.iter().enumerate() {
+            out.row_mut(i).assign(&part.row(r));
+        }
+    }
+    out
+}
+
 impl ModelConfig {
     /// What the seeded projection weights depend on.
     fn drawn_for(&self) -> (u64, usize, usize, usize, usize) {
@@ -207,16 +251,49 @@ impl ModelConfig {
         self.validate()?;
         let words = embed::embed(tokens, self.d_model, self.seed, self.embedding_scale);
         let positions = self.position.table(tokens.len(), self.d_model, self.seed);
+        Ok(self.combine(words, positions))
+    }
+
+    /// The model input `X` of word and position vectors.
+    fn combine(&self, words: Array2<f32>, positions: Array2<f32>) -> Encoded {
         let x = match self.position.combine {
             Combine::Add => &words + &positions,
             Combine::Concat { .. } => concatenate(Axis(1), &[words.view(), positions.view()])
                 .expect("same number of rows"),
         };
-        Ok(Encoded {
+        Encoded {
             words,
             positions,
             x,
-        })
+        }
+    }
+
+    /// [`ModelConfig::encode`] of `tokens` given `before` = `(tokens₀, encode(tokens₀))`
+    /// by this model: a token with the same text at the same place keeps its word vector,
+    /// positions both have keep their rows ([`PositionConfig::table_after`]). The same
+    /// numbers as [`ModelConfig::encode`], bit for bit.
+    pub fn encode_after(&self, tokens: &[Token], before: (&[Token], &Encoded)) -> Result<Encoded> {
+        self.validate()?;
+        let (tokens0, e0) = before;
+        if e0.words.dim() != (tokens0.len(), self.d_model) {
+            return self.encode(tokens);
+        }
+        let mut words = Array2::zeros((tokens.len(), self.d_model));
+        for (i, (mut row, t)) in words.rows_mut().into_iter().zip(tokens).enumerate() {
+            match tokens0.get(i) {
+                Some(t0) if t0.text == t.text => row.assign(&e0.words.row(i)),
+                _ => row.assign(&ndarray::ArrayView1::from(&embed::embed_one(
+                    &t.text,
+                    self.d_model,
+                    self.seed,
+                    self.embedding_scale,
+                ))),
+            }
+        }
+        let positions =
+            self.position
+                .table_after(tokens.len(), self.d_model, self.seed, &e0.positions);
+        Ok(self.combine(words, positions))
     }
 
     /// Projects `X` (queries) and `X_kv` (keys and values) into heads.
@@ -273,6 +350,55 @@ impl ModelConfig {
                 })
             }
         }
+    }
+
+    /// [`ModelConfig::project_with`] of `x` and `x_kv` given `before` = `(x₀, x_kv₀,
+    /// projected₀)`, projected earlier by this model with the same `weights`: a row of `X`
+    /// (or `X_kv`) unchanged at the same index keeps its projected rows, the others are
+    /// projected (typing at the end of a sentence changes one row). The same numbers as
+    /// [`ModelConfig::project_with`], bit for bit; anything that does not fit (other
+    /// widths, head counts, identity projections) is projected afresh.
+    pub fn project_after(
+        &self,
+        weights: Option<&ProjectionWeights>,
+        x: &Array2<f32>,
+        x_kv: &Array2<f32>,
+        before: (&Array2<f32>, &Array2<f32>, &Projected),
+    ) -> Result<Projected> {
+        self.validate()?;
+        let (x0, x_kv0, p0) = before;
+        let weights = weights.filter(|w| w.drawn_for == self.drawn_for());
+        let fits = |w: &ProjectionWeights| {
+            self.projection == Projection::Seeded
+                && p0.heads.len() == w.heads.len()
+                && x.ncols() == x0.ncols()
+                && x_kv.ncols() == x_kv0.ncols()
+                && x.ncols() == self.input_width()
+                && x_kv.ncols() == self.input_width()
+        };
+        let Some(weights) = weights.filter(|w| fits(w)) else {
+            return self.project_with(weights, x, x_kv);
+        };
+        let (same, same_kv) = (
+            crate::score::same_rows(x, x0),
+            crate::score::same_rows(x_kv, x_kv0),
+        );
+        let heads = weights
+            .heads
+            .iter()
+            .zip(&p0.heads)
+            .map(|([wq, wk, wv], old)| {
+                HeadInput::new(
+                    times_after(x, wq, (x0, &old.q), &same),
+                    times_after(x_kv, wk, (x_kv0, &old.k), &same_kv),
+                    times_after(x_kv, wv, (x_kv0, &old.v), &same_kv),
+                )
+            })
+            .collect();
+        Ok(Projected {
+            heads,
+            w_o: Some(weights.w_o.clone()),
+        })
     }
 
     /// The seeded parameters of a parametrised score function for head `h`:

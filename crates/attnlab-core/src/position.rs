@@ -108,6 +108,31 @@ impl PositionConfig {
         Ok(())
     }
 
+    /// [`PositionConfig::table`] for `n` positions given the table `before` of this
+    /// configuration for fewer or more: position `p`'s row does not depend on `n`, so the
+    /// rows both have are kept and only the new ones computed (sinusoids; a learned
+    /// table is drawn again, its stream being sequential). The same numbers as
+    /// [`PositionConfig::table`].
+    pub fn table_after(
+        &self,
+        n: usize,
+        d_model: usize,
+        seed: u64,
+        before: &Array2<f32>,
+    ) -> Array2<f32> {
+        let d = self.width(d_model);
+        let n0 = before.nrows();
+        if before.ncols() != d || (n > n0 && self.kind != PositionKind::Sinusoidal) {
+            return self.table(n, d_model, seed);
+        }
+        if n <= n0 {
+            return before.slice(ndarray::s![..n, ..]).to_owned();
+        }
+        let new = sinusoidal_rows(n0..n, d, self.base, self.layout);
+        ndarray::concatenate(ndarray::Axis(0), &[before.view(), new.view()])
+            .expect("the same width")
+    }
+
     /// The `n × width` table of position vectors for positions `0..n` (zeros for `None`).
     pub fn table(&self, n: usize, d_model: usize, seed: u64) -> Array2<f32> {
         let d = self.width(d_model);
@@ -134,14 +159,24 @@ pub fn pair(i: usize, d: usize, layout: Layout) -> (usize, usize) {
 
 /// The `n × d` sinusoidal table (`d` even), computed in f64 and rounded once to f32.
 pub fn sinusoidal(n: usize, d: usize, base: f64, layout: Layout) -> Array2<f32> {
-    let mut pe = Array2::zeros((n, d));
+    sinusoidal_rows(0..n, d, base, layout)
+}
+
+/// Rows `rows` of [`sinusoidal`]'s table (each position's row is its own).
+pub fn sinusoidal_rows(
+    rows: std::ops::Range<usize>,
+    d: usize,
+    base: f64,
+    layout: Layout,
+) -> Array2<f32> {
+    let mut pe = Array2::zeros((rows.len(), d));
     for i in 0..d / 2 {
         let w = frequency(i, d, base);
         let (s, c) = pair(i, d, layout);
-        for p in 0..n {
+        for (r, p) in rows.clone().enumerate() {
             let angle = p as f64 * w;
-            pe[[p, s]] = angle.sin() as f32;
-            pe[[p, c]] = angle.cos() as f32;
+            pe[[r, s]] = angle.sin() as f32;
+            pe[[r, c]] = angle.cos() as f32;
         }
     }
     pe

@@ -86,16 +86,47 @@ pub fn scores(
     k: &Array2<f32>,
     params: &ScoreParams,
 ) -> Array2<f32> {
+    scores_in(function, q, k, params, Place::whole(q, k))
+}
+
+/// Where the scores a call computes sit in the matrix they belong to (see
+/// [`kernels::scores_part`]): `n × m`, with these queries and all keys (`columns`
+/// `None`), or these queries and the keys numbered `columns`.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    shape: (usize, usize),
+    columns: Option<&'a [usize]>,
+}
+
+impl Place<'_> {
+    fn whole(q: &Array2<f32>, k: &Array2<f32>) -> Place<'static> {
+        Place {
+            shape: (q.nrows(), k.nrows()),
+            columns: None,
+        }
+    }
+}
+
+/// [`scores`] of some queries and keys of a larger matrix, at their `place` in it.
+fn scores_in(
+    function: ScoreFunction,
+    q: &Array2<f32>,
+    k: &Array2<f32>,
+    params: &ScoreParams,
+    place: Place<'_>,
+) -> Array2<f32> {
     let (n, m) = (q.nrows(), k.nrows());
     let d_k = q.ncols();
     let pairwise = |qq: &Array2<f32>, kk: &Array2<f32>, factor: f32| {
         let mut s = Array2::zeros((n, m));
-        kernels::scores(
+        kernels::scores_part(
             qq.as_slice().expect("standard layout"),
             kk.as_slice().expect("standard layout"),
             qq.ncols(),
             factor,
             s.as_slice_mut().expect("fresh array"),
+            place.shape,
+            place.columns,
         );
         s
     };
@@ -143,6 +174,122 @@ pub fn scores(
             unreachable!("score parameters are validated in Problem::new")
         }
     }
+}
+
+/// Which rows of `a` are, bit for bit, row `i` of `before` (rows past `before`'s end, or
+/// of another width, are not).
+pub(crate) fn same_rows(a: &Array2<f32>, before: &Array2<f32>) -> Vec<bool> {
+    let (n, d) = a.dim();
+    if d != before.ncols() {
+        return vec![false; n];
+    }
+    let (a, b) = (a.as_standard_layout(), before.as_standard_layout());
+    let (a, b) = (
+        a.as_slice().expect("standard layout"),
+        b.as_slice().expect("standard layout"),
+    );
+    let rows_before = before.nrows();
+    (0..n)
+        .map(|i| {
+            i < rows_before
+                && a[i * d..(i + 1) * d]
+                    .iter()
+                    .zip(&b[i * d..(i + 1) * d])
+                    .all(|(x, y)| x.to_bits() == y.to_bits())
+        })
+        .collect()
+}
+
+/// The rows of `a` numbered in `rows`, as a standard-layout matrix.
+fn rows_of(a: &Array2<f32>, rows: &[usize]) -> Array2<f32> {
+    a.select(ndarray::Axis(0), rows)
+}
+
+/// [`scores`] of `q` and `k` when `before` = `(q₀, k₀, scores(function, q₀, k₀, params))`
+/// were computed with the same function and parameters: an entry whose query row and key
+/// row are unchanged (bit for bit, at the same index) is copied, the others are computed.
+/// Every score is a function of its own query and key alone, and the parts are computed
+/// in the order their place in the whole matrix gets ([`kernels::scores_part`]), so the
+/// result is bit for bit [`scores`]'s. Appending a
+/// character to a sentence's last word changes one query and one key: one row and one
+/// column are computed instead of the whole matrix.
+pub fn scores_reusing(
+    function: ScoreFunction,
+    q: &Array2<f32>,
+    k: &Array2<f32>,
+    params: &ScoreParams,
+    before: (&Array2<f32>, &Array2<f32>, &ndarray::ArrayRef2<f32>),
+) -> Array2<f32> {
+    let (q0, k0, s0) = before;
+    let (n, m) = (q.nrows(), k.nrows());
+    if s0.dim() != (q0.nrows(), k0.nrows()) {
+        return scores(function, q, k, params);
+    }
+    // A kept score must also have been added up in the same order (see
+    // `kernels::score_order`); the queries' count picks the kernel.
+    let d = q.ncols();
+    let order = |shape: (usize, usize), j: usize| kernels::score_order(d, shape, j);
+    if order((q0.nrows(), 1), 0) != order((n, 1), 0) {
+        return scores(function, q, k, params);
+    }
+    let same_q = same_rows(q, q0);
+    let same_k: Vec<bool> = same_rows(k, k0)
+        .into_iter()
+        .enumerate()
+        .map(|(j, same)| same && order((n, m), j) == order((q0.nrows(), k0.nrows()), j))
+        .collect();
+    let split =
+        |same: &[bool]| -> (Vec<usize>, Vec<usize>) { (0..same.len()).partition(|&i| same[i]) };
+    let ((kept_q, new_q), (kept_k, new_k)) = (split(&same_q), split(&same_k));
+    if kept_q.is_empty() || kept_k.is_empty() {
+        return scores(function, q, k, params);
+    }
+    // The new queries against every key; then, row by row, a kept query's row copied
+    // where both matrices have columns (the columns of new keys among them are
+    // overwritten below) or a new query's row; a slice copy each, nothing zeroed first.
+    let shape = (n, m);
+    let rows = (!new_q.is_empty()).then(|| {
+        let place = Place {
+            shape,
+            columns: None,
+        };
+        scores_in(function, &rows_of(q, &new_q), k, params, place)
+    });
+    let (old, shared) = (s0.as_standard_layout(), m.min(s0.ncols()));
+    let old = old.as_slice().expect("standard layout");
+    let m0 = s0.ncols();
+    let mut data = Vec::with_capacity(n * m);
+    let mut next_new = 0;
+    for (i, &kept) in same_q.iter().enumerate() {
+        if kept {
+            data.extend_from_slice(&old[i * m0..i * m0 + shared]);
+            data.resize(data.len() + (m - shared), 0.0);
+        } else {
+            let rows = rows.as_ref().expect("a new query has its row");
+            data.extend_from_slice(rows.row(next_new).as_slice().expect("standard layout"));
+            next_new += 1;
+        }
+    }
+    let mut s = Array2::from_shape_vec((n, m), data).expect("n × m");
+    if !new_k.is_empty() {
+        let place = Place {
+            shape,
+            columns: Some(&new_k),
+        };
+        let cols = scores_in(
+            function,
+            &rows_of(q, &kept_q),
+            &rows_of(k, &new_k),
+            params,
+            place,
+        );
+        for (r, &i) in kept_q.iter().enumerate() {
+            for (c, &j) in new_k.iter().enumerate() {
+                s[[i, j]] = cols[[r, c]];
+            }
+        }
+    }
+    s
 }
 
 #[cfg(test)]

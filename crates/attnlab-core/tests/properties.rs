@@ -2,13 +2,15 @@
 //! problems from a seeded proptest runner. These run natively and under wasm32 (with and
 //! without SIMD128), where `kernels::dot` etc. take the SIMD path.
 
-use attnlab_core::attention::{AttentionKind, AttentionSpec, Computation, HeadInput, Problem};
+use attnlab_core::attention::{
+    AttentionKind, AttentionSpec, Computation, HeadInput, HeadResult, Problem,
+};
 use attnlab_core::kernels::{self, scalar};
 use attnlab_core::linear::{self, FeatureMap};
 use attnlab_core::mask::{Mask, MaskSpec};
 use attnlab_core::model::ModelConfig;
-use attnlab_core::position::PositionKind;
-use attnlab_core::score::ScoreFunction;
+use attnlab_core::position::{Combine, PositionKind};
+use attnlab_core::score::{self, ScoreFunction, ScoreParams};
 use attnlab_core::tokenize::{Token, tokenize};
 use ndarray::Array2;
 use proptest::prelude::*;
@@ -234,7 +236,8 @@ fn without_positions_permuting_tokens_permutes_attention() {
 
 /// A temperature or mask change keeps the raw scores: computing a head from the scores
 /// of a problem with τ = 1 and no mask gives exactly what computing it afresh gives, for
-/// every score function, softmax and Linformer, and the kinds without scores ignore them.
+/// every score function, softmax and Linformer, and the kinds without scores ignore them;
+/// `compute_head_weights` gives the same head without the softmax kinds' output.
 #[test]
 fn raw_scores_kept_across_temperature_and_masks_give_the_same_heads() {
     let cfg = ModelConfig {
@@ -274,10 +277,27 @@ fn raw_scores_kept_across_temperature_and_masks_give_the_same_heads() {
                     let uses_scores =
                         matches!(attention, AttentionKind::Softmax | AttentionKind::Linformer);
                     assert_eq!(raw.is_some(), uses_scores, "{attention:?}");
+                    let whole = problem.compute_head(h).unwrap();
                     assert_eq!(
                         problem.compute_head_scored(h, raw.as_ref()).unwrap(),
-                        problem.compute_head(h).unwrap(),
+                        whole,
                         "{attention:?} {score:?} τ = {temperature} head {h}"
+                    );
+                    // Without the output: the same head, and no output only where the
+                    // weights do not come from it.
+                    let weights = problem.compute_head_weights(h, raw.as_ref()).unwrap();
+                    let expected_output = if uses_scores {
+                        Array2::zeros((0, 0))
+                    } else {
+                        whole.output.clone()
+                    };
+                    assert_eq!(
+                        weights,
+                        HeadResult {
+                            output: expected_output,
+                            ..whole
+                        },
+                        "weights only: {attention:?} {score:?} τ = {temperature} head {h}"
                     );
                 }
             }
@@ -465,6 +485,226 @@ fn full_and_masked_softmax_paths_agree() {
     for i in 0..4 {
         for j in 0..7 {
             assert_close(a[[i, j]], b[[i, j]], 1e-7, "full vs masked path");
+        }
+    }
+}
+
+/// Editing a sentence (a character appended, a word inserted or removed, the text
+/// replaced) and computing the new scores from the old ones where queries and keys are
+/// unchanged gives exactly the scores computed afresh, for every score function; other
+/// kinds, and a change of score function, compute afresh.
+#[test]
+fn scores_kept_across_an_edit_are_the_scores_computed_afresh() {
+    let cfg = ModelConfig {
+        d_model: 24,
+        heads: 3,
+        ..ModelConfig::default()
+    };
+    let texts = [
+        "the cat sat on the mat because it was warm",
+        "the cat sat on the mat because it was warmer",
+        "the cat sat on the mat because it was warmer and",
+        "the cat sat on a mat because it was warmer and",
+        "the cat sat on the old mat because it was warm",
+        "cat sat on the mat",
+        "",
+        "a dog",
+    ];
+    let project = |text: &str| {
+        let x = cfg.encode(&tokenize(text)).unwrap().x;
+        cfg.project(&x, &x).unwrap()
+    };
+    for attention in AttentionKind::ALL {
+        for score in ScoreFunction::ALL {
+            let spec = AttentionSpec {
+                attention,
+                score,
+                ..AttentionSpec::default()
+            };
+            for pair in texts.windows(2) {
+                let (Ok(before), Ok(after)) = (
+                    cfg.problem(&project(pair[0]), spec.clone(), 3),
+                    cfg.problem(&project(pair[1]), spec.clone(), 3),
+                ) else {
+                    continue;
+                };
+                for h in 0..3 {
+                    let Some(raw) = before.raw_scores(h).unwrap() else {
+                        continue;
+                    };
+                    assert_eq!(
+                        after.raw_scores_after(h, &before, &raw).unwrap(),
+                        after.raw_scores(h).unwrap(),
+                        "{attention:?} {score:?} head {h}: {:?} → {:?}",
+                        pair[0],
+                        pair[1]
+                    );
+                    // Scores of another function are not reused.
+                    let other = AttentionSpec {
+                        score: ScoreFunction::Cosine,
+                        ..spec.clone()
+                    };
+                    if score != ScoreFunction::Cosine
+                        && let Ok(cosine) = cfg.problem(&project(pair[1]), other, 3)
+                    {
+                        assert_eq!(
+                            cosine.raw_scores_after(h, &before, &raw).unwrap(),
+                            cosine.raw_scores(h).unwrap()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// Any rows of Q and K kept from an earlier pair, shapes near the earlier ones (tails
+    /// of the SIMD blocks and panels, and both kernels, included): the kept entries plus
+    /// the computed ones are the scores computed afresh, bit for bit.
+    #[test]
+    fn scores_reusing_equals_scores_for_any_kept_rows(
+        (q0, k0, q1, k1, keep_q, keep_k) in (1usize..80, 1usize..80, 0usize..3, 0usize..5, 1usize..9)
+            .prop_flat_map(|(n0, m0, dn, dm, d)| {
+                // Near the old shape (an edit), either side of the 64 queries from which
+                // the SIMD128 kernel packs the keys.
+                let (n1, m1) = ((n0 + dn).saturating_sub(1).max(1), (m0 + dm).saturating_sub(2).max(1));
+                (
+                    matrix(n0, d), matrix(m0, d), matrix(n1, d), matrix(m1, d),
+                    prop::collection::vec(prop::bool::weighted(0.8), n1),
+                    prop::collection::vec(prop::bool::weighted(0.8), m1),
+                )
+            }),
+        function in prop::sample::select(ScoreFunction::ALL.to_vec()),
+    ) {
+        let d = q0.ncols();
+        let params = match function {
+            ScoreFunction::General => ScoreParams::General {
+                w: Array2::from_shape_fn((d, d), |(i, j)| ((i * 7 + j * 3) % 5) as f32 * 0.3 - 0.6),
+            },
+            ScoreFunction::Additive => ScoreParams::Additive {
+                w_a: Array2::from_shape_fn((d, d), |(i, j)| ((i + 2 * j) % 3) as f32 * 0.5 - 0.5),
+                u_a: Array2::from_shape_fn((d, d), |(i, j)| ((3 * i + j) % 4) as f32 * 0.25 - 0.4),
+                v_a: ndarray::Array1::from_shape_fn(d, |i| (i % 3) as f32 - 1.0),
+            },
+            _ => ScoreParams::None,
+        };
+        // Rows the new matrices take from the old ones.
+        let (mut q1, mut k1) = (q1, k1);
+        for (i, keep) in keep_q.iter().enumerate() {
+            if *keep && i < q0.nrows() {
+                q1.row_mut(i).assign(&q0.row(i));
+            }
+        }
+        for (j, keep) in keep_k.iter().enumerate() {
+            if *keep && j < k0.nrows() {
+                k1.row_mut(j).assign(&k0.row(j));
+            }
+        }
+        let s0 = score::scores(function, &q0, &k0, &params);
+        let reused = score::scores_reusing(function, &q1, &k1, &params, (&q0, &k0, &s0));
+        prop_assert_eq!(reused, score::scores(function, &q1, &k1, &params));
+    }
+}
+
+/// Projecting an edited sentence from the projections before the edit gives exactly the
+/// projections computed afresh, for short sentences and long ones (either side of the 64
+/// rows from which the SIMD128 kernel packs), self- and cross-attention.
+#[test]
+fn projections_kept_across_an_edit_are_the_projections_computed_afresh() {
+    let words = [
+        "the", "cat", "sat", "on", "a", "warm", "mat", "and", "slept",
+    ];
+    let sentence = |n: usize, last: &str| {
+        let mut t: Vec<&str> = (0..n).map(|i| words[i % words.len()]).collect();
+        t.push(last);
+        t.join(" ")
+    };
+    let texts = [
+        sentence(2, "do"),
+        sentence(2, "dog"),
+        sentence(3, "dog"),
+        sentence(62, "b"),
+        sentence(62, "bi"),
+        sentence(63, "bird"),
+        sentence(64, "bird"),
+        sentence(70, "bird"),
+        sentence(70, "birds"),
+        sentence(69, "birds"),
+        "another sentence entirely".to_string(),
+    ];
+    for cfg in [
+        ModelConfig {
+            d_model: 32,
+            heads: 2,
+            ..ModelConfig::default()
+        },
+        ModelConfig::default(),
+    ] {
+        let weights = cfg.projection_weights().unwrap();
+        let x = |t: &str| cfg.encode(&tokenize(t)).unwrap().x;
+        let source = x("a fixed source sentence");
+        for pair in texts.windows(2) {
+            let (x0, x1) = (x(&pair[0]), x(&pair[1]));
+            let before = cfg.project_with(weights.as_ref(), &x0, &x0).unwrap();
+            assert_eq!(
+                cfg.project_after(weights.as_ref(), &x1, &x1, (&x0, &x0, &before))
+                    .unwrap(),
+                cfg.project_with(weights.as_ref(), &x1, &x1).unwrap(),
+                "{:?} → {:?}",
+                pair[0],
+                pair[1]
+            );
+            // Cross-attention: the keys' sentence unchanged, the queries' edited.
+            let before = cfg.project_with(weights.as_ref(), &x0, &source).unwrap();
+            assert_eq!(
+                cfg.project_after(weights.as_ref(), &x1, &source, (&x0, &source, &before))
+                    .unwrap(),
+                cfg.project_with(weights.as_ref(), &x1, &source).unwrap()
+            );
+        }
+    }
+}
+
+/// Encoding an edited sentence from its encoding before the edit gives exactly the
+/// encoding computed afresh, for every kind of position and both ways of combining.
+#[test]
+fn encodings_kept_across_an_edit_are_the_encodings_computed_afresh() {
+    let texts = [
+        "the cat",
+        "the cat sat",
+        "the cat sat on the mat",
+        "the dog sat on the mat",
+        "the",
+        "",
+        "a cat sat on a mat and slept",
+    ];
+    for kind in [
+        PositionKind::None,
+        PositionKind::Sinusoidal,
+        PositionKind::Learned,
+    ] {
+        for combine in [Combine::Add, Combine::Concat { d_pos: 8 }] {
+            let mut cfg = ModelConfig {
+                d_model: 16,
+                heads: 2,
+                ..ModelConfig::default()
+            };
+            cfg.position.kind = kind;
+            cfg.position.combine = combine;
+            for pair in texts.windows(2) {
+                let (t0, t1) = (tokenize(pair[0]), tokenize(pair[1]));
+                let e0 = cfg.encode(&t0).unwrap();
+                assert_eq!(
+                    cfg.encode_after(&t1, (&t0, &e0)).unwrap(),
+                    cfg.encode(&t1).unwrap(),
+                    "{kind:?} {combine:?}: {:?} → {:?}",
+                    pair[0],
+                    pair[1]
+                );
+            }
         }
     }
 }

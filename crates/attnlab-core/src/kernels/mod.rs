@@ -148,6 +148,47 @@ pub fn transposed_product(x: &[f32], v: &[f32], p: usize, q: usize, out: &mut [f
     product::transposed_product(x, v, p, q, out);
 }
 
+/// Some of [`scores`]' entries for `n` queries and `m` keys, computed apart from the
+/// rest and bit for bit as [`scores`] computes them there: `q` holds some of the `n`
+/// queries; `k` holds all `m` keys (`columns` is `None`), or the keys numbered `columns`.
+/// `out` is `q`'s rows × `k`'s rows. The SIMD128 kernels add a score's products in an
+/// order that depends on the matrix's shape and the key's place in it (packed panels,
+/// blocks, tails), which is why the place is given; matrixmultiply's order does not.
+pub fn scores_part(
+    q: &[f32],
+    k: &[f32],
+    d: usize,
+    scale: f32,
+    out: &mut [f32],
+    (n, m): (usize, usize),
+    columns: Option<&[usize]>,
+) {
+    debug_assert!(d == 0 || (q.len().is_multiple_of(d) && k.len().is_multiple_of(d)));
+    debug_assert!(d == 0 || out.len() == (q.len() / d) * (k.len() / d));
+    debug_assert!(columns.is_none_or(|c| d == 0 || c.len() == k.len() / d));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    simd128::scores_part(q, k, d, scale, out, (n, m), columns);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        let _ = (n, m, columns);
+        product::scores(q, k, d, scale, out);
+    }
+}
+
+/// How [`scores`] adds up the score of key `j` in an `n × m` matrix of width `d`: the
+/// score of one query and key is the same, bit for bit, in two matrices where this is the
+/// same (with SIMD128 it depends on the kernel and the key's place among packed panels,
+/// blocks and tails; matrixmultiply's order depends on neither).
+pub fn score_order(d: usize, (n, m): (usize, usize), j: usize) -> u8 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return simd128::score_order(d, (n, m), j);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        let _ = (d, n, m, j);
+        0
+    }
+}
+
 /// Matrix products through ndarray's `dot` (matrixmultiply).
 mod product {
     use ndarray::linalg::general_mat_mul;

@@ -429,6 +429,89 @@ pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
     }
 }
 
+/// [`super::scores_part`]: the queries of `q` through the kernel [`scores`] picks for `n`
+/// queries (each output of either kernel depends on its query and key alone, not on the
+/// queries beside it); the keys numbered `columns`, each score on its own in the order
+/// its place in an `n × m` matrix gets.
+pub fn scores_part(
+    q: &[f32],
+    k: &[f32],
+    d: usize,
+    scale: f32,
+    out: &mut [f32],
+    (n, m): (usize, usize),
+    columns: Option<&[usize]>,
+) {
+    if d == 0 {
+        out.fill(0.0);
+        return;
+    }
+    let Some(columns) = columns else {
+        if n >= PACK_FROM {
+            scores_packed(q, k, d, scale, out);
+        } else {
+            scores_dot(q, k, d, scale, out);
+        }
+        return;
+    };
+    let width = columns.len();
+    for (qi, row) in q.chunks_exact(d).zip(out.chunks_exact_mut(width.max(1))) {
+        for ((o, kj), &j) in row.iter_mut().zip(k.chunks_exact(d)).zip(columns) {
+            *o = score_at(qi, kj, d, scale, (n, m), j);
+        }
+    }
+}
+
+/// The orders [`scores`] adds a score's products in (see [`super::score_order`]).
+const IN_PANEL: u8 = 0;
+const PANEL_TAIL: u8 = 1;
+const IN_BLOCK: u8 = 2;
+const BLOCK_TAIL: u8 = 3;
+
+/// [`super::score_order`]: a key of a full panel of [`scores_packed`] adds its products in
+/// the order of the width; a key of a group of four in [`scores_dot`] goes through
+/// [`block`]; a leftover key of either through [`dot`].
+pub fn score_order(d: usize, (n, m): (usize, usize), j: usize) -> u8 {
+    if d == 0 {
+        return IN_PANEL;
+    }
+    if n >= PACK_FROM {
+        return if j < (m / PANEL) * PANEL {
+            IN_PANEL
+        } else {
+            PANEL_TAIL
+        };
+    }
+    let keys = (KEY_BLOCK_FLOATS / d / LANES).max(1) * LANES;
+    let start = j / keys * keys;
+    let end = (start + keys).min(m);
+    if j < start + (end - start) / 4 * 4 {
+        IN_BLOCK
+    } else {
+        BLOCK_TAIL
+    }
+}
+
+/// The score `scale · (q_i · k_j)` exactly as [`scores`] computes it for key `j` of an
+/// `n × m` matrix ([`score_order`]); in a block, each lane is one key's sum, so four
+/// copies of the key give it.
+fn score_at(qi: &[f32], kj: &[f32], d: usize, scale: f32, (n, m): (usize, usize), j: usize) -> f32 {
+    match score_order(d, (n, m), j) {
+        IN_PANEL => {
+            let mut acc = 0.0f32;
+            for (x, y) in qi.iter().zip(kj) {
+                acc += x * y;
+            }
+            acc * scale
+        }
+        IN_BLOCK => {
+            let [r] = block([qi], [kj, kj, kj, kj], d);
+            f32x4_extract_lane::<0>(f32x4_mul(r, f32x4_splat(scale)))
+        }
+        _ => dot(qi, kj) * scale,
+    }
+}
+
 /// The fewest queries [`scores`] packs the keys for: packing reads and writes `m · d`
 /// floats once, the product does `2 · n · m · d` flops. MiniLM's products (`d` = 384) run
 /// at 92% of the roof by dot products at 16 tokens and 64% packed; at 128 tokens packing
