@@ -22,6 +22,9 @@ use ndarray::{ArcArray2, Array2, ArrayRef2};
 use crate::state::{LabState, ModelConfig, Variant};
 use crate::tokens::Tokens;
 
+mod edit;
+pub use edit::{ProjectedFrom, encode_after, project_after, rehearse_edit};
+
 /// The labels of a variant's key axis: the key tokens, or `k'0 … k'{k−1}` for
 /// Linformer, whose weights are over `k` projected keys.
 pub fn key_labels(keys: &Tokens, variant: &Variant) -> Vec<String> {
