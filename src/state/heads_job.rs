@@ -5,8 +5,10 @@
 //! steps run at once. In the browser (`start`) they run at once while the task that
 //! asked for them has time left (`TASK_BUDGET_MS`, shared by every variant's job in that
 //! task, counted from the keystroke when the text box calls `input_began`); what is left
-//! runs in later tasks (`QUEUE_BUDGET_MS` each), so the page answers input in between. A newer request ends an older one at its next head, so only the newest
-//! request's heads land.
+//! runs in later tasks (`QUEUE_BUDGET_MS` each), so the page answers input in between. A
+//! task lands one job at most (the landing's figures are painted at its end), so two
+//! variants land in two tasks. A newer request ends an older one at its next head, so
+//! only the newest request's heads land.
 
 use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
@@ -93,6 +95,10 @@ pub struct Job {
     inputs: u64,
     /// Raw scores kept from the last result, by head (empty when it cannot be kept).
     kept: Vec<Option<ArcArray2<f32>>>,
+    /// The last result when its raw scores follow other inputs (the text was edited): the
+    /// scores of unchanged queries and keys are taken from it
+    /// (`Problem::raw_scores_after`).
+    before: Option<Shared>,
     done: Vec<HeadResult>,
     failed: Option<CoreError>,
 }
@@ -100,19 +106,24 @@ pub struct Job {
 impl Job {
     /// A job for `problem`, whose figures carry `labels` and whose raw scores follow the
     /// score inputs numbered `inputs`; `last` is the last result, whose raw scores are
-    /// kept when they follow the same inputs. A problem that is an error has nothing to
-    /// compute: its heads are that error.
+    /// kept when they follow the same inputs, and otherwise kept where the queries and keys
+    /// are unchanged. A problem that is an error has nothing to compute: its heads are
+    /// that error.
     pub fn new(
         problem: Result<Problem, CoreError>,
         labels: (Labels, Labels),
         inputs: u64,
-        last: Option<&Computed>,
+        last: Option<&Shared>,
     ) -> Job {
-        let kept = last
-            .filter(|c| c.scored_with == Some(inputs))
+        let same = last.filter(|c| c.scored_with == Some(inputs));
+        let kept = same
             .and_then(|c| c.heads.as_ref().ok())
             .map(|heads| heads.iter().map(|h| h.scores.clone()).collect())
             .unwrap_or_default();
+        let before = last
+            .filter(|_| same.is_none())
+            .filter(|c| c.problem.is_ok() && c.heads.is_ok())
+            .cloned();
         let count = problem.as_ref().map_or(0, |p| p.heads().len());
         Job {
             done: Vec::with_capacity(count),
@@ -120,8 +131,24 @@ impl Job {
             labels,
             inputs,
             kept,
+            before,
             failed: None,
         }
+    }
+
+    /// Head `h`'s raw scores from the last result: its own when they follow the same
+    /// inputs, else computed from it where the queries and keys are unchanged (`None`:
+    /// computed afresh, or a kind without scores).
+    fn raw_scores(&self, problem: &Problem, h: usize) -> Option<ArcArray2<f32>> {
+        if let Some(raw) = self.kept.get(h) {
+            return raw.clone();
+        }
+        let before = self.before.as_ref()?;
+        let (Ok(old), Ok(heads)) = (&before.problem, &before.heads) else {
+            return None;
+        };
+        let raw = heads.get(h)?.scores.as_ref()?;
+        problem.raw_scores_after(h, old, raw).ok().flatten()
     }
 
     /// Whether every head is computed, or one has failed (or the problem is an error).
@@ -140,8 +167,8 @@ impl Job {
         let Ok(problem) = &self.problem else {
             return;
         };
-        let raw = self.kept.get(self.done.len()).and_then(Option::as_ref);
-        match problem.compute_head_scored(self.done.len(), raw) {
+        let raw = self.raw_scores(problem, self.done.len());
+        match problem.compute_head_weights(self.done.len(), raw.as_ref()) {
             Ok(r) => self.done.push(r),
             Err(e) => self.failed = Some(e),
         }
@@ -196,8 +223,11 @@ pub fn start(
     land: impl FnOnce(Computed) + 'static,
 ) -> bool {
     let deadline = task_deadline();
-    if QUEUE.with(|q| q.borrow().is_empty()) && job.run_while(|| now() < deadline) {
-        land(job.finish());
+    if QUEUE.with(|q| q.borrow().is_empty())
+        && !landed_in_this_task()
+        && job.run_while(|| now() < deadline)
+    {
+        landing(land, job);
         return true;
     }
     QUEUE.with(|q| {
@@ -211,6 +241,24 @@ pub fn start(
         leptos::task::spawn_local(run_queue());
     }
     false
+}
+
+/// Whether a job has landed in the running task: its figures are painted at the end of
+/// the task, so one landing is all a task takes (two variants' paints on top of their
+/// heads would hold input back for more than 50 ms); the next job waits for the next
+/// task.
+#[cfg(target_arch = "wasm32")]
+fn landed_in_this_task() -> bool {
+    BUDGET
+        .get()
+        .is_some_and(|(task, _)| LANDED.get() == Some(task))
+}
+
+/// Hands `job`'s result to `land`, noting the task it landed in.
+#[cfg(target_arch = "wasm32")]
+fn landing(land: impl FnOnce(Computed), job: Job) {
+    LANDED.set(BUDGET.get().map(|(task, _)| task));
+    land(job.finish());
 }
 
 /// A job waiting for its turn, with its request's test and its landing.
@@ -229,6 +277,8 @@ thread_local! {
     /// The running task's number and when its budget ends; `None` between tasks.
     static BUDGET: std::cell::Cell<Option<(u64, f64)>> = const { std::cell::Cell::new(None) };
     static TASKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The task a job last landed in.
+    static LANDED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 /// `performance.now()`, in ms.
@@ -288,8 +338,8 @@ async fn run_queue() {
                 break;
             }
             let deadline = task_deadline();
-            if job.run_while(|| now() < deadline) {
-                land(job.finish());
+            if !landed_in_this_task() && job.run_while(|| now() < deadline) {
+                landing(land, job);
                 break;
             }
             next_task().await;
@@ -377,6 +427,13 @@ mod tests {
         compute::problem(&model, &projected, variant, &tokens)
     }
 
+    /// Every head of `p` as a job computes them: without the softmax kinds' outputs.
+    fn weights_only(p: &Problem) -> Vec<HeadResult> {
+        (0..p.heads().len())
+            .map(|h| p.compute_head_weights(h, None).unwrap())
+            .collect()
+    }
+
     fn labels(n: usize) -> (Labels, Labels) {
         let l = Labels::from(vec!["cat".to_string(); n]);
         (l.clone(), l)
@@ -396,10 +453,7 @@ mod tests {
         // Stepping a finished job changes nothing.
         job.step();
         let done = job.finish();
-        assert_eq!(
-            done.heads.as_ref().unwrap(),
-            &compute::compute_heads(&p).unwrap()
-        );
+        assert_eq!(done.heads.as_ref().unwrap(), &weights_only(&p));
         assert_eq!(done.problem.as_ref().unwrap(), &p);
         assert_eq!(done.labels, labels(12));
     }
@@ -407,7 +461,7 @@ mod tests {
     #[test]
     fn raw_scores_are_kept_only_for_the_same_inputs() {
         let variant = Variant::named("A");
-        let first = Job::new(problem(6, &variant), labels(6), 7, None).run();
+        let first = Shared::from(Job::new(problem(6, &variant), labels(6), 7, None).run());
         let warmer = Variant {
             temperature: 2.0,
             masks: Masks::default(),
@@ -433,7 +487,38 @@ mod tests {
             assert_ne!(f.as_ptr(), old.as_ptr());
             assert_eq!(f, old);
         }
-        assert_eq!(fresh.heads.unwrap(), compute::compute_heads(&p).unwrap());
+        assert_eq!(fresh.heads.unwrap(), weights_only(&p));
+    }
+
+    #[test]
+    fn an_edit_keeps_the_scores_of_unchanged_tokens_and_gives_the_heads_afresh() {
+        for variant in [
+            Variant::named("A"),
+            Variant {
+                score: attnlab_core::score::ScoreFunction::Additive,
+                ..Variant::named("B")
+            },
+        ] {
+            let at = |text: &str| {
+                let tokens = Tokens::new(text, None);
+                let model = ModelConfig::default();
+                let x = compute::encode(&model, &tokens).unwrap();
+                let projected = compute::project(&model, None, &x, None).unwrap();
+                compute::problem(&model, &projected, &variant, &tokens).unwrap()
+            };
+            let mut last = Shared::from(Job::new(Ok(at("the cat sat")), labels(3), 1, None).run());
+            for (inputs, text) in [
+                (2, "the cat sat on"),
+                (3, "the cat sat on it"),
+                (4, "a cat sat"),
+            ] {
+                let p = at(text);
+                let n = p.heads()[0].q.nrows();
+                let next = Job::new(Ok(p.clone()), labels(n), inputs, Some(&last)).run();
+                assert_eq!(next.heads.as_ref().unwrap(), &weights_only(&p), "{text}");
+                last = Shared::from(next);
+            }
+        }
     }
 
     #[test]
@@ -465,10 +550,7 @@ mod tests {
         }));
         assert_eq!(job.done.len(), 2);
         assert!(job.run_while(|| true));
-        assert_eq!(
-            job.finish().heads.unwrap(),
-            compute::compute_heads(&p).unwrap()
-        );
+        assert_eq!(job.finish().heads.unwrap(), weights_only(&p));
     }
 
     #[test]

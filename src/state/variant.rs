@@ -223,12 +223,7 @@ fn heads_of(
     score_inputs: Memo<u64>,
 ) -> (Signal<Shared>, Signal<bool>) {
     let computed = Memo::new(move |last: Option<&Shared>| {
-        let job = Job::new(
-            problem.get(),
-            labels.get(),
-            score_inputs.get(),
-            last.map(|s| &**s),
-        );
+        let job = Job::new(problem.get(), labels.get(), score_inputs.get(), last);
         Shared::from(job.run())
     });
     (computed.into(), Signal::stored(false))
@@ -255,7 +250,7 @@ fn heads_of(
         requests.update_value(|r| *r += 1);
         requests.get_value()
     });
-    let job = move |last: Option<&Computed>| {
+    let job = move |last: Option<&Shared>| {
         Job::new(
             problem.get_untracked(),
             labels.get_untracked(),
@@ -275,7 +270,7 @@ fn heads_of(
         if done == asked {
             return;
         }
-        let job = landed.with_untracked(|(_, last)| job((done != 0).then_some(&**last)));
+        let job = landed.with_untracked(|(_, last)| job((done != 0).then_some(last)));
         if done == 0 {
             landed.set((asked, job.run().into()));
             return;
