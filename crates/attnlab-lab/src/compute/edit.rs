@@ -116,17 +116,22 @@ mod tests {
         Tokens::new(text, None)
     }
 
-    #[test]
-    fn a_projection_after_an_edit_is_the_projection_afresh() {
+    /// The model before an edit and after it: the same, and another.
+    fn models() -> [(ModelConfig, ModelConfig); 2] {
         let small = ModelConfig {
             d_model: 32,
             heads: 2,
             ..ModelConfig::default()
         };
-        for (m0, m1) in [
+        [
             (ModelConfig::default(), ModelConfig::default()),
             (small, ModelConfig::default()),
-        ] {
+        ]
+    }
+
+    #[test]
+    fn a_projection_after_an_edit_is_the_projection_afresh() {
+        for (m0, m1) in models() {
             let (w0, w1) = (
                 m0.projection_weights().unwrap(),
                 m1.projection_weights().unwrap(),
@@ -144,15 +149,7 @@ mod tests {
 
     #[test]
     fn an_encoding_after_an_edit_is_the_encoding_afresh() {
-        let small = ModelConfig {
-            d_model: 32,
-            heads: 2,
-            ..ModelConfig::default()
-        };
-        for (m0, m1) in [
-            (ModelConfig::default(), ModelConfig::default()),
-            (small, ModelConfig::default()),
-        ] {
+        for (m0, m1) in models() {
             let t0 = tokens("the cat sat on the");
             let e0 = encode(&m0, &t0).unwrap();
             let t1 = tokens("the cat sat on the mat");
