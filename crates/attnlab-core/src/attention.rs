@@ -437,12 +437,7 @@ impl Problem {
         h: usize,
         raw: Option<&ArcArray2<f32>>,
     ) -> Result<HeadResult> {
-        compute_head(self.head(h)?, &self.spec, &self.mask, raw, Output::Formed).map_err(
-            |e| match e {
-                CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
-                other => other,
-            },
-        )
+        self.compute_numbered(h, raw, Output::Formed)
     }
 
     /// [`Problem::compute_head_scored`] for a reader of the weights alone (the lab's
@@ -455,11 +450,19 @@ impl Problem {
         h: usize,
         raw: Option<&ArcArray2<f32>>,
     ) -> Result<HeadResult> {
-        compute_head(self.head(h)?, &self.spec, &self.mask, raw, Output::Skipped).map_err(|e| {
-            match e {
-                CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
-                other => other,
-            }
+        self.compute_numbered(h, raw, Output::Skipped)
+    }
+
+    /// Head `h` computed, an overflow's error naming the head.
+    fn compute_numbered(
+        &self,
+        h: usize,
+        raw: Option<&ArcArray2<f32>>,
+        output: Output,
+    ) -> Result<HeadResult> {
+        compute_head(self.head(h)?, &self.spec, &self.mask, raw, output).map_err(|e| match e {
+            CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
+            other => other,
         })
     }
 
@@ -513,8 +516,6 @@ fn raw_scores(head: &HeadInput, spec: &AttentionSpec) -> Option<Array2<f32>> {
     }
 }
 
-/// Computes one head of a validated problem (see [`Problem::new`]); `mask` is its
-/// `n × m` mask; `given`: its raw scores, already computed.
 /// Whether [`compute_head`] forms a softmax kind's output `A V`.
 #[derive(Clone, Copy, PartialEq)]
 enum Output {
@@ -522,6 +523,8 @@ enum Output {
     Skipped,
 }
 
+/// Computes one head of a validated problem (see [`Problem::new`]); `mask` is its
+/// `n × m` mask; `given`: its raw scores, already computed.
 fn compute_head(
     head: &HeadInput,
     spec: &AttentionSpec,
