@@ -99,24 +99,32 @@ pub struct ProjectionWeights {
 /// against the rows of `Wᵀ` (with SIMD128 the packed kernel, about twice as fast as
 /// ndarray's product there; natively the same matrixmultiply product as `x.dot(w)`).
 fn times(x: &Array2<f32>, w: &Array2<f32>) -> Array2<f32> {
-    let (n, d_in) = x.dim();
+    times_as_in(x, w, x.nrows())
+}
+
+/// The rows of `x W` for the rows of `x`, as [`times`] computes them for a matrix of
+/// `n` rows (see [`crate::kernels::scores_part`]).
+fn times_as_in(x: &Array2<f32>, w: &Array2<f32>, n: usize) -> Array2<f32> {
+    let d_in = x.ncols();
     let w_t = w.t().as_standard_layout().into_owned();
     let x = x.as_standard_layout();
-    let mut out = Array2::zeros((n, w.ncols()));
-    crate::kernels::scores(
+    let mut out = Array2::zeros((x.nrows(), w.ncols()));
+    crate::kernels::scores_part(
         x.as_slice().expect("standard layout"),
         w_t.as_slice().expect("standard layout"),
         d_in,
         1.0,
         out.as_slice_mut().expect("fresh array"),
+        (n, w.ncols()),
+        None,
     );
     out
 }
 
 /// [`times`] of `x` when `before` = `(x₀, times(x₀, w))`: a row of `x` equal, bit for bit,
 /// to the same row of `x₀` keeps its product; the others are computed, in the order the
-/// whole product would add them (see [`crate::kernels::scores_part`]), so the result is
-/// [`times`]'s, bit for bit.
+/// whole product would add them, so the result is [`times`]'s, bit for bit.
+///
 /// `same` says which rows of `x` are those of `x₀` ([`crate::score::same_rows`]).
 fn times_after(
     x: &Array2<f32>,
@@ -133,28 +141,8 @@ fn times_after(
         return times(x, w);
     }
     let changed: Vec<usize> = (0..n).filter(|&i| !same[i]).collect();
-    let mut out = Array2::zeros((n, m));
-    for i in (0..n).filter(|&i| same[i]) {
-        out.row_mut(i).assign(&y0.row(i));
-    }
-    if !changed.is_empty() {
-        let sub = x.select(Axis(0), &changed);
-        let w_t = w.t().as_standard_layout().into_owned();
-        let mut part = Array2::zeros((changed.len(), m));
-        crate::kernels::scores_part(
-            sub.as_slice().expect("standard layout"),
-            w_t.as_slice().expect("standard layout"),
-            d_in,
-            1.0,
-            part.as_slice_mut().expect("fresh array"),
-            (n, m),
-            None,
-        );
-        for (r, &i) in changed.iter().enumerate() {
-            out.row_mut(i).assign(&part.row(r));
-        }
-    }
-    out
+    let computed = (!changed.is_empty()).then(|| times_as_in(&x.select(Axis(0), &changed), w, n));
+    crate::score::rows_merged(same, y0, computed.as_ref(), m)
 }
 
 impl ModelConfig {

@@ -200,6 +200,35 @@ pub(crate) fn same_rows(a: &Array2<f32>, before: &Array2<f32>) -> Vec<bool> {
         .collect()
 }
 
+/// An `n × m` matrix (`n = same.len()`), row by row: where `same[i]`, row `i` of `old`
+/// (its first `m` columns, zeros past its width), else the next row of `computed` (the
+/// rows that are not `same`, in order). A slice copy a row; nothing is zeroed first.
+pub(crate) fn rows_merged(
+    same: &[bool],
+    old: &ndarray::ArrayRef2<f32>,
+    computed: Option<&Array2<f32>>,
+    m: usize,
+) -> Array2<f32> {
+    let (old, m0) = (old.as_standard_layout(), old.ncols());
+    let old = old.as_slice().expect("standard layout");
+    let shared = m.min(m0);
+    let mut data = Vec::with_capacity(same.len() * m);
+    let mut next = 0;
+    for (i, &kept) in same.iter().enumerate() {
+        if kept {
+            data.extend_from_slice(&old[i * m0..i * m0 + shared]);
+            data.resize(data.len() + (m - shared), 0.0);
+        } else {
+            let row = computed
+                .expect("a row that is not kept is computed")
+                .row(next);
+            data.extend_from_slice(row.as_slice().expect("standard layout"));
+            next += 1;
+        }
+    }
+    Array2::from_shape_vec((same.len(), m), data).expect("n × m")
+}
+
 /// The rows of `a` numbered in `rows`, as a standard-layout matrix.
 fn rows_of(a: &Array2<f32>, rows: &[usize]) -> Array2<f32> {
     a.select(ndarray::Axis(0), rows)
@@ -210,9 +239,9 @@ fn rows_of(a: &Array2<f32>, rows: &[usize]) -> Array2<f32> {
 /// row are unchanged (bit for bit, at the same index) is copied, the others are computed.
 /// Every score is a function of its own query and key alone, and the parts are computed
 /// in the order their place in the whole matrix gets ([`kernels::scores_part`]), so the
-/// result is bit for bit [`scores`]'s. Appending a
-/// character to a sentence's last word changes one query and one key: one row and one
-/// column are computed instead of the whole matrix.
+/// result is bit for bit [`scores`]'s. Appending a character to a sentence's last word
+/// changes one query and one key: one row and one column are computed instead of the
+/// whole matrix.
 pub fn scores_reusing(
     function: ScoreFunction,
     q: &Array2<f32>,
@@ -255,22 +284,7 @@ pub fn scores_reusing(
         };
         scores_in(function, &rows_of(q, &new_q), k, params, place)
     });
-    let (old, shared) = (s0.as_standard_layout(), m.min(s0.ncols()));
-    let old = old.as_slice().expect("standard layout");
-    let m0 = s0.ncols();
-    let mut data = Vec::with_capacity(n * m);
-    let mut next_new = 0;
-    for (i, &kept) in same_q.iter().enumerate() {
-        if kept {
-            data.extend_from_slice(&old[i * m0..i * m0 + shared]);
-            data.resize(data.len() + (m - shared), 0.0);
-        } else {
-            let rows = rows.as_ref().expect("a new query has its row");
-            data.extend_from_slice(rows.row(next_new).as_slice().expect("standard layout"));
-            next_new += 1;
-        }
-    }
-    let mut s = Array2::from_shape_vec((n, m), data).expect("n × m");
+    let mut s = rows_merged(&same_q, s0, rows.as_ref(), m);
     if !new_k.is_empty() {
         let place = Place {
             shape,
