@@ -93,12 +93,11 @@ pub struct Job {
     problem: Result<Problem, CoreError>,
     labels: (Labels, Labels),
     inputs: u64,
-    /// Raw scores kept from the last result, by head (empty when it cannot be kept).
-    kept: Vec<Option<ArcArray2<f32>>>,
-    /// The last result when its raw scores follow other inputs (the text was edited): the
-    /// scores of unchanged queries and keys are taken from it
-    /// (`Problem::raw_scores_after`).
-    before: Option<Shared>,
+    /// The last result, whose raw scores are kept: whole when they follow the same
+    /// inputs (`same_inputs`), else where the queries and keys are unchanged (the text
+    /// was edited: `Problem::raw_scores_after`).
+    last: Option<Shared>,
+    same_inputs: bool,
     done: Vec<HeadResult>,
     failed: Option<CoreError>,
 }
@@ -115,23 +114,14 @@ impl Job {
         inputs: u64,
         last: Option<&Shared>,
     ) -> Job {
-        let same = last.filter(|c| c.scored_with == Some(inputs));
-        let kept = same
-            .and_then(|c| c.heads.as_ref().ok())
-            .map(|heads| heads.iter().map(|h| h.scores.clone()).collect())
-            .unwrap_or_default();
-        let before = last
-            .filter(|_| same.is_none())
-            .filter(|c| c.problem.is_ok() && c.heads.is_ok())
-            .cloned();
         let count = problem.as_ref().map_or(0, |p| p.heads().len());
         Job {
             done: Vec::with_capacity(count),
             problem,
             labels,
             inputs,
-            kept,
-            before,
+            same_inputs: last.is_some_and(|c| c.scored_with == Some(inputs)),
+            last: last.cloned(),
             failed: None,
         }
     }
@@ -140,14 +130,14 @@ impl Job {
     /// inputs, else computed from it where the queries and keys are unchanged (`None`:
     /// computed afresh, or a kind without scores).
     fn raw_scores(&self, problem: &Problem, h: usize) -> Option<ArcArray2<f32>> {
-        if let Some(raw) = self.kept.get(h) {
-            return raw.clone();
-        }
-        let before = self.before.as_ref()?;
-        let (Ok(old), Ok(heads)) = (&before.problem, &before.heads) else {
+        let last = self.last.as_ref()?;
+        let (Ok(old), Ok(heads)) = (&last.problem, &last.heads) else {
             return None;
         };
         let raw = heads.get(h)?.scores.as_ref()?;
+        if self.same_inputs {
+            return Some(raw.clone());
+        }
         problem.raw_scores_after(h, old, raw).ok().flatten()
     }
 
