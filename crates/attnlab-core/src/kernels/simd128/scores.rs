@@ -138,17 +138,12 @@ fn scores_columns(
 /// [`scores_dot`] (dot products, nothing packed: a model's weight matrix against a short
 /// sentence costs less than packing it).
 pub fn scores(q: &[f32], k: &[f32], d: usize, scale: f32, out: &mut [f32]) {
-    if d == 0 {
-        out.fill(0.0);
-    } else if q.len() / d >= PACK_FROM {
-        scores_packed(q, k, d, scale, out);
-    } else {
-        scores_dot(q, k, d, scale, out);
-    }
+    let rows = |x: &[f32]| x.len().checked_div(d).unwrap_or(0);
+    scores_part(q, k, d, scale, out, (rows(q), rows(k)), None);
 }
 
-/// [`super::super::scores_part`]: the queries of `q` through the kernel [`scores`] picks for `n`
-/// queries (each output of either kernel depends on its query and key alone, not on the
+/// [`super::super::scores_part`]: the queries of `q` through the kernel picked for `n`
+/// queries (packed from [`PACK_FROM`] on) (each output of either kernel depends on its query and key alone, not on the
 /// queries beside it); the keys numbered `columns`, each score on its own in the order
 /// its place in an `n × m` matrix gets.
 pub fn scores_part(
