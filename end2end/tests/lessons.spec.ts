@@ -199,6 +199,40 @@ test('a lesson link opens its step, and a changed state rides after it', async (
   await expect(page.getByTestId('sentence-input')).toHaveValue('a b c');
 });
 
+test.describe('the lessons\' code', () => {
+  // Every request seen by the page (the service worker would fetch the modules itself).
+  test.use({ serviceWorkers: 'block' });
+  test('is a module of its own: fetched with the list or a lesson link, not with the lab', async ({ page }) => {
+    const lessonsModule = /\/lazy-[0-9a-f]+\/split_lessons_code_\d+\.wasm$/;
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (lessonsModule.test(new URL(r.url()).pathname)) fetched.push(r.url());
+    });
+    await page.goto('/');
+    await expect(page.locator('canvas[data-rendered-tokens]:not([data-rendered-tokens="0"])').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(fetched, 'nothing of the lessons with the lab').toEqual([]);
+    await page.getByTestId('lessons-open').click();
+    await expect(page.getByTestId('lesson-item')).toHaveCount(LESSONS.length);
+    expect(fetched.length, 'the module, once').toBe(1);
+    // A link naming a step keeps its address while the module comes, then opens the step.
+    const masks = LESSONS.find((l) => l.id === 'masks')!;
+    const other = await page.context().newPage();
+    await other.route(lessonsModule, async (route) => {
+      await new Promise((ok) => setTimeout(ok, 1500));
+      await route.continue();
+    });
+    await other.goto(`/#lesson=masks/${masks.steps[1]}`);
+    await expect(other.locator('canvas[data-rendered-tokens]:not([data-rendered-tokens="0"])').first()).toBeVisible();
+    await expect(other.getByTestId('lesson-bar')).toHaveCount(0);
+    expect(await other.evaluate(() => location.hash)).toBe(`#lesson=masks/${masks.steps[1]}&lang=en`);
+    await expect(other.getByTestId('lesson-bar')).toHaveAttribute('data-step', masks.steps[1]);
+    await expect
+      .poll(() => other.evaluate(() => location.hash))
+      .toMatch(new RegExp(`^#lesson=masks/${masks.steps[1]}&lang=en$`));
+  });
+});
+
 test('a link to a lesson or step that does not exist opens the list with a notice', async ({ page }) => {
   await page.goto('/#lesson=nonesuch/intro');
   await expect(page.getByTestId('lesson-list')).toBeVisible();

@@ -7,7 +7,7 @@ use attnlab_lab::lessons::Catalog;
 use leptos::prelude::*;
 
 use super::strings::{self, S, t};
-use super::{Opening, catalog, use_player};
+use super::{Opening, use_player};
 
 /// The "Lessons" button and the app's language switch (English | 中文).
 #[component]
@@ -20,7 +20,11 @@ pub fn LessonsEntry() -> impl IntoView {
         <div class="lessons-entry">
             <button type="button" class="lessons-button" data-testid="lessons-open"
                 aria-expanded=move || player.list_open.get().to_string()
-                on:click=move |_| player.list_open.update(|o| *o = !*o)>
+                on:click=move |_| {
+                    // The list is in the lessons' module: fetched at the first click.
+                    player.with_code(|_| ());
+                    player.list_open.update(|o| *o = !*o);
+                }>
                 {move || t(S::Lessons, lang.get())}
             </button>
             <crate::i18n::LanguageSwitch/>
@@ -38,9 +42,9 @@ pub fn LessonList() -> impl IntoView {
     let lang = player.lang;
     // The lessons are read and checked when the list first opens, not with the page.
     let list = move || {
-        let (_, errors): (&Catalog, _) = attnlab_lab::lessons::Catalog::embedded();
+        let (catalog, errors) = Catalog::embedded();
         let l = lang.get();
-        let items = catalog()
+        let items = catalog
             .lessons()
             .iter()
             .map(|lesson| {

@@ -14,6 +14,11 @@
 //! - [`mod@pointer`]: the outline on the figure a step points at, and on its row, column or
 //!   cell;
 //! - [`strings`]: the player's own words in each language.
+//!
+//! The lessons and the code that shows them ([`LessonsCode`]: the list, the bar, the
+//! pointers, the catalog and its reader) are a module of their own (`#[lazy]`), fetched
+//! when the list first opens or a link names a step; the player's state and the Lessons
+//! button are in the main module.
 
 mod bar;
 mod list;
@@ -26,13 +31,13 @@ mod tests;
 use std::sync::Arc;
 
 use attnlab_lab::fragment::LessonLink;
-use attnlab_lab::lessons::{Catalog, Lang, Lesson, LessonError, Progress, STORAGE_KEY, Step};
+use attnlab_lab::lessons::{
+    Catalog, Lang, Lesson, LessonError, LoadError, Progress, STORAGE_KEY, Step,
+};
 use attnlab_lab::pages::steps::StageKind;
 use leptos::prelude::*;
 
-pub use bar::LessonBar;
-pub use list::{LessonList, LessonsEntry};
-pub use pointer::PointerOverlay;
+pub use list::LessonsEntry;
 
 use crate::shell::BringWorker;
 use crate::state::AppState;
@@ -79,11 +84,48 @@ pub struct Player {
     /// What the step selects on the steps page.
     pub focus: LessonFocus,
     worker: StoredValue<Option<BringWorker>, LocalStorage>,
+    /// The lessons' module, once it is in.
+    pub code: RwSignal<Option<LessonsCode>>,
+    /// The page's own lesson link while the step it names waits for the lessons' module:
+    /// the address keeps it until the step opens.
+    pending: RwSignal<Option<String>>,
 }
 
-/// The lessons this build carries.
-pub fn catalog() -> &'static Catalog {
-    Catalog::embedded().0
+/// What the lessons' module holds: the lessons this build carries (read and checked on
+/// the first call, with the errors of those left out) and the views of the player.
+#[derive(Clone, Copy)]
+pub struct LessonsCode {
+    /// The lessons, and the errors of those that failed to load.
+    pub catalog: fn() -> (&'static Catalog, &'static [LoadError]),
+    list: fn() -> AnyView,
+    bar: fn() -> AnyView,
+    pointers: fn() -> AnyView,
+}
+
+/// The lessons and the player's views: a module of their own, fetched when first needed.
+#[lazy]
+fn lessons_code() -> LessonsCode {
+    LessonsCode {
+        catalog: Catalog::embedded,
+        list: || view! { <list::LessonList/> }.into_any(),
+        bar: || view! { <bar::LessonBar/> }.into_any(),
+        pointers: || view! { <pointer::PointerOverlay/> }.into_any(),
+    }
+}
+
+/// The lesson list (when open), once the lessons' module is in.
+pub fn lesson_list(player: Player) -> impl IntoView {
+    move || player.code.get().map(|code| (code.list)())
+}
+
+/// The open step's bar, once the lessons' module is in.
+pub fn lesson_bar(player: Player) -> impl IntoView {
+    move || player.code.get().map(|code| (code.bar)())
+}
+
+/// The outlines of the open step's pointers, once the lessons' module is in.
+pub fn lesson_pointers(player: Player) -> impl IntoView {
+    move || player.code.get().map(|code| (code.pointers)())
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -117,7 +159,24 @@ impl Player {
                 stage: RwSignal::new(None),
             },
             worker: StoredValue::new_local(None),
+            code: RwSignal::new(None),
+            pending: RwSignal::new(None),
         }
+    }
+
+    /// Runs `then` with the lessons' module, fetching it first if it is not in yet.
+    pub fn with_code(self, then: impl FnOnce(LessonsCode) + 'static) {
+        if let Some(code) = self.code.get_untracked() {
+            then(code);
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let code = lessons_code().await;
+            if self.code.get_untracked().is_none() {
+                self.code.set(Some(code));
+            }
+            then(code);
+        });
     }
 
     /// The step open, if any.
@@ -194,8 +253,12 @@ impl Player {
     }
 
     fn save_progress(&self) {
-        self.progress
-            .update_untracked(|p| p.retain_known(catalog()));
+        // A step is open or was (the module is in): steps of lessons this build does not
+        // carry are dropped.
+        if let Some(code) = self.code.get_untracked() {
+            self.progress
+                .update_untracked(|p| p.retain_known((code.catalog)().0));
+        }
         if let Some(s) = storage() {
             let _ = s.set_item(
                 STORAGE_KEY,
@@ -208,6 +271,9 @@ impl Player {
     /// state's own fragment) once the learner has changed the step's state; `None`
     /// outside a lesson.
     pub fn fragment(&self, v1: &str) -> Option<String> {
+        if let Some(link) = self.pending.get() {
+            return Some(link);
+        }
         let (lesson, index) = self.open.get()?;
         let step = lesson.steps.get(index)?;
         let changed = self.state.lab.with(|lab| *lab != step.state);
@@ -275,18 +341,24 @@ pub fn provide_player(state: AppState) -> Player {
         .unwrap_or_default();
     let (_, hash) = attnlab_lab::fragment::split_lang(hash.trim_start_matches('#'));
     if let (Some(link), rest) = LessonLink::split(&hash) {
-        open_link(player, &link, rest);
+        let keep = !rest.is_empty();
+        player.pending.set(Some(hash.to_string()));
+        player.with_code(move |code| {
+            player.pending.set(None);
+            open_link(player, code, &link, keep);
+        });
     }
     player
 }
 
-/// Opens what `link` names; `rest` is the link's state after it (empty: the step's own).
-fn open_link(player: Player, link: &LessonLink, rest: &str) {
-    match catalog().find(link) {
+/// Opens what `link` names; `keep`: the link carries the learner's state after it (else
+/// the step's own).
+fn open_link(player: Player, code: LessonsCode, link: &LessonLink, keep: bool) {
+    match (code.catalog)().0.find(link) {
         Ok((lesson, index)) => {
-            let opening = match rest.is_empty() {
-                true => Opening::StepState,
-                false => Opening::KeepState,
+            let opening = match keep {
+                false => Opening::StepState,
+                true => Opening::KeepState,
             };
             player.open_step(lesson, index, opening);
         }

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::i18n::{t, tr};
 use crate::lab::{ComparePanel, VariantPanel};
-use crate::lessons::{LessonBar, LessonList, LessonsEntry, PointerOverlay, provide_player};
+use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::provide_model_session;
 use crate::pages::complexity::ComplexityView;
 use crate::pages::linear::LinearPage;
@@ -27,7 +27,7 @@ pub fn App() -> impl IntoView {
     crate::display::provide_display();
     let session = provide_model_session();
     // Before the link bar, which writes the open lesson step's link.
-    provide_player(state);
+    let player = provide_player(state);
     crate::model::drive(state, session);
     let pages = LoadedPages::new();
     view! {
@@ -58,13 +58,13 @@ pub fn App() -> impl IntoView {
             </div>
             <div class="lab-main">
             <div class="page-nav-row"><PageNav/><LessonsEntry/></div>
-            <LessonList/>
-            <LessonBar/>
+            {lesson_list(player)}
+            {lesson_bar(player)}
             <Notice/>
             {move || pages.view(state.page.get())}
             </div>
         </main>
-        <PointerOverlay/>
+        {lesson_pointers(player)}
     }
 }
 
