@@ -1,5 +1,5 @@
 // Puts the app's lazily loaded modules into the site (Trunk.toml's post-build hook, before
-// the service worker's file list is made).
+// the service worker's file list is made), and their loader among index.html's preloads.
 //
 // web/bin/wasm-bindgen split them off the app's wasm into
 // <target>/wasm-bindgen/<profile>/split/lazy-<hash>/: one module per `#[lazy]` function,
@@ -110,6 +110,16 @@ function withoutNames(bytes) {
   }
   return Buffer.concat(kept);
 }
+
+// The loader is imported by the main bindings: fetched beside them (a modulepreload)
+// instead of after them, so the app's module graph, and the wasm's instantiation, do not
+// wait for one more round trip.
+const indexHtml = path.join(staging, 'index.html');
+const page = readFileSync(indexHtml, 'utf8');
+const preload = `<link rel="modulepreload" href="./${folder}/__wasm_split.js" crossorigin="anonymous">`;
+const bindings = new RegExp(`<link rel="modulepreload" href="\\./${mainJs.replaceAll('.', '\\.')}"[^>]*>`);
+if (!bindings.test(page)) fail(`index.html has no modulepreload of ${mainJs} to put the loader's beside`);
+if (!page.includes(preload)) writeFileSync(indexHtml, page.replace(bindings, (m) => `${m}${preload}`));
 
 const bytes = modules.reduce((sum, f) => sum + readFileSync(path.join(dest, f)).length, 0);
 console.log(`lazy.mjs: ${modules.length} lazily loaded modules, ${(bytes / 1000).toFixed(0)} KB, in ${folder}/`);

@@ -88,3 +88,19 @@ test('a Content-Security-Policy allows only what the app needs, and nothing viol
   await page.getByTestId('complexity-cancel').click();
   expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
 });
+
+test('the lazily loaded modules\' loader is fetched beside the bindings, not after them', async ({ page }) => {
+  const started = new Set<string>();
+  page.on('request', (r) => started.add(new URL(r.url()).pathname.split('/').pop()!));
+  await page.goto('/');
+  await expect(page.getByTestId('heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  const loader = page.locator('link[rel=modulepreload][href$="/__wasm_split.js"]');
+  await expect(loader).toHaveCount(1);
+  expect(await loader.getAttribute('href')).toMatch(/^\.\/lazy-[0-9a-f]{16}\/__wasm_split\.js$/);
+  // Requested by the preload, in the document's order: before the wasm's preload, not by
+  // the bindings' `import` once they are in (which comes after it).
+  const order = [...started.keys()];
+  const at = (re: RegExp) => order.findIndex((n) => re.test(n));
+  expect(at(/^__wasm_split\.js$/)).toBeGreaterThan(at(/^attnlab-web-[0-9a-f]+\.js$/));
+  expect(at(/^__wasm_split\.js$/)).toBeLessThan(at(/^attnlab-web-[0-9a-f]+_bg\.wasm$/));
+});
