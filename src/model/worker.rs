@@ -1,7 +1,14 @@
-//! The page's handle on the model worker (`crates/attnlab-model-worker`).
+//! The page's handle on the model worker (`crates/attnlab-model-worker`). Its replies
+//! are read by a module of their own (the protocol's JSON reader), fetched when the
+//! worker starts; replies that arrive before it are kept, in order, until it is in.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
 
 use attnlab_lab::pretrained::protocol::{Reply, Request, Said};
 use js_sys::{Float32Array, Reflect};
+use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
@@ -21,6 +28,9 @@ pub struct Message {
 /// A running model worker. Dropping the handle ends it (a cancel).
 pub struct ModelWorker {
     worker: Worker,
+    /// Cleared when the handle is dropped: replies kept until the reader came are not
+    /// reported.
+    alive: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -47,6 +57,29 @@ fn read(data: &JsValue) -> Result<Message, String> {
     })
 }
 
+/// A message's data as a reply.
+type Reader = fn(&JsValue) -> Result<Message, String>;
+
+/// The reader of the worker's replies, from its own module.
+#[lazy]
+fn reply_reader() -> Reader {
+    read
+}
+
+/// A reply read, or a reply the page could not read as one that failed.
+fn reply_of(read: Reader, data: &JsValue) -> Message {
+    read(data).unwrap_or_else(|message| Message {
+        reply: Reply::Failed {
+            stage: attnlab_lab::pretrained::protocol::Stage::Run,
+            id: None,
+            message,
+            missing: false,
+            zh: Some("模型工作线程发来了无法读取的回复".into()),
+        },
+        floats: Vec::new(),
+    })
+}
+
 impl ModelWorker {
     /// Starts the worker; `on_message` receives every reply (a worker that fails to
     /// start or stops reports a [`Reply::Failed`] for a load).
@@ -57,21 +90,30 @@ impl ModelWorker {
                 Some("浏览器无法启动模型工作线程".into()),
             )
         })?;
-        let on_message = std::rc::Rc::new(on_message);
+        let on_message = Rc::new(on_message);
+        let alive = Rc::new(Cell::new(true));
+        // The reader once its module is in; until then the replies wait here, in order.
+        let reader: Rc<Cell<Option<Reader>>> = Rc::new(Cell::new(None));
+        let waiting: Rc<RefCell<VecDeque<JsValue>>> = Rc::new(RefCell::new(VecDeque::new()));
+        {
+            let (reader, waiting, report, alive) =
+                (reader.clone(), waiting.clone(), on_message.clone(), alive.clone());
+            leptos::task::spawn_local(async move {
+                let read = reply_reader().await;
+                let kept: Vec<JsValue> = waiting.borrow_mut().drain(..).collect();
+                reader.set(Some(read));
+                for data in kept {
+                    if alive.get() {
+                        report(reply_of(read, &data));
+                    }
+                }
+            });
+        }
         let report = on_message.clone();
         let message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            match read(&ev.data()) {
-                Ok(m) => report(m),
-                Err(message) => report(Message {
-                    reply: Reply::Failed {
-                        stage: attnlab_lab::pretrained::protocol::Stage::Run,
-                        id: None,
-                        message,
-                        missing: false,
-                        zh: Some("模型工作线程发来了无法读取的回复".into()),
-                    },
-                    floats: Vec::new(),
-                }),
+            match reader.get() {
+                Some(read) => report(reply_of(read, &ev.data())),
+                None => waiting.borrow_mut().push_back(ev.data()),
             }
         });
         let failed = worker.clone();
@@ -103,6 +145,7 @@ impl ModelWorker {
         worker.set_onerror(Some(error.as_ref().unchecked_ref()));
         Ok(ModelWorker {
             worker,
+            alive,
             _on_message: message,
             _on_error: error,
         })
@@ -124,6 +167,7 @@ impl ModelWorker {
 impl Drop for ModelWorker {
     fn drop(&mut self) {
         // No message may reach the closures after they are gone.
+        self.alive.set(false);
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();

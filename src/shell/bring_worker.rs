@@ -1,10 +1,15 @@
 //! The page's handle on the worker that reads brought files (`crates/attnlab-worker`, the
 //! same worker as the complexity page's timing): the files go over as transferred
-//! buffers, the tensors come back in `attnlab_lab::tensors::wire`'s format.
+//! buffers, the tensors come back in `attnlab_lab::tensors::wire`'s format, read by a
+//! module of its own (the reply's JSON reader), fetched when the first reply arrives.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use attnlab_lab::tensors::wire::Reply;
 use attnlab_lab::tensors::{Brought, Refusal};
 use js_sys::{Array, ArrayBuffer, Float32Array};
+use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
@@ -16,8 +21,16 @@ const WORKER_SCRIPT: &str = "./attnlab-worker_loader.js";
 /// replaces an older one still being read).
 pub struct BringWorker {
     worker: Worker,
+    /// Cleared when the handle is dropped: a reply still being read is not reported.
+    alive: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+/// The reader of the worker's replies, from its own module.
+#[lazy]
+fn reply_reader() -> fn(&JsValue) -> Result<Brought, Refusal> {
+    read_reply
 }
 
 /// The tensors in a `[reply, numbers]` message, or why not.
@@ -63,6 +76,8 @@ impl BringWorker {
         }
         let replies = worker.clone();
         let report = done.clone();
+        let alive = Rc::new(Cell::new(true));
+        let reading = alive.clone();
         let mut sent = false;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             let data = ev.data();
@@ -81,7 +96,13 @@ impl BringWorker {
                 return;
             }
             replies.terminate();
-            report(read_reply(&data));
+            let (report, reading) = (report.clone(), reading.clone());
+            leptos::task::spawn_local(async move {
+                let read = reply_reader().await;
+                if reading.get() {
+                    report(read(&data));
+                }
+            });
         });
         let failed = worker.clone();
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
@@ -106,6 +127,7 @@ impl BringWorker {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         Ok(BringWorker {
             worker,
+            alive,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -114,6 +136,7 @@ impl BringWorker {
 
 impl Drop for BringWorker {
     fn drop(&mut self) {
+        self.alive.set(false);
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
