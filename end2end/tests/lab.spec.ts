@@ -283,6 +283,33 @@ test('the difference view compares two variants', async ({ page }) => {
   await expect(compare.getByTestId('cell-info')).toContainText(/query “.+” \(\d+\) → key “.+” \(\d+\)/);
 });
 
+test('a difference repainted as its range follows a knob shows what a fresh page shows', async ({ page, browser }) => {
+  await open(page);
+  const compare = page.getByTestId('compare');
+  await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '11');
+  const tau = variant(page, 1).getByTestId('temperature-value');
+  // Temperatures that move the largest difference across the legend's round numbers,
+  // so its scale is redrawn over the canvas as well as its cells.
+  const seen = new Set<string>();
+  for (const t of ['0.4', '3', '0.7', '8', '1.6']) {
+    const before = await pixels(difference(page));
+    await tau.fill(t);
+    await tau.press('Enter');
+    await changes(difference(page), before, `τ ${t}`);
+    seen.add((await compare.getByTestId('max-abs').textContent())!);
+  }
+  expect(seen.size, 'the largest difference moved').toBeGreaterThan(3);
+  await page.waitForTimeout(300);
+  const repainted = await pixels(difference(page));
+  const link = await page.evaluate(() => location.href);
+  const fresh = await browser.newPage({ viewport: page.viewportSize()! });
+  await fresh.goto(link);
+  await expect(fresh.locator('canvas[data-figure=difference]')).toHaveAttribute('data-rendered-tokens', '11');
+  await expect(fresh.getByTestId('variant').nth(1).getByTestId('temperature-value')).toHaveValue('1.6');
+  await expect.poll(() => pixels(fresh.locator('canvas[data-figure=difference]'))).toEqual(repainted);
+  await fresh.close();
+});
+
 test('hover and keyboard focus read the exact weight and the raw score', async ({ page }) => {
   await open(page);
   const a = variant(page, 0);

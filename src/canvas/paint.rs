@@ -9,7 +9,7 @@ use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
     LineChart, LineChartStyle, LinesStyle, Palette, TokenLines, TokenLinesMap, draw_head_grid,
     draw_heatmap, draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
-    repaint_heatmap_values,
+    repaint_heatmap_values, repaint_heatmap_values_and_scale,
 };
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
@@ -138,7 +138,8 @@ fn shows<F: PartialEq>(shown: &Shown<F>, canvas: &HtmlCanvasElement, frame: &F) 
 
 /// Draws `heatmap` (if any) filling the canvas of `known` CSS size (see [`fit`]) at its
 /// natural height, repainting only the values when `shown` says the canvas shows the
-/// same frame; `shown` is updated. Returns where the cells are, in backing-store pixels.
+/// same frame (and the legend's scale too when the frame differed in its range alone);
+/// `shown` is updated. Returns where the cells are, in backing-store pixels.
 pub fn paint_heatmap_over(
     canvas: &HtmlCanvasElement,
     heatmap: Option<&Heatmap>,
@@ -163,6 +164,10 @@ pub fn paint_heatmap_over(
             let area = backend.into_drawing_area();
             let map = if shows(&previous, canvas, &frame) {
                 repaint_heatmap_values(&area, h, &style)
+            } else if matches!(&previous, Some((c, f)) if c == canvas && f.differs_in_range_alone(&frame))
+            {
+                // A difference's range follows the knobs: its legend's scale is redrawn.
+                repaint_heatmap_values_and_scale(&area, h, &style)
             } else {
                 draw_heatmap(&area, h, &style)
             }

@@ -2,7 +2,10 @@
 //! frames differ only in the cells (and the entropy bars), so the second can repaint
 //! just those over the first ([`crate::repaint_heatmap_values`],
 //! [`crate::repaint_head_grid_values`]). A slider that changes the values of every
-//! figure then leaves every label, caption and legend on the canvas as it is.
+//! figure then leaves every label, caption and legend on the canvas as it is. Two heatmap
+//! frames that differ in the range alone, with the legend's room unchanged, differ only
+//! in the legend's scale besides ([`crate::repaint_heatmap_values_and_scale`]): a
+//! difference's range follows every knob.
 
 use crate::grid::HeadGrid;
 use crate::heatmap::Heatmap;
@@ -29,6 +32,9 @@ pub struct HeatmapFrame {
     empty_rows: Vec<usize>,
     entropy: bool,
     words: Words,
+    /// The legend's width beside the matrix (`None`: under it), which the range's tick
+    /// labels can change, and with it the layout.
+    legend_room: Option<f64>,
 }
 
 impl HeatmapFrame {
@@ -48,7 +54,21 @@ impl HeatmapFrame {
             empty_rows: data.empty_rows().to_vec(),
             entropy: data.has_row_entropy(),
             words: *data.words(),
+            legend_room: crate::layout::legend_room(data, style.px_scale(), size.0 as f64),
         }
+    }
+
+    /// Whether `other` is this frame with another range and the same layout (the legend
+    /// beside the matrix, as wide as before): then the legend's scale and the values are
+    /// all that differ ([`crate::repaint_heatmap_values_and_scale`]). A legend under the
+    /// matrix (a phone's) is never repainted this way.
+    pub fn differs_in_range_alone(&self, other: &HeatmapFrame) -> bool {
+        self.range != other.range
+            && self.legend_room.is_some()
+            && HeatmapFrame {
+                range: other.range,
+                ..self.clone()
+            } == *other
     }
 }
 

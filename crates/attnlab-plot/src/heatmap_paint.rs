@@ -73,6 +73,20 @@ pub fn repaint_heatmap_values<DB: DrawingBackend>(
     paint_heatmap_parts(area, data, style, Parts::Values)
 }
 
+/// Repaints the values, as [`repaint_heatmap_values`], and the legend's scale (its bar,
+/// ticks and their numbers) over a figure [`draw_heatmap`] drew on the same area with a
+/// frame that differed in its range alone ([`crate::HeatmapFrame::differs_in_range_alone`]):
+/// pixel for pixel what [`draw_heatmap`] would draw. Title, labels, captions and the
+/// legend's caption and swatch are left as they are. A legend under the matrix (a
+/// phone's) is drawn in full, with everything else.
+pub fn repaint_heatmap_values_and_scale<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Heatmap,
+    style: &HeatmapStyle,
+) -> Result<CellMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    paint_heatmap_parts(area, data, style, Parts::ValuesAndScale)
+}
+
 fn paint_heatmap_parts<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Heatmap,
@@ -83,6 +97,11 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as f64, h as f64);
     let (n, m) = (data.n_rows(), data.n_cols());
+    // A legend under the matrix (a phone's) is drawn only with everything.
+    let parts = match parts {
+        Parts::ValuesAndScale if crate::layout::legend_room(data, s, w).is_none() => Parts::All,
+        _ => parts,
+    };
     let all = parts == Parts::All || n == 0 || m == 0;
     if all {
         area.fill(&BACKGROUND)?;
@@ -132,25 +151,37 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
         map = map.with_entropy_panel((x.round() as i32, (x + side.width).round() as i32));
         figure_right = x + side.width;
     }
-    if all {
-        let legend = Legend {
-            palette: style.palette,
-            ..legend(data, l.legend_gap)
-        };
-        if l.below.is_some() {
-            let bottom = (map.edge_y(n)) as f64;
-            legend.draw_below(area, l.mx, bottom, mat_w, s, l.tick_px, style.cell_field)?;
-        } else {
-            legend.draw(
-                area,
-                figure_right,
-                l.my,
-                l.legend_h,
-                s,
-                l.tick_px,
-                style.cell_field,
-            )?;
+    let legend = Legend {
+        palette: style.palette,
+        ..legend(data, l.legend_gap)
+    };
+    match (parts, l.below) {
+        _ if all => {
+            if l.below.is_some() {
+                let bottom = (map.edge_y(n)) as f64;
+                legend.draw_below(area, l.mx, bottom, mat_w, s, l.tick_px, style.cell_field)?;
+            } else {
+                legend.draw(
+                    area,
+                    figure_right,
+                    l.my,
+                    l.legend_h,
+                    s,
+                    l.tick_px,
+                    style.cell_field,
+                )?;
+            }
         }
+        (Parts::ValuesAndScale, None) => legend.redraw_scale(
+            area,
+            figure_right,
+            l.my,
+            l.legend_h,
+            s,
+            l.tick_px,
+            style.cell_field,
+        )?,
+        _ => {}
     }
     Ok(map.shifted(base))
 }
@@ -349,7 +380,7 @@ fn draw_entropy_panel<DB: DrawingBackend>(
         // canvas strokes a 1-pixel line across two pixel columns) to the panel's right
         // edge, a little above and below the rows for the numbers' glyphs. The gap to
         // the matrix is blank, the headings sit further up.
-        Parts::Values => {
+        Parts::Values | Parts::ValuesAndScale => {
             let margin = (3.0 * s).round() as i32;
             area.draw(&Rectangle::new(
                 [

@@ -235,6 +235,16 @@ fn side_plan(data: &Heatmap, s: f64, row_px: f64, columns: SideColumns) -> Optio
     })
 }
 
+/// The width the legend takes beside the matrix of `data` on an area `w` pixels wide at
+/// scale `s`, or `None` when it lies under the matrix (a phone's): of every length of the
+/// layout, the one that follows the values' range (its tick labels).
+pub(crate) fn legend_room(data: &Heatmap, s: f64, w: f64) -> Option<f64> {
+    let narrow = SideColumns::for_width(w, s) == SideColumns::Bars;
+    let tick_px = if narrow { 13.0 } else { 15.0 } * s;
+    let legend_gap = if narrow { NARROW_GAP } else { GAP };
+    (w >= BELOW_W * s).then(|| legend(data, legend_gap).width(s, tick_px))
+}
+
 pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
     let (n, m) = (data.n_rows(), data.n_cols());
     let columns = SideColumns::for_width(w, s);
@@ -284,10 +294,9 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
     };
 
     let legend_gap = if narrow { NARROW_GAP } else { GAP };
-    let (legend_w, legend_under) = if below {
-        (0.0, legend(data, legend_gap).below_height(s, tick_px))
-    } else {
-        (legend(data, legend_gap).width(s, tick_px), 0.0)
+    let (legend_w, legend_under) = match legend_room(data, s, w) {
+        Some(room) => (room, 0.0),
+        None => (0.0, legend(data, legend_gap).below_height(s, tick_px)),
     };
     let side = if below {
         None

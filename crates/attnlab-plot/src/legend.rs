@@ -9,7 +9,7 @@ use plotters::style::{Color, ShapeStyle, TextStyle};
 use crate::cells::{Bitmap, draw_masked};
 use crate::number;
 use crate::scale::{self, ColorScale, Palette, ValueRange};
-use crate::style::{CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
+use crate::style::{BACKGROUND, CellField, DrawResult, INK, MUTED_INK, anchored, font, p};
 use crate::text;
 
 /// What a legend shows.
@@ -100,21 +100,74 @@ impl Legend<'_> {
         tick_px: f64,
         field: CellField,
     ) -> DrawResult<DB> {
-        let (x, y, bw, bh) = (figure_right + self.gap * s, top, BAR * s, bar_h);
+        let (x, y) = (figure_right + self.gap * s, top);
         let caption = anchored(
             font(tick_px, FontStyle::Bold).color(&INK),
             HPos::Left,
             VPos::Bottom,
         );
         area.draw_text(self.caption, &caption, p(x, y - 8.0 * s))?;
-        // High values at the top.
-        self.draw_gradient(area, (x, y, bw, bh), |t| 1.0 - t, field)?;
+        self.draw_scale(area, (x, y, BAR * s, bar_h), s, tick_px, field)?;
+        if self.masked {
+            let sy = y + bar_h + 16.0 * s;
+            self.draw_swatch(area, (x, sy), s, &self.tick_style(tick_px))?;
+        }
+        Ok(())
+    }
 
-        let tick_style = anchored(
+    /// Draws the scale of a legend [`Legend::draw`] drew with another range at the same
+    /// place: the band of the bar and its ticks is cleared first (below the caption,
+    /// above the swatch), then the bar, its ticks and their numbers are drawn again.
+    #[allow(clippy::too_many_arguments)]
+    pub fn redraw_scale<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        figure_right: f64,
+        top: f64,
+        bar_h: f64,
+        s: f64,
+        tick_px: f64,
+        field: CellField,
+    ) -> DrawResult<DB> {
+        let (x, y) = (figure_right + self.gap * s, top);
+        let right = area.dim_in_pixel().0 as f64;
+        // The numbers are centred on their ticks, the outer ones on the bar's ends: half a
+        // line over and under the bar (a rectangle fills up to, not including, its far
+        // edge), clear of the caption (8 px over it) and of the swatch (16 px under it);
+        // from a little left of the bar, whose outline a canvas blends into the pixels
+        // beside it (the gap to the figure is 12 px at least).
+        let half = tick_px / 2.0;
+        area.draw(&Rectangle::new(
+            [
+                p(x - 3.0 * s, y - half - 0.25 * s),
+                p(right, y + bar_h + half + 2.0 * s),
+            ],
+            BACKGROUND.filled(),
+        ))?;
+        self.draw_scale(area, (x, y, BAR * s, bar_h), s, tick_px, field)
+    }
+
+    fn tick_style(&self, tick_px: f64) -> TextStyle<'static> {
+        anchored(
             font(tick_px, FontStyle::Normal).color(&INK),
             HPos::Left,
             VPos::Center,
-        );
+        )
+    }
+
+    /// The bar at (`x`, `y`), `bw` × `bh`, its ticks with their numbers, and the zero
+    /// line of a range around 0.
+    fn draw_scale<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (x, y, bw, bh): (f64, f64, f64, f64),
+        s: f64,
+        tick_px: f64,
+        field: CellField,
+    ) -> DrawResult<DB> {
+        // High values at the top.
+        self.draw_gradient(area, (x, y, bw, bh), |t| 1.0 - t, field)?;
+        let tick_style = self.tick_style(tick_px);
         let tick_stroke = ShapeStyle::from(INK).stroke_width(s.round().max(1.0) as u32);
         let range = self.range;
         for v in self.ticks() {
@@ -131,11 +184,6 @@ impl Legend<'_> {
                 vec![p(x, ty), p(x + bw, ty)],
                 ShapeStyle::from(MUTED_INK).stroke_width(1),
             ))?;
-        }
-
-        if self.masked {
-            let sy = y + bh + 16.0 * s;
-            self.draw_swatch(area, (x, sy), s, &tick_style)?;
         }
         Ok(())
     }

@@ -128,6 +128,9 @@ pub(crate) enum Parts {
     All,
     /// Only what depends on the values, over the same frame drawn before.
     Values,
+    /// What depends on the values and the legend's scale (bar and ticks), over a frame
+    /// that differed in its range alone.
+    ValuesAndScale,
 }
 
 /// A sans-serif font of `px` pixels.

@@ -9,6 +9,7 @@ mod raster;
 use attnlab_plot::{
     CellField, CellText, HeadGrid, HeadGridFrame, Heatmap, HeatmapFrame, HeatmapStyle, ValueRange,
     draw_head_grid, draw_heatmap, repaint_head_grid_values, repaint_heatmap_values,
+    repaint_heatmap_values_and_scale,
 };
 use counting::{Blit, CountingBackend};
 use plotters::prelude::IntoDrawingArea;
@@ -200,6 +201,111 @@ fn the_frame_changes_with_what_the_repaint_leaves_alone() {
         frame,
         HeatmapFrame::of(&weights(6, 3.0, 0, false), &style, size)
     );
+}
+
+/// The difference of weights of sharpness `a` and `b`: its range follows how far apart
+/// they are.
+fn difference(n: usize, a: f32, b: f32, masked: usize) -> Heatmap {
+    Heatmap::difference_of(
+        "A \u{2212} B",
+        &weights(n, a, masked, false),
+        &weights(n, b, masked, false),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_range_change_repaints_the_values_and_the_scale_as_a_full_paint_would() {
+    // Big cells with numbers; masked cells (a swatch under the bar); a narrow canvas
+    // (smaller ticks, a narrower gap); a 2× display.
+    let cases = [
+        (9, 0, (1100, 700), 1.0),
+        (9, 3, (1000, 640), 1.0),
+        (40, 0, (640, 700), 1.0),
+        (7, 2, (1800, 1300), 2.0),
+    ];
+    for (n, masked, size, scale) in cases {
+        for field in [CellField::Bitmap, CellField::Rectangles] {
+            let style = HeatmapStyle::scaled(scale).with_cell_field(field);
+            let before = difference(n, 0.3, 0.5, masked);
+            let after = difference(n, 0.2, 3.0, masked);
+            let (w, h) = (size.0 as u32, size.1 as u32);
+            let (fb, fa) = (
+                HeatmapFrame::of(&before, &style, (w, h)),
+                HeatmapFrame::of(&after, &style, (w, h)),
+            );
+            assert_ne!(
+                before.range(),
+                after.range(),
+                "n = {n}: the ranges must differ"
+            );
+            assert!(fb.differs_in_range_alone(&fa), "n = {n}: the range alone");
+            let expected = full(&after, size, &style);
+            let (backend, image) = RasterBackend::with_text_boxes(size.0, size.1);
+            let area = backend.into_drawing_area();
+            draw_heatmap(&area, &before, &style).unwrap();
+            let stale = image.borrow().clone();
+            assert!(differing_pixels(&expected, &stale) > 100);
+            repaint_heatmap_values_and_scale(&area, &after, &style).unwrap();
+            drop(area);
+            let got = image.borrow().clone();
+            assert_eq!(
+                differing_pixels(&got, &expected),
+                0,
+                "n = {n}, masked {masked}, {field:?}, scale {scale}: the repaint differs from a full paint"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_range_change_redraws_the_ticks_and_nothing_else_of_the_frame() {
+    let style = HeatmapStyle {
+        cell_text: CellText::Hidden,
+        ..HeatmapStyle::scaled(1.0).with_cell_field(CellField::Bitmap)
+    };
+    let h = difference(32, 0.2, 3.0, 0);
+    let count = |scale_too: bool| {
+        let (backend, counts) = CountingBackend::new((900, 900), Blit::Fast);
+        let area = backend.into_drawing_area();
+        if scale_too {
+            repaint_heatmap_values_and_scale(&area, &h, &style).unwrap();
+        } else {
+            repaint_heatmap_values(&area, &h, &style).unwrap();
+        }
+        counts.get()
+    };
+    let (values, scale) = (count(false), count(true));
+    // A difference has no entropy panel: the values write no text; the scale writes its
+    // ticks' numbers (both ends and some between), no label, caption or title.
+    assert_eq!(values.texts, 0);
+    assert!(
+        (3..=9).contains(&scale.texts),
+        "scale: {} texts",
+        scale.texts
+    );
+    assert_eq!(scale.blits, 2, "the cells and the bar's gradient");
+}
+
+#[test]
+fn only_a_range_that_keeps_the_layout_is_a_range_change_alone() {
+    let style = HeatmapStyle::scaled(1.0);
+    let size = (1000, 640);
+    let frame = |h: &Heatmap, size: (u32, u32)| HeatmapFrame::of(h, &style, size);
+    let base = difference(9, 0.3, 0.5, 0);
+    let wider = difference(9, 0.2, 3.0, 0);
+    assert!(frame(&base, size).differs_in_range_alone(&frame(&wider, size)));
+    // The same range is no range change; nor is a change of anything else with it.
+    assert!(!frame(&base, size).differs_in_range_alone(&frame(&base, size)));
+    assert!(!frame(&base, size).differs_in_range_alone(&frame(&wider, (1001, 640))));
+    let masked = difference(9, 0.2, 3.0, 2);
+    assert!(!frame(&base, size).differs_in_range_alone(&frame(&masked, size)));
+    // Ticks too long for the legend's room ("+0.00150") change the layout.
+    let tiny = base.clone().with_range(ValueRange::symmetric(0.0015));
+    assert!(!frame(&base, size).differs_in_range_alone(&frame(&tiny, size)));
+    // A phone's legend, under the matrix, is drawn in full.
+    let phone = (390, 700);
+    assert!(!frame(&base, phone).differs_in_range_alone(&frame(&wider, phone)));
 }
 
 #[test]
