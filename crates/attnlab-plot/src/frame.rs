@@ -63,12 +63,38 @@ impl HeatmapFrame {
     /// all that differ ([`crate::repaint_heatmap_values_and_scale`]). A legend under the
     /// matrix (a phone's) is never repainted this way.
     pub fn differs_in_range_alone(&self, other: &HeatmapFrame) -> bool {
-        self.range != other.range
-            && self.legend_room.is_some()
-            && HeatmapFrame {
-                range: other.range,
-                ..self.clone()
-            } == *other
+        // Every field but the range, the labels (the longest to compare) last.
+        let HeatmapFrame {
+            size,
+            style,
+            title,
+            rows,
+            cols,
+            axes,
+            value_label,
+            scale,
+            range,
+            masked,
+            empty_rows,
+            entropy,
+            words,
+            legend_room,
+        } = self;
+        *range != other.range
+            && legend_room.is_some()
+            && *legend_room == other.legend_room
+            && *size == other.size
+            && *style == other.style
+            && *scale == other.scale
+            && *masked == other.masked
+            && *entropy == other.entropy
+            && *words == other.words
+            && *title == other.title
+            && *axes == other.axes
+            && *value_label == other.value_label
+            && *empty_rows == other.empty_rows
+            && *rows == other.rows
+            && *cols == other.cols
     }
 }
 

@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 use crate::cell_map::{CellMap, grid_gap};
 use crate::cells::{self, Colouring};
 use crate::heatmap::Heatmap;
-use crate::legend::Legend;
+use crate::legend::{Beside, Legend};
 use crate::scale::{ColorScale, Palette, ValueRange};
 use crate::style::{
     BACKGROUND, DrawResult, HeatmapStyle, INK, MUTED_INK, Parts, SELECTED, anchored, font, p,
@@ -403,12 +403,14 @@ fn paint_grid_parts<DB: DrawingBackend>(
         .min(room.max(20.0 * s));
     legend.draw(
         area,
-        left + grid_w,
-        top + tile_title_h,
-        bar_h,
-        s,
-        tick_px,
-        style.cell_field,
+        &Beside {
+            figure_right: left + grid_w,
+            top: top + tile_title_h,
+            bar_h,
+            s,
+            tick_px,
+            field: style.cell_field,
+        },
     )?;
     Ok(HeadGridMap { tiles })
 }

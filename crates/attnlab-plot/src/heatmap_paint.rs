@@ -15,7 +15,7 @@ use crate::layout::{
     Layout, SUB_PX, SideColumns, SidePlan, col_caption, legend, plan_layout, row_caption,
     short_axis,
 };
-use crate::legend::Legend;
+use crate::legend::{Beside, Legend};
 use crate::number;
 use crate::scale::ColorScale;
 use crate::style::{
@@ -155,32 +155,23 @@ fn paint_heatmap_parts<DB: DrawingBackend>(
         palette: style.palette,
         ..legend(data, l.legend_gap)
     };
+    let beside = Beside {
+        figure_right,
+        top: l.my,
+        bar_h: l.legend_h,
+        s,
+        tick_px: l.tick_px,
+        field: style.cell_field,
+    };
     match (parts, l.below) {
-        _ if all => {
-            if l.below.is_some() {
+        _ if all => match l.below {
+            Some(_) => {
                 let bottom = (map.edge_y(n)) as f64;
                 legend.draw_below(area, l.mx, bottom, mat_w, s, l.tick_px, style.cell_field)?;
-            } else {
-                legend.draw(
-                    area,
-                    figure_right,
-                    l.my,
-                    l.legend_h,
-                    s,
-                    l.tick_px,
-                    style.cell_field,
-                )?;
             }
-        }
-        (Parts::ValuesAndScale, None) => legend.redraw_scale(
-            area,
-            figure_right,
-            l.my,
-            l.legend_h,
-            s,
-            l.tick_px,
-            style.cell_field,
-        )?,
+            None => legend.draw(area, &beside)?,
+        },
+        (Parts::ValuesAndScale, None) => legend.redraw_scale(area, &beside)?,
         _ => {}
     }
     Ok(map.shifted(base))

@@ -28,6 +28,18 @@ pub(crate) struct Legend<'a> {
     pub gap: f64,
 }
 
+/// Where a legend goes beside a figure: its bar `gap` right of `figure_right`, its top at
+/// `top`, `bar_h` tall, at scale `s` with ticks of `tick_px`, its gradient drawn as
+/// `field` says.
+pub(crate) struct Beside {
+    pub figure_right: f64,
+    pub top: f64,
+    pub bar_h: f64,
+    pub s: f64,
+    pub tick_px: f64,
+    pub field: CellField,
+}
+
 /// Gap between the figure and the bar.
 pub(crate) const GAP: f64 = 24.0;
 /// The gap on a narrow canvas, where every pixel goes to the matrix.
@@ -86,31 +98,24 @@ impl Legend<'_> {
         if self.masked { SWATCH_ROOM * s } else { 0.0 }
     }
 
-    /// Draws the legend with its bar's top-left corner `gap` right of `figure_right`, at
-    /// `top`, `bar_h` tall; the gradient as one bitmap when `field` says the backend
-    /// blits.
-    #[allow(clippy::too_many_arguments)]
+    /// Draws the legend where `at` puts it beside a figure; the gradient as one bitmap
+    /// when `at.field` says the backend blits.
     pub fn draw<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
-        figure_right: f64,
-        top: f64,
-        bar_h: f64,
-        s: f64,
-        tick_px: f64,
-        field: CellField,
+        at: &Beside,
     ) -> DrawResult<DB> {
-        let (x, y) = (figure_right + self.gap * s, top);
+        let (x, y, s) = (at.figure_right + self.gap * at.s, at.top, at.s);
         let caption = anchored(
-            font(tick_px, FontStyle::Bold).color(&INK),
+            font(at.tick_px, FontStyle::Bold).color(&INK),
             HPos::Left,
             VPos::Bottom,
         );
         area.draw_text(self.caption, &caption, p(x, y - 8.0 * s))?;
-        self.draw_scale(area, (x, y, BAR * s, bar_h), s, tick_px, field)?;
+        self.draw_scale(area, (x, y, BAR * s, at.bar_h), s, at.tick_px, at.field)?;
         if self.masked {
-            let sy = y + bar_h + 16.0 * s;
-            self.draw_swatch(area, (x, sy), s, &self.tick_style(tick_px))?;
+            let sy = y + at.bar_h + 16.0 * s;
+            self.draw_swatch(area, (x, sy), s, &self.tick_style(at.tick_px))?;
         }
         Ok(())
     }
@@ -118,18 +123,18 @@ impl Legend<'_> {
     /// Draws the scale of a legend [`Legend::draw`] drew with another range at the same
     /// place: the band of the bar and its ticks is cleared first (below the caption,
     /// above the swatch), then the bar, its ticks and their numbers are drawn again.
-    #[allow(clippy::too_many_arguments)]
     pub fn redraw_scale<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
-        figure_right: f64,
-        top: f64,
-        bar_h: f64,
-        s: f64,
-        tick_px: f64,
-        field: CellField,
+        at: &Beside,
     ) -> DrawResult<DB> {
-        let (x, y) = (figure_right + self.gap * s, top);
+        let (x, y, s, tick_px, bar_h) = (
+            at.figure_right + self.gap * at.s,
+            at.top,
+            at.s,
+            at.tick_px,
+            at.bar_h,
+        );
         let right = area.dim_in_pixel().0 as f64;
         // The numbers are centred on their ticks, the outer ones on the bar's ends: half a
         // line over and under the bar (a rectangle fills up to, not including, its far
@@ -144,7 +149,7 @@ impl Legend<'_> {
             ],
             BACKGROUND.filled(),
         ))?;
-        self.draw_scale(area, (x, y, BAR * s, bar_h), s, tick_px, field)
+        self.draw_scale(area, (x, y, BAR * s, bar_h), s, tick_px, at.field)
     }
 
     fn tick_style(&self, tick_px: f64) -> TextStyle<'static> {
