@@ -96,8 +96,12 @@ impl ModelWorker {
         let reader: Rc<Cell<Option<Reader>>> = Rc::new(Cell::new(None));
         let waiting: Rc<RefCell<VecDeque<JsValue>>> = Rc::new(RefCell::new(VecDeque::new()));
         {
-            let (reader, waiting, report, alive) =
-                (reader.clone(), waiting.clone(), on_message.clone(), alive.clone());
+            let (reader, waiting, report, alive) = (
+                reader.clone(),
+                waiting.clone(),
+                on_message.clone(),
+                alive.clone(),
+            );
             leptos::task::spawn_local(async move {
                 let read = reply_reader().await;
                 let kept: Vec<JsValue> = waiting.borrow_mut().drain(..).collect();
@@ -110,12 +114,11 @@ impl ModelWorker {
             });
         }
         let report = on_message.clone();
-        let message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            match reader.get() {
+        let message =
+            Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| match reader.get() {
                 Some(read) => report(reply_of(read, &ev.data())),
                 None => waiting.borrow_mut().push_back(ev.data()),
-            }
-        });
+            });
         let failed = worker.clone();
         let error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
             ev.prevent_default();
