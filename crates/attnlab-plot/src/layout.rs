@@ -239,10 +239,17 @@ fn side_plan(data: &Heatmap, s: f64, row_px: f64, columns: SideColumns) -> Optio
 /// scale `s`, or `None` when it lies under the matrix (a phone's): of every length of the
 /// layout, the one that follows the values' range (its tick labels).
 pub(crate) fn legend_room(data: &Heatmap, s: f64, w: f64) -> Option<f64> {
-    let narrow = SideColumns::for_width(w, s) == SideColumns::Bars;
-    let tick_px = if narrow { 13.0 } else { 15.0 } * s;
-    let legend_gap = if narrow { NARROW_GAP } else { GAP };
+    let (tick_px, legend_gap) = legend_sizes(SideColumns::for_width(w, s), s);
     (w >= BELOW_W * s).then(|| legend(data, legend_gap).width(s, tick_px))
+}
+
+/// The legend's tick size and its gap to the figure: smaller on a narrow canvas (its side
+/// panel shows bars alone), for the matrix.
+fn legend_sizes(columns: SideColumns, s: f64) -> (f64, f64) {
+    match columns {
+        SideColumns::Bars => (13.0 * s, NARROW_GAP),
+        _ => (15.0 * s, GAP),
+    }
 }
 
 pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout {
@@ -261,7 +268,7 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
     } * s;
     let title_px = if below { 18.0 } else { 22.0 } * s;
     let axis_px = if below { 14.0 } else { 16.0 } * s;
-    let tick_px = if narrow { 13.0 } else { 15.0 } * s;
+    let (tick_px, legend_gap) = legend_sizes(columns, s);
     // Labels up to 14 px on a phone, where the row labels' width is the matrix's.
     let (max_px, min_px) = (if below { 14.0 } else { 17.0 } * s, 12.0 * s);
     let clip_w = if below { 58.0 } else { 160.0 } * s;
@@ -293,7 +300,6 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
         axis_caption_w + 0.6 * max_px
     };
 
-    let legend_gap = if narrow { NARROW_GAP } else { GAP };
     let (legend_w, legend_under) = match legend_room(data, s, w) {
         Some(room) => (room, 0.0),
         None => (0.0, legend(data, legend_gap).below_height(s, tick_px)),
