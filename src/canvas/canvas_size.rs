@@ -74,6 +74,6 @@ fn painted_at(canvas: NodeRef<Canvas>, (w, h): (f64, f64)) -> bool {
         .map(|w| w.device_pixel_ratio())
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
-    let backing = |css: f64| (css * dpr).round().max(0.0) as u32;
-    el.width() == backing(w) && el.height() == backing(h) && el.width() > 0 && el.height() > 0
+    let (bw, bh) = (super::paint::backing(w, dpr), super::paint::backing(h, dpr));
+    el.width() == bw && el.height() == bh && bw > 0 && bh > 0
 }

@@ -46,8 +46,7 @@ fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32,
         let rect = canvas.get_bounding_client_rect();
         (rect.width(), rect.height())
     });
-    let width = (w * dpr).round().max(0.0) as u32;
-    let height = (h * dpr).round().max(0.0) as u32;
+    let (width, height) = (backing(w, dpr), backing(h, dpr));
     if canvas.width() != width {
         canvas.set_width(width);
     }
@@ -55,6 +54,11 @@ fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32,
         canvas.set_height(height);
     }
     (width, height)
+}
+
+/// The backing store's length, in device pixels, for `css` CSS pixels at `dpr`.
+pub(super) fn backing(css: f64, dpr: f64) -> u32 {
+    (css * dpr).round().max(0.0) as u32
 }
 
 /// The look every canvas paints with, set by [`set_look`] from the display's choices
