@@ -8,6 +8,7 @@ import { expect, test } from './fixtures';
 // build does not ship, and the model from the Cache API on an offline reload.
 
 const ASSET = 'model/multilingual-e5-small.q4.safetensors';
+const MINILM = 'model/all-minilm-l6-v2.q8.safetensors';
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
 
 test.describe('multilingual-E5-small', () => {
@@ -62,6 +63,53 @@ test.describe('multilingual-E5-small', () => {
     await page.locator('#sentence-input').fill('离线也能用');
     await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 60_000 });
     await context.setOffline(false);
+  });
+
+  test('switching between the real models loads the one chosen, both ways, twice, and through a link', async ({ page, context }) => {
+    test.skip(!existsSync(path.join(dist, MINILM)), `skipped: dist/${MINILM} is missing (run cargo xtask model)`);
+    const fetched: string[] = [];
+    context.on('request', (r) => {
+      if (r.url().includes('/model/')) fetched.push(new URL(r.url()).pathname.replace(/^.*\/model\//, 'model/'));
+    });
+    await page.goto('/');
+    await page.locator('#sentence-input').fill('我的猫 my cat');
+    const tokens = async () => (await page.getByTestId('search-query').locator('option').allTextContents()).join(' ');
+    const minilm = async () => {
+      await page.getByTestId('model-minilm-l6').check();
+      await expect(page.getByTestId('model-choice-status')).toHaveText('MiniLM-L6: ready', { timeout: 60_000 });
+      await expect(page.getByTestId('model-status')).toContainText('MiniLM-L6 (real) is ready: 23.2 MB');
+      await expect(page.getByTestId('model-status')).toContainText('6 layers × 12 heads');
+      await expect(page.getByTestId('model-run-info')).toContainText('through 6 layers', { timeout: 60_000 });
+      // MiniLM's English vocabulary: the Chinese characters are [UNK], no SentencePiece marks.
+      expect(await tokens()).toContain('[UNK]');
+      expect(await tokens()).not.toContain('▁');
+      await expect(page.getByTestId('atlas')).toHaveAttribute('data-heads', '72');
+    };
+    const e5 = async () => {
+      await page.getByTestId('model-multilingual-e5-small').check();
+      await expect(page.getByTestId('model-choice-status')).toHaveText('multilingual-E5-small: ready', { timeout: 90_000 });
+      await expect(page.getByTestId('model-status')).toContainText('12 layers × 12 heads');
+      await expect(page.getByTestId('model-status')).not.toContainText('23.2 MB');
+      await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 90_000 });
+      expect(await tokens()).toContain('猫');
+      expect(await tokens()).not.toContain('[UNK]');
+      await expect(page.getByTestId('atlas')).toHaveAttribute('data-heads', '144');
+    };
+    for (let round = 0; round < 2; round++) {
+      await minilm();
+      await e5();
+    }
+    // Each file was fetched once (the second time from the Cache API), both were fetched.
+    expect(fetched.filter((f) => f === MINILM)).toHaveLength(1);
+    expect(fetched.filter((f) => f === ASSET)).toHaveLength(1);
+    // A link that names the other model, opened in this tab, loads that model.
+    const e5Link = await page.getByTestId('share-link').inputValue();
+    expect(e5Link).toContain('multilingual-e5-small');
+    await minilm();
+    await page.goto(e5Link);
+    await expect(page.getByTestId('model-choice-status')).toHaveText('multilingual-E5-small: ready', { timeout: 90_000 });
+    await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 90_000 });
+    expect(await tokens()).toContain('猫');
   });
 
   test('a sentence and its translation: the alignment, the heads that cross, and the pair under substitution', async ({ page }) => {

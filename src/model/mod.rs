@@ -11,18 +11,24 @@ use leptos::prelude::*;
 
 use crate::state::AppState;
 
-/// Keeps the model in step with the state: loads it when the real model is chosen (by a
-/// click or by a link) and runs the sentence whenever it changes once the model is ready.
+/// Keeps the model in step with the state: loads the chosen checkpoint whenever it is not
+/// the one the session holds (a click, a link, a switch from one real model to the other;
+/// after a cancel or a failure of the same checkpoint, only the person's "Load again"
+/// asks again) and runs the sentence whenever it changes once the model is ready.
 pub fn drive(state: AppState, session: ModelSession) {
     let chosen = Memo::new(move |_| state.pretrained.with(|p| p.map(|p| p.checkpoint)));
     Effect::new(move |_| {
         if let Some(checkpoint) = chosen.get()
-            && session.status.with_untracked(|s| *s == Status::Idle)
+            && session.checkpoint.get_untracked() != Some(checkpoint)
         {
             session.load(checkpoint);
         }
     });
-    let ready = Memo::new(move |_| session.status.with(|s| matches!(s, Status::Ready(_))));
+    let ready = Memo::new(move |_| {
+        chosen
+            .get()
+            .is_some_and(|c| matches!(session.status_of(c), Status::Ready(_)))
+    });
     Effect::new(move |_| {
         let text = state.sentence.get();
         let pair = state

@@ -55,8 +55,11 @@ type Texts = (String, Option<String>);
 /// The model worker and what it produced. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelSession {
-    /// What the model is doing.
+    /// What the model is doing (see [`ModelSession::status_of`]: this is the status of
+    /// [`ModelSession::checkpoint`]).
     pub status: RwSignal<Status>,
+    /// The checkpoint the worker was last asked to load (`None` before the first).
+    pub checkpoint: RwSignal<Option<Checkpoint>>,
     /// The latest forward pass (of the latest text sent), or why it failed.
     pub run: RwSignal<Option<Result<ModelRun, Said>>>,
     /// The latest flow.
@@ -78,6 +81,7 @@ impl ModelSession {
     fn new() -> ModelSession {
         ModelSession {
             status: RwSignal::new(Status::Idle),
+            checkpoint: RwSignal::new(None),
             run: RwSignal::new(None),
             flow: RwSignal::new(None),
             substituted: RwSignal::new(None),
@@ -89,9 +93,11 @@ impl ModelSession {
         }
     }
 
-    /// Starts loading `checkpoint` (from the browser's cache, else the network).
+    /// Starts loading `checkpoint` (from the browser's cache, else the network), ending
+    /// the worker of any other: its replies are never reported.
     pub fn load(self, checkpoint: Checkpoint) {
         self.worker.set_value(None);
+        self.checkpoint.set(Some(checkpoint));
         self.run.set(None);
         self.flow.set(None);
         self.busy.set_value((false, None));
@@ -111,6 +117,17 @@ impl ModelSession {
     pub fn cancel(self) {
         self.worker.set_value(None);
         self.status.set(Status::Cancelled);
+    }
+
+    /// What the session is doing for `chosen` (tracked): its status when it holds that
+    /// checkpoint, [`Status::Starting`] while another one is still there (between a choice
+    /// and its load, the other model's name and numbers are never shown for it).
+    pub fn status_of(self, chosen: Checkpoint) -> Status {
+        if self.checkpoint.get() == Some(chosen) {
+            self.status.get()
+        } else {
+            Status::Starting
+        }
     }
 
     /// Whether the model is ready for texts.

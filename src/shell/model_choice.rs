@@ -41,7 +41,10 @@ pub fn ModelChoice() -> impl IntoView {
     };
     let status = move || {
         let lang = lang.get();
-        match session.status.get() {
+        let Some(c) = chosen() else {
+            return String::new();
+        };
+        match session.status_of(c) {
             Status::Idle | Status::Starting => tr(lang, "starting…", "正在启动…").to_string(),
             Status::Loading { loaded, total } => match (total, lang) {
                 (Some(t), Lang::En) if t > 0 => format!("loading {}%", (100 * loaded.min(t)) / t),

@@ -142,7 +142,7 @@ pub fn AtlasView(
     });
     view! {
         <canvas node_ref=canvas class="atlas" data-testid="atlas" data-figure="atlas"
-            tabindex="0" role="img"
+            data-heads=move || tiles.with(Vec::len).to_string() tabindex="0" role="img"
             style=move || format!("--atlas-layers: {}", rows())
             aria-label=move || {
                 let (l, h) = selected.get();

@@ -25,11 +25,15 @@ pub fn ModelStatusPanel() -> impl IntoView {
     let use_real = move |_| {
         let c = checkpoint();
         // Choosing the real model starts the load (`model::drive`); after a cancel or a
-        // failure, this asks again.
+        // failure of this checkpoint, this asks again.
         if state.pretrained.with_untracked(Option::is_none) {
             state.pretrained.set(Some(PretrainedView::new(c)));
         }
-        if session.status.with_untracked(|s| *s != Status::Idle) {
+        let stopped = matches!(
+            session.status.get_untracked(),
+            Status::Cancelled | Status::Failed { .. }
+        );
+        if session.checkpoint.get_untracked() == Some(c) && stopped {
             session.load(c);
         }
     };
@@ -38,7 +42,7 @@ pub fn ModelStatusPanel() -> impl IntoView {
         let lang = lang.get();
         let label = c.label(lang);
         let chosen = state.pretrained.with(Option::is_some);
-        match session.status.get() {
+        match session.status_of(c) {
             _ if !chosen => view! {
                 <p>{t(
                     "The lab's figures come from a toy model with seeded random weights: the mechanics are right, but the patterns mean nothing. \
