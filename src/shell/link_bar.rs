@@ -2,13 +2,14 @@ use attnlab_lab::fragment;
 use leptos::html::Input;
 use leptos::prelude::*;
 use leptos_use_fn_debounce_throttle::use_throttle_fn;
+use std::collections::VecDeque;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::qr::{QrButton, QrCorner, QrDialog, QrLinks};
 use crate::i18n::{Tr, t};
-use crate::state::{remember_on_pagehide, use_app_state};
+use crate::state::{ADDRESSES_KEPT, remember_latest, use_app_state};
 
 /// Keeps the URL fragment in step with the state (`history.replaceState`, so the back
 /// button is not flooded), and offers the link to copy or to scan as a QR code (and in
@@ -36,6 +37,14 @@ pub fn LinkBar() -> impl IntoView {
     // The address this page put in the address bar (or opened with): a different one
     // there means a link was pasted, which wins over anything unsaved here.
     let written = StoredValue::new(current_address());
+    // Every address this page wrote (the last few) or opened with, kept beside the latest
+    // state at every change: a reload reopens one of them, and with it the latest state,
+    // even when it races the last write.
+    let addresses = StoredValue::new(VecDeque::from([current_address()]));
+    let remember = move || {
+        let latest = link.get_untracked();
+        addresses.with_value(|a| remember_latest(&latest, a.iter().map(String::as_str)));
+    };
     let write_now = move || {
         // A link pasted since the last write wins: the page reopens with it (`hashchange`
         // below), and a pending write must not overwrite it first.
@@ -44,7 +53,16 @@ pub fn LinkBar() -> impl IntoView {
         }
         let hash = format!("#{}", link.get_untracked());
         write_address(&hash);
+        addresses.update_value(|a| {
+            if a.back() != Some(&hash) {
+                a.push_back(hash.clone());
+            }
+            while a.len() > ADDRESSES_KEPT {
+                a.pop_front();
+            }
+        });
         written.set_value(hash);
+        remember();
     };
     // After the next paint: the frame's callbacks run, it is painted, then the task runs.
     let write_latest = use_throttle_fn(
@@ -54,6 +72,7 @@ pub fn LinkBar() -> impl IntoView {
     Effect::new(move |_| {
         link.track();
         copied.set(None);
+        remember();
         write_latest();
     });
     // A link pasted into the address bar of this tab changes only the fragment (no new
@@ -71,12 +90,8 @@ pub fn LinkBar() -> impl IntoView {
             let _ = window.location().reload();
         }
     });
-    // Leaving or reloading the page: keep what the throttle has not written yet.
-    let on_hide = window_event_listener(leptos::ev::pagehide, move |_| {
-        if written.with_value(|w| *w == current_address()) {
-            remember_on_pagehide(&link.get_untracked());
-        }
-    });
+    // Leaving or reloading the page: once more, from the state as it is now.
+    let on_hide = window_event_listener(leptos::ev::pagehide, move |_| remember());
     on_cleanup(move || {
         on_hash.remove();
         on_hide.remove();

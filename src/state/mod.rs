@@ -577,32 +577,51 @@ fn rehearse_when_idle(state: AppState) {
     }
 }
 
-/// The key under which the page leaves its last state in `sessionStorage` when it is
-/// hidden (`pagehide`): the address bar is written at most every 200 ms, so a reload
-/// right after typing would otherwise lose the last keystrokes.
-pub const PAGEHIDE_KEY: &str = "attnlab:pagehide";
+/// The key under which the page keeps its latest state in `sessionStorage`, written at
+/// every change (the address bar is written at most every 200 ms, after a paint): a
+/// reload at any moment, even one that races the address bar's last write, keeps every
+/// keystroke.
+pub const LATEST_KEY: &str = "attnlab:latest";
 
-/// What [`remember_on_pagehide`] saved: `"{address}\n{latest}"`.
-fn unsaved_edits(address: &str) -> Option<String> {
-    let storage = web_sys::window()?.session_storage().ok()??;
-    let saved = storage.get_item(PAGEHIDE_KEY).ok()??;
-    let _ = storage.remove_item(PAGEHIDE_KEY);
-    let (from, latest) = saved.split_once('\n')?;
-    // Only when the page reopens the very address it left with: a link pasted or opened
-    // since is what the person asked for.
-    (from == address && !latest.is_empty()).then(|| latest.to_string())
+/// How many of the addresses the page put in the address bar (or opened with) it keeps
+/// beside its latest state: a reload reopens one of the last two, whatever the timing.
+pub const ADDRESSES_KEPT: usize = 4;
+
+/// What the page keeps: its latest state (a fragment), then each address it wrote or
+/// opened with, newest last, one a line (a fragment has no line break).
+pub fn kept_record<'a>(latest: &str, addresses: impl IntoIterator<Item = &'a str>) -> String {
+    let mut record = latest.to_string();
+    for address in addresses {
+        record.push('\n');
+        record.push_str(address.trim_start_matches('#'));
+    }
+    record
 }
 
-/// Saves the state `latest` (a fragment) beside the address the page leaves with, for
-/// [`provide_app_state`] to pick up on a reload of the same address.
-pub fn remember_on_pagehide(latest: &str) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let address = window.location().hash().unwrap_or_default();
+/// The state to reopen from a [`kept_record`] at `address` (the fragment, `#` or not):
+/// its latest state when the address is one the page wrote or opened with; `None` when
+/// it is another (a link pasted or opened since is what the person asked for).
+pub fn reopened<'a>(record: &'a str, address: &str) -> Option<&'a str> {
     let address = address.trim_start_matches('#');
-    if let Ok(Some(storage)) = window.session_storage() {
-        let _ = storage.set_item(PAGEHIDE_KEY, &format!("{address}\n{latest}"));
+    let mut lines = record.split('\n');
+    let latest = lines.next().filter(|l| !l.is_empty())?;
+    lines.any(|a| a == address).then_some(latest)
+}
+
+/// The state kept by the page that last showed this tab, if it left from `address`.
+fn unsaved_edits(address: &str) -> Option<String> {
+    let storage = web_sys::window()?.session_storage().ok()??;
+    let saved = storage.get_item(LATEST_KEY).ok()??;
+    let _ = storage.remove_item(LATEST_KEY);
+    reopened(&saved, address).map(str::to_string)
+}
+
+/// Keeps `latest` (a fragment) beside the addresses this page wrote or opened with, for
+/// [`provide_app_state`] to pick up on a reload.
+pub fn remember_latest<'a>(latest: &str, addresses: impl IntoIterator<Item = &'a str>) {
+    let storage = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+    if let Some(storage) = storage {
+        let _ = storage.set_item(LATEST_KEY, &kept_record(latest, addresses));
     }
 }
 

@@ -223,3 +223,18 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
         assert!(app.notice.get().unwrap().contains("type a sentence"));
     });
 }
+
+#[test]
+fn a_reload_reopens_the_latest_state_from_any_address_the_page_wrote() {
+    let record = kept_record("v1.latest", ["", "#v1.first", "#v1.second"]);
+    assert_eq!(record, "v1.latest\n\nv1.first\nv1.second");
+    // The address the page opened with, the one before the last write, and the last.
+    assert_eq!(reopened(&record, ""), Some("v1.latest"));
+    assert_eq!(reopened(&record, "#v1.first"), Some("v1.latest"));
+    assert_eq!(reopened(&record, "v1.second"), Some("v1.latest"));
+    // A link pasted or opened since wins.
+    assert_eq!(reopened(&record, "#v1.pasted"), None);
+    // Nothing kept, or a torn record: nothing reopened.
+    assert_eq!(reopened("", ""), None);
+    assert_eq!(reopened("v1.latest", "v1.latest"), None);
+}
