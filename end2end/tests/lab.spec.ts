@@ -271,12 +271,25 @@ test('the difference view compares two variants', async ({ page }) => {
   const before = await pixels(difference(page));
   await compare.getByTestId('compare-what').selectOption('average');
   await changes(difference(page), before, 'difference of the averages');
-  // The same variant twice: nothing to compare, and the page says so.
+  // Picking the other side's variant swaps the two: a variant is never compared with
+  // itself, and the link the page writes reopens without a notice.
   await compare.getByTestId('compare-b').selectOption('0');
-  await expect(compare).toContainText('Pick two different variants');
-  await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '0');
-  await compare.getByTestId('compare-b').selectOption('1');
+  await expect(compare.getByTestId('compare-a')).toHaveValue('1');
+  await expect(compare.getByTestId('compare-b')).toHaveValue('0');
+  await expect(compare).not.toContainText('Pick two different variants');
   await expect(difference(page)).toHaveAttribute('data-rendered-tokens', '11');
+  await expect(difference(page)).toHaveAttribute('aria-label', /B − A/);
+  await page.waitForTimeout(400);
+  const swapped = await page.getByTestId('share-link').inputValue();
+  const other = await page.context().newPage();
+  await other.goto(swapped);
+  await expect(other.getByTestId('difference-heatmap')).toHaveAttribute('data-rendered-tokens', '11');
+  await expect(other.getByTestId('compare-a')).toHaveValue('1');
+  await expect(other.getByTestId('notice')).toHaveCount(0);
+  await other.close();
+  await compare.getByTestId('compare-a').selectOption('0');
+  await expect(compare.getByTestId('compare-b')).toHaveValue('1');
+  await expect(difference(page)).toHaveAttribute('aria-label', /A − B/);
   // Hovering the difference reads a signed value.
   const box = (await difference(page).boundingBox())!;
   await difference(page).hover({ position: { x: box.width * 0.4, y: box.height * 0.5 } });

@@ -1,3 +1,4 @@
+use attnlab_lab::View;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
@@ -40,7 +41,7 @@ pub fn ComparePanel() -> impl IntoView {
             if let Ok(i) = event_target_value(&ev).parse::<usize>() {
                 state
                     .compare
-                    .update(|c| if which == 0 { c.0 = i } else { c.1 = i });
+                    .update(|c| *c = View::compare_picked(*c, which == 1, i));
             }
         }
     };

@@ -409,6 +409,19 @@ impl View {
     pub fn shown_head(selected: usize, heads: usize) -> usize {
         selected.min(heads.saturating_sub(1))
     }
+
+    /// The pair compared after the person picks variant `picked` as the first (`second`
+    /// false) or the second of `compare`: picking the variant the other side shows swaps
+    /// the two, so the app never compares a variant with itself.
+    pub fn compare_picked(compare: (usize, usize), second: bool, picked: usize) -> (usize, usize) {
+        let (a, b) = compare;
+        match (second, picked) {
+            (false, p) if p == b => (p, a),
+            (false, p) => (p, b),
+            (true, p) if p == a => (b, p),
+            (true, p) => (a, p),
+        }
+    }
 }
 
 /// The whole configuration of the lab.

@@ -270,6 +270,90 @@ proptest! {
     }
 }
 
+/// One thing a person does in the lab that changes what its link holds.
+#[derive(Debug, Clone)]
+enum Edit {
+    Add,
+    Duplicate(prop::sample::Index),
+    Remove(prop::sample::Index),
+    /// Picks a variant in the comparison's first (false) or second (true) menu.
+    Compare(bool, prop::sample::Index),
+    Show(prop::sample::Index),
+    Head(prop::sample::Index),
+    Cross(bool),
+    Average(bool),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        Just(Edit::Add),
+        any::<prop::sample::Index>().prop_map(Edit::Duplicate),
+        any::<prop::sample::Index>().prop_map(Edit::Remove),
+        (any::<bool>(), any::<prop::sample::Index>()).prop_map(|(s, i)| Edit::Compare(s, i)),
+        any::<prop::sample::Index>().prop_map(Edit::Show),
+        any::<prop::sample::Index>().prop_map(Edit::Head),
+        any::<bool>().prop_map(Edit::Cross),
+        any::<bool>().prop_map(Edit::Average),
+    ]
+}
+
+/// `edit` as the app applies it: the menus offer only what exists.
+fn apply(state: &mut LabState, edit: &Edit) {
+    let count = state.variants.len();
+    match edit {
+        Edit::Add => drop(state.add_variant()),
+        Edit::Duplicate(i) => drop(state.duplicate_variant(i.index(count))),
+        Edit::Remove(i) => drop(state.remove_variant(i.index(count))),
+        Edit::Compare(second, i) => {
+            state.view.compare = View::compare_picked(state.view.compare, *second, i.index(count));
+        }
+        Edit::Show(i) => state.view.variant = i.index(count),
+        Edit::Head(i) => state.view.head = i.index(state.model.heads.max(1)),
+        Edit::Cross(cross) => state.set_mode(if *cross {
+            Mode::Cross
+        } else {
+            Mode::SelfAttention
+        }),
+        Edit::Average(average) => {
+            state.view.compare_what = if *average {
+                CompareWhat::Average
+            } else {
+                CompareWhat::Head
+            };
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Whatever a person does in the lab, the link it writes reopens the same state with
+    /// no notice (comparing a variant with itself, once offered, came back refused).
+    #[test]
+    fn every_link_the_app_writes_reopens_without_a_notice(
+        start in valid_state(),
+        edits in prop::collection::vec(edit(), 0..24),
+    ) {
+        let mut state = start;
+        for (step, e) in edits.iter().enumerate() {
+            apply(&mut state, e);
+            prop_assert!(state.problems().is_empty(), "after {step} {e:?}: {:?}", state.problems());
+            let loaded = fragment::load(&fragment::encode(&state));
+            prop_assert_eq!(&loaded.notice, &None, "after {} {:?}", step, e);
+            prop_assert_eq!(&loaded.state, &state);
+        }
+    }
+}
+
+#[test]
+fn picking_the_other_sides_variant_swaps_the_pair() {
+    assert_eq!(View::compare_picked((0, 1), false, 2), (2, 1));
+    assert_eq!(View::compare_picked((0, 1), true, 2), (0, 2));
+    assert_eq!(View::compare_picked((0, 1), false, 1), (1, 0));
+    assert_eq!(View::compare_picked((0, 1), true, 0), (1, 0));
+    assert_eq!(View::compare_picked((2, 3), true, 3), (2, 3));
+}
+
 #[test]
 fn lengths_of_typical_links() {
     // The default state is "{}": every value is a v1 default.
