@@ -1,4 +1,4 @@
-import { expect, test, toChinese } from './fixtures';
+import { DEFAULT_SENTENCE, expect, test, toChinese } from './fixtures';
 import { englishLeft } from './english';
 
 // The app in English and 中文 (src/i18n.rs): the switch changes every text and keeps the
@@ -51,6 +51,24 @@ test("a first visit follows the browser's language", async ({ browser }) => {
     await expect(page.locator('html')).toHaveAttribute('lang', tag);
     await page.close();
   }
+});
+
+test('a first visit in 中文 opens on a Chinese sentence; a shared link keeps its own', async ({ browser }) => {
+  const page = await browser.newPage({ locale: 'zh-CN' });
+  await page.goto('/');
+  await expect(page.locator('#sentence-input')).toHaveValue('小猫坐在垫子上，因为它很累。');
+  await expect(page.getByTestId('heatmap').first()).toHaveAttribute('data-rendered-tokens', '14');
+  // The link carries the sentence, so it opens the same in any language.
+  await page.waitForTimeout(400);
+  const link = await page.getByTestId('share-link').inputValue();
+  const other = await browser.newPage({ locale: 'en-US' });
+  await other.goto(link.replace(/^.*#/, '/#').replace(/lang=zh$/, 'lang=en'));
+  await expect(other.locator('#sentence-input')).toHaveValue('小猫坐在垫子上，因为它很累。');
+  await other.close();
+  // A link with the lab's defaults opens on the sentence its sender saw.
+  await page.goto('/#v1.e30&lang=zh');
+  await expect(page.locator('#sentence-input')).toHaveValue(DEFAULT_SENTENCE);
+  await page.close();
 });
 
 test('no English word is left in 中文 mode on the lab page', async ({ page }) => {

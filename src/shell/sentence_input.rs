@@ -1,5 +1,5 @@
 use attnlab_lab::tokens::clip_text;
-use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, Mode};
+use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SENTENCE_ZH, DEFAULT_SOURCE, DEFAULT_TARGET, Mode};
 use leptos::prelude::*;
 
 use crate::i18n::{Tr, t, use_lang};
@@ -22,7 +22,7 @@ const EXAMPLES: [(Tr, &str, &str); 6] = [
     (
         Tr::new("Chinese", "中文"),
         "小猫坐在垫子上，因为它很累。",
-        "小猫坐在垫子上，因为它很累。",
+        DEFAULT_SENTENCE_ZH,
     ),
     (
         Tr::new("Word sense", "词义"),

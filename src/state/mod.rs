@@ -424,8 +424,16 @@ impl AppState {
     /// (else `lang`).
     pub fn from_fragment(fragment: &str, lang: Lang) -> AppState {
         let Loaded { state, notice } = fragment::load(fragment);
+        let lang = fragment::lang_of(fragment).unwrap_or(lang);
+        // A visit without a lab in its link opens on a sentence in its language.
+        let (_, lab_part) = fragment::split_lang(fragment.trim().trim_start_matches('#'));
+        let state = if lab_part.trim().is_empty() {
+            LabState::default_in(lang)
+        } else {
+            state
+        };
         let app = AppState::from_lab(state);
-        app.lang.set(fragment::lang_of(fragment).unwrap_or(lang));
+        app.lang.set(lang);
         app.link_notice.set(notice);
         app
     }

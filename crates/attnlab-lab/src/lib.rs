@@ -89,7 +89,7 @@ pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
 pub use rules::ModelRules;
 pub use said::Said;
 pub use state::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, DEFAULT_TARGET, LabState, MAX_TOKENS,
-    MAX_VARIANTS, MaskKind, Masks, Mode, ModelConfig, Page, Variant, View,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SENTENCE_ZH, DEFAULT_SOURCE, DEFAULT_TARGET, LabState,
+    MAX_TOKENS, MAX_VARIANTS, MaskKind, Masks, Mode, ModelConfig, Page, Variant, View,
 };
 pub use tokens::Tokens;

@@ -18,6 +18,10 @@ use crate::said::Said;
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
 pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
 
+/// The sentence the lab opens with for a first visit in 中文 (no link): the same question
+/// of what a pronoun (它) refers to, one token per character.
+pub const DEFAULT_SENTENCE_ZH: &str = "小猫坐在垫子上，因为它很累。";
+
 /// The source (encoder) sentence of cross-attention mode: six characters, six tokens.
 pub const DEFAULT_SOURCE: &str = "我爱机器学习";
 
@@ -295,10 +299,38 @@ impl Variant {
             (other, Lang::En) => format!("{} linear attention", other.name()),
             (other, Lang::Zh) => format!("{} 线性注意力", other.name()),
         };
+        // What sets this variant apart comes first, the model every variant shares last:
+        // a title cut to a narrow panel still shows where two variants differ.
+        let mut own = vec![kind];
+        if self.temperature != 1.0 {
+            own.push(format!(
+                "τ {}",
+                attnlab_plot::number::rounded(self.temperature, 3)
+            ));
+        }
+        let masks: Vec<String> = self
+            .masks
+            .on()
+            .into_iter()
+            .map(|m| {
+                let name = m.shown(lang);
+                match m {
+                    MaskKind::Window => format!("{name} {}", self.masks.window.unwrap_or(0)),
+                    MaskKind::Strided => format!("{name} {}", self.masks.strided.unwrap_or(0)),
+                    MaskKind::Global => format!("{name} ×{}", self.masks.global.len()),
+                    MaskKind::Custom => format!("{name} ×{}", self.masks.custom.len()),
+                    MaskKind::Causal | MaskKind::Padding => name.to_string(),
+                }
+            })
+            .collect();
+        if !masks.is_empty() {
+            own.push(masks.join(lang.pick(", ", "、")));
+        }
+        let own = own.join(" \u{b7} ");
         match lang {
-            Lang::En if heads == 1 => format!("{kind} \u{b7} 1 head \u{b7} d_model {d}"),
-            Lang::En => format!("{kind} \u{b7} {heads} heads \u{b7} d_model {d}"),
-            Lang::Zh => format!("{kind} \u{b7} {heads} 个头 \u{b7} d_model {d}"),
+            Lang::En if heads == 1 => format!("{own} \u{b7} 1 head \u{b7} d_model {d}"),
+            Lang::En => format!("{own} \u{b7} {heads} heads \u{b7} d_model {d}"),
+            Lang::Zh => format!("{own} \u{b7} {heads} 个头 \u{b7} d_model {d}"),
         }
     }
 }
@@ -481,6 +513,16 @@ impl Default for LabState {
 }
 
 impl LabState {
+    /// The state a visit without a link opens with in `lang`: the defaults, with the
+    /// sentence in that language.
+    pub fn default_in(lang: crate::i18n::Lang) -> LabState {
+        let mut state = LabState::default();
+        if lang == crate::i18n::Lang::Zh {
+            state.text = DEFAULT_SENTENCE_ZH.to_string();
+        }
+        state
+    }
+
     /// Switches the mode. The texts are never lost: if the query text is still the other
     /// mode's example, it becomes this mode's example; anything typed stays as it is.
     pub fn set_mode(&mut self, mode: Mode) {
@@ -641,6 +683,23 @@ mod tests {
         assert_eq!(
             s.variants[0].describe(&s.model, Lang::En),
             "scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+        );
+    }
+
+    #[test]
+    fn a_description_names_what_sets_the_variant_apart_before_the_shared_model() {
+        let s = LabState::default();
+        let mut v = s.variants[1].clone();
+        v.temperature = 0.5;
+        v.masks.causal = true;
+        v.masks.window = Some(2);
+        assert_eq!(
+            v.describe(&s.model, Lang::En),
+            "dot-product softmax \u{b7} τ 0.5 \u{b7} causal, window 2 \u{b7} 4 heads \u{b7} d_model 64"
+        );
+        assert_eq!(
+            v.describe(&s.model, Lang::Zh),
+            "点积 softmax \u{b7} τ 0.5 \u{b7} 因果、局部窗口 2 \u{b7} 4 个头 \u{b7} d_model 64"
         );
     }
 
