@@ -59,6 +59,11 @@ test('the QR code holds the link, and the link opens the same lab', async ({ pag
   await expect(dialog).toBeVisible();
   await expect(dialog).toHaveAccessibleName('Scan to open this lab');
   await expect(page.getByTestId('qr-caption')).toHaveAttribute('data-shown', 'current');
+  // Served from 127.0.0.1: the caption says a phone cannot open this address, and how to
+  // serve the lab so that it can.
+  await expect(page.getByTestId('qr-caption')).toHaveAttribute('data-loopback', 'true');
+  await expect(page.getByTestId('qr-caption')).toContainText('a phone cannot open it');
+  await expect(page.getByTestId('qr-caption')).toContainText('cargo xtask serve --address 0.0.0.0');
   await expect(page.getByTestId('qr-link')).toHaveText(link);
   const code = page.getByTestId('qr-code');
   // Most of the screen: at least 60 % of the viewport's smaller side.
@@ -91,7 +96,7 @@ test('in 中文 and the dark theme, the dialog speaks Chinese and its code, blac
   expect(link).toContain('lang=zh');
   await page.getByTestId('show-qr').click();
   await expect(page.getByTestId('qr-dialog')).toHaveAccessibleName('扫描二维码，打开本实验');
-  await expect(page.getByTestId('qr-caption')).toHaveText('用手机扫描，即可打开与此刻相同的实验。');
+  await expect(page.getByTestId('qr-caption')).toContainText('手机无法打开');
   await expect(page.getByTestId('qr-code')).toHaveAccessibleName('本实验链接的二维码');
   expect(await englishLeft(page, '[data-testid=qr-dialog]')).toEqual([]);
   // The quiet zone and the light modules are white, the dark ones black, in the dark theme too.
@@ -115,6 +120,7 @@ test('presentation mode shows the code in a corner; a click enlarges it and Esc 
   const corner = page.getByTestId('qr-corner');
   await expect(corner).toBeVisible();
   await expect(corner).toHaveAttribute('data-shown', 'current');
+  await expect(page.getByTestId('qr-corner-loopback')).toContainText('phones cannot open it');
   const small = page.getByTestId('qr-corner-code');
   const box = (await small.boundingBox())!;
   expect(box.width).toBe(160);
@@ -210,4 +216,33 @@ test('in a lesson, a link too long for a code offers the lesson step\'s link, wh
   await phone.goto(stepLink);
   await expect(phone.getByTestId('lesson-bar')).toHaveAttribute('data-step', step);
   await expect(phone.getByTestId('sentence-input')).toHaveValue(stepSentence);
+});
+
+test('a link by a network name says that scanning opens the lab on a phone, with no loopback warning', async ({ baseURL }) => {
+  // The same page under a name that is not loopback (resolved to this machine by the
+  // browser alone): what a class sees when the lab is served on the network.
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({
+    executablePath: process.env.ATTNLAB_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--host-resolver-rules=MAP lab.classroom.test 127.0.0.1',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    const port = new URL(baseURL!).port;
+    await page.goto(`http://lab.classroom.test:${port}/`);
+    await expect(page.getByTestId('heatmap').first()).toHaveAttribute('data-rendered-tokens', '11');
+    await page.getByTestId('show-qr').click();
+    await expect(page.getByTestId('qr-caption')).toHaveText('Scanning it opens this lab on a phone, as it is now.');
+    await expect(page.getByTestId('qr-caption')).not.toHaveAttribute('data-loopback', 'true');
+    await page.getByTestId('qr-close').click();
+    await page.getByTestId('present').click();
+    await expect(page.getByTestId('qr-corner')).toBeVisible();
+    await expect(page.getByTestId('qr-corner-loopback')).toHaveCount(0);
+  } finally {
+    await browser.close();
+  }
 });

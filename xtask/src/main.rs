@@ -36,7 +36,8 @@ usage: cargo xtask <command>
 commands:
   serve [ARGS]  install what is missing (the real model's asset too, as `model`),
                 then serve the app at http://127.0.0.1:8080
-                (trunk serve, rebuilding on change; ARGS go to `trunk serve`)
+                (trunk serve, rebuilding on change; ARGS go to `trunk serve`:
+                `--address 0.0.0.0` serves the phones of a class on the same network)
   test          install what is missing (Chromium and the real model too), then run
                 every check CI runs: fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
                 scalar, under Node), trunk release build, Playwright browser tests
@@ -155,12 +156,20 @@ fn serve(ctx: &Ctx, trunk_args: &[String]) -> Result {
     if let model::Availability::Unavailable(why) = model::ensure(ctx)? {
         say!("the real model is unavailable ({why}): the app is served without it");
     }
-    let trunk = ctx
-        .cmd("trunk")
-        .args(["serve", "--offline", "--address", ADDRESS, "--port", PORT])
-        .args(trunk_args);
+    // `--address 0.0.0.0` (or this machine's network address) serves the class's phones
+    // too; the default, loopback, only this computer.
+    let address = trunk_args
+        .iter()
+        .position(|a| a == "--address")
+        .and_then(|i| trunk_args.get(i + 1))
+        .map_or(ADDRESS, String::as_str);
+    let mut trunk = ctx.cmd("trunk").args(["serve", "--offline"]);
+    if address == ADDRESS {
+        trunk = trunk.args(["--address", ADDRESS]);
+    }
+    let trunk = trunk.args(["--port", PORT]).args(trunk_args);
     say!("running {trunk}");
-    say!("attnlab is being served at http://{ADDRESS}:{PORT}");
+    say!("attnlab is being served at http://{address}:{PORT}");
     say!("(the first build takes a while; trunk rebuilds on every change; Ctrl-C stops)");
     trunk.run()
 }

@@ -25,6 +25,7 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
             },
         };
         let which = shown.as_ref().map_or(Shown::Current, |(w, _)| *w);
+        let loopback = links.current.with(|l| super::is_loopback(l));
         let (label, note) = match which {
             Shown::Current => (
                 tr(
@@ -59,6 +60,11 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
                 aria-haspopup="dialog" on:click=move |_| links.show(which)>
                 {content}
                 {note.map(|n| view! { <span class="qr-corner-note">{n}</span> })}
+                {loopback.then(|| view! {
+                    <span class="qr-corner-note" data-testid="qr-corner-loopback">
+                        {tr(lang, "this computer only: phones cannot open it", "仅限本机：手机无法打开")}
+                    </span>
+                })}
             </button>
         })
     }

@@ -91,7 +91,15 @@ fn body(links: QrLinks, lang: Lang) -> impl IntoView + use<> {
             };
             view! {
                 <QrSvg qr=qr label=label testid="qr-code"/>
-                <p class="qr-caption" data-testid="qr-caption" data-shown=which.code()>{caption}</p>
+                {if super::is_loopback(&link) {
+                    // The caption would promise what the code cannot do.
+                    view! {
+                        <p class="qr-caption qr-loopback" data-testid="qr-caption" data-shown=which.code()
+                            data-loopback="true">{super::loopback_note(lang)}</p>
+                    }.into_any()
+                } else {
+                    view! { <p class="qr-caption" data-testid="qr-caption" data-shown=which.code()>{caption}</p> }.into_any()
+                }}
                 <p class="qr-link" data-testid="qr-link" translate="no">{link}</p>
             }
             .into_any()

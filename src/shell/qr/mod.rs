@@ -9,8 +9,48 @@ mod dialog;
 use attnlab_lab::qr::{self, Qr, TooLong};
 use leptos::prelude::*;
 
+use crate::i18n::Lang;
+
 pub use corner::QrCorner;
 pub use dialog::{QrButton, QrDialog};
+
+/// Whether a link's host names this computer only (`localhost`, `127.x.x.x`, `[::1]`,
+/// `0.0.0.0`): a phone that scans its code reaches itself, not this page.
+pub fn is_loopback(link: &str) -> bool {
+    let after_scheme = link.split_once("://").map_or(link, |(_, rest)| rest);
+    let authority = after_scheme
+        .split(['/', '#', '?'])
+        .next()
+        .unwrap_or_default();
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    let host = host.to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host == "::1"
+        || host == "0.0.0.0"
+        || host.strip_prefix("127.").is_some_and(|rest| {
+            rest.split('.').count() == 3 && rest.split('.').all(|p| p.parse::<u8>().is_ok())
+        })
+}
+
+/// What the code of a loopback link cannot do, and what to do instead (the command kept
+/// as it is in every language).
+pub fn loopback_note(lang: Lang) -> impl IntoView + use<> {
+    let (before, after) = match lang {
+        Lang::En => (
+            "This link names this computer itself (a loopback address): a phone cannot open it. Serve the lab with ",
+            " and open it by this computer's network address.",
+        ),
+        Lang::Zh => (
+            "此链接指向本机自身（回环地址）：手机无法打开。请用 ",
+            " 启动实验，并用本机的网络地址打开它。",
+        ),
+    };
+    view! { {before}<code translate="no">"cargo xtask serve --address 0.0.0.0"</code>{after} }
+}
 
 /// Which link the dialog shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +112,35 @@ impl QrLinks {
         match which {
             Shown::Current => Some((self.current.get(), self.current_code.get())),
             Shown::Step => Some((self.step.get()?, self.step_code.get()?)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback;
+
+    #[test]
+    fn loopback_hosts_are_told_apart_from_the_network() {
+        for link in [
+            "http://127.0.0.1:8080/#v1.e30",
+            "http://localhost:8080/",
+            "http://LOCALHOST/x",
+            "http://[::1]:8080/#v1",
+            "http://0.0.0.0:8080/",
+            "http://127.1.2.3/",
+            "http://lab.localhost/",
+        ] {
+            assert!(is_loopback(link), "{link}");
+        }
+        for link in [
+            "http://192.168.1.20:8080/#v1.e30",
+            "https://example.org/attnlab/#v1",
+            "http://127.0.0.1.example.org/",
+            "http://[fe80::1]/",
+            "http://10.0.0.5/",
+        ] {
+            assert!(!is_loopback(link), "{link}");
         }
     }
 }
