@@ -36,8 +36,11 @@ async function changes(canvas: Locator, before: string, what: string) {
 test('the PE heatmap paints positions × dimensions and follows the width and the count', async ({ page }) => {
   await open(page);
   const pe = page.getByTestId('pe-heatmap');
-  await expect(pe).toHaveAttribute('data-rows', '11');
+  // At least 64 positions, whatever the sentence's length (11 tokens here), so the slow
+  // dimensions' waves show; a longer sentence draws all of its own.
+  await expect(pe).toHaveAttribute('data-rows', '64');
   await expect(pe).toHaveAttribute('data-cols', '64');
+  await expect(page.getByTestId('pos-count')).toHaveAttribute('placeholder', '64');
   // The canvas really has ink: more than one colour.
   const colours = await pe.evaluate((c) => {
     const canvas = c as HTMLCanvasElement;
@@ -136,9 +139,9 @@ test('the rotation residual is at f32 rounding for sinusoids; learned and none s
     expect(await value(residual)).toBeLessThan(1e-4);
   }
   // k beyond the positions: a sentence, not a number.
-  await page.getByTestId('pos-k').fill('11');
+  await page.getByTestId('pos-k').fill('64');
   await page.getByTestId('pos-k').press('Enter');
-  await expect(page.getByTestId('pe-rotation-message')).toContainText('no pair p, p + 11');
+  await expect(page.getByTestId('pe-rotation-message')).toContainText('no pair p, p + 64');
 
   await page.getByTestId('pos-kind').selectOption('learned');
   await expect(page.getByTestId('pe-rotation-message')).toContainText('Learned position vectors are free parameters');
@@ -206,7 +209,7 @@ test('cross-attention and a one-word sentence get a sentence, not a broken check
   await expect(page.getByTestId('bow-short')).toBeVisible();
   await expect(page.getByTestId('bow-shuffle')).toBeDisabled();
   await page.getByTestId('sentence-input').fill('');
-  await expect(page.getByTestId('pe-heatmap')).toHaveAttribute('data-rows', '1');
+  await expect(page.getByTestId('pe-heatmap')).toHaveAttribute('data-rows', '64');
   await page.getByLabel('cross (encoder–decoder)').check();
   await expect(page.getByTestId('bow-cross')).toBeVisible();
 });

@@ -14,7 +14,6 @@ pub use position_knobs::PositionKnobs;
 pub use rotation_readout::RotationReadout;
 
 use attnlab_core::position::PositionKind;
-use attnlab_lab::Tokens;
 use attnlab_lab::pages::positions;
 use attnlab_lab::state::MAX_TOKENS;
 use attnlab_plot::number;
@@ -24,11 +23,16 @@ use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t};
 use crate::state::use_app_state;
 
+/// Positions drawn when none are asked for, at the least: enough for the slow
+/// dimensions' waves to show (a sentence's dozen positions show barely a turn of them).
+pub const POSITIONS_DRAWN_AT_LEAST: usize = 64;
+
 /// The page's local view settings (not part of the model): how many positions to draw,
 /// which dimensions as curves, the offset `k` of the rotation check.
 #[derive(Debug, Clone, Copy)]
 pub struct PositionView {
-    /// Positions drawn; `None` = as many as the sentence has tokens.
+    /// Positions drawn; `None` = as many as the sentence has tokens, and at least
+    /// [`POSITIONS_DRAWN_AT_LEAST`].
     pub count: RwSignal<Option<usize>>,
     /// The dimensions drawn as curves, as typed.
     pub dims: RwSignal<Option<String>>,
@@ -48,7 +52,11 @@ pub fn PositionsPage() -> impl IntoView {
     };
     let n = Memo::new(move |_| {
         let tokens = state.tokens.with(|t| t.used().len());
-        local.count.get().unwrap_or(tokens).clamp(1, MAX_TOKENS)
+        local
+            .count
+            .get()
+            .unwrap_or(tokens.max(POSITIONS_DRAWN_AT_LEAST))
+            .clamp(1, MAX_TOKENS)
     });
     let invalid = Memo::new(move |_| {
         state.model.with(|m| {
@@ -74,7 +82,6 @@ pub fn PositionsPage() -> impl IntoView {
         dot.with(|g| positions::dot_heatmap(g, lang.get()).ok())
     });
     let spread = Memo::new(move |_| dot.with(positions::diagonal_spread));
-    let token_count = move || state.tokens.with(Tokens::is_empty);
     let input_shape = move || {
         state.encoded.with(|x| {
             x.as_ref().ok().map(|x| {
@@ -137,12 +144,6 @@ pub fn PositionsPage() -> impl IntoView {
                          选择正弦或可学习的位置编码即可画出它们——并看看下面的打乱检验。",
                     )}
                 </p>
-            })}
-            {move || token_count().then(|| view! {
-                <p class="explain-note">{t(
-                    "No sentence yet: the figures show the first position only; type a sentence or set the number of positions.",
-                    "还没有句子：图中只显示第一个位置；请输入一个句子，或设置位置数。",
-                )}</p>
             })}
             <div class="positions-figures">
                 <figure class="explain-figure wide" data-testid="pe-table-figure">
