@@ -162,7 +162,7 @@ pub fn causality(kind: AttentionKind, lang: Lang) -> String {
                 .to_string(),
             AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
                 "{}：可以做成因果的，且仍为 O(n)：查询 t 只读取累加和 \
-                 S_t = Σ_(j≤t) φ(k_j) v_jᵀ 与 z_t = Σ_(j≤t) φ(k_j)，即一个 RNN（下文逐步演示）。",
+                 S_t = Σ_(j≤t) φ(k_j) v_jᵀ 与 z_t = Σ_(j≤t) φ(k_j)，即一个 RNN（见上方的逐步演示）。",
                 kind.name()
             ),
             AttentionKind::Efficient => "高效注意力：不能做成因果的：它一次性在所有位置上对键归一化，\
@@ -189,7 +189,7 @@ fn causality_en(kind: AttentionKind) -> String {
         }
         AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
             "{}: can be made causal and stays O(n): query t reads only the running sums \
-             S_t = Σ_(j≤t) φ(k_j) v_jᵀ and z_t = Σ_(j≤t) φ(k_j), an RNN (stepped through below).",
+             S_t = Σ_(j≤t) φ(k_j) v_jᵀ and z_t = Σ_(j≤t) φ(k_j), an RNN (stepped through in the panel above).",
             kind.name()
         ),
         AttentionKind::Efficient => format!(
