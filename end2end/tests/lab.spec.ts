@@ -683,3 +683,49 @@ for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
     await page.screenshot({ path: `/tmp/lab-${w}-full.png`, fullPage: true });
   });
 }
+
+test('with four variants, the two chosen to be side by side fill the first row, and the pair is in the link', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page);
+  await expect(page.getByTestId('side-by-side')).toHaveCount(0);
+  await page.getByTestId('add-variant').click();
+  await page.getByTestId('add-variant').click();
+  await expect(page.getByTestId('variant')).toHaveCount(4);
+  const bar = page.getByTestId('side-by-side');
+  await expect(bar).toBeVisible();
+  // The first row shows the compared pair: A and B by default.
+  const top = async (i: number) => (await variant(page, i).boundingBox())!.y;
+  expect(Math.abs((await top(0)) - (await top(1)))).toBeLessThan(2);
+  expect(await top(2)).toBeGreaterThan((await top(0)) + 100);
+  // C and D side by side: they move to the first row, A and B below; the difference is C − D.
+  await bar.getByTestId('side-a').selectOption('2');
+  await bar.getByTestId('side-b').selectOption('3');
+  await expect(page.getByTestId('compare-a')).toHaveValue('2');
+  await expect(page.getByTestId('compare-b')).toHaveValue('3');
+  await expect(difference(page)).toHaveAttribute('aria-label', /^C − D/);
+  expect(Math.abs((await top(2)) - (await top(3)))).toBeLessThan(2);
+  expect(await top(0)).toBeGreaterThan((await top(2)) + 100);
+  const viewport = page.viewportSize()!;
+  for (const i of [2, 3]) {
+    const box = (await head(variant(page, i)).boundingBox())!;
+    expect(box.y, `variant ${i}'s heatmap starts in the first screen`).toBeLessThan(viewport.height);
+  }
+  // The link keeps the pair.
+  await page.waitForTimeout(400);
+  const other = await page.context().newPage();
+  await other.setViewportSize({ width: 1440, height: 900 });
+  await other.goto(await page.getByTestId('share-link').inputValue());
+  await expect(other.getByTestId('side-a')).toHaveValue('2');
+  await expect(other.getByTestId('side-b')).toHaveValue('3');
+  await other.close();
+});
+
+test('a head title names what sets its variant apart before the model every variant shares', async ({ page }) => {
+  await open(page);
+  const b = variant(page, 1);
+  await b.getByTestId('mask-causal').check();
+  await b.getByTestId('temperature-value').fill('0.5');
+  await b.getByTestId('temperature-value').press('Enter');
+  await expect(head(b)).toHaveAttribute('aria-label', /^B · Head 0 · dot-product softmax · τ 0\.5 · causal · 4 heads · d_model 64/);
+  await expect(head(variant(page, 0))).toHaveAttribute('aria-label', /^A · Head 0 · scaled dot-product softmax · 4 heads/);
+});

@@ -112,6 +112,17 @@ pub fn VariantPanel(
 
     view! {
         <section class="panel variant" data-testid="variant" data-variant=name
+            // With three or four variants the compared pair comes first, side by side.
+            style:order=move || {
+                let (i, (a, b)) = (index.get(), state.compare.get());
+                let many = state.variants.with(Vec::len) > 2;
+                match () {
+                    () if !many => "0",
+                    () if i == a => "0",
+                    () if i == b => "1",
+                    () => "2",
+                }
+            }
             aria-busy=move || memos.busy.get().to_string()
             aria-label=move || match lang.get() {
                 Lang::En => format!("Variant {}", name()),

@@ -1,4 +1,4 @@
-use attnlab_lab::Page;
+use attnlab_lab::{Page, View};
 use leptos::prelude::*;
 
 use super::token_strip::Side;
@@ -206,6 +206,34 @@ fn LabPage() -> impl IntoView {
                     {t("+ add variant", "+ 添加变体")}
                 </button>
                 <span class="why is-shown">{move || add_why().map(|w| w.get(lang.get()))}</span>
+                // With three or four variants, the two side by side in the first row are
+                // the compared pair (its difference is below them); the others follow.
+                <Show when=move || { count() > 2 }>
+                    <div class="side-by-side" role="group" data-testid="side-by-side"
+                        aria-label=t("Variants side by side", "并排显示的变体")>
+                        <span class="field-label-inline">{t("side by side: ", "并排：")}</span>
+                        {[false, true].into_iter().map(|second| view! {
+                            <select data-testid=if second { "side-b" } else { "side-a" }
+                                aria-label=move || match (second, lang.get()) {
+                                    (false, l) => l.pick("first variant side by side", "并排的第一个变体"),
+                                    (true, l) => l.pick("second variant side by side", "并排的第二个变体"),
+                                }
+                                on:change=move |ev| {
+                                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                                        state.compare.update(|c| *c = View::compare_picked(*c, second, i));
+                                    }
+                                }>
+                                {move || names().into_iter().enumerate().map(|(i, n)| {
+                                    let sel = move || {
+                                        let c = state.compare.get();
+                                        (if second { c.1 } else { c.0 }) == i
+                                    };
+                                    view! { <option value=i.to_string() selected=sel translate="no">{n}</option> }
+                                }).collect_view()}
+                            </select>
+                        }).collect_view()}
+                    </div>
+                </Show>
             </div>
             <Show when=move || { count() > 1 }>
                 <div class="variant-switch" role="group" data-testid="variant-switch"
@@ -224,7 +252,8 @@ fn LabPage() -> impl IntoView {
                 </div>
             </Show>
             <div class="lab-variants" data-phone-show=phone_show>
-                <div class="variants" style=move || format!("--variant-count: {}", count())>
+                <div class="variants" style=move || format!("--variant-count: {}", count())
+                    data-side-by-side=move || { let (a, b) = state.compare.get(); format!("{a} {b}") }>
                     <For
                         each=move || state.variants.get()
                         key=|slot| slot.id
