@@ -144,3 +144,17 @@ test('cross-attention and a one-token sentence give messages, not errors', async
   await page.getByTestId('sentence-input').fill('');
   await expect(page.getByTestId('linear-empty')).toBeVisible();
 });
+
+test('the implied matrix sits beside the softmax matrix it is compared with, and the difference under them', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page);
+  const box = async (id: string) => (await page.getByTestId(id).boundingBox())!;
+  await expect(page.getByTestId('lin-implied')).toHaveAttribute('data-rendered-tokens', /^[1-9]/);
+  const [softmax, implied, difference] = [await box('lin-softmax'), await box('lin-implied'), await box('lin-difference')];
+  expect(Math.abs(implied.y - softmax.y), 'same row').toBeLessThan(2);
+  expect(implied.x).toBeGreaterThan(softmax.x + softmax.width);
+  // Next to it: the gap between the two is a gutter, not a column.
+  expect(implied.x - (softmax.x + softmax.width)).toBeLessThan(0.25 * softmax.width);
+  expect(difference.y).toBeGreaterThan(softmax.y + softmax.height);
+  expect(Math.abs(difference.x - softmax.x)).toBeLessThan(2);
+});

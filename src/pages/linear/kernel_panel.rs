@@ -109,9 +109,9 @@ pub fn KernelPanel(
             }}</h3>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="linear-error">{e}</p> })}
             <div class="linear-quad">
-                <HeatmapCanvas figure=fig(0) testid="lin-softmax" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
-                <HeatmapCanvas figure=fig(1) testid="lin-implied" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
-                <HeatmapCanvas figure=fig(2) testid="lin-difference" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <div class="linear-cell"><HeatmapCanvas figure=fig(0) testid="lin-softmax" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>
+                <div class="linear-cell"><HeatmapCanvas figure=fig(1) testid="lin-implied" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>
+                <div class="linear-cell"><HeatmapCanvas figure=fig(2) testid="lin-difference" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>
                 <div class="linear-numbers">{numbers}</div>
             </div>
             <LineChartCanvas chart=chart testid="spectrum-chart" legend=ChartLegend::Below class="line-chart-canvas"/>

@@ -79,9 +79,9 @@ pub fn LinformerPanel(
             </label>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="linformer-error">{e}</p> })}
             <div class="linear-triple">
-                <HeatmapCanvas figure=fig(0) testid="linformer-e" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
-                <HeatmapCanvas figure=fig(1) testid="linformer-f" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
-                <HeatmapCanvas figure=fig(2) testid="linformer-attention" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/>
+                <div class="linear-cell"><HeatmapCanvas figure=fig(0) testid="linformer-e" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>
+                <div class="linear-cell"><HeatmapCanvas figure=fig(1) testid="linformer-f" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>
+                <div class="linear-cell"><HeatmapCanvas figure=fig(2) testid="linformer-attention" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>
             </div>
         </section>
     }
