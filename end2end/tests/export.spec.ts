@@ -25,7 +25,7 @@ test('the lab heatmap exports as PNG (2×), SVG, CSV and JSON', async ({ page })
   await page.getByTestId('heatmap-export-menu').locator('summary').click();
 
   const json = await save(page, 'heatmap', 'json');
-  expect(json.name).toMatch(/^attnlab-a-head-0-.*\.json$/);
+  expect(json.name).toMatch(/^attnlab-a-scaled-dot-product-softmax-head-0-.*\.json$/);
   const matrix = JSON.parse(json.bytes.toString('utf8'));
   expect(matrix.format).toBe('attnlab-matrix/1');
   expect(matrix.rows).toHaveLength(11);
@@ -91,7 +91,7 @@ test('the variant\'s input exports as attnlab-tensors, with the command that dra
   await expect(page.getByTestId('heatmap-export-status')).toContainText('attnlab compute attnlab-a-tensors.json');
   const command = page.getByTestId('heatmap-export-command');
   await expect(command).toContainText("attnlab render --state 'v1.");
-  await expect(command).toContainText("--figure heatmap --variant 'A' --head 0 -o attnlab-a-head-0-");
+  await expect(command).toContainText("--figure heatmap --variant 'A' --head 0 -o attnlab-a-scaled-dot-product-softmax-head-0-");
 });
 
 test('the difference exports too, named for what it holds', async ({ page }) => {

@@ -174,10 +174,10 @@ test("the heatmap's label and figure follow the language", async ({ page }) => {
   await page.goto('/');
   const heatmap = page.getByTestId('heatmap');
   await expect(heatmap).toHaveAttribute('data-rendered-tokens', '11');
-  await expect(heatmap).toHaveAttribute('aria-label', /^A · Head 0 · scaled dot-product softmax · 4 heads · d_model 64: 11 query tokens \(rows\) by 11 keys/);
+  await expect(heatmap).toHaveAttribute('aria-label', /^A · scaled dot-product softmax · Head 0 · 4 heads · d_model 64: 11 query tokens \(rows\) by 11 keys/);
   const english = await heatmap.screenshot();
   await toChinese(page);
-  await expect(heatmap).toHaveAttribute('aria-label', /^A · 头 0 · 缩放点积 softmax · 4 个头 · d_model 64：11 个查询词元（行）× 11 个键（列）。/);
+  await expect(heatmap).toHaveAttribute('aria-label', /^A · 缩放点积 softmax · 头 0 · 4 个头 · d_model 64：11 个查询词元（行）× 11 个键（列）。/);
   // The figure is painted again with its Chinese words.
   await expect.poll(async () => Buffer.compare(await heatmap.screenshot(), english)).not.toBe(0);
   await expect(page.getByTestId('head-grid').first()).toHaveAttribute('aria-label', /^全部 4 个头的小图/);

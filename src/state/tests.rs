@@ -18,7 +18,12 @@ fn memos_follow_the_sentence_and_the_head() {
         assert_eq!(slots.len(), 2);
         let a = slots[0].memos.selected;
         assert_eq!(a.with(|h| h.as_ref().map(Heatmap::n_rows)), Some(11));
-        assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 0"));
+        assert!(
+            a.get()
+                .unwrap()
+                .title()
+                .starts_with("A \u{b7} scaled dot-product softmax \u{b7} Head 0")
+        );
         assert_eq!(slots[0].memos.grid.with(Vec::len), 4);
 
         state.sentence.set("   ".into());
@@ -27,9 +32,19 @@ fn memos_follow_the_sentence_and_the_head() {
 
         state.sentence.set("我爱机器学习".into());
         state.head.set(3);
-        assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 3"));
+        assert!(
+            a.get()
+                .unwrap()
+                .title()
+                .starts_with("A \u{b7} scaled dot-product softmax \u{b7} Head 3")
+        );
         state.head.set(99);
-        assert!(a.get().unwrap().title().starts_with("A \u{b7} Head 3"));
+        assert!(
+            a.get()
+                .unwrap()
+                .title()
+                .starts_with("A \u{b7} scaled dot-product softmax \u{b7} Head 3")
+        );
     });
 }
 

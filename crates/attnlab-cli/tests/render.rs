@@ -113,7 +113,7 @@ fn the_default_link_renders_head_0_with_every_token() {
     }
     assert!(
         t.contains(
-            &"A \u{b7} Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+            &"A \u{b7} scaled dot-product softmax \u{b7} Head 0 \u{b7} 4 heads \u{b7} d_model 64"
                 .to_string()
         )
     );
@@ -138,7 +138,7 @@ fn a_cross_attention_link_with_its_own_settings() {
         assert!(t.contains(&word.to_string()), "{word} in {t:?}");
     }
     assert!(
-        t[0].starts_with("B \u{b7} Head 1 \u{b7} dot-product softmax \u{b7} causal \u{b7} 2 heads"),
+        t[0].starts_with("B \u{b7} dot-product softmax \u{b7} causal \u{b7} Head 1 \u{b7} 2 heads"),
         "{t:?}"
     );
     assert_eq!(cells(&svg), (24, 4, 6), "4 target queries × 6 source keys");

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 pub const MATRIX_FORMAT: &str = "attnlab-matrix/1";
 
 /// `attnlab-` and the figure's title in lower-case words joined by `-` (at most 80
-/// characters), then `.ext`; e.g. `"A · Head 2 · scaled dot-product softmax"` →
-/// `attnlab-a-head-2-scaled-dot-product-softmax.svg`.
+/// characters), then `.ext`; e.g. `"A · scaled dot-product softmax · Head 2"` →
+/// `attnlab-a-scaled-dot-product-softmax-head-2.svg`.
 pub fn file_name(title: &str, ext: &str) -> String {
     let mut slug = String::new();
     for word in title

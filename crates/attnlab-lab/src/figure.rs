@@ -13,12 +13,17 @@ use crate::i18n::{Lang, plot_words};
 use crate::state::{ModelConfig, Variant};
 
 /// The title of one head's figure in `lang`, e.g.
-/// `"Head 0 · scaled dot-product softmax · 4 heads · d_model 64"`.
+/// `"scaled dot-product softmax · Head 0 · 4 heads · d_model 64"`: what sets the
+/// variant apart first, then the head and the model every variant shares, so a title cut
+/// to a narrow panel still shows where two variants differ.
 pub fn head_title(model: &ModelConfig, variant: &Variant, head: usize, lang: Lang) -> String {
-    let described = variant.describe(model, lang);
+    let (own, shared) = (
+        variant.describe_own(lang),
+        crate::state::model_label(model, lang),
+    );
     match lang {
-        Lang::En => format!("Head {head} \u{b7} {described}"),
-        Lang::Zh => format!("头 {head} \u{b7} {described}"),
+        Lang::En => format!("{own} \u{b7} Head {head} \u{b7} {shared}"),
+        Lang::Zh => format!("{own} \u{b7} 头 {head} \u{b7} {shared}"),
     }
 }
 
@@ -396,7 +401,7 @@ mod tests {
         let title = head_title(&state.model, &state.variants[0], 0, Lang::En);
         assert_eq!(
             title,
-            "Head 0 \u{b7} scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+            "scaled dot-product softmax \u{b7} Head 0 \u{b7} 4 heads \u{b7} d_model 64"
         );
         let h = head_heatmap(title, &labels, &labels, &a.heads[0]).unwrap();
         assert_eq!((h.n_rows(), h.n_cols()), (11, 11));

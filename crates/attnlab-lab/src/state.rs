@@ -289,18 +289,29 @@ impl Variant {
     }
 
     /// A short human description in `lang`, e.g.
-    /// `"scaled dot-product softmax · 4 heads · d_model 64"`.
+    /// `"scaled dot-product softmax · 4 heads · d_model 64"`: what sets this variant
+    /// apart ([`Variant::describe_own`]), then the model every variant shares.
     pub fn describe(&self, model: &ModelConfig, lang: Lang) -> String {
+        format!(
+            "{} \u{b7} {}",
+            self.describe_own(lang),
+            model_label(model, lang)
+        )
+    }
+
+    /// What sets this variant apart, in `lang`: its score and attention, τ when it is
+    /// not 1 and the masks that are on, e.g. `"dot-product softmax · τ 0.5 · causal"`.
+    /// Titles put it first, so a title cut to a narrow panel still shows where two
+    /// variants differ.
+    pub fn describe_own(&self, lang: Lang) -> String {
         let score = score_label(self.score, lang);
-        let (k, heads, d) = (self.linformer_k, model.heads, model.d_model);
+        let k = self.linformer_k;
         let kind = match (self.attention, lang) {
             (AttentionKind::Softmax, _) => format!("{score} softmax"),
             (AttentionKind::Linformer, _) => format!("Linformer (k = {k})"),
             (other, Lang::En) => format!("{} linear attention", other.name()),
             (other, Lang::Zh) => format!("{} 线性注意力", other.name()),
         };
-        // What sets this variant apart comes first, the model every variant shares last:
-        // a title cut to a narrow panel still shows where two variants differ.
         let mut own = vec![kind];
         if self.temperature != 1.0 {
             own.push(format!(
@@ -326,12 +337,17 @@ impl Variant {
         if !masks.is_empty() {
             own.push(masks.join(lang.pick(", ", "、")));
         }
-        let own = own.join(" \u{b7} ");
-        match lang {
-            Lang::En if heads == 1 => format!("{own} \u{b7} 1 head \u{b7} d_model {d}"),
-            Lang::En => format!("{own} \u{b7} {heads} heads \u{b7} d_model {d}"),
-            Lang::Zh => format!("{own} \u{b7} {heads} 个头 \u{b7} d_model {d}"),
-        }
+        own.join(" \u{b7} ")
+    }
+}
+
+/// The model every variant shares, in `lang`: `"4 heads · d_model 64"`.
+pub fn model_label(model: &ModelConfig, lang: Lang) -> String {
+    let (heads, d) = (model.heads, model.d_model);
+    match lang {
+        Lang::En if heads == 1 => format!("1 head \u{b7} d_model {d}"),
+        Lang::En => format!("{heads} heads \u{b7} d_model {d}"),
+        Lang::Zh => format!("{heads} 个头 \u{b7} d_model {d}"),
     }
 }
 

@@ -25,7 +25,8 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
             },
         };
         let which = shown.as_ref().map_or(Shown::Current, |(w, _)| *w);
-        let loopback = links.current.with(|l| super::is_loopback(l));
+        // Above the code, which keeps its corner; only when there is a code to scan.
+        let loopback = shown.is_some() && links.current.with(|l| super::is_loopback(l));
         let (label, note) = match which {
             Shown::Current => (
                 tr(
@@ -58,13 +59,13 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
         Some(view! {
             <button type="button" class="qr-corner" data-testid="qr-corner" data-shown=which.code()
                 aria-haspopup="dialog" on:click=move |_| links.show(which)>
-                {content}
-                {note.map(|n| view! { <span class="qr-corner-note">{n}</span> })}
                 {loopback.then(|| view! {
                     <span class="qr-corner-note" data-testid="qr-corner-loopback">
                         {tr(lang, "this computer only: phones cannot open it", "仅限本机：手机无法打开")}
                     </span>
                 })}
+                {content}
+                {note.map(|n| view! { <span class="qr-corner-note">{n}</span> })}
             </button>
         })
     }
