@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from './fixtures';
+import { DEFAULT_SENTENCE, expect, test } from './fixtures';
 import { serveStatic } from '../serve.mjs';
 
 // Deployment: dist/ from any base path, offline after the first visit, no request to
@@ -74,6 +74,17 @@ test('a reload right after typing keeps every keystroke, whatever the timing', a
   await page.reload();
   await expect(input).toHaveValue('one two three four');
   await expect(page.getByTestId('token-strip').getByTestId('token')).toHaveCount(4);
+});
+
+test('opening the address again (not a reload) opens what it names, not the last state', async ({ page }) => {
+  await page.goto('/');
+  const input = page.locator('#sentence-input');
+  await input.fill('typed before leaving');
+  await page.goto('/');
+  await expect(input).toHaveValue(DEFAULT_SENTENCE);
+  await input.fill('typed again');
+  await page.reload();
+  await expect(input).toHaveValue('typed again');
 });
 
 test('a Content-Security-Policy allows only what the app needs, and nothing violates it', async ({ page }) => {

@@ -616,12 +616,37 @@ pub fn reopened<'a>(record: &'a str, address: &str) -> Option<&'a str> {
     lines.any(|a| a == address).then_some(latest)
 }
 
-/// The state kept by the page that last showed this tab, if it left from `address`.
+/// The state kept by the page that last showed this tab, when this page is a reload of
+/// it (not a link or an address opened in the same tab) at an address it wrote.
 fn unsaved_edits(address: &str) -> Option<String> {
-    let storage = web_sys::window()?.session_storage().ok()??;
+    let window = web_sys::window()?;
+    let storage = window.session_storage().ok()??;
     let saved = storage.get_item(LATEST_KEY).ok()??;
     let _ = storage.remove_item(LATEST_KEY);
-    reopened(&saved, address).map(str::to_string)
+    is_reload(&window)
+        .then(|| reopened(&saved, address).map(str::to_string))
+        .flatten()
+}
+
+/// Whether this page was opened by a reload (Navigation Timing's `type`).
+fn is_reload(window: &web_sys::Window) -> bool {
+    use wasm_bindgen::{JsCast, JsValue};
+    let Some(performance) = window.performance() else {
+        return false;
+    };
+    let get = |target: &JsValue, key: &str| js_sys::Reflect::get(target, &JsValue::from_str(key));
+    let entries = get(performance.as_ref(), "getEntriesByType")
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| {
+            f.call1(performance.as_ref(), &JsValue::from_str("navigation"))
+                .ok()
+        });
+    entries
+        .and_then(|e| get(&e, "0").ok())
+        .and_then(|entry| get(&entry, "type").ok())
+        .and_then(|t| t.as_string())
+        .is_some_and(|t| t == "reload")
 }
 
 /// Keeps `latest` (a fragment) beside the addresses this page wrote or opened with, for
