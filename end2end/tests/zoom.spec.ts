@@ -195,10 +195,12 @@ test('Lines: the threshold draws only the strong links of a 300-token text, and 
   // The default: weight ≥ 0.05, at most 20 links per query.
   await expect(lines).toHaveAttribute('data-threshold', '0.05');
   await expect(page.getByTestId('lines-threshold-value')).toHaveValue('0.050');
+  await expect(lines).toHaveAttribute('aria-label', /line opacity = weight · weights ≥ 0\.050/);
   const atDefault = Number(await attr(lines, 'data-lines'));
   expect(atDefault).toBeGreaterThan(0);
   expect(atDefault).toBeLessThanOrEqual(N * 20);
   await page.screenshot({ path: '/tmp/lines-threshold.png' });
+  await lines.screenshot({ path: '/tmp/lines-threshold-canvas.png' });
 
   // Every line (0): thousands, the hairball the threshold avoids.
   await page.getByTestId('lines-threshold-value').fill('0');

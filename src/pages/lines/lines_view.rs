@@ -76,11 +76,23 @@ pub fn LinesView() -> impl IntoView {
                     return None;
                 }
                 let lang = lang.get();
-                let t = match lang {
-                    Lang::En => format!("Variant {} \u{b7} line opacity = weight", title()),
-                    Lang::Zh => format!("变体 {} \u{b7} 线的不透明度 = 权重", title()),
-                };
                 let threshold = state.lines_threshold.get() as f32 / 1000.0;
+                // The threshold is in the title, so an exported image says it too.
+                let least = number::decimals(threshold, 3);
+                let t = match (lang, threshold > 0.0) {
+                    (Lang::En, false) => {
+                        format!("Variant {} \u{b7} line opacity = weight", title())
+                    }
+                    (Lang::En, true) => format!(
+                        "Variant {} \u{b7} line opacity = weight \u{b7} weights \u{2265} {least}",
+                        title()
+                    ),
+                    (Lang::Zh, false) => format!("变体 {} \u{b7} 线的不透明度 = 权重", title()),
+                    (Lang::Zh, true) => format!(
+                        "变体 {} \u{b7} 线的不透明度 = 权重 \u{b7} 权重 \u{2265} {least}",
+                        title()
+                    ),
+                };
                 token_lines(t, rows, cols, &heads, f, lang)
                     .ok()
                     .map(|l| l.with_threshold(threshold))
