@@ -13,6 +13,8 @@ pub const TABLE_LIMIT: usize = 64;
 /// A cell as a sentence: "row the (3), column cat (1): 0.123", or that it is masked.
 pub fn cell_sentence(h: &Heatmap, row: usize, col: usize, lang: Lang) -> Option<String> {
     let (r, c) = (h.row_labels().get(row)?, h.col_labels().get(col)?);
+    // Named by their index in the whole matrix (a zoomed figure is a part of it).
+    let (at_row, at_col) = (h.origin().0 + row, h.origin().1 + col);
     let value = if h.is_blocked(row, col) {
         lang.pick("masked", "已掩码").to_string()
     } else {
@@ -20,12 +22,12 @@ pub fn cell_sentence(h: &Heatmap, row: usize, col: usize, lang: Lang) -> Option<
     };
     Some(match lang {
         Lang::En => format!(
-            "{} {r} ({row}), {} {c} ({col}): {value}",
+            "{} {r} ({at_row}), {} {c} ({at_col}): {value}",
             h.row_axis(),
             h.col_axis()
         ),
         Lang::Zh => format!(
-            "{} {r}（{row}），{} {c}（{col}）：{value}",
+            "{} {r}（{at_row}），{} {c}（{at_col}）：{value}",
             h.row_axis(),
             h.col_axis()
         ),

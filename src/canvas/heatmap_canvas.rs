@@ -9,6 +9,9 @@ use super::repaint::repaint_effect;
 use crate::i18n::Lang;
 use crate::state::use_app_state;
 
+/// Two cells (row, column) of a matrix: the corners of a rectangle dragged over it.
+pub type CellPair = ((usize, usize), (usize, usize));
+
 /// What pointing at a [`HeatmapCanvas`] (or moving its keyboard focus) does.
 #[derive(Clone, Copy)]
 pub enum Pointing {
@@ -64,11 +67,21 @@ pub fn HeatmapCanvas(
     /// The `attnlab render` command that draws the same figure, when there is one.
     #[prop(optional, into)]
     command: Option<Signal<String>>,
+    /// Dragging a rectangle over the cells zooms to it: called with the two corner cells
+    /// (indices of the whole matrix). With it, a click acts on the cell where it ends
+    /// (on release), so a drag is not also a click.
+    #[prop(optional)]
+    on_zoom: Option<Callback<CellPair>>,
+    /// Set after each full paint to every how many tokens a label is written.
+    #[prop(optional)]
+    label_step: Option<RwSignal<usize>>,
 ) -> impl IntoView {
     let state = use_app_state();
     let canvas = NodeRef::<Canvas>::new();
-    // Where the cells were painted, and the device pixels per CSS pixel of that paint.
-    let cells = RwSignal::new((CellMap::EMPTY, 1.0));
+    // Where the cells were painted, the device pixels per CSS pixel of that paint, and
+    // the whole matrix's (row, column) of the first cell painted (a zoomed figure is a
+    // part of a larger one: every cell named outside is named by its index in the whole).
+    let cells = RwSignal::new((CellMap::EMPTY, 1.0, (0usize, 0usize)));
     // The frame the canvas shows, so a change of values repaints only the values.
     let shown = StoredValue::new_local(None);
 
@@ -83,18 +96,33 @@ pub fn HeatmapCanvas(
                 })
                 .unwrap_or_else(|| Err("the canvas's component is gone".into()))
         },
-        move |map, dpr| cells.set((map.unwrap_or(CellMap::EMPTY), dpr)),
+        move |map, dpr| {
+            let origin = figure.with_untracked(|h| h.as_ref().map_or((0, 0), Heatmap::origin));
+            cells.set((map.unwrap_or(CellMap::EMPTY), dpr, origin));
+            if let (Some(step), Some(el)) = (label_step, canvas.get_untracked())
+                && let Some(n) = el
+                    .get_attribute("data-label-step")
+                    .and_then(|v| v.parse().ok())
+                && step.get_untracked() != n
+            {
+                step.set(n);
+            }
+        },
     );
+    // A cell of the whole matrix, as painted: its (row, column) in the painted part.
+    let local = move |(r, c): (usize, usize), origin: (usize, usize)| {
+        Some((r.checked_sub(origin.0)?, c.checked_sub(origin.1)?))
+    };
 
     let cell_at = move |ev: &PointerEvent| {
         let el = canvas.get_untracked()?;
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
-        cells.with_untracked(|(map, _)| map.cell_at(x, y))
+        cells.with_untracked(|(map, _, (r0, c0))| map.cell_at(x, y).map(|(r, c)| (r + r0, c + c0)))
     };
     let label_row_at = move |ev: &PointerEvent| {
         let el = canvas.get_untracked()?;
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
-        cells.with_untracked(|(map, _)| map.label_row_at(x, y))
+        cells.with_untracked(|(map, _, (r0, _))| map.label_row_at(x, y).map(|r| r + r0))
     };
     // The cell read out under the canvas (`Pointing::Reading`).
     let reading_cell = RwSignal::new(None::<(usize, usize)>);
@@ -109,8 +137,19 @@ pub fn HeatmapCanvas(
         }
     };
 
+    // A rectangle being dragged (zoom): the cell where it started and the one under
+    // the pointer.
+    let drag = RwSignal::new(None::<CellPair>);
     let on_move = move |ev: PointerEvent| match pointing {
-        Pointing::Cells { .. } => set_hover(cell_at(&ev)),
+        Pointing::Cells { .. } => {
+            let cell = cell_at(&ev);
+            if let (Some((start, end)), Some(c)) = (drag.get_untracked(), cell)
+                && c != end
+            {
+                drag.set(Some((start, c)));
+            }
+            set_hover(cell);
+        }
         Pointing::Reading => reading_cell.set(cell_at(&ev)),
         Pointing::Nothing | Pointing::Rows { .. } => {}
     };
@@ -118,8 +157,19 @@ pub fn HeatmapCanvas(
         Pointing::Cells { on_cell, .. } => {
             let cell = cell_at(&ev);
             set_hover(cell);
-            if let (Some(cell), Some(cb)) = (cell, on_cell) {
-                cb.run(cell);
+            match (cell, on_zoom) {
+                (Some(cell), Some(_)) if ev.button() == 0 => {
+                    drag.set(Some((cell, cell)));
+                    if let Some(el) = canvas.get_untracked() {
+                        let _ = el.set_pointer_capture(ev.pointer_id());
+                    }
+                }
+                (Some(cell), None) => {
+                    if let Some(cb) = on_cell {
+                        cb.run(cell);
+                    }
+                }
+                _ => {}
             }
         }
         Pointing::Rows { row, on_row } => {
@@ -132,6 +182,24 @@ pub fn HeatmapCanvas(
         Pointing::Reading => reading_cell.set(cell_at(&ev)),
         Pointing::Nothing => {}
     };
+    // The end of a drag: a rectangle zooms, a press and release on one cell is a click.
+    let on_up = move |_: PointerEvent| {
+        let Some((start, end)) = drag.get_untracked() else {
+            return;
+        };
+        drag.set(None);
+        if start != end {
+            if let Some(zoom) = on_zoom {
+                zoom.run((start, end));
+            }
+        } else if let Pointing::Cells {
+            on_cell: Some(cb), ..
+        } = pointing
+        {
+            cb.run(start);
+        }
+    };
+    let on_cancel = move |_: PointerEvent| drag.set(None);
     let on_leave = move |ev: PointerEvent| match pointing {
         // A finger lifted off a touch screen leaves too: keep its reading.
         Pointing::Cells { .. } if ev.pointer_type() != "touch" => set_hover(None),
@@ -139,24 +207,27 @@ pub fn HeatmapCanvas(
         _ => {}
     };
     let on_key = move |ev: KeyboardEvent| {
-        let (rows, cols) = cells.with_untracked(|(m, _)| (m.rows(), m.cols()));
+        let (rows, cols, (r0, c0)) = cells.with_untracked(|(m, _, o)| (m.rows(), m.cols(), *o));
         if rows == 0 || cols == 0 {
             return;
         }
         match pointing {
             Pointing::Cells { hover, on_cell } => {
-                let (r, c) = hover.get_untracked().unwrap_or((0, 0));
+                // Within the painted part (indices of the whole matrix).
+                let (last_r, last_c) = (r0 + rows - 1, c0 + cols - 1);
+                let (r, c) = hover.get_untracked().unwrap_or((r0, c0));
+                let (r, c) = (r.clamp(r0, last_r), c.clamp(c0, last_c));
                 let next = match ev.key().as_str() {
-                    "ArrowUp" => (r.saturating_sub(1), c),
-                    "ArrowDown" => ((r + 1).min(rows - 1), c),
-                    "ArrowLeft" => (r, c.saturating_sub(1)),
-                    "ArrowRight" => (r, (c + 1).min(cols - 1)),
-                    "Home" => (r, 0),
-                    "End" => (r, cols - 1),
+                    "ArrowUp" => (r.saturating_sub(1).max(r0), c),
+                    "ArrowDown" => ((r + 1).min(last_r), c),
+                    "ArrowLeft" => (r, c.saturating_sub(1).max(c0)),
+                    "ArrowRight" => (r, (c + 1).min(last_c)),
+                    "Home" => (r, c0),
+                    "End" => (r, last_c),
                     "Enter" | " " => {
                         ev.prevent_default();
                         if let Some(cb) = on_cell {
-                            cb.run((r.min(rows - 1), c.min(cols - 1)));
+                            cb.run((r, c));
                         }
                         return;
                     }
@@ -168,8 +239,8 @@ pub fn HeatmapCanvas(
             Pointing::Rows { row, on_row } => {
                 let Some(r) = row.get_untracked() else { return };
                 let next = match ev.key().as_str() {
-                    "ArrowUp" => r.saturating_sub(1),
-                    "ArrowDown" => (r + 1).min(rows - 1),
+                    "ArrowUp" => r.saturating_sub(1).max(r0),
+                    "ArrowDown" => (r + 1).min(r0 + rows - 1),
                     _ => return,
                 };
                 ev.prevent_default();
@@ -185,9 +256,9 @@ pub fn HeatmapCanvas(
         focused.set(true);
         if let Pointing::Cells { hover, .. } = pointing
             && hover.get_untracked().is_none()
-            && cells.with_untracked(|(m, _)| !m.is_empty())
+            && cells.with_untracked(|(m, _, _)| !m.is_empty())
         {
-            set_hover(Some((0, 0)));
+            set_hover(Some(cells.with_untracked(|(_, _, o)| *o)));
         }
     };
 
@@ -204,10 +275,22 @@ pub fn HeatmapCanvas(
     };
     let row_highlight = format!("{kind}-row-highlight");
     let overlay = move || -> Option<AnyView> {
-        let (map, dpr) = cells.get();
+        let (map, dpr, origin) = cells.get();
         match pointing {
             Pointing::Cells { hover, .. } => {
-                let (row, col) = hover.get()?;
+                // A rectangle being dragged, else the ringed cell.
+                if let Some((start, end)) = drag.get() {
+                    let (a, b) = (local(start, origin)?, local(end, origin)?);
+                    let (top, left) = (a.0.min(b.0), a.1.min(b.1));
+                    let (bottom, right) = (a.0.max(b.0), a.1.max(b.1));
+                    let (p, _) = map.cell_bounds(top, left)?;
+                    let (_, q) = map.cell_bounds(bottom, right)?;
+                    let style = css_box(p, q, dpr);
+                    return Some(view! {
+                        <div class="zoom-drag" data-testid="zoom-drag" aria-hidden="true" style=style></div>
+                    }.into_any());
+                }
+                let (row, col) = local(hover.get()?, origin)?;
                 let (a, b) = map.cell_bounds(row, col)?;
                 let style = css_box(a, b, dpr);
                 Some(
@@ -216,7 +299,7 @@ pub fn HeatmapCanvas(
                 )
             }
             Pointing::Rows { row, .. } => {
-                let r = row.get()?;
+                let r = row.get()?.checked_sub(origin.0)?;
                 let last = map.cols().checked_sub(1)?;
                 let (a, _) = map.cell_bounds(r, 0)?;
                 let (_, b) = map.cell_bounds(r, last)?;
@@ -235,7 +318,8 @@ pub fn HeatmapCanvas(
         };
         let text = reading_cell
             .get()
-            .and_then(|(r, c)| {
+            .and_then(|cell| {
+                let (r, c) = local(cell, cells.with(|(_, _, o)| *o))?;
                 figure.with(|h| {
                     let h = h.as_ref()?;
                     Some(format!(
@@ -295,12 +379,12 @@ pub fn HeatmapCanvas(
             let h = h.as_ref()?;
             match pointing {
                 Pointing::Cells { hover, .. } => {
-                    let (r, c) = hover.get()?;
+                    let (r, c) = local(hover.get()?, h.origin())?;
                     super::cell_sentence(h, r, c, lang)
                 }
                 Pointing::Rows { row, .. } => {
                     let r = row.get()?;
-                    let label = h.row_labels().get(r)?;
+                    let label = h.row_labels().get(r.checked_sub(h.origin().0)?)?;
                     Some(match lang {
                         Lang::En => format!("{} {label} ({r})", h.row_axis()),
                         Lang::Zh => format!("{} {label}（{r}）", h.row_axis()),
@@ -328,6 +412,8 @@ pub fn HeatmapCanvas(
                 on:pointermove=on_move
                 on:pointerdown=on_down
                 on:pointerleave=on_leave
+                on:pointerup=on_up
+                on:pointercancel=on_cancel
                 on:keydown=on_key
                 on:focus=on_focus
                 on:blur=on_blur

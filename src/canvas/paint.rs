@@ -8,8 +8,8 @@ use attnlab_lab::i18n::Tr;
 use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
     LineChart, LineChartStyle, LinesStyle, Palette, TokenLines, TokenLinesMap, draw_head_grid,
-    draw_heatmap, draw_line_chart, draw_token_lines, natural_height, repaint_head_grid_values,
-    repaint_heatmap_values, repaint_heatmap_values_and_scale,
+    draw_heatmap, draw_line_chart, draw_token_lines, labels_drawn, natural_height,
+    repaint_head_grid_values, repaint_heatmap_values, repaint_heatmap_values_and_scale,
 };
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
@@ -173,6 +173,7 @@ pub fn paint_heatmap_over(
                 // A difference's range follows the knobs: its legend's scale is redrawn.
                 repaint_heatmap_values_and_scale(&area, h, &style)
             } else {
+                mark_labels(canvas, h, &style, (width, height), dpr)?;
                 draw_heatmap(&area, h, &style)
             }
             .map_err(|e| e.to_string())?;
@@ -208,6 +209,40 @@ pub fn paint_heatmap_over(
         .map_err(|_| "could not mark the canvas as painted".to_string())?;
     mark_painted();
     Ok(map)
+}
+
+/// Marks the canvas with what a full paint of `h` draws besides its shape: the range of
+/// the whole matrix's rows and columns it shows (`data-row-range`, `data-col-range`:
+/// `"first-last"`, indices of the whole), every how many tokens a label is written
+/// (`data-label-step`, 1: each one), how many row and column labels
+/// (`data-row-labels`, `data-col-labels`) and their size in CSS pixels
+/// (`data-label-px`). A values-only repaint keeps the frame, and with it these.
+fn mark_labels(
+    canvas: &HtmlCanvasElement,
+    h: &Heatmap,
+    style: &HeatmapStyle,
+    size: (u32, u32),
+    dpr: f64,
+) -> Result<(), String> {
+    let drawn = labels_drawn(h, style, size);
+    let (r0, c0) = h.origin();
+    let range = |first: usize, count: usize| match count {
+        0 => String::new(),
+        _ => format!("{first}-{}", first + count - 1),
+    };
+    for (name, value) in [
+        ("data-row-range", range(r0, h.n_rows())),
+        ("data-col-range", range(c0, h.n_cols())),
+        ("data-label-step", drawn.step.to_string()),
+        ("data-row-labels", drawn.rows.to_string()),
+        ("data-col-labels", drawn.cols.to_string()),
+        ("data-label-px", format!("{:.1}", drawn.px / dpr)),
+    ] {
+        canvas
+            .set_attribute(name, &value)
+            .map_err(|_| "could not mark the canvas as painted".to_string())?;
+    }
+    Ok(())
 }
 
 /// Draws `grid` (every head as small multiples, its selected head outlined) on a canvas
@@ -334,6 +369,11 @@ pub fn paint_token_lines(
             .set_attribute(name, &value.to_string())
             .map_err(|_| "could not mark the canvas as painted".to_string())?;
     }
+    // The least weight of a line drawn (the Lines page's threshold).
+    let threshold = lines.map_or(0.0, TokenLines::threshold);
+    canvas
+        .set_attribute("data-threshold", &threshold.to_string())
+        .map_err(|_| "could not mark the canvas as painted".to_string())?;
     mark_painted();
     Ok(map)
 }

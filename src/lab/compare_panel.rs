@@ -2,7 +2,7 @@ use attnlab_lab::View;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use super::CellInfo;
+use super::{CellInfo, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, use_lang};
 use crate::state::{CompareWhat, Compared, use_app_state};
@@ -30,6 +30,9 @@ pub fn ComparePanel() -> impl IntoView {
             Compared::Nothing | Compared::Refused(_) => None,
         })
     }));
+    // Zoomed to the lab's range of queries and keys, as the variants' heatmaps are.
+    let zoomed_figure = zoomed(figure);
+    let label_step = RwSignal::new(1usize);
     let error = move || {
         state.comparison.with(|c| match c {
             Compared::Refused(why) => Some(why.clone()),
@@ -114,7 +117,9 @@ pub fn ComparePanel() -> impl IntoView {
             {move || error().map(|e| view! { <p class="variant-error" role="status">{e}</p> })}
             <div class="compare-body">
                 <div class="compare-figure">
-                    <HeatmapCanvas figure=figure pointing=Pointing::Cells { hover, on_cell: None } testid="difference-heatmap" kind="difference"/>
+                    <HeatmapCanvas figure=zoomed_figure pointing=Pointing::Cells { hover, on_cell: None } testid="difference-heatmap" kind="difference"
+                        on_zoom=Callback::new(zoom_to) label_step=label_step/>
+                    <ZoomNote figure=zoomed_figure label_step=label_step/>
                     <CellInfo figure=figure cell=hover/>
                 </div>
                 {table}

@@ -7,9 +7,11 @@ mod head_grid_view;
 mod measured;
 mod variant_controls;
 mod variant_panel;
+mod zoom;
 
 pub use cell_info::CellInfo;
 pub use compare_panel::ComparePanel;
 pub use head_grid_view::HeadGridView;
 pub use variant_controls::VariantControls;
 pub use variant_panel::VariantPanel;
+pub use zoom::{ZoomBar, ZoomNote, zoom_to, zoomed};

@@ -4,7 +4,7 @@ use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
 use super::measured::use_measured;
-use super::{CellInfo, HeadGridView, VariantControls};
+use super::{CellInfo, HeadGridView, VariantControls, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, use_lang};
 use crate::neuron::{MeasureSwitch, NeuronPanel};
@@ -79,6 +79,9 @@ pub fn VariantPanel(
     let selected: Signal<Option<Heatmap>> = measured.selected.into();
     let average: Signal<Option<Heatmap>> = measured.average.into();
     let grid: Signal<Vec<Heatmap>> = measured.grid.into();
+    // The selected head large, zoomed to the lab's range of queries and keys.
+    let zoomed_selected = zoomed(selected);
+    let label_step = RwSignal::new(1usize);
     // The variant's input (every head's Q, K, V and the settings) for `attnlab compute`.
     let tensors = Callback::new(move |lang: Lang| {
         memos.problem.with_untracked(|p| {
@@ -151,13 +154,17 @@ pub fn VariantPanel(
             {move || memos.error.get().map(|e| view! { <p class="variant-error" data-testid="variant-error" role="status">{e}</p> })}
             <MeasureSwitch measure=measure note=VALUE_NOTE/>
             <HeatmapCanvas
-                figure=selected
+                figure=zoomed_selected
                 pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
                 testid=Signal::derive(move || if index.get() == 0 { "heatmap".to_string() } else { "variant-heatmap".to_string() })
                 kind="head"
                 tensors=tensors
                 command=command
+                on_zoom=Callback::new(zoom_to)
+                label_step=label_step
             />
+            <ZoomNote figure=zoomed_selected label_step=label_step/>
+            // The whole figure: a zoomed canvas names its cells by their indices in it.
             <CellInfo figure=selected cell=hover/>
             <NeuronPanel view=measured.neuron labels=measured.labels on_close=Callback::new(move |()| picked.set(None))/>
             // The knobs below the figure, so the heatmap is on the first screen.

@@ -7,7 +7,7 @@ use super::{
     SentenceInput, TokenStrip,
 };
 use crate::i18n::{t, tr};
-use crate::lab::{ComparePanel, VariantPanel};
+use crate::lab::{ComparePanel, VariantPanel, ZoomBar};
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::provide_model_session;
 use crate::pages::complexity::ComplexityView;
@@ -251,6 +251,7 @@ fn LabPage() -> impl IntoView {
                         on:click=move |_| difference.set(true)>{t("difference", "差异")}</button>
                 </div>
             </Show>
+            <ZoomBar/>
             <div class="lab-variants" data-phone-show=phone_show>
                 <div class="variants" style=move || format!("--variant-count: {}", count())
                     data-side-by-side=move || { let (a, b) = state.compare.get(); format!("{a} {b}") }>

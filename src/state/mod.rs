@@ -38,7 +38,7 @@ use attnlab_lab::i18n::{Lang, Tr};
 use attnlab_lab::pretrained::PretrainedView;
 use attnlab_lab::tensors::Brought;
 use attnlab_lab::tokens::{self, Tokens};
-use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View};
+use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View, Zoom};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -201,6 +201,11 @@ pub struct AppState {
     pub compare: RwSignal<(usize, usize)>,
     /// Head or average in the comparison.
     pub compare_what: RwSignal<CompareWhat>,
+    /// The range of queries and keys the lab's large heatmaps (each variant's selected
+    /// head, the difference) show; `None`: the whole matrix.
+    pub zoom: RwSignal<Option<Zoom>>,
+    /// The Lines page draws only lines of at least this weight, in thousandths.
+    pub lines_threshold: RwSignal<usize>,
     /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
     pub hover: RwSignal<Option<(usize, usize)>>,
     /// A notice about the link the page was opened with, if any, in every language.
@@ -350,6 +355,8 @@ impl AppState {
         let page = RwSignal::new(lab.view.page);
         let compare = RwSignal::new(lab.view.compare);
         let compare_what = RwSignal::new(lab.view.compare_what);
+        let zoom = RwSignal::new(lab.view.zoom);
+        let lines_threshold = RwSignal::new(lab.view.lines_threshold);
         let comparison = Memo::new(move |last: Option<&Compared>| {
             // While a compared variant's heads are being computed, the last comparison
             // stays: one variant's new heads against the other's old ones would be
@@ -385,6 +392,8 @@ impl AppState {
                 head: View::shown_head(head.get(), model.with(|m| m.heads)),
                 compare: compare.get(),
                 compare_what: compare_what.get(),
+                zoom: zoom.get(),
+                lines_threshold: lines_threshold.get(),
             },
             pretrained: pretrained.get(),
             pair: pair.get(),
@@ -404,6 +413,8 @@ impl AppState {
             head,
             compare,
             compare_what,
+            zoom,
+            lines_threshold,
             hover,
             link_notice: RwSignal::new(None),
             pretrained,
@@ -499,6 +510,8 @@ impl AppState {
         self.head.set(lab.view.head);
         self.compare.set(lab.view.compare);
         self.compare_what.set(lab.view.compare_what);
+        self.zoom.set(lab.view.zoom);
+        self.lines_threshold.set(lab.view.lines_threshold);
         self.page.set(lab.view.page);
         self.hover.set(None);
         self.link_notice.set(None);

@@ -89,7 +89,8 @@ pub use fragment::{Decoded, FragmentError, FragmentErrorKind, Loaded};
 pub use rules::ModelRules;
 pub use said::Said;
 pub use state::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SENTENCE_ZH, DEFAULT_SOURCE, DEFAULT_TARGET, LabState,
-    MAX_TOKENS, MAX_VARIANTS, MaskKind, Masks, Mode, ModelConfig, Page, Variant, View,
+    CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SENTENCE_ZH, DEFAULT_SOURCE,
+    DEFAULT_TARGET, LINES_THRESHOLD_RANGE, LabState, MAX_TOKENS, MAX_VARIANTS, MaskKind, Masks,
+    Mode, ModelConfig, Page, Variant, View, Zoom,
 };
 pub use tokens::Tokens;

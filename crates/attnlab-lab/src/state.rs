@@ -430,8 +430,62 @@ impl Page {
     }
 }
 
+/// The least weight of a line the Lines page draws, in thousandths, when a link does not
+/// say: 0.05. A query's weights add up to 1, so at most 20 of its lines are that strong
+/// (at 300 tokens, a few hundred lines per head instead of 90 000); lines weaker than
+/// 0.05 are drawn at under 5 % opacity, nearly invisible on their own, so a short
+/// sentence looks as it did.
+pub const DEFAULT_LINES_THRESHOLD: usize = 50;
+
+/// The choices of the Lines page's threshold, in thousandths of a weight (0: every line).
+pub const LINES_THRESHOLD_RANGE: RangeInclusive<usize> = 0..=1000;
+
+/// A range of queries and keys the lab's large heatmaps show: token indices, both ends
+/// included, `first ≤ last < MAX_TOKENS`. A zoom past the current text's end is kept and
+/// clamped when drawn ([`Zoom::within`]), so shortening a text never loses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Zoom {
+    /// The first and last query (row).
+    pub queries: (usize, usize),
+    /// The first and last key (column).
+    pub keys: (usize, usize),
+}
+
+impl Zoom {
+    /// The zoom on queries `a..=b` and keys `c..=d`, each pair in either order.
+    pub fn new((a, b): (usize, usize), (c, d): (usize, usize)) -> Zoom {
+        Zoom {
+            queries: (a.min(b), a.max(b)),
+            keys: (c.min(d), c.max(d)),
+        }
+    }
+
+    /// The rows and columns (half-open) it shows of an `n × m` matrix: each range as it
+    /// is when it fits; moved back to end at the matrix's end when it runs past it (a
+    /// shortened text keeps a range as long); the whole axis when it is as long as that.
+    pub fn within(&self, n: usize, m: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let fit = |(a, b): (usize, usize), len: usize| {
+            let (first, last) = (a.min(b), a.max(b));
+            let span = last - first + 1;
+            if span >= len {
+                0..len
+            } else if last >= len {
+                len - span..len
+            } else {
+                first..last + 1
+            }
+        };
+        (fit(self.queries, n), fit(self.keys, m))
+    }
+
+    /// Whether it shows all of an `n × m` matrix.
+    pub fn is_whole(&self, n: usize, m: usize) -> bool {
+        self.within(n, m) == (0..n, 0..m)
+    }
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View {
     /// The page shown.
     pub page: Page,
@@ -443,6 +497,24 @@ pub struct View {
     pub compare: (usize, usize),
     /// Whether they are compared on the selected head or on the head average.
     pub compare_what: CompareWhat,
+    /// The range of queries and keys the large heatmaps show (`None`: the whole matrix).
+    pub zoom: Option<Zoom>,
+    /// The Lines page draws only lines whose weight is at least this many thousandths.
+    pub lines_threshold: usize,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            page: Page::Lab,
+            variant: 0,
+            head: 0,
+            compare: (0, 0),
+            compare_what: CompareWhat::Head,
+            zoom: None,
+            lines_threshold: DEFAULT_LINES_THRESHOLD,
+        }
+    }
 }
 
 impl View {
@@ -521,6 +593,8 @@ impl Default for LabState {
                 head: 0,
                 compare: (0, 1),
                 compare_what: CompareWhat::Head,
+                zoom: None,
+                lines_threshold: DEFAULT_LINES_THRESHOLD,
             },
             pair: String::new(),
             pretrained: None,

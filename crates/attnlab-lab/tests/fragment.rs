@@ -10,8 +10,8 @@ use attnlab_core::score::ScoreFunction;
 use attnlab_lab::fragment::{self, FragmentErrorKind, MAX_FRAGMENT_LEN};
 use attnlab_lab::pretrained::{Checkpoint, PretrainedView, Relevance};
 use attnlab_lab::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
-    Variant, View,
+    CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SOURCE, LINES_THRESHOLD_RANGE,
+    LabState, Masks, Mode, ModelConfig, Page, Variant, View, Zoom,
 };
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -156,6 +156,22 @@ fn pretrained() -> impl Strategy<Value = Option<PretrainedView>> {
     )
 }
 
+/// A zoom of the large heatmaps, or none: mostly within the drawing limit, sometimes
+/// reversed or past it (then repaired).
+fn zoom() -> impl Strategy<Value = Option<Zoom>> {
+    prop::option::of(
+        (0usize..600, 0usize..600, 0usize..600, 0usize..600).prop_map(|(a, b, c, d)| Zoom {
+            queries: (a, b),
+            keys: (c, d),
+        }),
+    )
+}
+
+/// The Lines page's threshold in thousandths: mostly the default, sometimes past 1.
+fn threshold() -> impl Strategy<Value = usize> {
+    prop_oneof![Just(DEFAULT_LINES_THRESHOLD), 0usize..1200]
+}
+
 /// Any state, including values out of range and forbidden combinations.
 fn any_state() -> impl Strategy<Value = LabState> {
     (
@@ -166,7 +182,11 @@ fn any_state() -> impl Strategy<Value = LabState> {
         model(),
         prop::collection::vec(variant(), 0..6),
         (0usize..6, 0usize..20, 0usize..6, 0usize..6, any::<bool>()),
-        prop::sample::select(Page::ALL.to_vec()),
+        (
+            prop::sample::select(Page::ALL.to_vec()),
+            zoom(),
+            threshold(),
+        ),
     )
         .prop_map(
             |(
@@ -177,7 +197,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                 (model, pad_to),
                 variants,
                 (variant, head, a, b, average),
-                page,
+                (page, zoom, lines_threshold),
             )| {
                 LabState {
                     mode: if cross {
@@ -200,6 +220,8 @@ fn any_state() -> impl Strategy<Value = LabState> {
                         } else {
                             CompareWhat::Head
                         },
+                        zoom,
+                        lines_threshold,
                     },
                     pretrained,
                     pair,
@@ -282,6 +304,11 @@ enum Edit {
     Head(prop::sample::Index),
     Cross(bool),
     Average(bool),
+    /// Zooms the large heatmaps: a rectangle dragged or the range inputs (any order), or
+    /// the reset.
+    Zoom(Option<((usize, usize), (usize, usize))>),
+    /// Moves the Lines page's threshold slider.
+    Threshold(usize),
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -294,6 +321,9 @@ fn edit() -> impl Strategy<Value = Edit> {
         any::<prop::sample::Index>().prop_map(Edit::Head),
         any::<bool>().prop_map(Edit::Cross),
         any::<bool>().prop_map(Edit::Average),
+        prop::option::of(((0usize..512, 0usize..512), (0usize..512, 0usize..512)))
+            .prop_map(Edit::Zoom),
+        LINES_THRESHOLD_RANGE.prop_map(Edit::Threshold),
     ]
 }
 
@@ -314,6 +344,8 @@ fn apply(state: &mut LabState, edit: &Edit) {
         } else {
             Mode::SelfAttention
         }),
+        Edit::Zoom(zoom) => state.view.zoom = zoom.map(|(q, k)| Zoom::new(q, k)),
+        Edit::Threshold(t) => state.view.lines_threshold = *t,
         Edit::Average(average) => {
             state.view.compare_what = if *average {
                 CompareWhat::Average
@@ -381,6 +413,7 @@ fn lengths_of_typical_links() {
         head: 5,
         compare: (0, 2),
         compare_what: CompareWhat::Head,
+        ..View::default()
     };
     let f = fragment::encode(&four);
     assert!(f.starts_with("v1z."), "deflate pays for four variants: {f}");
@@ -590,6 +623,7 @@ fn huge_numbers_are_rejected_or_clamped_with_a_message() {
             head: 0,
             compare: (0, 1),
             compare_what: CompareWhat::Head,
+            ..View::default()
         }
     );
     assert!(
@@ -737,4 +771,73 @@ fn a_link_with_a_text_over_the_limit_keeps_its_beginning_and_says_so() {
             .iter()
             .any(|r| r.contains("longer than 20000 characters"))
     );
+}
+
+#[test]
+fn the_zoom_and_the_lines_threshold_travel_in_the_link() {
+    // A link written before either existed: the whole matrix, the default threshold.
+    let old = fragment::decode(&fragment_of(r#"{"t":"a b c","u":"lines"}"#)).unwrap();
+    assert_eq!(old.state.view.zoom, None);
+    assert_eq!(old.state.view.lines_threshold, DEFAULT_LINES_THRESHOLD);
+    assert!(old.repairs.is_empty());
+
+    let mut s = LabState::default();
+    s.view.zoom = Some(Zoom::new((160, 120), (100, 180)));
+    assert_eq!(s.view.zoom.unwrap().queries, (120, 160));
+    s.view.lines_threshold = 200;
+    let f = fragment::encode(&s);
+    // The same state written by hand in the v1 JSON reads back the same.
+    let by_hand = fragment::decode(&fragment_of(r#"{"z":[120,160,100,180],"lw":200}"#)).unwrap();
+    assert_eq!(by_hand.state, s);
+    let d = fragment::decode(&f).unwrap();
+    assert_eq!(d.state, s);
+    assert!(d.repairs.is_empty());
+    // The defaults are left out.
+    assert_eq!(fragment::encode(&LabState::default()), "v1.e30");
+}
+
+#[test]
+fn a_tampered_zoom_or_threshold_is_repaired_with_a_message() {
+    let d = fragment::decode(&fragment_of(r#"{"z":[900,40,3,99999999999],"lw":5000}"#)).unwrap();
+    assert_eq!(
+        d.state.view.zoom,
+        Some(Zoom {
+            queries: (40, 511),
+            keys: (3, 511)
+        })
+    );
+    assert_eq!(d.state.view.lines_threshold, 1000);
+    let en: Vec<&str> = d.repairs.iter().map(|r| r.en.as_str()).collect();
+    assert!(
+        en.contains(
+            &"the zoom queries 900–40, keys 3–99999999999 is outside 0–511 or reversed, so it is queries 40–511, keys 3–511"
+        ),
+        "{en:?}"
+    );
+    assert!(
+        en.contains(&"the lines' least weight 5 is outside 0–1, so it is 1"),
+        "{en:?}"
+    );
+    assert!(d.repairs.iter().all(|r| !r.zh.is_empty()));
+    // A reversed range within the limit is put in order, and said so.
+    let d = fragment::decode(&fragment_of(r#"{"z":[160,120,100,180]}"#)).unwrap();
+    assert_eq!(d.state.view.zoom, Some(Zoom::new((120, 160), (100, 180))));
+    assert_eq!(d.repairs.len(), 1);
+    // Wrong types are data errors that keep the text.
+    let e = fragment::decode(&fragment_of(r#"{"t":"kept","z":[1,2]}"#)).unwrap_err();
+    assert_eq!(e.text.as_deref(), Some("kept"));
+}
+
+#[test]
+fn a_zoom_is_fitted_to_the_text_it_is_drawn_with() {
+    let z = Zoom::new((120, 160), (100, 180));
+    assert_eq!(z.within(300, 300), (120..161, 100..181));
+    // A shorter text: the same number of rows and columns, at its end.
+    assert_eq!(z.within(140, 90), (99..140, 9..90));
+    assert_eq!(z.within(11, 11), (0..11, 0..11));
+    assert_eq!(z.within(0, 5), (0..0, 0..5));
+    assert!(z.is_whole(11, 11));
+    assert!(Zoom::new((0, 10), (0, 10)).is_whole(11, 11));
+    assert!(Zoom::new((0, 511), (0, 511)).is_whole(11, 11));
+    assert!(!z.is_whole(300, 300));
 }

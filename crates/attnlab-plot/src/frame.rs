@@ -35,6 +35,8 @@ pub struct HeatmapFrame {
     /// The legend's width beside the matrix (`None`: under it), which the range's tick
     /// labels can change, and with it the layout.
     legend_room: Option<f64>,
+    /// Where a part of a larger matrix starts (its labels are numbered from there).
+    origin: Option<(usize, usize)>,
 }
 
 impl HeatmapFrame {
@@ -55,6 +57,7 @@ impl HeatmapFrame {
             entropy: data.has_row_entropy(),
             words: *data.words(),
             legend_room: crate::layout::legend_room(data, style.px_scale(), size.0 as f64),
+            origin: data.is_window().then(|| data.origin()),
         }
     }
 
@@ -79,8 +82,10 @@ impl HeatmapFrame {
             entropy,
             words,
             legend_room,
+            origin,
         } = self;
         *range != other.range
+            && *origin == other.origin
             && legend_room.is_some()
             && *legend_room == other.legend_room
             && *size == other.size

@@ -34,6 +34,9 @@ pub struct Heatmap {
     /// The axis captions, when not the words' own (`queries`, `keys`).
     axes: Option<(String, String)>,
     words: &'static Words,
+    /// The (row, column) of the whole matrix that this one's first cell is, when it is a
+    /// part of a larger one ([`Heatmap::window`]): its labels are numbered from there.
+    origin: Option<(usize, usize)>,
 }
 
 /// Why a [`Heatmap`] could not be built.
@@ -282,7 +285,75 @@ impl Heatmap {
             difference: false,
             axes: None,
             words: &Words::ENGLISH,
+            origin: None,
         })
+    }
+
+    /// The part of this matrix in rows `rows` and columns `cols` (clamped to the matrix;
+    /// an empty range after clamping keeps one row or column): its values, mask, raw
+    /// scores, empty rows and row entropies, with the colour range of the whole (the
+    /// colours mean what they meant before zooming). Its labels are numbered from the
+    /// whole matrix's indices ([`Heatmap::origin`]).
+    pub fn window(&self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Heatmap {
+        let (n, m) = (self.n_rows(), self.n_cols());
+        let clamp = |r: std::ops::Range<usize>, len: usize| {
+            if len == 0 {
+                return 0..0;
+            }
+            let start = r.start.min(len - 1);
+            start..r.end.min(len).max(start + 1)
+        };
+        let (rows, cols) = (clamp(rows, n), clamp(cols, m));
+        let (base_r, base_c) = self.origin();
+        let pick = |v: &[f32]| -> Vec<f32> {
+            rows.clone()
+                .flat_map(|i| v[i * m + cols.start..i * m + cols.end].iter().copied())
+                .collect()
+        };
+        Heatmap {
+            title: self.title.clone(),
+            rows: Labels::from(&self.rows[rows.clone()]),
+            cols: Labels::from(&self.cols[cols.clone()]),
+            values: pick(&self.values).into(),
+            blocked: self.blocked.as_ref().and_then(|b| {
+                let part: Vec<bool> = rows
+                    .clone()
+                    .flat_map(|i| b[i * m + cols.start..i * m + cols.end].iter().copied())
+                    .collect();
+                part.iter().any(|&x| x).then_some(part)
+            }),
+            empty_rows: self
+                .empty_rows
+                .iter()
+                .filter(|&&r| rows.contains(&r))
+                .map(|&r| r - rows.start)
+                .collect(),
+            raw_scores: self.raw_scores.as_ref().map(|s| pick(s).into()),
+            row_entropy: self.row_entropy.as_ref().map(|e| RowEntropy {
+                nats: e.nats[rows.clone()].to_vec(),
+                normalised: e.normalised[rows.clone()].to_vec(),
+            }),
+            range: self.range,
+            auto_symmetric: false,
+            scale: self.scale,
+            value_label: self.value_label.clone(),
+            difference: self.difference,
+            axes: self.axes.clone(),
+            words: self.words,
+            origin: Some((base_r + rows.start, base_c + cols.start)),
+        }
+    }
+
+    /// The (row, column) of the whole matrix that this one's first cell is: `(0, 0)`
+    /// unless it is a [`Heatmap::window`] of a larger one.
+    pub fn origin(&self) -> (usize, usize) {
+        self.origin.unwrap_or((0, 0))
+    }
+
+    /// Whether it is a part of a larger matrix ([`Heatmap::window`]): its labels then
+    /// carry their index in the whole.
+    pub fn is_window(&self) -> bool {
+        self.origin.is_some()
     }
 
     /// Marks cells blocked by a mask (`true` = blocked), row-major like the values.

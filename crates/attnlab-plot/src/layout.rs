@@ -26,13 +26,15 @@ fn nice_label_step(min: usize) -> usize {
 }
 
 /// The text of label `i` when every `step`-th label is shown.
-fn label_text(text: &str, i: usize, step: usize, empty: bool) -> String {
+/// `numbered`: the index is written even when every label is shown (a part of a larger
+/// matrix, whose labels do not start at 0).
+fn label_text(text: &str, i: usize, step: usize, numbered: bool, empty: bool) -> String {
     let mut s = String::new();
     if empty {
         s.push_str("\u{2205} ");
     }
     // Numbered labels (positions, dimensions) already say where they are.
-    if step > 1 && text != i.to_string() {
+    if (step > 1 || numbered) && text != i.to_string() {
         s.push_str(&format!("#{i} "));
     }
     s.push_str(text);
@@ -316,14 +318,22 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
     };
     let side_w = side.map_or(0.0, |p| p.gap + p.width);
 
-    let labels = |texts: &[String], step: usize, px: f64, empty: &dyn Fn(usize) -> bool| {
-        texts
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % step == 0)
-            .map(|(i, t)| (i, text::clip(&label_text(t, i, step, empty(i)), px, clip_w)))
-            .collect::<Vec<_>>()
-    };
+    // A part of a larger matrix labels the tokens whose index in the whole is a multiple
+    // of the step, each with that index.
+    let (origin_r, origin_c) = data.origin();
+    let numbered = data.is_window();
+    let labels =
+        |texts: &[String], origin: usize, step: usize, px: f64, empty: &dyn Fn(usize) -> bool| {
+            texts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (origin + i).is_multiple_of(step))
+                .map(|(i, t)| {
+                    let text = label_text(t, origin + i, step, numbered, empty(i));
+                    (i, text::clip(&text, px, clip_w))
+                })
+                .collect::<Vec<_>>()
+        };
     let widest = |l: &[(usize, String)], px: f64| {
         l.iter()
             .map(|(_, t)| text::width(t, px))
@@ -331,10 +341,12 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
     };
 
     let geometry = |plan: LabelPlan| {
-        let rows = labels(data.row_labels(), plan.row_step, plan.px, &|i| {
+        let rows = labels(data.row_labels(), origin_r, plan.row_step, plan.px, &|i| {
             data.is_empty_row(i)
         });
-        let cols = labels(data.col_labels(), plan.col_step, plan.px, &|_| false);
+        let cols = labels(data.col_labels(), origin_c, plan.col_step, plan.px, &|_| {
+            false
+        });
         let row_w = (widest(&rows, plan.px).max(caption_w) + row_gap + 3.0 * s).ceil();
         let col_w = widest(&cols, plan.px);
         let col_band = if plan.col_rotated {
@@ -362,7 +374,7 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
     let next_plan = |g: &Geometry| {
         let px = (g.cell * 0.78).clamp(min_px, max_px);
         let step = nice_label_step((px * 1.25 / g.cell).ceil() as usize);
-        let across = widest(&labels(data.col_labels(), 1, px, &|_| false), px);
+        let across = widest(&labels(data.col_labels(), origin_c, 1, px, &|_| false), px);
         let col_rotated = step > 1 || across + 8.0 * s > g.cell;
         LabelPlan {
             px,
@@ -446,6 +458,39 @@ pub(crate) fn plan_layout(data: &Heatmap, s: f64, (w, h): (f64, f64)) -> Layout 
         legend_gap,
         side,
         below: below.then_some(pad + title_band + caption_line / 2.0),
+    }
+}
+
+/// How [`crate::draw_heatmap`] labels `data` on an area of `size` pixels with `style`:
+/// every `step`-th row and column (1: each one) is labelled, in text of `px` pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelsDrawn {
+    /// Every `step`-th row and column is labelled (counted in the whole matrix's indices).
+    pub step: usize,
+    /// The labels' text size, in the area's pixels.
+    pub px: f64,
+    /// How many row labels and column labels are drawn.
+    pub rows: usize,
+    /// How many column labels are drawn.
+    pub cols: usize,
+}
+
+/// The labels [`crate::draw_heatmap`] draws for `data` on an area of `size` pixels.
+pub fn labels_drawn(data: &Heatmap, style: &HeatmapStyle, size: (u32, u32)) -> LabelsDrawn {
+    if data.n_rows() == 0 || data.n_cols() == 0 {
+        return LabelsDrawn {
+            step: 1,
+            px: 0.0,
+            rows: 0,
+            cols: 0,
+        };
+    }
+    let l = plan_layout(data, style.px_scale(), (size.0 as f64, size.1 as f64));
+    LabelsDrawn {
+        step: l.plan.row_step,
+        px: l.plan.px,
+        rows: l.rows.len(),
+        cols: l.cols.len(),
     }
 }
 

@@ -105,7 +105,7 @@ pub use frame::{HeadGridFrame, HeatmapFrame};
 pub use grid::{HeadGrid, HeadGridMap, draw_head_grid, repaint_head_grid_values};
 pub use heatmap::{Heatmap, HeatmapError};
 pub use heatmap_paint::{draw_heatmap, repaint_heatmap_values, repaint_heatmap_values_and_scale};
-pub use layout::natural_height;
+pub use layout::{LabelsDrawn, labels_drawn, natural_height};
 pub use line_chart::{
     Axis, AxisScale, GRID, LineChart, LineChartMap, LineChartStyle, LineDash, MARKER, Series,
     Ticks, VerticalMarker, draw_line_chart,

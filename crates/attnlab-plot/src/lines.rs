@@ -74,6 +74,8 @@ pub struct TokenLines {
     heads: Vec<LineHead>,
     focus: Focus,
     words: &'static Words,
+    /// Lines whose weight is below this are not drawn (0: every visible line).
+    threshold: f32,
 }
 
 impl TokenLines {
@@ -86,7 +88,31 @@ impl TokenLines {
             heads: Vec::new(),
             focus: Focus::None,
             words: &Words::ENGLISH,
+            threshold: 0.0,
         }
+    }
+
+    /// Draws only the lines whose weight is at least `threshold` (clamped to `0..=1`; a
+    /// number that is not one draws every line).
+    pub fn with_threshold(mut self, threshold: f32) -> TokenLines {
+        self.threshold = if threshold.is_nan() {
+            0.0
+        } else {
+            threshold.clamp(0.0, 1.0)
+        };
+        self
+    }
+
+    /// The least weight of a line drawn ([`TokenLines::with_threshold`]).
+    pub fn threshold(&self) -> f32 {
+        self.threshold
+    }
+
+    /// Whether the line of head `h` from `i` to `j` is drawn with `style`: its weight is
+    /// at least the figure's threshold and the style's least visible weight.
+    pub fn is_drawn(&self, h: usize, i: usize, j: usize, style: &LinesStyle) -> bool {
+        self.weight(h, i, j)
+            .is_some_and(|w| w >= style.min_weight && w >= self.threshold)
     }
 
     /// Replaces the fixed words (English by default): the columns' captions.
@@ -441,7 +467,7 @@ pub fn draw_token_lines<DB: DrawingBackend>(
                         continue;
                     }
                     let wgt = head.weights[i * m + j];
-                    if wgt < style.min_weight {
+                    if wgt < style.min_weight || wgt < data.threshold {
                         continue;
                     }
                     let alpha = data.line_alpha(hi, i, j).unwrap_or(0.0) as f64;

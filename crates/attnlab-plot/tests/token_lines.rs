@@ -200,3 +200,37 @@ fn bad_shapes_are_errors_and_no_head_still_draws_the_tokens() {
     let (_, map) = render(&TokenLines::new("empty", vec![], vec![]), (600, 300));
     assert_eq!(map, TokenLinesMap::EMPTY);
 }
+
+#[test]
+fn a_threshold_draws_only_the_lines_at_or_above_it() {
+    let toks: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
+    let w = weights(30, 30, 0);
+    let all = TokenLines::new("t", toks.clone(), toks.clone())
+        .with_head("head 0", HEAD_COLOURS[0], w.clone())
+        .unwrap();
+    let (_, every) = render(&all, (700, 700));
+    for t in [0.05f32, 0.2, 0.5] {
+        let fig = all.clone().with_threshold(t);
+        assert_eq!(fig.threshold(), t);
+        let (svg, map) = render(&fig, (700, 700));
+        let want = w.iter().filter(|&&x| x >= t && x >= 0.005).count();
+        assert_eq!(map.lines_drawn(), want, "threshold {t}");
+        assert_eq!(lines(&svg).len(), want);
+        assert!(
+            lines(&svg).iter().all(|l| l.1 >= t - 1e-3),
+            "every line drawn is at least {t}"
+        );
+        assert!(map.lines_drawn() < every.lines_drawn());
+    }
+    assert_eq!(all.clone().with_threshold(f32::NAN).threshold(), 0.0);
+    assert_eq!(all.clone().with_threshold(7.0).threshold(), 1.0);
+    assert!(
+        all.clone()
+            .with_threshold(0.2)
+            .is_drawn(0, 3, 3, &LinesStyle::default())
+    );
+    assert!(
+        !all.with_threshold(0.2)
+            .is_drawn(0, 3, 20, &LinesStyle::default())
+    );
+}

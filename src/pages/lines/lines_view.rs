@@ -76,11 +76,26 @@ pub fn LinesView() -> impl IntoView {
                     return None;
                 }
                 let lang = lang.get();
-                let t = match lang {
-                    Lang::En => format!("Variant {} \u{b7} line opacity = weight", title()),
-                    Lang::Zh => format!("变体 {} \u{b7} 线的不透明度 = 权重", title()),
+                let threshold = state.lines_threshold.get() as f32 / 1000.0;
+                // The threshold is in the title, so an exported image says it too.
+                let least = number::decimals(threshold, 3);
+                let t = match (lang, threshold > 0.0) {
+                    (Lang::En, false) => {
+                        format!("Variant {} \u{b7} line opacity = weight", title())
+                    }
+                    (Lang::En, true) => format!(
+                        "Variant {} \u{b7} line opacity = weight \u{b7} weights \u{2265} {least}",
+                        title()
+                    ),
+                    (Lang::Zh, false) => format!("变体 {} \u{b7} 线的不透明度 = 权重", title()),
+                    (Lang::Zh, true) => format!(
+                        "变体 {} \u{b7} 线的不透明度 = 权重 \u{b7} 权重 \u{2265} {least}",
+                        title()
+                    ),
                 };
-                token_lines(t, rows, cols, &heads, f, lang).ok()
+                token_lines(t, rows, cols, &heads, f, lang)
+                    .ok()
+                    .map(|l| l.with_threshold(threshold))
             })
         })
     });
@@ -171,6 +186,7 @@ pub fn LinesView() -> impl IntoView {
             <div class="steps-controls">
                 <VariantPicker id="lines-variant"/>
                 <HeadToggles shown=shown/>
+                <LinesThreshold/>
             </div>
             {move || error().map(|e| view! { <p class="notice" role="status" data-testid="lines-error">{e}</p> })}
             <div class="lines-body">
@@ -185,5 +201,42 @@ pub fn LinesView() -> impl IntoView {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// The least weight of a line drawn: a slider and a number, in the link (`View::lines_threshold`).
+#[component]
+fn LinesThreshold() -> impl IntoView {
+    let state = use_app_state();
+    let value = move || number::decimals(state.lines_threshold.get() as f32 / 1000.0, 3);
+    let set = move |text: String| {
+        let Ok(w) = text.trim().parse::<f64>() else {
+            return;
+        };
+        if !w.is_finite() {
+            return;
+        }
+        let (lo, hi) = (
+            *attnlab_lab::LINES_THRESHOLD_RANGE.start(),
+            *attnlab_lab::LINES_THRESHOLD_RANGE.end(),
+        );
+        let t = ((w * 1000.0).round().max(0.0) as usize).clamp(lo, hi);
+        if state.lines_threshold.get_untracked() != t {
+            state.lines_threshold.set(t);
+        }
+    };
+    view! {
+        <div class="lines-threshold">
+            <label for="lines-threshold">{t("Draw links of weight ≥", "只画权重 ≥ 此值的连线")}</label>
+            <input type="range" id="lines-threshold" data-testid="lines-threshold" min="0" max="0.5" step="0.005"
+                prop:value=value on:input=move |ev| set(event_target_value(&ev))/>
+            <input type="number" data-testid="lines-threshold-value" min="0" max="1" step="0.005"
+                aria-label=t("least weight of a link drawn", "所画连线的最小权重")
+                prop:value=value on:change=move |ev| set(event_target_value(&ev))/>
+            <span class="lines-threshold-note">{t(
+                "(0.05 by default: each query keeps at most 20 links, so long texts stay readable; 0 draws every line)",
+                "（默认 0.05：每个查询最多保留 20 条连线，长文本也清晰可读；0 表示画出所有连线）",
+            )}</span>
+        </div>
     }
 }

@@ -31,6 +31,8 @@
 //! | `u` | the page: `"steps"`, `"model"`, … | the lab |
 //! | `m` | the real model's view (below) | the toy (seeded) model |
 //! | `y` | the real model's second sentence (a pair, e.g. a translation) | none |
+//! | `z` | the large heatmaps' zoom: `[first query, last query, first key, last key]` (ends included) | the whole matrix |
+//! | `lw` | the Lines page's least weight drawn, in thousandths | 50 (0.05) |
 //!
 //! A variant: `n` name, `f` score function, `tau` temperature, `a` attention kind (the
 //! core's names, e.g. `"scaled_dot"`, `"elu1"`), `k` Linformer k, `c` causal, `p`

@@ -13,7 +13,7 @@ use crate::pretrained::{Checkpoint, PretrainedView, Relevance};
 use crate::said::Said;
 use crate::state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
-    Variant, View,
+    Variant, View, Zoom,
 };
 
 /// v1's frozen defaults (not `LabState::default()`, which may change).
@@ -25,6 +25,8 @@ pub(super) mod defaults {
     pub const TEMPERATURE: f32 = 1.0;
     pub const LINFORMER_K: u64 = 4;
     pub const VIEW: [u64; 4] = [0, 0, 0, 1];
+    /// The Lines page's threshold in thousandths (added to v1 with the field `lw`).
+    pub const LINES_THRESHOLD: u64 = 50;
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -68,6 +70,10 @@ pub(super) struct Wire {
     m: Option<WirePretrained>,
     #[serde(skip_serializing_if = "Option::is_none")]
     y: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    z: Option<[u64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lw: Option<u64>,
 }
 
 /// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
@@ -267,6 +273,11 @@ impl Wire {
             u: (state.view.page != Page::Lab).then(|| state.view.page.name().into()),
             m: state.pretrained.as_ref().map(WirePretrained::from_view),
             y: (!state.pair.is_empty()).then(|| state.pair.clone()),
+            z: state
+                .view
+                .zoom
+                .map(|z| [z.queries.0, z.queries.1, z.keys.0, z.keys.1].map(|i| i as u64)),
+            lw: unless(state.view.lines_threshold as u64, defaults::LINES_THRESHOLD),
         }
     }
 
@@ -375,6 +386,12 @@ impl Wire {
                 head,
                 compare: (a, b),
                 compare_what,
+                // As written: a reversed or too large range is the repair's to report.
+                zoom: self.z.map(|[a, b, c, d]| Zoom {
+                    queries: (count(a), count(b)),
+                    keys: (count(c), count(d)),
+                }),
+                lines_threshold: count(self.lw.unwrap_or(defaults::LINES_THRESHOLD)),
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
             pair: self.y.unwrap_or_default(),
@@ -451,8 +468,9 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 19] = [
+const STATE_KEYS: [&str; 21] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
+    "z", "lw",
 ];
 const VARIANT_KEYS: [&str; 11] = ["n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];

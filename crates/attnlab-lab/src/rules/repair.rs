@@ -9,9 +9,9 @@ use super::ModelRules;
 use crate::i18n::{Lang, Tr};
 use crate::said::Said;
 use crate::state::{
-    BASE_RANGE, D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LINFORMER_K_RANGE, LabState,
-    MAX_NAME_CHARS, MAX_TOKENS, ModelConfig, STRIDE_RANGE, TEMPERATURE_RANGE, Variant, View,
-    WINDOW_RANGE,
+    BASE_RANGE, D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LINES_THRESHOLD_RANGE, LINFORMER_K_RANGE,
+    LabState, MAX_NAME_CHARS, MAX_TOKENS, ModelConfig, STRIDE_RANGE, TEMPERATURE_RANGE, Variant,
+    View, WINDOW_RANGE, Zoom,
 };
 
 pub(super) fn clamp_usize(
@@ -204,6 +204,48 @@ pub(super) fn repair_variant(v: &mut Variant, fixes: &mut Vec<Said>) {
 }
 
 pub(super) fn repair_view(view: &mut View, variants: usize, heads: usize, fixes: &mut Vec<Said>) {
+    if let Some(zoom) = view.zoom {
+        let last = MAX_TOKENS - 1;
+        let fixed = Zoom::new(
+            (zoom.queries.0.min(last), zoom.queries.1.min(last)),
+            (zoom.keys.0.min(last), zoom.keys.1.min(last)),
+        );
+        if fixed != zoom {
+            let said = |z: Zoom, zh: bool| {
+                let ((a, b), (c, d)) = (z.queries, z.keys);
+                if zh {
+                    format!("查询 {a}–{b}、键 {c}–{d}")
+                } else {
+                    format!("queries {a}–{b}, keys {c}–{d}")
+                }
+            };
+            fixes.push(Said::new(
+                format!(
+                    "the zoom {} is outside 0–{last} or reversed, so it is {}",
+                    said(zoom, false),
+                    said(fixed, false)
+                ),
+                format!(
+                    "缩放范围 {} 超出 0–{last} 或前后颠倒，因此取 {}",
+                    said(zoom, true),
+                    said(fixed, true)
+                ),
+            ));
+            view.zoom = Some(fixed);
+        }
+    }
+    let threshold = view.lines_threshold;
+    let (lo, hi) = (*LINES_THRESHOLD_RANGE.start(), *LINES_THRESHOLD_RANGE.end());
+    let fixed = threshold.clamp(lo, hi);
+    if fixed != threshold {
+        let weight = |t: usize| number::full(t as f32 / 1000.0);
+        let (was, lo, hi, now) = (weight(threshold), weight(lo), weight(hi), weight(fixed));
+        fixes.push(Said::new(
+            format!("the lines' least weight {was} is outside {lo}–{hi}, so it is {now}"),
+            format!("连线的最小权重 {was} 超出 {lo}–{hi}，因此取 {now}"),
+        ));
+        view.lines_threshold = fixed;
+    }
     let before = *view;
     view.variant = view.variant.min(variants - 1);
     view.head = view.head.min(heads.max(1) - 1);
