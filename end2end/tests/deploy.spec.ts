@@ -87,6 +87,19 @@ test('opening the address again (not a reload) opens what it names, not the last
   await expect(input).toHaveValue('typed again');
 });
 
+test('a link pasted into this tab opens as it is, even one this page wrote before', async ({ page }) => {
+  await page.goto('/');
+  const input = page.locator('#sentence-input');
+  await input.fill('the first sentence');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('v1');
+  const first = await page.getByTestId('share-link').inputValue();
+  await input.fill('the second sentence');
+  await expect.poll(() => page.getByTestId('share-link').inputValue()).not.toBe(first);
+  await page.waitForTimeout(400);
+  await page.goto(first);
+  await expect(input).toHaveValue('the first sentence');
+});
+
 test('a Content-Security-Policy allows only what the app needs, and nothing violates it', async ({ page }) => {
   await page.addInitScript(() => {
     (window as unknown as { violations: string[] }).violations = [];

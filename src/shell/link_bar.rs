@@ -9,7 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::qr::{QrButton, QrCorner, QrDialog, QrLinks};
 use crate::i18n::{Tr, t};
-use crate::state::{ADDRESSES_KEPT, remember_latest, use_app_state};
+use crate::state::{ADDRESSES_KEPT, forget_latest, remember_latest, use_app_state};
 
 /// Keeps the URL fragment in step with the state (`history.replaceState`, so the back
 /// button is not flooded), and offers the link to copy or to scan as a QR code (and in
@@ -41,7 +41,13 @@ pub fn LinkBar() -> impl IntoView {
     // state at every change: a reload reopens one of them, and with it the latest state,
     // even when it races the last write.
     let addresses = StoredValue::new(VecDeque::from([current_address()]));
+    // Set when a pasted link reloads the page: from then on nothing is kept, so the link
+    // opens as it is, even one this page once wrote itself.
+    let opening_link = StoredValue::new(false);
     let remember = move || {
+        if opening_link.get_value() {
+            return;
+        }
         let latest = link.get_untracked();
         addresses.with_value(|a| remember_latest(&latest, a.iter().map(String::as_str)));
     };
@@ -87,6 +93,8 @@ pub fn LinkBar() -> impl IntoView {
         let hash = window.location().hash().unwrap_or_default();
         let known = written.with_value(|w| *w == hash);
         if !known && hash.trim_start_matches('#') != link.get_untracked() {
+            opening_link.set_value(true);
+            forget_latest();
             let _ = window.location().reload();
         }
     });

@@ -641,6 +641,14 @@ fn unsaved_edits(address: &str) -> Option<String> {
         .flatten()
 }
 
+/// Forgets the kept state: the page is about to open a link the person asked for.
+pub fn forget_latest() {
+    let storage = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+    if let Some(storage) = storage {
+        let _ = storage.remove_item(LATEST_KEY);
+    }
+}
+
 /// Whether this page was opened by a reload (Navigation Timing's `type`).
 fn is_reload(window: &web_sys::Window) -> bool {
     use wasm_bindgen::{JsCast, JsValue};
