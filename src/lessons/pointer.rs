@@ -116,6 +116,61 @@ fn region_box(
     })
 }
 
+/// The elements `step` points at that are on the page now, in the step's order (each
+/// once).
+fn pointed(step: &Step, state: &AppState) -> Vec<web_sys::Element> {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<web_sys::Element> = Vec::new();
+    for pointer in &step.pointers {
+        if let Ok(Some(el)) = document.query_selector(&selector(pointer, state))
+            && !out.contains(&el)
+        {
+            out.push(el);
+        }
+    }
+    out
+}
+
+/// The attribute on the elements the open step points at: presentation mode gives them
+/// the screen (style/display.css), a phone puts them right under the step's text
+/// (style/phone.css).
+const POINTED: &str = "data-lesson-pointed";
+
+/// The attribute on the elements that hold a pointed one, up to the page's column.
+const HOLDS: &str = "data-lesson-holds";
+
+/// The marks of the elements `pointed`: each pointed at, and what holds it up to the
+/// page's column (`.lab-main`).
+fn marks(pointed: Vec<web_sys::Element>) -> Vec<(web_sys::Element, &'static str)> {
+    let mut out: Vec<(web_sys::Element, &'static str)> = Vec::new();
+    for el in &pointed {
+        let mut up = el.parent_element();
+        while let Some(holder) = up {
+            if holder.matches(".lab-main, body").unwrap_or(true) {
+                break;
+            }
+            up = holder.parent_element();
+            if !pointed.contains(&holder) && !out.iter().any(|(e, _)| *e == holder) {
+                out.push((holder, HOLDS));
+            }
+        }
+    }
+    out.extend(pointed.into_iter().map(|el| (el, POINTED)));
+    out
+}
+
+/// Sets the marks `now` and removes those of `old` that `now` has not.
+fn mark(old: &[(web_sys::Element, &'static str)], now: &[(web_sys::Element, &'static str)]) {
+    for (el, name) in old.iter().filter(|m| !now.contains(m)) {
+        let _ = el.remove_attribute(name);
+    }
+    for (el, name) in now.iter().filter(|(el, name)| !el.has_attribute(name)) {
+        let _ = el.set_attribute(name, "");
+    }
+}
+
 /// Where the pointers of `step` are on the page now (figures not on the page are left
 /// out), and the first figure's element.
 fn locate(step: &Step, state: &AppState) -> (Vec<Outline>, Option<web_sys::Element>) {
@@ -158,36 +213,78 @@ fn locate(step: &Step, state: &AppState) -> (Vec<Outline>, Option<web_sys::Eleme
     (out, first)
 }
 
-/// Brings the lesson bar to the top of the window, and `el` into it when it would start
-/// too low.
+/// How far to scroll down (CSS pixels, never up) so that a figure whose box ends at
+/// `figure_bottom` fits in a window `height` tall, keeping the step's text, whose top is
+/// at `text_top`, on screen: the text first, the figure as far as it then goes.
+fn scroll_down_by(figure_bottom: f64, text_top: f64, height: f64) -> f64 {
+    let over = figure_bottom - height + MARGIN;
+    over.min(text_top - MARGIN).max(0.0)
+}
+
+/// Room kept between the window's edge and the step's text or figure.
+const MARGIN: f64 = 8.0;
+
+/// Brings the step's text and its figure `el` on screen together. Where the lesson bar
+/// stays put while the page scrolls (presentation mode's column beside the figures), the
+/// column comes to the top of the window, and the figure into view if it still is not;
+/// elsewhere the bar comes to the top of the window, then the page scrolls on as far as
+/// the figure needs and the text allows.
 fn scroll_to(el: &web_sys::Element) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let scroll = |el: &web_sys::Element, block| {
         let options = web_sys::ScrollIntoViewOptions::new();
         options.set_block(block);
         options.set_behavior(web_sys::ScrollBehavior::Instant);
         el.scroll_into_view_with_scroll_into_view_options(&options);
     };
-    // The lesson bar at the top, then as little more as the figure needs.
-    let bar = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("[data-testid=lesson-bar]").ok().flatten());
-    if let Some(bar) = bar {
-        scroll(&bar, web_sys::ScrollLogicalPosition::Start);
-    }
-    // The step's text stays on screen unless the figure would start in the window's
-    // lower part (or below it): then the figure comes first.
-    let height = web_sys::window()
-        .and_then(|w| w.inner_height().ok())
+    let document = window.document();
+    let find = |testid: &str| {
+        document.as_ref().and_then(|d| {
+            d.query_selector(&format!("[data-testid={testid}]"))
+                .ok()
+                .flatten()
+        })
+    };
+    let (Some(bar), Some(text)) = (find("lesson-bar"), find("lesson-text")) else {
+        scroll(el, web_sys::ScrollLogicalPosition::Nearest);
+        return;
+    };
+    let region = bar.parent_element().unwrap_or_else(|| bar.clone());
+    let sticky = window
+        .get_computed_style(&region)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("position").ok())
+        .is_some_and(|p| p == "sticky");
+    let height = window
+        .inner_height()
+        .ok()
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
-    if el.get_bounding_client_rect().top() > height * FIGURE_BELOW {
-        scroll(el, web_sys::ScrollLogicalPosition::Nearest);
+    if sticky {
+        scroll(&region, web_sys::ScrollLogicalPosition::Start);
+        let r = el.get_bounding_client_rect();
+        if r.top() < 0.0 || r.bottom() > height {
+            scroll(el, web_sys::ScrollLogicalPosition::Nearest);
+        }
+        return;
+    }
+    scroll(&bar, web_sys::ScrollLogicalPosition::Start);
+    let by = scroll_down_by(
+        el.get_bounding_client_rect().bottom(),
+        text.get_bounding_client_rect().top(),
+        height,
+    );
+    if by > 0.0 {
+        window.scroll_by_with_x_and_y(0.0, by);
     }
 }
 
-/// The share of the window's height below which a figure's top makes the page scroll to
-/// it.
-const FIGURE_BELOW: f64 = 0.6;
+/// How long after a step opens its figure is brought back into view when its size
+/// changes (a page laying out, a canvas taking its natural height), in follow ticks.
+const SETTLE_TICKS: u32 = 8;
 
 /// The outlines of the open step's pointers.
 #[component]
@@ -197,24 +294,52 @@ pub fn PointerOverlay() -> impl IntoView {
     };
     let state = use_app_state();
     let outlines = RwSignal::new(Vec::<Outline>::new());
-    // The step whose first figure was brought into view (once per opening).
-    let scrolled = StoredValue::new(None::<(usize, usize)>);
+    // The elements marked as pointed at.
+    let marked = StoredValue::new_local(Vec::<(web_sys::Element, &'static str)>::new());
+    // The step whose first figure was brought into view, the figure's size then, and
+    // the ticks since (a figure that changes size while the page settles is brought
+    // into view again).
+    let scrolled = StoredValue::new(None::<((usize, usize), (f64, f64), u32)>);
     let follow = move || {
         let Some((lesson, index, step)) = player.step_untracked() else {
+            marked.update_value(|old| {
+                mark(old, &[]);
+                old.clear();
+            });
             outlines.set(Vec::new());
             return;
         };
+        // Marked first: the presentation layout follows the marks, then the boxes are
+        // measured in it.
+        let now = marks(pointed(step, &state));
+        marked.update_value(|old| {
+            mark(old, &now);
+            *old = now;
+        });
         let (now, first) = locate(step, &state);
         let key = (std::ptr::from_ref(lesson) as usize, index);
-        if let Some(el) = first
-            && scrolled.get_value() != Some(key)
-        {
-            scrolled.set_value(Some(key));
-            scroll_to(&el);
-            // Positions change with the scroll: measure again.
-            let (again, _) = locate(step, &state);
-            outlines.set(again);
-            return;
+        if let Some(el) = first {
+            let rect = el.get_bounding_client_rect();
+            let size = (rect.width().round(), rect.height().round());
+            let again = match scrolled.get_value() {
+                Some((k, at, ticks)) if k == key => {
+                    (at != size && ticks < SETTLE_TICKS).then_some(ticks)
+                }
+                _ => Some(0),
+            };
+            if let Some(ticks) = again {
+                scrolled.set_value(Some((key, size, ticks)));
+                scroll_to(&el);
+                // Positions change with the scroll: measure again.
+                let (again, _) = locate(step, &state);
+                outlines.set(again);
+                return;
+            }
+            scrolled.update_value(|s| {
+                if let Some((_, _, ticks)) = s {
+                    *ticks = ticks.saturating_add(1);
+                }
+            });
         }
         if outlines.with_untracked(|o| *o != now) {
             outlines.set(now);
@@ -228,6 +353,12 @@ pub fn PointerOverlay() -> impl IntoView {
     if let Ok(handle) = set_interval_with_handle(follow, FOLLOW) {
         on_cleanup(move || handle.clear());
     }
+    on_cleanup(move || {
+        marked.try_update_value(|old| {
+            mark(old, &[]);
+            old.clear();
+        });
+    });
     view! {
         <div class="lesson-pointers" aria-hidden="true">
             <For each=move || outlines.get().into_iter().enumerate()
@@ -251,4 +382,21 @@ pub fn PointerOverlay() -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_scrolls_for_the_figure_as_far_as_the_text_allows() {
+        // The figure fits: nothing to do.
+        assert_eq!(scroll_down_by(600.0, 100.0, 720.0), 0.0);
+        // It ends 100 px below the window: the page scrolls by that (and the margin).
+        assert_eq!(scroll_down_by(820.0, 300.0, 720.0), 108.0);
+        // Too tall for the window with the text: the text's top stays on screen.
+        assert_eq!(scroll_down_by(1500.0, 120.0, 720.0), 112.0);
+        // The text at the top already: no scroll.
+        assert_eq!(scroll_down_by(1500.0, 4.0, 720.0), 0.0);
+    }
 }

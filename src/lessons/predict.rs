@@ -36,6 +36,12 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
             .into_any();
         }
     };
+    // Until the learner answers, the page's figures and numbers, which would give the
+    // answer away, are blurred (`<html data-predicting>`, style/lessons.css): from the
+    // first paint of the step, and again once the step's panel is gone.
+    set_predicting(true);
+    Effect::new(move |_| set_predicting(player.picked.get().is_none()));
+    on_cleanup(|| set_predicting(false));
     let right = answer.index();
     let words = move || lesson.text(lang.get()).step(&step.id).cloned();
     let question_text = move || words().and_then(|w| w.question).unwrap_or_default();
@@ -94,10 +100,28 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
     view! {
         <div class="predict" data-testid="predict">
             <p class="predict-question" data-testid="predict-question"><strong>{question_text}</strong></p>
+            <p class="hint predict-hidden" data-testid="predict-hidden"
+                hidden=move || player.picked.get().is_some()>
+                {move || t(S::Hidden, lang.get())}
+            </p>
             <p class="hint">{move || t(S::Pick, lang.get())}</p>
             <ul class="predict-choices">{buttons}</ul>
             {reveal}
         </div>
     }
     .into_any()
+}
+
+/// Sets or removes `<html data-predicting>`: the figures wait for the learner's answer.
+fn set_predicting(on: bool) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = match on {
+        true => root.set_attribute("data-predicting", ""),
+        false => root.remove_attribute("data-predicting"),
+    };
 }

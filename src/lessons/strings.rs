@@ -38,11 +38,13 @@ pub enum S {
     NotLoaded,
     /// The button that forgets a lesson's progress.
     Reset,
+    /// A predict step before the answer: the figures wait.
+    Hidden,
 }
 
 /// The whole table, for the test that every string exists in every language.
 #[cfg(test)]
-pub const ALL: [S; 16] = [
+pub const ALL: [S; 17] = [
     S::Lessons,
     S::ListTitle,
     S::Close,
@@ -59,6 +61,7 @@ pub const ALL: [S; 16] = [
     S::ReadingTensors,
     S::NotLoaded,
     S::Reset,
+    S::Hidden,
 ];
 
 /// `s` in `lang`.
@@ -83,6 +86,8 @@ pub fn t(s: S, lang: Lang) -> &'static str {
         (S::Leave, Zh) => "退出课程",
         (S::KeysHint, En) => "\u{2190} \u{2192}, PageUp/PageDown or Space move between steps.",
         (S::KeysHint, Zh) => "用 \u{2190} \u{2192}、PageUp/PageDown 或空格键切换步骤。",
+        (S::Hidden, En) => "The figures are blurred until you answer: they would give it away.",
+        (S::Hidden, Zh) => "作答之前图形先模糊处理：它们会泄露答案。",
         (S::Pick, En) => "Your prediction:",
         (S::Pick, Zh) => "你的预测：",
         (S::Right, En) => "Right!",
