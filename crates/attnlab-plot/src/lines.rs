@@ -74,6 +74,10 @@ pub struct TokenLines {
     heads: Vec<LineHead>,
     focus: Focus,
     words: &'static Words,
+    /// A line's opacity is its weight times this (at most 1).
+    gain: f32,
+    /// A line's width, in CSS pixels.
+    line_px: f64,
 }
 
 impl TokenLines {
@@ -86,7 +90,28 @@ impl TokenLines {
             heads: Vec::new(),
             focus: Focus::None,
             words: &Words::ENGLISH,
+            gain: 1.0,
+            line_px: 2.0,
         }
+    }
+
+    /// Draws each line at `gain` times its weight's opacity (at most 1) and `line_px`
+    /// CSS pixels wide (by default 1 and 2): for weights that are all small, such as
+    /// those that cross between two sentences, where a gain of one over the largest
+    /// makes the strongest line opaque and keeps the others in proportion.
+    pub fn with_strength(mut self, gain: f32, line_px: f64) -> TokenLines {
+        if gain.is_finite() && gain > 0.0 {
+            self.gain = gain;
+        }
+        if line_px.is_finite() && line_px > 0.0 {
+            self.line_px = line_px;
+        }
+        self
+    }
+
+    /// The opacity gain and the line width ([`TokenLines::with_strength`]).
+    pub fn strength(&self) -> (f32, f64) {
+        (self.gain, self.line_px)
     }
 
     /// Replaces the fixed words (English by default): the columns' captions.
@@ -185,10 +210,10 @@ impl TokenLines {
         }
     }
 
-    /// The opacity of the line of head `h` from `i` to `j`: the weight (clamped to
-    /// `0..=1`), times [`FADE`] when another token is focused.
+    /// The opacity of the line of head `h` from `i` to `j`: the weight times the gain
+    /// (clamped to `0..=1`), times [`FADE`] when another token is focused.
     pub fn line_alpha(&self, h: usize, i: usize, j: usize) -> Option<f32> {
-        let w = self.weight(h, i, j)?.clamp(0.0, 1.0);
+        let w = (self.weight(h, i, j)? * self.gain).clamp(0.0, 1.0);
         Some(if self.is_isolated(i, j) { w } else { w * FADE })
     }
 }
@@ -431,7 +456,7 @@ pub fn draw_token_lines<DB: DrawingBackend>(
     area.draw_text(data.words.keys, &cap, p(right.0, caption_y))?;
 
     // Lines: faded ones first, the focused token's on top.
-    let width = (2.0 * s).round().max(1.0) as u32;
+    let width = (data.line_px * s).round().max(1.0) as u32;
     let mut lines = 0;
     for isolated in [false, true] {
         for (hi, head) in data.heads.iter().enumerate() {
