@@ -294,20 +294,19 @@ fn FirstScreen(
                         on:change=move |ev| { let on = event_target_checked(&ev); edit(state, |p| p.hide_special = on) }/>
                     {hide_label}
                 </label>
+                <MeasureSwitch measure=measure note=PROJECTED_NOTE/>
                 <span class="hint" data-testid="model-run-info">{millis}</span>
             </div>
-            <p class="hint">{move || SPECIAL_TOKENS_NOTE.get(lang.get())}</p>
-            <Show when=move || word_starts.get()>
-                <p class="hint" data-testid="word-start-note">{move || WORD_START_NOTE.get(lang.get())}</p>
-            </Show>
-            <MeasureSwitch measure=measure note=PROJECTED_NOTE/>
         </section>
         <div class="model-first">
             <section class="panel model-atlas" aria-label=t("Every head", "每个头")>
-                <h2 class="section-title">{t("Every head of every layer", "每一层的每个头")}</h2>
                 <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
                     selected=layer_head on_pick=pick on_cell=on_atlas_cell/>
                 <p class="hint">{move || ATLAS_CAPTION.get(lang.get())}</p>
+                <p class="hint">{move || SPECIAL_TOKENS_NOTE.get(lang.get())}</p>
+                <Show when=move || word_starts.get()>
+                    <p class="hint" data-testid="word-start-note">{move || WORD_START_NOTE.get(lang.get())}</p>
+                </Show>
             </section>
             <section class="panel model-head" aria-label=t("The selected head", "选中的头") data-testid="model-head-panel">
                 <HeatmapCanvas figure=head_figure pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
