@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from './fixtures';
+import { expect, test, toChinese } from './fixtures';
 
 // multilingual-E5-small (4-bit) in the same worker and views as MiniLM: Chinese tokens
-// that are real pieces (not [UNK]), the 12 × 12 atlas, a notice naming a character the
-// build does not ship, and the model from the Cache API on an offline reload.
+// that are real pieces (not [UNK]), the 12 × 12 atlas, characters the build does not ship
+// read as <unk> and named in one sentence, word starts shown as ␣ (not SentencePiece's
+// ▁), and the model from the Cache API on an offline reload.
 
 const ASSET = 'model/multilingual-e5-small.q4.safetensors';
 const MINILM = 'model/all-minilm-l6-v2.q8.safetensors';
@@ -26,7 +27,7 @@ test.describe('multilingual-E5-small', () => {
     await input.fill('我的猫喜欢吃鱼');
     await page.getByTestId('model-multilingual-e5-small').check();
     await expect(page.getByTestId('model-choice-status')).toHaveText('multilingual-E5-small: ready', { timeout: 60_000 });
-    await expect(page.getByTestId('model-caveat')).toContainText('named in a notice');
+    await expect(page.getByTestId('model-caveat')).toContainText("read as the model's unknown piece, and said so");
     const info = page.getByTestId('model-run-info');
     await expect(info).toContainText('through 12 layers', { timeout: 60_000 });
 
@@ -35,6 +36,7 @@ test.describe('multilingual-E5-small', () => {
     expect(tokens.join(' ')).toContain('猫');
     expect(tokens.join(' ')).toContain('鱼');
     expect(tokens.some((t) => /unk/i.test(t))).toBe(false);
+    await expect(page.getByTestId('model-replaced')).toHaveCount(0);
     await expect(page.getByTestId('hide-special').locator('..')).toContainText('<s> and </s>');
 
     // Every head of every layer: 144 tiles, exported whole.
@@ -49,9 +51,11 @@ test.describe('multilingual-E5-small', () => {
     expect(doc.matrices).toHaveLength(144);
     expect(doc.matrices[143].label).toBe('L11 H11');
 
-    // A character this build does not ship is named, never replaced.
+    // A character this build does not ship is read as <unk> and named (it used to stop
+    // the run with a notice: see the test below).
     await input.fill('我的猫🐱');
-    await expect(page.getByTestId('model-run-error')).toContainText('🐱');
+    await expect(page.getByTestId('model-replaced')).toHaveAttribute('data-replaced', '["⟨🐱⟩"]');
+    await expect(page.getByTestId('model-run-error')).toHaveCount(0);
 
     // Offline, the app comes from the service worker and the model from the cache.
     await input.fill('注意力机制');
@@ -63,6 +67,78 @@ test.describe('multilingual-E5-small', () => {
     await page.locator('#sentence-input').fill('离线也能用');
     await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 60_000 });
     await context.setOffline(false);
+  });
+
+  test('an emoji, an accented letter and an Arabic word are read as <unk>, marked on the figures and named in one sentence', async ({ page }) => {
+    await page.goto('/');
+    const input = page.locator('#sentence-input');
+    await input.fill('我的猫🐱 café مرحبا');
+    await page.getByTestId('model-multilingual-e5-small').check();
+    await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 90_000 });
+    await expect(page.getByTestId('model-run-error')).toHaveCount(0);
+
+    // The figures are drawn over every token, the replaced ones among them.
+    const options = await page.getByTestId('search-query').locator('option').allTextContents();
+    const atlas = page.getByTestId('atlas');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', String(options.length));
+    await expect(atlas).toHaveAttribute('data-heads', '144');
+    await expect(page.getByTestId('model-heatmap')).toHaveAttribute('data-rows', String(options.length));
+    await expect(page.getByTestId('rank-row')).toHaveCount(144);
+    // Each replaced stretch is one token, shown as what was typed between ⟨ ⟩.
+    const note = page.getByTestId('model-replaced');
+    await expect(note).toHaveAttribute('data-replaced', JSON.stringify(['⟨🐱⟩', '⟨é⟩', '⟨مرحبا⟩']));
+    const shown = options.map((o) => o.replace(/^\d+ · /, ''));
+    for (const t of ['⟨🐱⟩', '⟨é⟩', '⟨مرحبا⟩']) expect(shown).toContain(t);
+    expect(shown.some((t) => t.includes('<unk>'))).toBe(false);
+    // The large head's own labels (its export) carry the same marks.
+    await page.getByTestId('model-heatmap-export-menu').locator('summary').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('model-heatmap-export-json').click(),
+    ]);
+    const doc = JSON.parse(readFileSync(await download.path()).toString('utf8'));
+    expect(JSON.stringify(doc)).toContain('⟨مرحبا⟩');
+    expect(JSON.stringify(doc)).toContain('⟨🐱⟩');
+    await page.getByTestId('model-heatmap-export-menu').locator('summary').click();
+
+    // One readable sentence: which characters, and why; no raw error or code points.
+    await expect(note).toHaveText(
+      "This build's model file ships only the pieces of Chinese, CJK and ASCII characters, so “🐱”, “é” and “مرحبا” were each read as the model's unknown piece <unk>; the figures show it as ⟨🐱⟩.",
+    );
+    const text = await page.getByTestId('model-page').innerText();
+    expect(text).not.toMatch(/text:|U\+[0-9A-F]{4}/);
+    await toChinese(page);
+    await expect(note).toHaveText(
+      '此构建的模型文件只附带汉字、中日韩字符及半角字母、数字和符号的词片，因此 “🐱”、“é”和“مرحبا” 都被当作模型的未知词片 <unk> 读入；图中显示为 ⟨🐱⟩。',
+    );
+  });
+
+  test('word starts are shown as ␣ and explained once, never as SentencePiece’s raw ▁', async ({ page }) => {
+    await page.goto('/');
+    await page.locator('#sentence-input').fill('我的猫 likes fish');
+    await page.getByTestId('model-multilingual-e5-small').check();
+    await expect(page.getByTestId('model-run-info')).toContainText('through 12 layers', { timeout: 90_000 });
+    const options = await page.getByTestId('search-query').locator('option').allTextContents();
+    expect(options.join(' ')).not.toContain('▁');
+    expect(options.some((o) => / · ␣fish$/.test(o)), options.join(' | ')).toBe(true);
+    await expect(page.getByTestId('word-start-note')).toHaveCount(1);
+    await expect(page.getByTestId('word-start-note')).toContainText('␣ marks a piece that starts a word. SentencePiece writes it ▁');
+    // Nowhere else on the page: ▁ is said once, in the note.
+    const text = await page.getByTestId('model-page').innerText();
+    expect(text.split('▁').length - 1).toBe(1);
+    // The figures' labels too (the large head's export and the lab variants on it).
+    await page.getByTestId('model-heatmap-export-menu').locator('summary').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('model-heatmap-export-json').click(),
+    ]);
+    const doc = readFileSync(await download.path()).toString('utf8');
+    expect(doc).not.toContain('▁');
+    expect(doc).toContain('␣fish');
+    // MiniLM has no word-start marks, and no note.
+    await page.getByTestId('model-minilm-l6').check();
+    await expect(page.getByTestId('model-run-info')).toContainText('through 6 layers', { timeout: 90_000 });
+    await expect(page.getByTestId('word-start-note')).toHaveCount(0);
   });
 
   test('switching between the real models loads the one chosen, both ways, twice, and through a link', async ({ page, context }) => {
@@ -125,6 +201,21 @@ test.describe('multilingual-E5-small', () => {
     const lines = page.getByTestId('alignment-canvas');
     await expect(lines).toHaveAttribute('data-rendered-tokens', /^[1-9]\d*$/, { timeout: 60_000 });
     expect(Number(await lines.getAttribute('data-lines'))).toBeGreaterThan(0);
+    // Seen on a projector: the strongest line is drawn opaque in the head's colour
+    // (31, 119, 180) and 4 px wide, so hundreds of pixels have that colour beyond the
+    // legend's 12 × 12 swatch (before, a line's opacity was its weight, at most 0.37
+    // here, and 2 px wide: no pixel came near the colour).
+    await lines.scrollIntoViewIfNeeded();
+    const strong = await lines.evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i] - 31) + Math.abs(d[i + 1] - 119) + Math.abs(d[i + 2] - 180) < 60) n++;
+      }
+      return { n, dpr: window.devicePixelRatio };
+    });
+    expect(strong.n, `pixels of the head's colour at ${strong.dpr}× pixels`).toBeGreaterThan(600 * strong.dpr * strong.dpr);
+    await lines.screenshot({ path: '/tmp/e5-alignment.png' });
     expect(Number(await lines.getAttribute('data-rendered-keys'))).toBeGreaterThan(3);
     await page.getByTestId('pair-backward').check();
     await expect(page.getByTestId('alignment-note')).toContainText("not a translation decoder's cross attention");

@@ -85,15 +85,17 @@ test.describe('the real model in 中文', () => {
     await expect(page.getByTestId('pair-panel')).toContainText('权重跨句最多的头（共 144 个）');
     await expect(page.getByTestId('alignment-note')).toContainText('编码器');
     await expect(page.getByTestId('model-run-info')).toContainText('经过 12 层', { timeout: 90_000 });
-    await expect(page.getByTestId('model-caveat')).toContainText('绝不替换');
+    await expect(page.getByTestId('model-caveat')).toContainText('按模型的未知词片读入');
     expect(await englishLeft(page)).toEqual([]);
 
-    // A character the build does not ship is named, in 中文, and in English after a switch.
+    // A character the build does not ship is read as <unk> and named, in 中文 with no
+    // English left, and in English after a switch.
     await page.locator('#sentence-input').fill('我的猫🐱');
-    const error = page.getByTestId('model-run-error');
-    await expect(error).toContainText('文本中有此模型词表之外的字符：🐱 (U+1F431)', { timeout: 90_000 });
+    const note = page.getByTestId('model-replaced');
+    await expect(note).toContainText('因此 “🐱” 被当作模型的未知词片 <unk> 读入', { timeout: 90_000 });
+    expect(await englishLeft(page)).toEqual([]);
     await page.getByTestId('lang-en').click();
-    await expect(error).toContainText("outside this model's vocabulary");
+    await expect(note).toContainText("so “🐱” was read as the model's unknown piece <unk>");
   });
 
   test('the load status and its progress are said in 中文', async ({ page, context }) => {

@@ -149,6 +149,61 @@ test.describe('the real model', () => {
     await expect(page.getByTestId('model-load')).toBeVisible();
   });
 
+  test('the first screen shows attention, the “it → animal” example shows its top head large, and the advice fits each model', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/');
+    await page.getByTestId('model-minilm-l6').check();
+    const atlas = page.getByTestId('atlas');
+    const heatmap = page.getByTestId('model-heatmap');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '15', { timeout: 30_000 });
+    await expect(heatmap).toHaveAttribute('data-rows', '15');
+    // Without scrolling, the atlas and the selected head are on the first screen: the
+    // whole atlas, and the large head from its title down through most of its rows.
+    // (Checking the model choice scrolled the sidebar's radio into view: back to the top.)
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.screenshot({ path: '/tmp/model-first-screen.png' });
+    const a = (await atlas.boundingBox())!;
+    const h = (await heatmap.boundingBox())!;
+    expect(a.y, 'the atlas starts on the first screen').toBeGreaterThanOrEqual(0);
+    expect(a.y + a.height, 'the whole atlas is above the fold').toBeLessThanOrEqual(900);
+    expect(a.width).toBeGreaterThan(400);
+    expect(h.y).toBeLessThan(900);
+    expect(900 - h.y, 'the large head title and most rows are above the fold').toBeGreaterThanOrEqual(Math.min(h.height, 350));
+    console.log(`first screen at 1440 × 900: atlas ${JSON.stringify(a)}, large head ${JSON.stringify(h)}`);
+
+    // The example selects the head the search ranks first for “it” → “animal”, and
+    // shows it large.
+    await expect(page.getByTestId('model-layer')).toHaveValue('0');
+    await expect(page.getByTestId('model-head')).toHaveValue('0');
+    await page.getByTestId('search-example').click();
+    await expect(page.getByTestId('search-query')).toHaveValue('10');
+    await expect(page.getByTestId('search-key')).toHaveValue('2');
+    const first = page.getByTestId('rank-row').first();
+    await expect(first).toHaveClass(/is-selected/);
+    const [layer, head] = ((await first.locator('.rank-head').textContent()) ?? '').match(/\d+/g)!;
+    expect(`${layer},${head}`, 'the top head is not the one shown before').not.toBe('0,0');
+    await expect(page.getByTestId('model-layer')).toHaveValue(layer);
+    await expect(page.getByTestId('model-head')).toHaveValue(head);
+    await expect(heatmap).toBeInViewport({ ratio: 0.5 });
+    await expect(page.getByTestId('model-head-panel')).toBeInViewport({ ratio: 0.5 });
+    // From another text, the example brings its sentence and then its top head.
+    await page.getByTestId('model-layer').selectOption('5');
+    await page.locator('#sentence-input').fill('the cat sat on the mat');
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '8');
+    await page.getByTestId('search-example').click();
+    await expect(atlas).toHaveAttribute('data-rendered-tokens', '15');
+    await expect(page.getByTestId('model-layer')).toHaveValue(layer);
+    await expect(page.getByTestId('model-head')).toHaveValue(head);
+
+    // The advice says what each model reads, and sends Chinese to the multilingual model,
+    // not to the toy.
+    const caveat = page.locator('.model-caveat');
+    await expect(caveat).toContainText('MiniLM reads English only');
+    await expect(caveat).toContainText('For Chinese, choose multilingual-E5-small.');
+    await expect(page.getByTestId('model-page')).not.toContainText('toy (seeded) model');
+  });
+
   test('lab variants run on a real head, and inside the model with the consequence shown', async ({ page }) => {
     await page.goto('/');
     await page.getByTestId('model-minilm-l6').check();

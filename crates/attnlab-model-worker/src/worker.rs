@@ -4,8 +4,8 @@ use std::rc::Rc;
 use attnlab_lab::fragment;
 use attnlab_lab::i18n::Lang;
 use attnlab_lab::pretrained::protocol::{
-    CACHE_NAME, FlowHeader, Loaded, Place, Reply, Request, RunHeader, Said, Stage, model_error_zh,
-    relevance_error_zh,
+    CACHE_NAME, FlowHeader, Loaded, Place, Replaced, Reply, Request, RunHeader, Said, Stage,
+    model_error_zh, relevance_error_zh,
 };
 use attnlab_lab::pretrained::substitution;
 use attnlab_model::relevance::AttentionGraph;
@@ -64,9 +64,13 @@ fn both(en: impl Into<String>, zh: impl Into<String>) -> Said {
     Said::new(en, Some(zh.into()))
 }
 
-/// A model error in both languages.
+/// A model error in both languages (a text's fault said as itself, without the
+/// error's `text:` prefix).
 fn model_said(e: &attnlab_model::ModelError) -> Said {
-    Said::new(e.to_string(), model_error_zh(e))
+    match e {
+        attnlab_model::ModelError::Text(t) => Said::new(t.to_string(), model_error_zh(e)),
+        _ => Said::new(e.to_string(), model_error_zh(e)),
+    }
 }
 
 /// A rollout or flow error in both languages.
@@ -284,6 +288,16 @@ fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<()
         special,
         second: run.encoding.second,
         truncated_from: run.encoding.truncated_from,
+        replaced: run
+            .encoding
+            .unknown
+            .iter()
+            .map(|u| Replaced {
+                token: u.token,
+                text: u.text.clone(),
+            })
+            .collect(),
+        outside: run.encoding.outside.clone(),
         layers: heads.len(),
         heads: heads.first().map_or(0, Vec::len),
         d_head,

@@ -17,14 +17,6 @@ pub enum TextError {
         /// The limit.
         max: usize,
     },
-    /// The text has characters the model's asset does not cover (its vocabulary was cut
-    /// to a set of scripts): never replaced silently.
-    Unsupported {
-        /// Each such character once, in the order of the text.
-        chars: Vec<char>,
-        /// What the asset covers, in words.
-        covered: String,
-    },
     /// The second text of a pair is at fault.
     InSecond(Box<TextError>),
 }
@@ -39,17 +31,6 @@ impl fmt::Display for TextError {
                 f,
                 "the text has {chars} characters, more than the {max} a model reads"
             ),
-            TextError::Unsupported { chars, covered } => {
-                let named: Vec<String> = chars
-                    .iter()
-                    .map(|c| format!("{c} (U+{:04X})", u32::from(*c)))
-                    .collect();
-                write!(
-                    f,
-                    "the text has characters outside this model's vocabulary ({covered}): {}",
-                    named.join(", ")
-                )
-            }
             TextError::InSecond(e) => write!(f, "the second text: {e}"),
         }
     }

@@ -62,7 +62,8 @@ pub use encoder::{
 pub use error::{ModelError, Result, TextError};
 pub use relevance::{AttentionGraph, MAX_FLOW_TOKENS, RelevanceError};
 pub use tokenizer::{
-    DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Template, Tokenizer, Unigram, WordPiece,
+    DEFAULT_MAX_TOKENS, Encoding, MAX_TEXT_CHARS, Pieces, Template, Tokenizer, Unigram, Unknown,
+    WordPiece,
 };
 
 use tensors::Tensors;

@@ -76,6 +76,10 @@ pub struct TokenLines {
     words: &'static Words,
     /// Lines whose weight is below this are not drawn (0: every visible line).
     threshold: f32,
+    /// A line's opacity is its weight times this (at most 1).
+    gain: f32,
+    /// A line's width, in CSS pixels.
+    line_px: f64,
 }
 
 impl TokenLines {
@@ -89,6 +93,8 @@ impl TokenLines {
             focus: Focus::None,
             words: &Words::ENGLISH,
             threshold: 0.0,
+            gain: 1.0,
+            line_px: 2.0,
         }
     }
 
@@ -113,6 +119,25 @@ impl TokenLines {
     pub fn is_drawn(&self, h: usize, i: usize, j: usize, style: &LinesStyle) -> bool {
         self.weight(h, i, j)
             .is_some_and(|w| w >= style.min_weight && w >= self.threshold)
+    }
+
+    /// Draws each line at `gain` times its weight's opacity (at most 1) and `line_px`
+    /// CSS pixels wide (by default 1 and 2): for weights that are all small, such as
+    /// those that cross between two sentences, where a gain of one over the largest
+    /// makes the strongest line opaque and keeps the others in proportion.
+    pub fn with_strength(mut self, gain: f32, line_px: f64) -> TokenLines {
+        if gain.is_finite() && gain > 0.0 {
+            self.gain = gain;
+        }
+        if line_px.is_finite() && line_px > 0.0 {
+            self.line_px = line_px;
+        }
+        self
+    }
+
+    /// The opacity gain and the line width ([`TokenLines::with_strength`]).
+    pub fn strength(&self) -> (f32, f64) {
+        (self.gain, self.line_px)
     }
 
     /// Replaces the fixed words (English by default): the columns' captions.
@@ -211,10 +236,10 @@ impl TokenLines {
         }
     }
 
-    /// The opacity of the line of head `h` from `i` to `j`: the weight (clamped to
-    /// `0..=1`), times [`FADE`] when another token is focused.
+    /// The opacity of the line of head `h` from `i` to `j`: the weight times the gain
+    /// (clamped to `0..=1`), times [`FADE`] when another token is focused.
     pub fn line_alpha(&self, h: usize, i: usize, j: usize) -> Option<f32> {
-        let w = self.weight(h, i, j)?.clamp(0.0, 1.0);
+        let w = (self.weight(h, i, j)? * self.gain).clamp(0.0, 1.0);
         Some(if self.is_isolated(i, j) { w } else { w * FADE })
     }
 }
@@ -457,7 +482,7 @@ pub fn draw_token_lines<DB: DrawingBackend>(
     area.draw_text(data.words.keys, &cap, p(right.0, caption_y))?;
 
     // Lines: faded ones first, the focused token's on top.
-    let width = (2.0 * s).round().max(1.0) as u32;
+    let width = (data.line_px * s).round().max(1.0) as u32;
     let mut lines = 0;
     for isolated in [false, true] {
         for (hi, head) in data.heads.iter().enumerate() {

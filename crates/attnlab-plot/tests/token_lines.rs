@@ -145,6 +145,23 @@ fn focusing_a_token_keeps_its_lines_and_fades_the_others() {
 }
 
 #[test]
+fn a_gain_strengthens_small_weights_up_to_opaque() {
+    let toks = |k: usize| (0..k).map(|i| format!("t{i}")).collect::<Vec<_>>();
+    let data = TokenLines::new("small", toks(2), toks(2))
+        .with_head("h", HEAD_COLOURS[0], vec![0.25, 0.05, 0.0, 0.1])
+        .unwrap();
+    assert_eq!(data.strength(), (1.0, 2.0));
+    assert_eq!(data.line_alpha(0, 0, 0), Some(0.25));
+    let strong = data.clone().with_strength(4.0, 4.0);
+    assert_eq!(strong.strength(), (4.0, 4.0));
+    assert_eq!(strong.line_alpha(0, 0, 0), Some(1.0));
+    assert_eq!(strong.line_alpha(0, 0, 1), Some(0.2));
+    assert_eq!(strong.line_alpha(0, 1, 1), Some(0.4));
+    // Nonsense is ignored.
+    assert_eq!(data.with_strength(f32::NAN, -1.0).strength(), (1.0, 2.0));
+}
+
+#[test]
 fn a_hundred_tokens_are_thinned_to_readable_labels() {
     let toks: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();
     let data = TokenLines::new("100 tokens", toks.clone(), toks)

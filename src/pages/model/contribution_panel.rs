@@ -38,7 +38,7 @@ pub fn ContributionPanel(
     });
     let labels = Memo::new(move |_| {
         let tokens = session
-            .with_run(|r| r.tokens().to_vec())
+            .with_run(|r| r.labels().to_vec())
             .unwrap_or_default();
         (tokens.clone(), tokens)
     });

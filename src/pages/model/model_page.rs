@@ -1,6 +1,6 @@
 use attnlab_lab::pretrained::{
     self, ATLAS_CAPTION, HideSpecial, MAX_FLOW_TOKENS, ModelRun, PretrainedView, Relevance,
-    SEARCH_CAUTION, SPECIAL_TOKENS_NOTE,
+    SEARCH_CAUTION, SPECIAL_TOKENS_NOTE, WORD_START_NOTE,
 };
 use attnlab_lab::state::DEFAULT_SENTENCE;
 use attnlab_plot::number;
@@ -16,30 +16,119 @@ use crate::neuron::MeasureSwitch;
 use crate::state::use_app_state;
 use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 
-/// The real model's page: its status, then (once a text has run) the atlas of every head,
-/// the selected head large, the head search, and rollout or flow beside the raw
+/// The real model's page: its status, then (once a text has run) the layer and head
+/// controls with the atlas of every head beside the selected head large (the first
+/// screen), the sentence pair, the head search, and rollout or flow beside the raw
 /// attention.
 #[component]
 pub fn ModelPage() -> impl IntoView {
     let session = use_model_session();
     let lang = use_lang();
-    let has_run = move || session.run.with(|r| r.as_ref().is_some_and(Result::is_ok));
+    let has_run = move || session.with_run(|_| ()).is_some();
     let run_error = move || {
         session
             .run
             .with(|r| r.as_ref().and_then(|r| r.as_ref().err().cloned()))
     };
+    // The weight | contribution switch over the atlas, the head and the layer mean; the
+    // cell the neuron view explains (indices of the whole text).
+    let measure = RwSignal::new(Measure::Weight);
+    let picked = RwSignal::new(None::<(usize, usize)>);
     view! {
         <div class="model-page" data-testid="model-page">
             <ModelStatusPanel/>
             {move || run_error().map(|e| view! {
                 <p class="variant-error" role="alert" data-testid="model-run-error">{e.get(lang.get()).to_string()}</p>
             })}
+            <ReplacedNote/>
+            <Show when=has_run>
+                <FirstScreen measure=measure picked=picked/>
+            </Show>
             <PairPanel/>
             <Show when=has_run>
-                <ModelViews/>
+                <ModelViews measure=measure picked=picked/>
             </Show>
         </div>
+    }
+}
+
+/// “A”, “B” and “C” (“A”、“B”和“C”), in `lang`.
+fn quoted_list(lang: Lang, items: &[&str]) -> String {
+    let q: Vec<String> = items
+        .iter()
+        .map(|t| format!("\u{201c}{t}\u{201d}"))
+        .collect();
+    let (comma, and) = match lang {
+        Lang::En => (", ", " and "),
+        Lang::Zh => ("\u{3001}", "\u{548c}"),
+    };
+    match q.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}{and}{last}", rest.join(comma)),
+    }
+}
+
+/// Which typed characters the model read as its unknown piece because this build's file
+/// holds no piece of them, and why, in one sentence; the replaced tokens' labels (as
+/// the figures show them) in `data-replaced`, as a JSON array.
+#[component]
+fn ReplacedNote() -> impl IntoView {
+    let session = use_model_session();
+    let lang = use_lang();
+    let replaced = Memo::new(move |_| {
+        session
+            .with_run(|r| {
+                r.replaced_outside()
+                    .into_iter()
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    });
+    let shown = Memo::new(move |_| {
+        replaced.with(|typed| {
+            typed
+                .iter()
+                .map(|t| pretrained::shown_token("", Some(t)))
+                .collect::<Vec<_>>()
+        })
+    });
+    move || {
+        let typed = replaced.get();
+        if typed.is_empty() {
+            return None;
+        }
+        let items: Vec<&str> = typed.iter().map(String::as_str).collect();
+        let lang = lang.get();
+        let list = quoted_list(lang, &items);
+        let example = shown.with(|s| s.first().cloned().unwrap_or_default());
+        let data = serde_json::to_string(&shown.get()).unwrap_or_default();
+        let many = items.len() > 1;
+        Some(match lang {
+            Lang::En => view! {
+                <p class="hint replaced-note" role="status" data-testid="model-replaced" data-replaced=data>
+                    "This build's model file ships only the pieces of Chinese, CJK and ASCII characters, so "
+                    <span translate="no">{list}</span>
+                    {if many { " were each read as the model's unknown piece " } else { " was read as the model's unknown piece " }}
+                    <span translate="no">"<unk>"</span>
+                    "; the figures show it as "
+                    <span translate="no">{example}</span>
+                    "."
+                </p>
+            }.into_any(),
+            Lang::Zh => view! {
+                <p class="hint replaced-note" role="status" data-testid="model-replaced" data-replaced=data>
+                    "此构建的模型文件只附带汉字、中日韩字符及半角字母、数字和符号的词片，因此 "
+                    <span translate="no">{list}</span>
+                    {if many { " 都被当作模型的未知词片 " } else { " 被当作模型的未知词片 " }}
+                    <span translate="no">"<unk>"</span>
+                    " 读入；图中显示为 "
+                    <span translate="no">{example}</span>
+                    "。"
+                </p>
+            }.into_any(),
+        })
     }
 }
 
@@ -64,8 +153,15 @@ fn edit(state: crate::state::AppState, f: impl FnOnce(&mut PretrainedView)) {
     });
 }
 
+/// The layer and head controls, then every head of every layer beside the selected head
+/// large: what the page shows first.
 #[component]
-fn ModelViews() -> impl IntoView {
+fn FirstScreen(
+    /// Weights or contributions.
+    measure: RwSignal<Measure>,
+    /// The cell the neuron view explains.
+    picked: RwSignal<Option<(usize, usize)>>,
+) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
@@ -77,10 +173,6 @@ fn ModelViews() -> impl IntoView {
             .with_run(|r| (r.layers(), r.heads(), r.n()))
             .unwrap_or_default()
     });
-    // The weight | contribution switch over the atlas, the head and the layer mean; the
-    // cell the neuron view explains (indices of the whole text).
-    let measure = RwSignal::new(Measure::Weight);
-    let picked = RwSignal::new(None::<(usize, usize)>);
     let tiles = Memo::new(move |_| {
         let (hide, m, lang) = (hide.get(), measure.get(), lang.get());
         session
@@ -174,6 +266,11 @@ fn ModelViews() -> impl IntoView {
             Lang::Zh => view! { " 隐藏 " <span translate="no">{a}</span> " 和 " <span translate="no">{b}</span> }.into_any(),
         }
     };
+    let word_starts = Memo::new(move |_| {
+        session
+            .with_run(ModelRun::marks_word_starts)
+            .unwrap_or(false)
+    });
     view! {
         <section class="panel model-controls" aria-label=t("Layer, head and tokens", "层、头和词元")>
             <div class="knobs">
@@ -197,22 +294,45 @@ fn ModelViews() -> impl IntoView {
                         on:change=move |ev| { let on = event_target_checked(&ev); edit(state, |p| p.hide_special = on) }/>
                     {hide_label}
                 </label>
+                <MeasureSwitch measure=measure note=PROJECTED_NOTE/>
+                <span class="hint" data-testid="model-run-info">{millis}</span>
             </div>
-            <p class="hint">{move || SPECIAL_TOKENS_NOTE.get(lang.get())}</p>
-            <p class="hint" data-testid="model-run-info">{millis}</p>
-            <MeasureSwitch measure=measure note=PROJECTED_NOTE/>
         </section>
-        <section class="panel" aria-label=t("Every head", "每个头")>
-            <h2 class="section-title">{t("Every head of every layer", "每一层的每个头")}</h2>
-            <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
-                selected=layer_head on_pick=pick on_cell=on_atlas_cell/>
-            <p class="hint">{move || ATLAS_CAPTION.get(lang.get())}</p>
-        </section>
-        <section class="panel" aria-label=t("The selected head", "选中的头")>
-            <HeatmapCanvas figure=head_figure pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
-                testid="model-heatmap" kind="model-head"/>
-            <CellInfo figure=head_figure cell=hover/>
-        </section>
+        <div class="model-first">
+            <section class="panel model-atlas" aria-label=t("Every head", "每个头")>
+                <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
+                    selected=layer_head on_pick=pick on_cell=on_atlas_cell/>
+                <p class="hint">{move || ATLAS_CAPTION.get(lang.get())}</p>
+                <p class="hint">{move || SPECIAL_TOKENS_NOTE.get(lang.get())}</p>
+                <Show when=move || word_starts.get()>
+                    <p class="hint" data-testid="word-start-note">{move || WORD_START_NOTE.get(lang.get())}</p>
+                </Show>
+            </section>
+            <section class="panel model-head" aria-label=t("The selected head", "选中的头") data-testid="model-head-panel">
+                <HeatmapCanvas figure=head_figure pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
+                    testid="model-heatmap" kind="model-head"/>
+                <CellInfo figure=head_figure cell=hover/>
+            </section>
+        </div>
+    }
+}
+
+/// Everything below the first screen and the pair: what each key contributes, lab
+/// variants on the selected head and inside the model, the head search, rollout and flow.
+#[component]
+fn ModelViews(
+    /// Weights or contributions.
+    measure: RwSignal<Measure>,
+    /// The cell the neuron view explains.
+    picked: RwSignal<Option<(usize, usize)>>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let layer_head = Memo::new(move |_| {
+        state
+            .pretrained
+            .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)))
+    });
+    view! {
         <ContributionPanel picked=picked layer_head=layer_head/>
         <VariantsOnHead/>
         <SubstitutionPanel/>
@@ -221,10 +341,31 @@ fn ModelViews() -> impl IntoView {
     }
 }
 
-/// The example the head search opens with: from "it" to "animal", when both are tokens.
+/// The example the head search opens with: from "it" to "animal", when both are tokens
+/// (WordPiece's `it`, or SentencePiece's `▁it` that starts a word).
 fn example_pair(tokens: &[String]) -> Option<(usize, usize)> {
-    let at = |w: &str| tokens.iter().position(|t| t == w);
+    let at = |w: &str| {
+        tokens
+            .iter()
+            .position(|t| t.strip_prefix('\u{2581}').unwrap_or(t) == w)
+    };
     Some((at("it")?, at("animal")?))
+}
+
+/// Brings the selected head's large heatmap into the window (as little scrolling as
+/// it takes).
+fn show_large_head() {
+    let el = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector("[data-testid=model-head-panel]")
+            .ok()
+            .flatten()
+    });
+    if let Some(el) = el {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        options.set_behavior(web_sys::ScrollBehavior::Instant);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+    }
 }
 
 #[component]
@@ -264,18 +405,61 @@ fn HeadSearch() -> impl IntoView {
             p.search = Some((q.unwrap_or(pq), k.unwrap_or(pk)))
         });
     };
+    let labels = Memo::new(move |_| {
+        session
+            .with_run(|r| r.labels().to_vec())
+            .unwrap_or_default()
+    });
     let token_options = move || {
-        tokens.with(|t| {
+        labels.with(|t| {
             t.iter()
                 .enumerate()
                 .map(|(i, w)| view! { <option value=i.to_string() translate="no">{format!("{i} · {w}")}</option> })
                 .collect_view()
         })
     };
+    // The example selects the head the search ranks first for its pair and shows it
+    // large, once the run of its sentence is there: `jump` holds the id of the last run
+    // before it (a later one is the example's; 0 when its sentence was there already).
+    let jump = RwSignal::new(None::<u64>);
     let example = move |_| {
-        state.sentence.set(DEFAULT_SENTENCE.to_string());
+        let after = if state.sentence.with_untracked(|s| s != DEFAULT_SENTENCE) {
+            let after = session.latest();
+            state.sentence.set(DEFAULT_SENTENCE.to_string());
+            after
+        } else {
+            0
+        };
         edit(state, |p| p.search = None);
+        jump.set(Some(after));
     };
+    Effect::new(move |_| {
+        let Some(after) = jump.get() else {
+            return;
+        };
+        let hide = hidden(state);
+        // None: not the example's run yet; Some(top): its run, and the head ranked first.
+        let done = session
+            .with_run(|r| {
+                let id = r.header().id;
+                (id > after && id == session.latest()).then(|| {
+                    let (q, k) = example_pair(r.tokens())?;
+                    let ranked = r.rank_heads(q, k, &r.token_view(hide)).ok()?;
+                    ranked.first().copied()
+                })
+            })
+            .flatten();
+        if let Some(top) = done {
+            jump.set(None);
+            if let Some(top) = top {
+                edit(state, |p| {
+                    p.layer = top.layer;
+                    p.head = top.head;
+                });
+                show_large_head();
+            }
+        }
+    });
     let rows = move || match ranked.get() {
         Err(e) => {
             view! { <p class="why is-shown" role="status" data-testid="search-error">{e}</p> }

@@ -14,12 +14,17 @@ pub const ALIGNMENT_NOTE: Tr = Tr::new(
      text: every token may attend to every other, in either sentence. It is not a \
      translation decoder's cross attention, where each word being written looks only at \
      the source. A head whose weight crosses between the sentences onto a token's \
-     translation has learned an alignment from data, without ever being trained to align.",
+     translation has learned an alignment from data, without ever being trained to align. \
+     The strongest line is drawn opaque, the others in proportion to their weight.",
     "这是一个把两个句子当作一段文本同时读入的编码器：每个词元都可以关注两个句子中的\
      任何其他词元。它不是翻译解码器的交叉注意力（那里每个正在生成的词只看源句）。\
      一个头若把权重跨过句子落到某个词元的译文上，就是从数据中学到了对齐，\
-     而它从未被训练去对齐。",
+     而它从未被训练去对齐。最强的一条线画成不透明，其余的按权重成比例。",
 );
+
+/// The width of the alignment's lines, in CSS pixels (twice the token-lines page's):
+/// lines that must be seen on a projector from the back of a room.
+pub const LINE_PX: f64 = 4.0;
 
 /// Which way the lines go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -118,7 +123,7 @@ pub fn alignment_lines(
         Direction::SecondToFirst => (&h.second, &h.first),
     };
     let label =
-        |ix: &[usize]| -> Vec<String> { ix.iter().map(|&i| run.tokens()[i].clone()).collect() };
+        |ix: &[usize]| -> Vec<String> { ix.iter().map(|&i| run.labels()[i].clone()).collect() };
     let weights: Vec<f32> = from
         .iter()
         .flat_map(|&i| to.iter().map(move |&j| a[[i, j]]))
@@ -127,10 +132,17 @@ pub fn alignment_lines(
         Lang::En => format!("{model} \u{b7} layer {layer} \u{b7} head {head} across the pair"),
         Lang::Zh => format!("{model} \u{b7} 第 {layer} 层 \u{b7} 头 {head} 跨越句对"),
     };
+    let strongest = weights.iter().copied().fold(0.0f32, f32::max);
+    let gain = if strongest > 0.0 {
+        1.0 / strongest
+    } else {
+        1.0
+    };
     TokenLines::new(title, label(from), label(to))
         .with_words(crate::i18n::plot_words(lang))
         .with_head(format!("L{layer} H{head}"), HEAD_COLOURS[0], weights)
         .ok()
+        .map(|l| l.with_strength(gain, LINE_PX))
 }
 
 #[cfg(test)]
@@ -160,6 +172,8 @@ mod tests {
             special: vec![true, false, true, true, false, true],
             second: Some(3),
             truncated_from: None,
+            replaced: Vec::new(),
+            outside: Vec::new(),
             layers: 1,
             heads: 2,
             d_head: 1,
@@ -199,8 +213,11 @@ mod tests {
     fn the_lines_are_the_block_between_the_sentences() {
         let lines =
             alignment_lines(Lang::En, &run(), "E5", 0, 0, Direction::SecondToFirst).unwrap();
-        assert_eq!(lines.queries(), ["\u{2581}cat"]);
+        assert_eq!(lines.queries(), ["\u{2423}cat"]);
         assert_eq!(lines.keys(), ["猫"]);
         assert_eq!(lines.weight(0, 0, 0), Some(0.6));
+        // The strongest line crossing is drawn opaque, and wide.
+        assert_eq!(lines.strength(), (1.0 / 0.6, LINE_PX));
+        assert_eq!(lines.line_alpha(0, 0, 0), Some(1.0));
     }
 }

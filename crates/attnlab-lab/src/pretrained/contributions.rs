@@ -154,6 +154,8 @@ mod tests {
             special: vec![true, false, true],
             second: None,
             truncated_from: None,
+            replaced: Vec::new(),
+            outside: Vec::new(),
             layers: 1,
             heads: 1,
             d_head: 3,

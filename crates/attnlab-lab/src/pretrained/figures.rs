@@ -60,6 +60,14 @@ pub const SPECIAL_TOKENS_NOTE: Tr = Tr::new(
      隐藏它们会把每一行除以剩下的部分，使词之间的权重之和重新为 1。",
 );
 
+/// Said once on the model page when its tokens are SentencePiece pieces.
+pub const WORD_START_NOTE: Tr = Tr::new(
+    "\u{2423} marks a piece that starts a word. SentencePiece writes it \u{2581}, for the \
+     space before the word; the first word of a text has one too, even in Chinese.",
+    "\u{2423} 标出开始一个词的词片。SentencePiece 把它写作 \u{2581}，代表词前的空格；\
+     文本的第一个词也有一个，中文也不例外。",
+);
+
 /// Said under the head search.
 pub const SEARCH_CAUTION: Tr = Tr::new(
     "A head that points from “it” to “animal” shows where that \
@@ -82,7 +90,7 @@ pub fn atlas_titles(layers: usize, heads: usize) -> Vec<String> {
 pub(super) fn labels(run: &ModelRun, view: &TokenView) -> Vec<String> {
     view.kept()
         .iter()
-        .map(|&i| run.tokens()[i].clone())
+        .map(|&i| run.labels()[i].clone())
         .collect()
 }
 

@@ -20,10 +20,10 @@ pub use contributions::{
     model_neuron, share_chart, special_shares,
 };
 pub use figures::{
-    ATLAS_CAPTION, Relevance, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE, atlas_figures, atlas_titles,
-    head_figure, layer_average_figure, relevance_figure,
+    ATLAS_CAPTION, Relevance, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE, WORD_START_NOTE, atlas_figures,
+    atlas_titles, head_figure, layer_average_figure, relevance_figure,
 };
-pub use run::{HideSpecial, ModelRun, RankedHead, RunError, TokenView};
+pub use run::{HideSpecial, ModelRun, RankedHead, RunError, TokenView, WORD_START, shown_token};
 pub use variants::{OnHead, model_variant, seeded, variant_on_head};
 
 use crate::i18n::Lang;
@@ -146,25 +146,29 @@ impl Checkpoint {
         }
     }
 
-    /// What the model cannot read well, said next to the model choice, in `lang`.
+    /// What the model can read and what it cannot, said next to the model choice and
+    /// on its page, in `lang`.
     pub fn caveat(self, lang: Lang) -> &'static str {
         match (self, lang) {
             (Checkpoint::MiniLmL6, Lang::Zh) => {
-                "MiniLM 的英文词表缺少大多数汉字：它们会变成 [UNK]。\
-                 请用玩具（种子）模型探索中文。"
+                "MiniLM 只读英文：它的词表缺少大多数汉字，汉字会变成 [UNK]。\
+                 要看中文，请选择 multilingual-E5-small。"
             }
             (Checkpoint::MultilingualE5Small, Lang::Zh) => {
-                "此构建附带汉字、中日韩及全角标点和半角字母、数字、符号的词片；其他任何字符\
-                 （假名、表情符号、带重音的字母……）都会在提示中指出，绝不替换。"
+                "multilingual-E5-small 读中文和英文，也能把一个句子和它的译文一起读。\
+                 此构建只附带汉字、中日韩及全角标点和半角字母、数字、符号的词片；\
+                 其他字符（假名、表情符号、带重音的字母……）按模型的未知词片读入，并会指出。"
             }
             (Checkpoint::MiniLmL6, Lang::En) => {
-                "MiniLM's English vocabulary lacks most Chinese characters: they become [UNK]. \
-                 Explore Chinese with the toy (seeded) model."
+                "MiniLM reads English only: its vocabulary lacks most Chinese characters, \
+                 which become [UNK]. For Chinese, choose multilingual-E5-small."
             }
             (Checkpoint::MultilingualE5Small, Lang::En) => {
-                "This build ships the pieces of Chinese characters, CJK and full-width \
-                 punctuation and ASCII; any other character (kana, emoji, accented letters…) \
-                 is named in a notice, never replaced."
+                "multilingual-E5-small reads Chinese and English, and a sentence together \
+                 with its translation. This build ships only the pieces of Chinese \
+                 characters, CJK and full-width punctuation and ASCII; any other character \
+                 (kana, emoji, accented letters…) is read as the model's unknown piece, \
+                 and said so."
             }
         }
     }

@@ -162,13 +162,6 @@ pub fn text_error_zh(e: &TextError) -> String {
         TextError::TooLong { chars, max } => {
             format!("文本有 {chars} 个字符，超过了模型能读的 {max} 个")
         }
-        TextError::Unsupported { chars, .. } => {
-            let named: Vec<String> = chars
-                .iter()
-                .map(|c| format!("{c} (U+{:04X})", u32::from(*c)))
-                .collect();
-            format!("文本中有此模型词表之外的字符：{}", named.join("、"))
-        }
         TextError::InSecond(e) => format!("第二个文本：{}", text_error_zh(e)),
     }
 }
@@ -300,6 +293,14 @@ pub struct RunHeader {
     pub second: Option<usize>,
     /// `Some(n)` when the text had `n` tokens and was cut.
     pub truncated_from: Option<usize>,
+    /// The tokens the model read as its unknown piece (`<unk>`), each with the
+    /// characters it stands for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<Replaced>,
+    /// The characters the model's file holds no piece of (its vocabulary was cut to some
+    /// scripts), each once, in the order of the text; each is in a `replaced` token.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside: Vec<char>,
     /// Layers.
     pub layers: usize,
     /// Heads per layer.
@@ -319,6 +320,15 @@ impl RunHeader {
         let (l, h) = (self.layers, self.heads);
         l * h * n * n + l * n * n + 3 * l * h * n * self.d_head + l * h * n + self.width
     }
+}
+
+/// A token the model read as its unknown piece, and what was typed there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replaced {
+    /// Its index in [`RunHeader::tokens`].
+    pub token: usize,
+    /// The characters it stands for, as typed.
+    pub text: String,
 }
 
 /// A flow: `n × n` floats beside the message.
@@ -364,17 +374,14 @@ mod tests {
 
     #[test]
     fn a_text_error_is_said_in_chinese_and_the_english_stays_the_models() {
-        let e = TextError::InSecond(Box::new(TextError::Unsupported {
-            chars: vec!['\u{1f431}'],
-            covered: "Chinese and ASCII".into(),
-        }));
+        let e = TextError::InSecond(Box::new(TextError::Empty));
         assert_eq!(
             text_error_zh(&e),
-            "第二个文本：文本中有此模型词表之外的字符：\u{1f431} (U+1F431)"
+            "第二个文本：文本里没有词：它是空的，或者只有空白和控制字符"
         );
         let said = Said::new(e.to_string(), model_error_zh(&ModelError::Text(e.clone())));
         assert_eq!(said.get(Lang::En), e.to_string());
-        assert!(said.get(Lang::Zh).contains("U+1F431"));
+        assert!(said.get(Lang::Zh).starts_with("第二个文本"));
         assert_eq!(Said::new("x", None).get(Lang::Zh), "x");
     }
 
@@ -452,6 +459,8 @@ mod tests {
             special: vec![true, false, true],
             second: None,
             truncated_from: None,
+            replaced: Vec::new(),
+            outside: Vec::new(),
             layers: 2,
             heads: 3,
             d_head: 4,

@@ -83,6 +83,28 @@ impl std::error::Error for RunError {}
 pub struct ModelRun {
     header: RunHeader,
     floats: Vec<f32>,
+    /// Each token as the page shows it ([`shown_token`]).
+    labels: Vec<String>,
+}
+
+/// SentencePiece's word-start mark, `▁` (U+2581), at the start of a piece.
+const METASPACE: char = '\u{2581}';
+
+/// How the page shows a word's start: `␣` (U+2423, the open box typography uses for a
+/// space) where SentencePiece writes `▁`.
+pub const WORD_START: char = '\u{2423}';
+
+/// A token as the page shows it: a piece that starts a word with [`WORD_START`] instead
+/// of SentencePiece's `▁`; an unknown piece that stands for typed characters as those
+/// characters between `⟨` and `⟩`.
+pub fn shown_token(token: &str, replaced: Option<&str>) -> String {
+    if let Some(typed) = replaced {
+        return format!("\u{27e8}{typed}\u{27e9}");
+    }
+    match token.strip_prefix(METASPACE) {
+        Some(rest) => format!("{WORD_START}{rest}"),
+        None => token.to_owned(),
+    }
 }
 
 /// One head of the head search.
@@ -126,7 +148,52 @@ impl ModelRun {
         if floats.iter().any(|v| !v.is_finite()) {
             return Err(RunError::NotFinite);
         }
-        Ok(ModelRun { header, floats })
+        if let Some(r) = header.replaced.iter().find(|r| r.token >= n) {
+            return Err(RunError::Header(format!(
+                "token {} of {n} is said to be replaced",
+                r.token
+            )));
+        }
+        let labels = header
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let typed = header.replaced.iter().find(|r| r.token == i);
+                shown_token(t, typed.map(|r| r.text.as_str()))
+            })
+            .collect();
+        Ok(ModelRun {
+            header,
+            floats,
+            labels,
+        })
+    }
+
+    /// The tokens as the page shows them (word starts and replaced characters marked,
+    /// [`shown_token`]); [`ModelRun::tokens`] are the model's own pieces.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// Whether some piece starts a word with SentencePiece's `▁` (shown as
+    /// [`WORD_START`]).
+    pub fn marks_word_starts(&self) -> bool {
+        self.header.tokens.iter().any(|t| t.starts_with(METASPACE))
+    }
+
+    /// What was typed where the model read its unknown piece because the model's file
+    /// holds no piece of some character in it, each once, in the order of the text.
+    pub fn replaced_outside(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for r in &self.header.replaced {
+            if r.text.chars().any(|c| self.header.outside.contains(&c))
+                && !out.contains(&r.text.as_str())
+            {
+                out.push(&r.text);
+            }
+        }
+        out
     }
 
     /// The header (tokens, ids, shape, timing).
@@ -352,6 +419,8 @@ pub(crate) mod tests {
             special: vec![true, false, false, true],
             second: None,
             truncated_from: None,
+            replaced: Vec::new(),
+            outside: Vec::new(),
             layers: 2,
             heads: 2,
             d_head: 2,
@@ -388,6 +457,43 @@ pub(crate) mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn word_starts_and_replaced_characters_are_marked_in_the_labels_only() {
+        let run = run_with([UNIFORM; 4]);
+        let (mut header, floats) = (run.header.clone(), run.floats.clone());
+        header.tokens = ["<s>", "\u{2581}caf", "<unk>", "</s>"]
+            .map(String::from)
+            .to_vec();
+        header.replaced = vec![super::super::protocol::Replaced {
+            token: 2,
+            text: "é".into(),
+        }];
+        header.outside = vec!['é'];
+        let run = ModelRun::new(header.clone(), floats.clone()).unwrap();
+        assert_eq!(
+            run.labels(),
+            ["<s>", "\u{2423}caf", "\u{27e8}é\u{27e9}", "</s>"]
+        );
+        assert_eq!(
+            run.tokens()[1],
+            "\u{2581}caf",
+            "the pieces stay the model's"
+        );
+        assert!(run.marks_word_starts());
+        assert_eq!(run.replaced_outside(), ["é"]);
+        assert_eq!(shown_token("\u{2581}", None), "\u{2423}");
+        assert_eq!(shown_token("##s", None), "##s");
+        // An unknown piece the whole vocabulary lacks too is marked, not said replaced.
+        header.outside.clear();
+        let run = ModelRun::new(header.clone(), floats.clone()).unwrap();
+        assert!(run.replaced_outside().is_empty());
+        header.replaced[0].token = 4;
+        assert!(matches!(
+            ModelRun::new(header, floats),
+            Err(RunError::Header(_))
+        ));
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub fn variant_on_head(
         });
     };
     let config = seeded(seed, q.ncols(), run.heads());
-    let tokens = Tokens::pretokenized(run.tokens());
+    let tokens = Tokens::pretokenized(run.labels());
     let n = tokens.total();
     // Exactly what substituting the variant for this head inside the model computes.
     let compute = |variant: &Variant| {
@@ -149,6 +149,8 @@ mod tests {
             special: vec![true, false, true],
             second: None,
             truncated_from: None,
+            replaced: Vec::new(),
+            outside: Vec::new(),
             layers: 1,
             heads: 1,
             d_head: d,

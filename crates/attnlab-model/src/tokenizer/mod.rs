@@ -9,6 +9,8 @@
 mod unigram;
 mod wordpiece;
 
+use std::ops::Range;
+
 pub use unigram::{CharRange, Unigram, UnigramParts, XLMR_SPECIALS};
 pub use wordpiece::{WordPiece, normalize, pre_tokenize};
 
@@ -34,6 +36,76 @@ pub struct Encoding {
     pub second: Option<usize>,
     /// `Some(n)` when the text had `n` tokens (specials included) and was cut.
     pub truncated_from: Option<usize>,
+    /// The unknown tokens (`<unk>`) whose origin the tokenizer keeps, in order: what of
+    /// the text as typed each one stands for.
+    pub unknown: Vec<Unknown>,
+    /// The characters of the text (as typed) the tokenizer holds no piece of because
+    /// its vocabulary was cut to some scripts, each once, in the order of the text:
+    /// each is inside one of the `unknown` tokens.
+    pub outside: Vec<char>,
+}
+
+/// An unknown token (`<unk>`) and the characters it replaced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unknown {
+    /// Its index in [`Encoding::tokens`].
+    pub token: usize,
+    /// The characters, as typed.
+    pub text: String,
+    /// Their bytes in the text they come from (the second one of a pair when `second`).
+    pub span: Range<usize>,
+    /// Whether they come from the second text of a pair.
+    pub second: bool,
+}
+
+/// One text's pieces, without the special tokens around it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pieces {
+    /// The ids.
+    pub ids: Vec<u32>,
+    /// For the unknown pieces whose origin is kept: `(index in ids, bytes of the text)`.
+    pub unknown: Vec<(usize, Range<usize>)>,
+    /// The characters outside the pieces held ([`Encoding::outside`]).
+    pub outside: Vec<char>,
+}
+
+impl Pieces {
+    /// Pieces without any origin kept.
+    pub fn plain(ids: Vec<u32>) -> Pieces {
+        Pieces {
+            ids,
+            ..Pieces::default()
+        }
+    }
+
+    /// The unknown tokens among the first `kept` pieces, at `offset` in the framed
+    /// tokens, and the outside characters they hold.
+    fn kept(
+        &self,
+        text: &str,
+        kept: usize,
+        offset: usize,
+        second: bool,
+    ) -> (Vec<Unknown>, Vec<char>) {
+        let unknown: Vec<Unknown> = self
+            .unknown
+            .iter()
+            .filter(|(i, _)| *i < kept)
+            .map(|(i, span)| Unknown {
+                token: offset + i,
+                text: text[span.clone()].to_owned(),
+                span: span.clone(),
+                second,
+            })
+            .collect();
+        let outside = self
+            .outside
+            .iter()
+            .copied()
+            .filter(|c| unknown.iter().any(|u| u.text.contains(*c)))
+            .collect();
+        (unknown, outside)
+    }
 }
 
 /// How a model frames its input with special tokens: `start A end` for one text,
@@ -54,9 +126,8 @@ pub struct Template {
 /// Text to ids. One implementation per tokenisation scheme; the encoder only sees ids.
 pub trait Tokenizer: std::fmt::Debug + Send + Sync {
     /// The pieces of `text` without the special tokens around it (special tokens typed
-    /// in the text are kept). An error when the text is empty, too long, or has
-    /// characters the tokenizer cannot represent.
-    fn pieces(&self, text: &str) -> Result<Vec<u32>, TextError>;
+    /// in the text are kept). An error when the text is empty or too long.
+    fn pieces(&self, text: &str) -> Result<Pieces, TextError>;
 
     /// The special tokens around one text or a pair.
     fn template(&self) -> Template;
@@ -70,15 +141,19 @@ pub trait Tokenizer: std::fmt::Debug + Send + Sync {
     /// Tokenises `text` with the model's special tokens around it, cutting the pieces
     /// so that at most `max_tokens` (≥ 2) tokens remain.
     fn encode(&self, text: &str, max_tokens: usize) -> Result<Encoding, TextError> {
-        let mut pieces = self.pieces(text)?;
+        let found = self.pieces(text)?;
+        let mut pieces = found.ids.clone();
         let t = self.template();
         let whole = pieces.len() + 2;
         pieces.truncate(max_tokens.max(2) - 2);
+        let (unknown, outside) = found.kept(text, pieces.len(), 1, false);
         let ids: Vec<u32> = std::iter::once(t.start)
             .chain(pieces)
             .chain(std::iter::once(t.end))
             .collect();
-        Ok(self.framed(ids, None, (whole > max_tokens.max(2)).then_some(whole)))
+        let mut e = self.framed(ids, None, (whole > max_tokens.max(2)).then_some(whole));
+        (e.unknown, e.outside) = (unknown, outside);
+        Ok(e)
     }
 
     /// Tokenises a pair of texts (a sentence and its translation, a question and a
@@ -86,10 +161,12 @@ pub trait Tokenizer: std::fmt::Debug + Send + Sync {
     /// first (`tokenizers`' longest-first) so that at most `max_tokens` remain.
     /// [`TextError::InSecond`] says when the second text is the one at fault.
     fn encode_pair(&self, a: &str, b: &str, max_tokens: usize) -> Result<Encoding, TextError> {
-        let mut first = self.pieces(a)?;
-        let mut second = self
-            .pieces(b)
-            .map_err(|e| TextError::InSecond(Box::new(e)))?;
+        let (found_a, found_b) = (
+            self.pieces(a)?,
+            self.pieces(b)
+                .map_err(|e| TextError::InSecond(Box::new(e)))?,
+        );
+        let (mut first, mut second) = (found_a.ids.clone(), found_b.ids.clone());
         let t = self.template();
         let frame = 2 + t.between.len();
         let whole = first.len() + second.len() + frame;
@@ -102,6 +179,8 @@ pub trait Tokenizer: std::fmt::Debug + Send + Sync {
             }
         }
         let second_at = 1 + first.len() + t.between.len();
+        let (mut unknown, mut outside) = found_a.kept(a, first.len(), 1, false);
+        let (more, also) = found_b.kept(b, second.len(), second_at, true);
         let ids: Vec<u32> = std::iter::once(t.start)
             .chain(first)
             .chain(t.between.iter().copied())
@@ -109,7 +188,15 @@ pub trait Tokenizer: std::fmt::Debug + Send + Sync {
             .chain(std::iter::once(t.end))
             .collect();
         let cut = (whole > ids.len()).then_some(whole);
-        Ok(self.framed(ids, Some(second_at), cut))
+        unknown.extend(more);
+        for c in also {
+            if !outside.contains(&c) {
+                outside.push(c);
+            }
+        }
+        let mut e = self.framed(ids, Some(second_at), cut);
+        (e.unknown, e.outside) = (unknown, outside);
+        Ok(e)
     }
 
     /// The encoding of framed `ids` (tokens and segments filled in).
@@ -132,6 +219,8 @@ pub trait Tokenizer: std::fmt::Debug + Send + Sync {
             type_ids,
             second,
             truncated_from: cut,
+            unknown: Vec::new(),
+            outside: Vec::new(),
         }
     }
 }

@@ -5,11 +5,15 @@
 //! becomes `▁`, a `▁` before the text, the text split before each `▁`); then, word by
 //! word, the most probable split into pieces (Viterbi over the pieces' log
 //! probabilities), a character no piece covers becoming `<unk>` (consecutive ones fused).
+//! Each `<unk>` keeps where it came from: the bytes of the text as typed that it stands
+//! for ([`Pieces::unknown`]).
 //!
 //! A [`Unigram`] may hold only the pieces made of some scripts (an asset cut to the
 //! pieces it ships, [`CharRange`]): for a text whose normalised characters all lie in
 //! those ranges the ids are the full vocabulary's (every piece such a text could use is
-//! there); any other character is an error naming it ([`TextError::Unsupported`]).
+//! there); any other character has no piece, so it is read as `<unk>` like a character
+//! the whole vocabulary lacks, and is listed ([`Pieces::outside`]) so that the reader
+//! can say which characters were replaced.
 //!
 //! Why not the `tokenizers` crate's Unigram: it builds for wasm (without its default
 //! `onig` and `esaxx_fast` C and C++ features, with `unstable_wasm`), but its ids are
@@ -21,10 +25,11 @@
 //! `tests/unigram.rs` holds this implementation to the reference's ids.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Template, Tokenizer, check_length};
+use super::{Pieces, Template, Tokenizer, check_length};
 use crate::error::{ModelError, Result, TextError};
 
 /// XLM-R's special tokens, matched verbatim in the raw text as `tokenizers` matches its
@@ -173,11 +178,14 @@ impl Unigram {
                 .is_none_or(|set| set.iter().any(|r| r.contains(c)))
     }
 
-    /// The normalised text: each character through the map, runs of spaces made one.
-    /// The characters whose normalised form is not covered are gathered in `outside`.
-    fn normalize(&self, text: &str, outside: &mut Vec<char>) -> String {
+    /// The normalised text: each character through the map, runs of spaces made one;
+    /// beside it, for each of its characters, the bytes of `text` it came from. The
+    /// characters whose normalised form is not covered are gathered in `outside`.
+    fn normalize(&self, text: &str, outside: &mut Vec<char>) -> (String, Vec<Range<usize>>) {
         let mut out = String::with_capacity(text.len());
-        for c in text.chars() {
+        let mut origins = Vec::with_capacity(text.len());
+        for (at, c) in text.char_indices() {
+            let from = at..at + c.len_utf8();
             let mapped = self.normalization.get(&c);
             let mut push = |m: char| {
                 if !self.covers(m) && !outside.contains(&c) {
@@ -185,6 +193,7 @@ impl Unigram {
                 }
                 if !(m == ' ' && out.ends_with(' ')) {
                     out.push(m);
+                    origins.push(from.clone());
                 }
             };
             match mapped {
@@ -192,69 +201,93 @@ impl Unigram {
                 None => push(c),
             }
         }
-        out
+        (out, origins)
     }
 
-    /// `text` cut at the special tokens it contains: `(text before, the special's id)`
-    /// for each, then `(the rest, None)`.
-    fn split_specials<'t>(&self, mut text: &'t str) -> Vec<(&'t str, Option<u32>)> {
+    /// `text` cut at the special tokens it contains: `(the byte range of the text
+    /// before, the special's id)` for each, then `(the range of the rest, None)`.
+    fn split_specials(&self, text: &str) -> Vec<(Range<usize>, Option<u32>)> {
         let mut parts = Vec::new();
-        while !text.is_empty() {
+        let mut from = 0;
+        while from < text.len() {
+            let rest = &text[from..];
             let next = self
                 .specials
                 .iter()
-                .filter_map(|(s, id)| text.find(s.as_str()).map(|at| (at, s.len(), *id)))
+                .filter_map(|(s, id)| rest.find(s.as_str()).map(|at| (at, s.len(), *id)))
                 .min_by_key(|(at, len, _)| (*at, std::cmp::Reverse(*len)));
             match next {
                 Some((at, len, id)) => {
-                    parts.push((&text[..at], Some(id)));
-                    text = &text[at + len..];
+                    parts.push((from..from + at, Some(id)));
+                    from += at + len;
                 }
                 None => {
-                    parts.push((text, None));
-                    text = "";
+                    parts.push((from..text.len(), None));
+                    from = text.len();
                 }
             }
         }
         parts
     }
 
-    /// The pieces of one stretch of text without special tokens typed in it, appended
-    /// to `out`: normalised, Metaspace (`▁` for spaces and before the stretch), then
-    /// the words between `▁`s each through Viterbi. A special token the normalised form
-    /// spells (`＜ｓ＞` is `<s>`) is that token, cut out after Metaspace, as `tokenizers`
-    /// does it (so `＜ｓ＞猫` is `▁`, `<s>`, `猫`, where `<s>猫` is `<s>`, `▁猫`).
-    fn segment(&self, text: &str, out: &mut Vec<u32>, outside: &mut Vec<char>) {
-        let normalized = self.normalize(text, outside);
+    /// The pieces of one stretch of text without special tokens typed in it (`range`
+    /// of `text`), appended to `out`: normalised, Metaspace (`▁` for spaces and before
+    /// the stretch), then the words between `▁`s each through Viterbi. A special token
+    /// the normalised form spells (`＜ｓ＞` is `<s>`) is that token, cut out after
+    /// Metaspace, as `tokenizers` does it (so `＜ｓ＞猫` is `▁`, `<s>`, `猫`, where
+    /// `<s>猫` is `<s>`, `▁猫`).
+    fn segment(&self, text: &str, range: Range<usize>, out: &mut Pieces) {
+        let (normalized, mut origins) = self.normalize(&text[range.clone()], &mut out.outside);
         if normalized.is_empty() {
             return;
         }
-        let mut spaced: String = normalized
-            .chars()
-            .map(|c| if c == ' ' { METASPACE } else { c })
-            .collect();
-        if !spaced.starts_with(METASPACE) {
-            spaced.insert(0, METASPACE);
+        for o in &mut origins {
+            *o = o.start + range.start..o.end + range.start;
         }
+        // Each character of `spaced` with the bytes of `text` it came from (the `▁`
+        // put before the stretch comes from nothing: an empty range at its start).
+        let mut spaced = String::with_capacity(normalized.len() + 3);
+        let mut from: Vec<(usize, Range<usize>)> = Vec::with_capacity(origins.len() + 1);
+        if !normalized.starts_with([' ', METASPACE]) {
+            from.push((0, range.start..range.start));
+            spaced.push(METASPACE);
+        }
+        for (c, o) in normalized.chars().zip(origins) {
+            from.push((spaced.len(), o));
+            spaced.push(if c == ' ' { METASPACE } else { c });
+        }
+        let origin = |byte: usize| -> Range<usize> {
+            let k = from.partition_point(|(b, _)| *b < byte);
+            from[k].1.clone()
+        };
         for (plain, special) in self.split_specials(&spaced) {
-            let mut start = 0;
-            for (i, c) in plain.char_indices().skip(1) {
+            let mut start = plain.start;
+            for (i, c) in spaced[plain.clone()].char_indices().skip(1) {
                 if c == METASPACE {
-                    self.viterbi(&plain[start..i], out);
-                    start = i;
+                    self.viterbi(&spaced, start..plain.start + i, &origin, out);
+                    start = plain.start + i;
                 }
             }
-            if start < plain.len() {
-                self.viterbi(&plain[start..], out);
+            if start < plain.end {
+                self.viterbi(&spaced, start..plain.end, &origin, out);
             }
-            out.extend(special);
+            out.ids.extend(special);
         }
     }
 
-    /// The most probable split of one word into pieces: `best[e]` is the best score of
-    /// the first `e` characters, reached from the earliest start on ties (the order of
-    /// `tokenizers`' lattice).
-    fn viterbi(&self, word: &str, out: &mut Vec<u32>) {
+    /// The most probable split of one word (`range` of `spaced`) into pieces, appended
+    /// to `out`: `best[e]` is the best score of the first `e` characters, reached from
+    /// the earliest start on ties (the order of `tokenizers`' lattice). Consecutive
+    /// unknown characters are one `<unk>`, which records the bytes of the text as typed
+    /// that they came from (`origin` of a byte of `spaced`).
+    fn viterbi(
+        &self,
+        spaced: &str,
+        range: Range<usize>,
+        origin: &dyn Fn(usize) -> Range<usize>,
+        out: &mut Pieces,
+    ) {
+        let word = &spaced[range.clone()];
         let bounds: Vec<usize> = word
             .char_indices()
             .map(|(i, _)| i)
@@ -285,40 +318,45 @@ impl Unigram {
                 }
             }
         }
+        // (id, the first character, the character after the piece)
         let mut path = Vec::new();
         let mut e = n;
         while e > 0 {
             let (_, from, id) = best[e].expect("every end is reachable (unknown characters)");
-            path.push(id);
+            path.push((id, from, e));
             e = from;
         }
         path.reverse();
-        for (k, id) in path.iter().enumerate() {
+        for (k, &(id, first, end)) in path.iter().enumerate() {
             match id {
-                Some(id) => out.push(*id),
-                None if k > 0 && path[k - 1].is_none() => {}
-                None => out.push(self.unk),
+                Some(id) => out.ids.push(id),
+                None => {
+                    let typed = origin(range.start + bounds[first]).start
+                        ..origin(range.start + bounds[end - 1]).end;
+                    if k > 0 && path[k - 1].0.is_none() {
+                        // Fused with the unknown character before it.
+                        if let Some((_, span)) = out.unknown.last_mut() {
+                            span.end = span.end.max(typed.end);
+                        }
+                    } else {
+                        out.unknown.push((out.ids.len(), typed));
+                        out.ids.push(self.unk);
+                    }
+                }
             }
         }
     }
 }
 
 impl Tokenizer for Unigram {
-    fn pieces(&self, text: &str) -> std::result::Result<Vec<u32>, TextError> {
+    fn pieces(&self, text: &str) -> std::result::Result<Pieces, TextError> {
         check_length(text)?;
-        let (mut pieces, mut outside) = (Vec::new(), Vec::new());
+        let mut pieces = Pieces::default();
         for (plain, special) in self.split_specials(text) {
-            self.segment(plain, &mut pieces, &mut outside);
-            pieces.extend(special);
+            self.segment(text, plain, &mut pieces);
+            pieces.ids.extend(special);
         }
-        let words = pieces.iter().any(|id| self.tokens[id] != "\u{2581}");
-        if !outside.is_empty() {
-            return Err(TextError::Unsupported {
-                chars: outside,
-                covered: self.parts.charset_name.clone(),
-            });
-        }
-        if !words {
+        if pieces.ids.iter().all(|id| self.tokens[id] == "\u{2581}") {
             return Err(TextError::Empty);
         }
         Ok(pieces)
@@ -345,6 +383,7 @@ impl Tokenizer for Unigram {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::Unknown;
 
     /// A small vocabulary: the specials, then pieces with scores chosen so that the
     /// best splits can be worked out by hand.
@@ -426,23 +465,71 @@ mod tests {
     }
 
     #[test]
-    fn characters_outside_the_shipped_set_are_named() {
+    fn characters_outside_the_shipped_set_are_unknown_and_kept_with_their_place() {
         let u = tiny()
             .restricted(vec![CharRange(0x20, 0x7e)], "ASCII")
             .unwrap();
         assert_eq!(u.token(10), None, "猫 is not ASCII");
         assert_eq!(tokens(&u, "abc"), ["<s>", "▁", "abc", "</s>"]);
-        let err = u.encode("ab 猫🙂猫", 64).unwrap_err();
+        let text = "ab 猫🙂猫 c";
+        let e = u.encode(text, 64).unwrap();
+        // 猫🙂猫 has no piece: one fused <unk> after the word's ▁.
+        assert_eq!(e.tokens, ["<s>", "▁ab", "▁", "<unk>", "▁", "c", "</s>"]);
+        assert_eq!(e.outside, ['猫', '🙂']);
         assert_eq!(
-            err,
-            TextError::Unsupported {
-                chars: vec!['猫', '🙂'],
-                covered: "ASCII".into()
-            }
+            e.unknown,
+            [Unknown {
+                token: 3,
+                text: "猫🙂猫".into(),
+                span: 3..13,
+                second: false,
+            }]
         );
-        assert!(err.to_string().contains("🙂 (U+1F642)"), "{err}");
-        // Full-width Ａ normalises into the set.
-        assert_eq!(tokens(&u, "Ａb"), ["<s>", "▁ab", "</s>"]);
+        assert_eq!(&text[e.unknown[0].span.clone()], "猫🙂猫");
+        // Full-width Ａ normalises into the set: nothing unknown.
+        let e = u.encode("Ａb", 64).unwrap();
+        assert_eq!(e.tokens, ["<s>", "▁ab", "</s>"]);
+        assert!(e.unknown.is_empty() && e.outside.is_empty());
+        // Unknown characters in two words, the first one at the text's start, the
+        // second after a tab and a dropped control character: each <unk> keeps its own
+        // bytes, as typed.
+        let text = "🙂abc\t\u{7}é";
+        let e = u.encode(text, 64).unwrap();
+        assert_eq!(e.tokens, ["<s>", "▁", "<unk>", "abc", "▁", "<unk>", "</s>"]);
+        let shown: Vec<(usize, &str)> = e
+            .unknown
+            .iter()
+            .map(|u| (u.token, &text[u.span.clone()]))
+            .collect();
+        assert_eq!(shown, [(2, "🙂"), (5, "é")]);
+        assert_eq!(e.unknown[1].span, 9..11);
+        assert_eq!(e.outside, ['🙂', 'é']);
+    }
+
+    #[test]
+    fn a_pair_keeps_each_texts_unknown_characters_and_the_cut_drops_theirs() {
+        let u = tiny()
+            .restricted(vec![CharRange(0x20, 0x7e)], "ASCII")
+            .unwrap();
+        let e = u.encode_pair("ab 猫", "c 🙂", 64).unwrap();
+        assert_eq!(
+            e.tokens,
+            [
+                "<s>", "▁ab", "▁", "<unk>", "</s>", "</s>", "▁", "c", "▁", "<unk>", "</s>"
+            ]
+        );
+        let got: Vec<(usize, &str, bool)> = e
+            .unknown
+            .iter()
+            .map(|u| (u.token, u.text.as_str(), u.second))
+            .collect();
+        assert_eq!(got, [(3, "猫", false), (9, "🙂", true)]);
+        assert_eq!(e.unknown[1].span, 2..6);
+        assert_eq!(e.outside, ['猫', '🙂']);
+        // Cut to 4 tokens: the unknown piece is gone, and so is its character.
+        let e = u.encode("ab c 猫", 4).unwrap();
+        assert_eq!(e.tokens, ["<s>", "▁ab", "▁", "</s>"]);
+        assert!(e.unknown.is_empty() && e.outside.is_empty());
     }
 
     #[test]

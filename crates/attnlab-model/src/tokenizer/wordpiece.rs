@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
 
-use super::{Template, Tokenizer, check_length};
+use super::{Pieces, Template, Tokenizer, check_length};
 use crate::error::{ModelError, Result, TextError};
 
 /// BERT's uncased WordPiece, as `tokenizers`' BertWordPiece configures it.
@@ -119,7 +119,7 @@ impl WordPiece {
 }
 
 impl Tokenizer for WordPiece {
-    fn pieces(&self, text: &str) -> std::result::Result<Vec<u32>, TextError> {
+    fn pieces(&self, text: &str) -> std::result::Result<Pieces, TextError> {
         check_length(text)?;
         let mut pieces = Vec::new();
         let mut rest = text;
@@ -145,7 +145,9 @@ impl Tokenizer for WordPiece {
         if pieces.is_empty() {
             return Err(TextError::Empty);
         }
-        Ok(pieces)
+        // WordPiece's [UNK] is a whole word the vocabulary cannot spell; where it came
+        // from is not kept.
+        Ok(Pieces::plain(pieces))
     }
 
     fn template(&self) -> Template {
