@@ -693,6 +693,10 @@ test('with four variants, the two chosen to be side by side fill the first row, 
   await expect(page.getByTestId('variant')).toHaveCount(4);
   const bar = page.getByTestId('side-by-side');
   await expect(bar).toBeVisible();
+  // One line on the variants' bar: a label and two short menus.
+  const barBox = (await bar.boundingBox())!;
+  expect(barBox.height).toBeLessThan(56);
+  expect(barBox.width).toBeLessThan(400);
   // The first row shows the compared pair: A and B by default.
   const top = async (i: number) => (await variant(page, i).boundingBox())!.y;
   expect(Math.abs((await top(0)) - (await top(1)))).toBeLessThan(2);

@@ -209,7 +209,7 @@ fn LabPage() -> impl IntoView {
                 // With three or four variants, the two side by side in the first row are
                 // the compared pair (its difference is below them); the others follow.
                 <Show when=move || { count() > 2 }>
-                    <div class="side-by-side" role="group" data-testid="side-by-side"
+                    <div class="variants-side" role="group" data-testid="side-by-side"
                         aria-label=t("Variants side by side", "并排显示的变体")>
                         <span class="field-label-inline">{t("side by side: ", "并排：")}</span>
                         {[false, true].into_iter().map(|second| view! {
