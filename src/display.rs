@@ -115,7 +115,7 @@ fn parse_palette(code: &str) -> Palette {
 }
 
 /// Sets `name` on `<html>` to `value` (`None`: removes it).
-fn set_root_attribute(name: &str, value: Option<&str>) {
+pub(crate) fn set_root_attribute(name: &str, value: Option<&str>) {
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())

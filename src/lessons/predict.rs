@@ -114,14 +114,5 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
 
 /// Sets or removes `<html data-predicting>`: the figures wait for the learner's answer.
 fn set_predicting(on: bool) {
-    let Some(root) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    else {
-        return;
-    };
-    let _ = match on {
-        true => root.set_attribute("data-predicting", ""),
-        false => root.remove_attribute("data-predicting"),
-    };
+    crate::display::set_root_attribute("data-predicting", on.then_some(""));
 }
