@@ -103,31 +103,41 @@ fn ReplacedNote() -> impl IntoView {
         let lang = lang.get();
         let list = quoted_list(lang, &items);
         let example = shown.with(|s| s.first().cloned().unwrap_or_default());
-        let data = serde_json::to_string(&shown.get()).unwrap_or_default();
+        let data = shown.with(serde_json::to_string).unwrap_or_default();
         let many = items.len() > 1;
-        Some(match lang {
-            Lang::En => view! {
-                <p class="hint replaced-note" role="status" data-testid="model-replaced" data-replaced=data>
-                    "This build's model file ships only the pieces of Chinese, CJK and ASCII characters, so "
-                    <span translate="no">{list}</span>
-                    {if many { " were each read as the model's unknown piece " } else { " was read as the model's unknown piece " }}
-                    <span translate="no">"<unk>"</span>
-                    "; the figures show it as "
-                    <span translate="no">{example}</span>
-                    "."
-                </p>
-            }.into_any(),
-            Lang::Zh => view! {
-                <p class="hint replaced-note" role="status" data-testid="model-replaced" data-replaced=data>
-                    "此构建的模型文件只附带汉字、中日韩字符及半角字母、数字和符号的词片，因此 "
-                    <span translate="no">{list}</span>
-                    {if many { " 都被当作模型的未知词片 " } else { " 被当作模型的未知词片 " }}
-                    <span translate="no">"<unk>"</span>
-                    " 读入；图中显示为 "
-                    <span translate="no">{example}</span>
-                    "。"
-                </p>
-            }.into_any(),
+        // The sentence's words around the list, the <unk> piece and how it is drawn.
+        let (before, read_as, drawn, end) = match lang {
+            Lang::En => (
+                "This build's model file ships only the pieces of Chinese, CJK and ASCII characters, so ",
+                if many {
+                    " were each read as the model's unknown piece "
+                } else {
+                    " was read as the model's unknown piece "
+                },
+                "; the figures show it as ",
+                ".",
+            ),
+            Lang::Zh => (
+                "此构建的模型文件只附带汉字、中日韩字符及半角字母、数字和符号的词片，因此 ",
+                if many {
+                    " 都被当作模型的未知词片 "
+                } else {
+                    " 被当作模型的未知词片 "
+                },
+                " 读入；图中显示为 ",
+                "。",
+            ),
+        };
+        Some(view! {
+            <p class="hint replaced-note" role="status" data-testid="model-replaced" data-replaced=data>
+                {before}
+                <span translate="no">{list}</span>
+                {read_as}
+                <span translate="no">"<unk>"</span>
+                {drawn}
+                <span translate="no">{example}</span>
+                {end}
+            </p>
         })
     }
 }
