@@ -14,14 +14,6 @@ pub fn ComparePanel() -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
     let hover = RwSignal::new(None);
-    let names = move || {
-        state.variants.with(|s| {
-            s.iter()
-                .map(|s| s.variant.get())
-                .map(|v| v.name)
-                .collect::<Vec<_>>()
-        })
-    };
     // One copy of the figure per comparison (a derived signal would copy it on every
     // read).
     let figure: Signal<Option<attnlab_plot::Heatmap>> = Signal::from(Memo::new(move |_| {
@@ -38,28 +30,6 @@ pub fn ComparePanel() -> impl IntoView {
             Compared::Refused(why) => Some(why.clone()),
             Compared::Nothing | Compared::Shown(_) => None,
         })
-    };
-    let pick = move |which: usize| {
-        move |ev: leptos::ev::Event| {
-            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                state
-                    .compare
-                    .update(|c| *c = View::compare_picked(*c, which == 1, i));
-            }
-        }
-    };
-    let options = move |which: usize| {
-        names()
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                let sel = move || {
-                    let c = state.compare.get();
-                    (if which == 0 { c.0 } else { c.1 }) == i
-                };
-                view! { <option value=i.to_string() selected=sel translate="no">{n}</option> }
-            })
-            .collect_view()
     };
     let fmt = |x: f32| number::decimals(x, 4);
     let table = move || {
@@ -98,9 +68,9 @@ pub fn ComparePanel() -> impl IntoView {
         <section class="panel compare" data-testid="compare" aria-label=t("Comparison of two variants", "两个变体的比较")>
             <h2 class="section-title">{t("Compare two variants", "比较两个变体")}</h2>
             <div class="compare-pickers">
-                <label>{t("first ", "第一个 ")} <select data-testid="compare-a" on:change=pick(0)>{move || options(0)}</select></label>
+                <label>{t("first ", "第一个 ")} <ComparedPick second=false testid="compare-a"/></label>
                 <span>" − "</span>
-                <label>{t("second ", "第二个 ")} <select data-testid="compare-b" on:change=pick(1)>{move || options(1)}</select></label>
+                <label>{t("second ", "第二个 ")} <ComparedPick second=true testid="compare-b"/></label>
                 <label>{t(" of ", " 比较 ")}
                     <select data-testid="compare-what" on:change=move |ev| {
                         state.compare_what.set(if event_target_value(&ev) == "average" { CompareWhat::Average } else { CompareWhat::Head });
@@ -125,5 +95,42 @@ pub fn ComparePanel() -> impl IntoView {
                 {table}
             </div>
         </section>
+    }
+}
+
+/// A menu of the variants for one side of the compared pair (the first, or the `second`):
+/// picking the variant the other side shows swaps the two ([`View::compare_picked`]).
+/// The comparison and the lab's side-by-side row both pick with it.
+#[component]
+pub fn ComparedPick(
+    /// The second side (else the first).
+    second: bool,
+    /// `data-testid` of the menu.
+    testid: &'static str,
+    /// Its accessible name, when no `<label>` around it gives one.
+    #[prop(optional, into)]
+    label: Option<leptos::text_prop::TextProp>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let names = move || {
+        state.variants.with(|s| {
+            s.iter()
+                .map(|s| s.variant.with(|v| v.name.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    let side = move |c: (usize, usize)| if second { c.1 } else { c.0 };
+    view! {
+        <select data-testid=testid aria-label=move || label.as_ref().map(|l| l.get())
+            on:change=move |ev| {
+                if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                    state.compare.update(|c| *c = View::compare_picked(*c, second, i));
+                }
+            }>
+            {move || names().into_iter().enumerate().map(|(i, n)| {
+                let sel = move || side(state.compare.get()) == i;
+                view! { <option value=i.to_string() selected=sel translate="no">{n}</option> }
+            }).collect_view()}
+        </select>
     }
 }

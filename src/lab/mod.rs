@@ -10,7 +10,7 @@ mod variant_panel;
 mod zoom;
 
 pub use cell_info::CellInfo;
-pub use compare_panel::ComparePanel;
+pub use compare_panel::{ComparePanel, ComparedPick};
 pub use head_grid_view::HeadGridView;
 pub use variant_controls::VariantControls;
 pub use variant_panel::VariantPanel;

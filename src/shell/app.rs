@@ -1,4 +1,4 @@
-use attnlab_lab::{Page, View};
+use attnlab_lab::Page;
 use leptos::prelude::*;
 
 use super::token_strip::Side;
@@ -7,7 +7,7 @@ use super::{
     SentenceInput, TokenStrip,
 };
 use crate::i18n::{t, tr};
-use crate::lab::{ComparePanel, VariantPanel, ZoomBar};
+use crate::lab::{ComparePanel, ComparedPick, VariantPanel, ZoomBar};
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::provide_model_session;
 use crate::pages::complexity::ComplexityView;
@@ -212,26 +212,10 @@ fn LabPage() -> impl IntoView {
                     <div class="variants-side" role="group" data-testid="side-by-side"
                         aria-label=t("Variants side by side", "并排显示的变体")>
                         <span class="field-label-inline">{t("side by side: ", "并排：")}</span>
-                        {[false, true].into_iter().map(|second| view! {
-                            <select data-testid=if second { "side-b" } else { "side-a" }
-                                aria-label=move || match (second, lang.get()) {
-                                    (false, l) => l.pick("first variant side by side", "并排的第一个变体"),
-                                    (true, l) => l.pick("second variant side by side", "并排的第二个变体"),
-                                }
-                                on:change=move |ev| {
-                                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                                        state.compare.update(|c| *c = View::compare_picked(*c, second, i));
-                                    }
-                                }>
-                                {move || names().into_iter().enumerate().map(|(i, n)| {
-                                    let sel = move || {
-                                        let c = state.compare.get();
-                                        (if second { c.1 } else { c.0 }) == i
-                                    };
-                                    view! { <option value=i.to_string() selected=sel translate="no">{n}</option> }
-                                }).collect_view()}
-                            </select>
-                        }).collect_view()}
+                        <ComparedPick second=false testid="side-a"
+                            label=t("first variant side by side", "并排的第一个变体")/>
+                        <ComparedPick second=true testid="side-b"
+                            label=t("second variant side by side", "并排的第二个变体")/>
                     </div>
                 </Show>
             </div>
