@@ -27,7 +27,7 @@ export async function openPage(browser, device, init) {
   return { context, page };
 }
 
-// The lab's limit (crates/attnlab-lab/src/state.rs MAX_TOKENS): a longer text is cut there.
+// The lab's limit (crates/attnlab-lab/src/state/mod.rs MAX_TOKENS): a longer text is cut there.
 export const MAX_TOKENS = 512;
 
 // A fresh page on `device` (`init` as for openPage) with the lab of `config` open through
@@ -47,7 +47,7 @@ export async function openLab(browser, appOrigin, device, config, { quietMs, ini
   return { context, page, errors };
 }
 
-// The lab's state as the link carries it (crates/attnlab-lab/src/fragment.rs): `#v1.` and
+// The lab's state as the link carries it (crates/attnlab-link/src/lib.rs): `#v1.` and
 // base64url of JSON with short keys; leaving out `v` keeps the two default variants.
 export function fragment({ tokens, heads, dModel }) {
   const words = ['the', 'cat', 'sat', 'on', 'a', 'warm', 'mat', 'and', 'watched', 'birds', 'fly', 'past'];

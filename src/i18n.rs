@@ -9,7 +9,7 @@
 //! in the language asked for. A test reads every `t(…)`/`tr(…)` pair in `src/` and fails
 //! when the Chinese is missing or equal to the English.
 
-pub use attnlab_lab::i18n::{Lang, Tr};
+pub use attnlab_i18n::{Lang, Tr};
 use leptos::prelude::*;
 
 use crate::state::use_app_state;

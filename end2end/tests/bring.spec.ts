@@ -6,7 +6,7 @@ import { type FileChooser, type Page } from '@playwright/test';
 import { file, npy, type Upload } from './files';
 import { expect, test, toChinese } from './fixtures';
 
-// Bring your own tensors (src/shell/bring_tensors.rs, attnlab_lab::tensors): files
+// Bring your own tensors (src/shell/bring_tensors.rs, attnlab_formats::tensors): files
 // written by numpy itself (fixtures/bring/make.py) run through every variant and view;
 // each broken file names what is wrong and leaves the previous state as it was.
 //

@@ -2,7 +2,7 @@ import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { englishLeft } from './english';
 
-// The explanatory pages in English and 中文 (src/pages/, attnlab_lab::pages): every text,
+// The explanatory pages in English and 中文 (src/pages/, attnlab_pages): every text,
 // knob, figure and read-out follows the language switch, and what a person does in
 // Chinese answers in Chinese.
 //

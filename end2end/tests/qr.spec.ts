@@ -1,4 +1,4 @@
-// The page's link as a QR code (src/shell/qr/, attnlab_lab::qr): the code on screen is
+// The page's link as a QR code (src/shell/qr/, attnlab_link::qr): the code on screen is
 // read back from a screenshot with jsQR, and the link it holds opens the same lab.
 //
 //   [data-testid=show-qr]       the link bar's "show QR code" button

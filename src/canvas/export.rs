@@ -1,9 +1,9 @@
 //! Every heatmap as a file: PNG at twice the page's resolution and SVG, both drawn by the
 //! same plot function as the canvas (not a screenshot of it), the matrix as CSV and
 //! JSON with its token labels, and the PNG copied to the clipboard where the browser
-//! allows it. File names say what they hold (`attnlab_lab::export::file_name`).
+//! allows it. File names say what they hold (`attnlab_formats::export::file_name`).
 
-use attnlab_lab::export::{self, Labelled};
+use attnlab_formats::export::{self, Labelled};
 use attnlab_plot::{HeadGrid, Heatmap, LineChart, TokenLines};
 use js_sys::{Array, Object, Reflect};
 use leptos::html::Canvas;
@@ -24,11 +24,11 @@ pub enum Failure {
     /// Another error's own words.
     Raw(String),
     /// A sentence with the words of the error in it, in every language.
-    Both(attnlab_lab::Said),
+    Both(attnlab_i18n::Said),
 }
 
-impl From<attnlab_lab::Said> for Failure {
-    fn from(e: attnlab_lab::Said) -> Failure {
+impl From<attnlab_i18n::Said> for Failure {
+    fn from(e: attnlab_i18n::Said) -> Failure {
         Failure::Both(e)
     }
 }
@@ -241,7 +241,7 @@ impl Exported {
         }
         // A writer's own words are English: said whole in English, named in Chinese.
         .map_err(|e| {
-            Failure::Both(attnlab_lab::Said::new(
+            Failure::Both(attnlab_i18n::Said::new(
                 format!("the {ext} file could not be written: {e}"),
                 format!("无法写出 {} 文件（写出时出错）", ext.to_uppercase()),
             ))

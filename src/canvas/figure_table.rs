@@ -137,7 +137,7 @@ mod tests {
                 .unwrap()
                 .ends_with("masked")
         );
-        let h = h.with_words(attnlab_lab::i18n::plot_words(Lang::Zh));
+        let h = h.with_words(attnlab_i18n::plot_words(Lang::Zh));
         assert_eq!(
             cell_sentence(&h, 0, 1, Lang::Zh).unwrap(),
             "查询 the（0），键 cat（1）：0.75"

@@ -3,8 +3,8 @@
 //! The cells go to the canvas as one bitmap ([`CellField::Bitmap`]) through
 //! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
 
-use attnlab_lab::Said;
-use attnlab_lab::i18n::Tr;
+use attnlab_i18n::Said;
+use attnlab_i18n::Tr;
 use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
     LineChart, LineChartStyle, LinesStyle, Palette, TokenLines, TokenLinesMap, draw_head_grid,

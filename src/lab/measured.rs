@@ -1,5 +1,5 @@
 use attnlab_lab::contribution::{self, Measure};
-use attnlab_lab::neuron::{self, Neuron};
+use attnlab_pages::neuron::{self, Neuron};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -79,7 +79,7 @@ pub fn use_measured(
         let (i, j) = picked.get()?;
         let head = state.shown_head();
         Some(memos.problem.with(|p| {
-            let p = p.as_ref().map_err(attnlab_lab::compute::explain)?;
+            let p = p.as_ref().map_err(attnlab_lab::explain::explain)?;
             neuron::neuron(p, head, i, j).map_err(|e| e.to_string())
         }))
     });

@@ -1,5 +1,5 @@
+use attnlab_formats::export;
 use attnlab_lab::contribution::{Measure, VALUE_NOTE};
-use attnlab_lab::{export, fragment};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
@@ -9,8 +9,8 @@ use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, use_lang};
 use crate::neuron::{MeasureSwitch, NeuronPanel};
 use crate::state::{VariantEdit, VariantSlot, use_app_state};
-use attnlab_lab::Said;
-use attnlab_lab::i18n::Tr;
+use attnlab_i18n::Said;
+use attnlab_i18n::Tr;
 
 /// One variant: its name and buttons, the selected head large (with row entropy and
 /// legend), its knobs, every head as small multiples (click one to select it), and the
@@ -87,7 +87,7 @@ pub fn VariantPanel(
         memos.problem.with_untracked(|p| {
             let p = p
                 .as_ref()
-                .map_err(|e| attnlab_lab::compute::explain_in(e, lang))?;
+                .map_err(|e| attnlab_lab::explain::explain_in(e, lang))?;
             let queries = state.tokens.with_untracked(|t| t.labels());
             let keys = state.key_tokens.with_untracked(|t| t.labels());
             let name = export::file_name(&format!("{} tensors", name()), "json");
@@ -107,7 +107,7 @@ pub fn VariantPanel(
         let file = export::file_name(&title, "svg");
         format!(
             "attnlab render --state '{}' --figure heatmap --variant '{}' --head {} -o {file}",
-            fragment::encode(&state.lab.get()),
+            attnlab_link::encode(&state.lab.get()),
             name().replace('\'', ""),
             state.shown_head()
         )

@@ -1,13 +1,13 @@
 //! The lesson bar: the open step's title and text in the learner's language, step k of
 //! n, Previous/Next, and the keys a presentation clicker sends.
 
-use attnlab_lab::lessons::StepKind;
+use attnlab_lessons::StepKind;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::predict::PredictPanel;
-use super::strings::{self, S, t};
+use super::strings::{self, S, paragraphs, t};
 use super::{Player, use_player};
 
 /// What a key does in a lesson: the step it moves by, if any.
@@ -67,15 +67,6 @@ fn listen_for_keys(player: Player) {
 /// sideways (so scrolling the page is not a swipe); leftwards is the next step.
 fn swipe_step(dx: i32, dy: i32) -> Option<isize> {
     (dx.abs() >= 60 && dx.abs() > 2 * dy.abs()).then_some(if dx < 0 { 1 } else { -1 })
-}
-
-/// A step's text as paragraphs (separated by a blank line in the lesson files).
-pub(super) fn paragraphs(text: &str) -> impl IntoView + use<> {
-    text.split("\n\n")
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| view! { <p>{p.to_string()}</p> })
-        .collect_view()
 }
 
 /// The bar of the open lesson step (nothing outside a lesson).

@@ -3,7 +3,7 @@
 //! lesson or step that does not exist opens the list with its notice, and lessons that
 //! failed to load are named with their file and step.
 
-use attnlab_lab::lessons::Catalog;
+use attnlab_lessons::Catalog;
 use leptos::prelude::*;
 
 use super::strings::{self, S, t};

@@ -1,9 +1,9 @@
-//! The lesson player: the guided lessons of `attnlab_lab::lessons` shown in the page.
+//! The lesson player: the guided lessons of `attnlab_lessons` shown in the page.
 //!
 //! [`Player`] is the player's state, provided once beside the `AppState`: the language
 //! of the lessons (remembered; the first visit follows the browser's), the lesson and
 //! step open, the learner's prediction, the progress (remembered through
-//! `attnlab_lab::lessons::Progress`) and the notice of a link to a lesson or step that
+//! `attnlab_lessons::Progress`) and the notice of a link to a lesson or step that
 //! does not exist. Opening a step puts the whole app in the step's state the way a link
 //! does ([`AppState::apply`]), selects its query and stage, and reads its tensors (in the
 //! file reader's worker, so the readers stay out of the page's wasm).
@@ -30,11 +30,9 @@ mod tests;
 
 use std::sync::Arc;
 
-use attnlab_lab::fragment::LessonLink;
-use attnlab_lab::lessons::{
-    Catalog, Lang, Lesson, LessonError, LoadError, Progress, STORAGE_KEY, Step,
-};
-use attnlab_lab::pages::steps::StageKind;
+use attnlab_lessons::{Catalog, Lang, Lesson, LessonError, LoadError, Progress, STORAGE_KEY, Step};
+use attnlab_link::LessonLink;
+use attnlab_pages::steps::StageKind;
 use leptos::prelude::*;
 
 pub use list::LessonsEntry;
@@ -80,7 +78,7 @@ pub struct Player {
     /// The step's tensors are being read.
     pub reading: RwSignal<bool>,
     /// Why the step's tensors could not be read.
-    pub tensors_error: RwSignal<Option<attnlab_lab::tensors::Refusal>>,
+    pub tensors_error: RwSignal<Option<attnlab_formats::tensors::Refusal>>,
     /// What the step selects on the steps page.
     pub focus: LessonFocus,
     worker: StoredValue<Option<BringWorker>, LocalStorage>,
@@ -293,7 +291,7 @@ impl Player {
         &self,
         lesson: &'static Lesson,
         index: usize,
-        file: &'static attnlab_lab::lessons::TensorFile,
+        file: &'static attnlab_lessons::TensorFile,
     ) {
         let player = *self;
         let name = file
@@ -304,21 +302,23 @@ impl Player {
             .to_string();
         let bytes = js_sys::Uint8Array::from(file.json.as_bytes()).buffer();
         self.reading.set(true);
-        let done =
-            move |outcome: Result<attnlab_lab::tensors::Brought, attnlab_lab::tensors::Refusal>| {
-                let still = player
-                    .open
-                    .get_untracked()
-                    .is_some_and(|(l, i)| std::ptr::eq(l, lesson) && i == index);
-                if !still {
-                    return;
-                }
-                player.reading.set(false);
-                match outcome {
-                    Ok(b) => player.state.brought.set(Some(Arc::new(b))),
-                    Err(e) => player.tensors_error.set(Some(e)),
-                }
-            };
+        let done = move |outcome: Result<
+            attnlab_formats::tensors::Brought,
+            attnlab_formats::tensors::Refusal,
+        >| {
+            let still = player
+                .open
+                .get_untracked()
+                .is_some_and(|(l, i)| std::ptr::eq(l, lesson) && i == index);
+            if !still {
+                return;
+            }
+            player.reading.set(false);
+            match outcome {
+                Ok(b) => player.state.brought.set(Some(Arc::new(b))),
+                Err(e) => player.tensors_error.set(Some(e)),
+            }
+        };
         match BringWorker::spawn_in(vec![(name, bytes)], done) {
             Ok(worker) => self.worker.set_value(Some(worker)),
             Err(e) => {
@@ -339,7 +339,7 @@ pub fn provide_player(state: AppState) -> Player {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    let (_, hash) = attnlab_lab::fragment::split_lang(hash.trim_start_matches('#'));
+    let (_, hash) = attnlab_link::split_lang(hash.trim_start_matches('#'));
     if let (Some(link), rest) = LessonLink::split(&hash) {
         let keep = !rest.is_empty();
         player.pending.set(Some(hash.to_string()));

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use attnlab_lab::lessons::{Pointer, Region, Step};
+use attnlab_lessons::{Pointer, Region, Step};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -2,11 +2,10 @@
 //! the answer the lab computes from the step's state, whether the pick was right, and
 //! the reveal text with the answer in it.
 
-use attnlab_lab::lessons::{Lang, Question, answer, choices};
+use attnlab_lessons::{Lang, Question, answer, choices};
 use leptos::prelude::*;
 
-use super::bar::paragraphs;
-use super::strings::{self, S, t};
+use super::strings::{self, S, paragraphs, t};
 use super::use_player;
 
 /// The question of the open predict step.

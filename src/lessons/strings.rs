@@ -1,7 +1,8 @@
 //! The lesson player's own words, in every lesson language: one typed table, so a
 //! missing translation is a compile error (each string is a `match` on [`Lang`]).
 
-use attnlab_lab::lessons::Lang;
+use attnlab_lessons::Lang;
+use leptos::prelude::*;
 
 /// A string the lesson player shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,15 @@ pub enum S {
 }
 
 /// The whole table, for the test that every string exists in every language.
+/// A step's text as paragraphs (separated by a blank line in the lesson files).
+pub(super) fn paragraphs(text: &str) -> impl IntoView + use<> {
+    text.split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| view! { <p>{p.to_string()}</p> })
+        .collect_view()
+}
+
 #[cfg(test)]
 pub const ALL: [S; 17] = [
     S::Lessons,

@@ -2,7 +2,7 @@
 //! state the app then holds and links to, with its figures computed.
 
 use attnlab_lab::LabState;
-use attnlab_lab::lessons::Catalog;
+use attnlab_lessons::Catalog;
 use leptos::prelude::*;
 
 use crate::state::AppState;

@@ -1,6 +1,6 @@
 //! The real (pretrained) model: its worker and the session that drives it. The views of
 //! the model are in `pages::model`; what the page and the worker agree on is
-//! `attnlab_lab::pretrained`.
+//! `attnlab_model_page`.
 
 mod session;
 mod worker;

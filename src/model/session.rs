@@ -1,9 +1,10 @@
 //! The real model's session: one model worker, what it is doing, and its latest forward
 //! pass and flow. Provided once by the root component; read with [`use_model_session`].
 
-use attnlab_lab::i18n::Lang;
-use attnlab_lab::pretrained::protocol::{Loaded, Place, Reply, Request, Said, Stage, Substituted};
-use attnlab_lab::pretrained::{Checkpoint, ModelRun};
+use attnlab_i18n::Lang;
+use attnlab_lab::state::Checkpoint;
+use attnlab_model_page::ModelRun;
+use attnlab_model_page::protocol::{Loaded, Place, Reply, Request, Said, Stage, Substituted};
 use leptos::prelude::*;
 use ndarray::Array2;
 

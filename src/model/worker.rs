@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use attnlab_lab::pretrained::protocol::{Reply, Request, Said};
+use attnlab_model_page::protocol::{Reply, Request, Said};
 use js_sys::{Float32Array, Reflect};
 use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
@@ -70,7 +70,7 @@ fn reply_reader() -> Reader {
 fn reply_of(read: Reader, data: &JsValue) -> Message {
     read(data).unwrap_or_else(|message| Message {
         reply: Reply::Failed {
-            stage: attnlab_lab::pretrained::protocol::Stage::Run,
+            stage: attnlab_model_page::protocol::Stage::Run,
             id: None,
             message,
             missing: false,
@@ -126,7 +126,7 @@ impl ModelWorker {
             let text = ev.message();
             on_message(Message {
                 reply: Reply::Failed {
-                    stage: attnlab_lab::pretrained::protocol::Stage::Load,
+                    stage: attnlab_model_page::protocol::Stage::Load,
                     id: None,
                     message: if text.is_empty() {
                         "the model worker could not be started".into()

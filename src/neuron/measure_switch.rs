@@ -1,5 +1,5 @@
+use attnlab_i18n::Tr;
 use attnlab_lab::contribution::{Measure, PAPER_NOTE, PAPER_URL};
-use attnlab_lab::i18n::Tr;
 use leptos::prelude::*;
 
 use crate::i18n::{t, use_lang};

@@ -1,4 +1,4 @@
-use attnlab_lab::neuron::{Neuron, Order, RowEntry, Strip};
+use attnlab_pages::neuron::{Neuron, Order, RowEntry, Strip};
 use attnlab_plot::number;
 use leptos::prelude::*;
 

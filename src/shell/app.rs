@@ -23,7 +23,8 @@ use crate::state::{VariantEdit, provide_app_state, use_app_state};
 /// comparison below.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = provide_app_state();
+    let state = provide_app_state(crate::i18n::first_lang());
+    crate::i18n::follow_in_document(state.lang);
     crate::display::provide_display();
     let session = provide_model_session();
     // Before the link bar, which writes the open lesson step's link.

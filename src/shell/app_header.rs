@@ -1,4 +1,4 @@
-use attnlab_lab::pretrained::Checkpoint;
+use attnlab_lab::state::Checkpoint;
 use leptos::prelude::*;
 
 use crate::i18n::{t, use_lang};

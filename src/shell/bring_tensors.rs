@@ -1,11 +1,11 @@
 //! Bring your own tensors: files picked here or dropped anywhere on the page are read by
-//! `attnlab_lab::tensors::bring` in the worker ([`BringWorker`]) and, if they are good,
+//! `attnlab_formats::tensors::bring` in the worker ([`BringWorker`]) and, if they are good,
 //! every variant and view computes on them; if not, the message names the file and what
 //! is wrong, and nothing else changes. Sizes are checked before a byte is read.
 
 use std::sync::Arc;
 
-use attnlab_lab::tensors::{self, Refusal};
+use attnlab_formats::tensors::{self, Refusal};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

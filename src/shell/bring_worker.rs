@@ -1,13 +1,13 @@
 //! The page's handle on the worker that reads brought files (`crates/attnlab-worker`, the
 //! same worker as the complexity page's timing): the files go over as transferred
-//! buffers, the tensors come back in `attnlab_lab::tensors::wire`'s format, read by a
+//! buffers, the tensors come back in `attnlab_formats::tensors::wire`'s format, read by a
 //! module of its own (the reply's JSON reader), fetched when the first reply arrives.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use attnlab_lab::tensors::wire::Reply;
-use attnlab_lab::tensors::{Brought, Refusal};
+use attnlab_formats::tensors::wire::Reply;
+use attnlab_formats::tensors::{Brought, Refusal};
 use js_sys::{Array, ArrayBuffer, Float32Array};
 use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;

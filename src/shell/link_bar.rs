@@ -1,4 +1,3 @@
-use attnlab_lab::fragment;
 use leptos::html::Input;
 use leptos::prelude::*;
 use leptos_use_fn_debounce_throttle::use_throttle_fn;
@@ -21,9 +20,9 @@ pub fn LinkBar() -> impl IntoView {
     // In a lesson, the lesson step's link (with the state after it once it was changed).
     // The language rides after both.
     let link = Memo::new(move |_| {
-        let v1 = state.lab.with(fragment::encode);
+        let v1 = state.lab.with(attnlab_link::encode);
         let place = lesson.and_then(|p| p.fragment(&v1)).unwrap_or(v1);
-        fragment::with_lang(&place, state.lang.get())
+        attnlab_link::with_lang(&place, state.lang.get())
     });
     let copied = RwSignal::new(None::<Tr>);
     let input = NodeRef::<Input>::new();
@@ -111,7 +110,7 @@ pub fn LinkBar() -> impl IntoView {
         Some(format!(
             "{}#{}",
             page_address(),
-            fragment::with_lang(&place, state.lang.get())
+            attnlab_link::with_lang(&place, state.lang.get())
         ))
     });
     let qr = QrLinks::new(full.into(), step.into());

@@ -1,5 +1,5 @@
 use attnlab_lab::Page;
-use attnlab_lab::pretrained::{Checkpoint, PretrainedView};
+use attnlab_lab::state::{Checkpoint, PretrainedView};
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, t, tr, use_lang};

@@ -14,7 +14,7 @@ use crate::widgets::knob::{Knob, why_id};
 #[derive(Debug, Clone, PartialEq)]
 enum Refused {
     /// The rules' reason, in both languages.
-    Rule(attnlab_lab::Said),
+    Rule(attnlab_i18n::Said),
     /// Not a number of the right kind.
     Fixed(Tr),
 }
@@ -32,7 +32,7 @@ impl Refused {
 fn refused(why: impl Fn(Lang) -> Option<String>) -> Option<Refused> {
     let en = why(Lang::En)?;
     let zh = why(Lang::Zh).unwrap_or_else(|| en.clone());
-    Some(Refused::Rule(attnlab_lab::Said::new(en, zh)))
+    Some(Refused::Rule(attnlab_i18n::Said::new(en, zh)))
 }
 
 /// The model settings shared by every variant. A value the rules forbid is never

@@ -4,9 +4,7 @@
 //! the panic hook still runs: the link's state with the text boxes' current contents,
 //! so a click needs no wasm. The reload drops the `?recovered` mark
 //! ([`forget_recovery_mark`]).
-
-use attnlab_lab::fragment;
-use attnlab_lab::i18n::Lang;
+use attnlab_i18n::Lang;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::{LANG_KEY, tr};
@@ -38,7 +36,7 @@ fn text_box(document: &web_sys::Document, id: &str) -> Option<String> {
 fn recovery_link(window: &web_sys::Window, document: &web_sys::Document) -> Option<String> {
     let location = window.location();
     let hash = location.hash().ok()?;
-    let mut state = fragment::load(hash.trim_start_matches('#')).state;
+    let mut state = attnlab_link::load(hash.trim_start_matches('#')).state;
     if let Some(text) = text_box(document, "sentence-input") {
         state.text = text;
     }
@@ -46,7 +44,10 @@ fn recovery_link(window: &web_sys::Window, document: &web_sys::Document) -> Opti
         state.source = source;
     }
     let path = location.pathname().ok()?;
-    Some(format!("{path}{RECOVERED}#{}", fragment::encode(&state)))
+    Some(format!(
+        "{path}{RECOVERED}#{}",
+        attnlab_link::encode(&state)
+    ))
 }
 
 /// The page's language, read from the document (`<html lang>`, kept by the app) or,

@@ -132,7 +132,7 @@ pub fn TextBox(
     cut_testid: &'static str,
 ) -> impl IntoView {
     let lang = use_lang();
-    let cut = RwSignal::new(None::<attnlab_lab::Said>);
+    let cut = RwSignal::new(None::<attnlab_i18n::Said>);
     let on_input = move |ev: leptos::ev::Event| {
         // The heads' budget in this task counts the text's own work too.
         #[cfg(target_arch = "wasm32")]

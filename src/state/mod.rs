@@ -29,16 +29,16 @@
 
 use attnlab_core::CoreError;
 use attnlab_core::model::{Encoded, Projected};
+use attnlab_formats::tensors::Brought;
+use attnlab_i18n::Said;
+use attnlab_i18n::{Lang, Tr};
 pub use attnlab_lab::CompareWhat;
-use attnlab_lab::Said;
 use attnlab_lab::compute::{self, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
-use attnlab_lab::fragment::{self, Loaded};
-use attnlab_lab::i18n::{Lang, Tr};
-use attnlab_lab::pretrained::PretrainedView;
-use attnlab_lab::tensors::Brought;
+use attnlab_lab::state::PretrainedView;
 use attnlab_lab::tokens::{self, Tokens};
 use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View, Zoom};
+use attnlab_link::Loaded;
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -434,10 +434,10 @@ impl AppState {
     /// with a notice when the link was repaired or unreadable, in the link's language
     /// (else `lang`).
     pub fn from_fragment(fragment: &str, lang: Lang) -> AppState {
-        let Loaded { state, notice } = fragment::load(fragment);
-        let lang = fragment::lang_of(fragment).unwrap_or(lang);
+        let Loaded { state, notice } = attnlab_link::load(fragment);
+        let lang = attnlab_link::lang_of(fragment).unwrap_or(lang);
         // A visit without a lab in its link opens on a sentence in its language.
-        let (_, lab_part) = fragment::split_lang(fragment.trim().trim_start_matches('#'));
+        let (_, lab_part) = attnlab_link::split_lang(fragment.trim().trim_start_matches('#'));
         let state = if lab_part.trim().is_empty() {
             LabState::default_in(lang)
         } else {
@@ -542,15 +542,14 @@ fn drop_later(slots: Vec<VariantSlot>) {
 }
 
 /// Creates the app state from the page's URL fragment and provides it to every
-/// component below the caller.
-pub fn provide_app_state() -> AppState {
+/// component below the caller; `first_lang` is the language when the link names none.
+pub fn provide_app_state(first_lang: Lang) -> AppState {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     let hash = hash.trim_start_matches('#');
     let fragment = unsaved_edits(hash).unwrap_or_else(|| hash.to_string());
-    let state = AppState::from_fragment(&fragment, crate::i18n::first_lang());
-    crate::i18n::follow_in_document(state.lang);
+    let state = AppState::from_fragment(&fragment, first_lang);
     provide_context(state);
     #[cfg(target_arch = "wasm32")]
     rehearse_when_idle(state);
@@ -579,7 +578,7 @@ fn rehearse_when_idle(state: AppState) {
             .cloned()
             .unwrap_or_else(|| Variant::named("A"));
         let score = compute::rehearse_edit(&model, &variant, &lab.text);
-        let link = attnlab_lab::fragment::encode(&lab);
+        let link = attnlab_link::encode(&lab);
         std::hint::black_box((score, link));
     });
     let window = js_sys::global();

@@ -102,7 +102,7 @@ fn variants_are_added_and_removed_and_the_link_follows() {
             "the head shown, not past the count"
         );
         state.compare_what.set(CompareWhat::Average);
-        let link = fragment::encode(&state.lab.get());
+        let link = attnlab_link::encode(&state.lab.get());
         let back = AppState::from_fragment(&link, Lang::En);
         assert_eq!(back.lab.get(), state.lab.get());
         assert_eq!(back.compare_what.get_untracked(), CompareWhat::Average);
@@ -125,14 +125,14 @@ fn long_text_is_cut_at_512_tokens_and_says_so() {
 /// cross-attention, Linformer's projected keys, each score and kind.
 fn links() -> Vec<String> {
     use attnlab_core::score::ScoreFunction;
-    let mut links = vec![fragment::encode(&LabState::default())];
+    let mut links = vec![attnlab_link::encode(&LabState::default())];
     let mut cross = LabState::default();
     cross.set_mode(Mode::Cross);
     cross.model.heads = 2;
     cross.variants[1].masks.causal = true;
     cross.view.head = 1;
     cross.view.compare_what = CompareWhat::Average;
-    links.push(fragment::encode(&cross));
+    links.push(attnlab_link::encode(&cross));
     let mut masked = LabState {
         text: "我爱机器学习 and 🙂 too".into(),
         ..LabState::default()
@@ -145,14 +145,14 @@ fn links() -> Vec<String> {
     masked.variants[1].masks.strided = Some(2);
     masked.view.variant = 1;
     masked.view.head = 2;
-    links.push(fragment::encode(&masked));
+    links.push(attnlab_link::encode(&masked));
     let mut kinds = LabState::default();
     kinds.add_variant().unwrap();
     kinds.variants[0].attention = AttentionKind::Elu1;
     kinds.variants[1].attention = AttentionKind::Linformer;
     kinds.variants[2].score = ScoreFunction::Additive;
     kinds.view.compare = (0, 2);
-    links.push(fragment::encode(&kinds));
+    links.push(attnlab_link::encode(&kinds));
     links
 }
 

@@ -4,9 +4,9 @@
 use attnlab_core::CoreError;
 use attnlab_core::attention::Problem;
 use attnlab_core::model::Projected;
+use attnlab_i18n::Lang;
 use attnlab_lab::compute::{self, HeadAverage};
 use attnlab_lab::figure;
-use attnlab_lab::i18n::Lang;
 use attnlab_lab::tokens::Tokens;
 use attnlab_lab::{Masks, ModelConfig, Variant, View};
 use attnlab_plot::{Heatmap, Labels};
@@ -199,7 +199,12 @@ impl VariantFactory {
                 return None;
             }
             let lang = lang.get();
-            computed.with(|c| c.heads.as_ref().err().map(|e| compute::explain_in(e, lang)))
+            computed.with(|c| {
+                c.heads
+                    .as_ref()
+                    .err()
+                    .map(|e| attnlab_lab::explain::explain_in(e, lang))
+            })
         });
         VariantMemos {
             problem,

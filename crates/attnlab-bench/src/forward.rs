@@ -15,7 +15,7 @@
 
 use std::hint::black_box;
 
-use attnlab_model::linear::{Linear, Matrix};
+use attnlab_model::weights::{Linear, Matrix};
 use attnlab_model::{AttentionOverride, Forward, Pretrained};
 use ndarray::Array2;
 use wasm_bindgen::prelude::*;

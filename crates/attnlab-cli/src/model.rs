@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use attnlab_lab::pretrained::Checkpoint;
+use attnlab_lab::state::Checkpoint;
 use attnlab_model::{AttentionOverride, ModelError, Pretrained, Run, TextError, contribution};
 use ndarray::Array2;
 use serde_json::{Value, json};

@@ -11,7 +11,7 @@ use std::str::FromStr;
 use attnlab_core::CoreError;
 use attnlab_lab::compute::{LabError, Pipeline, Which};
 use attnlab_lab::figure::FigureRequest;
-use attnlab_lab::{CompareWhat, LabState, fragment};
+use attnlab_lab::{CompareWhat, LabState};
 use attnlab_plot::Heatmap;
 
 use crate::Failure;
@@ -103,7 +103,8 @@ pub struct RenderArgs {
 /// Runs `attnlab render`: the figure goes to its file (or standard output), then any
 /// warnings about the link to standard error.
 pub fn run(args: &RenderArgs) -> Result<(), Failure> {
-    let decoded = fragment::decode(&args.state).map_err(|e| format!("--state: {}", e.reason()))?;
+    let decoded =
+        attnlab_link::decode(&args.state).map_err(|e| format!("--state: {}", e.reason()))?;
     let heatmap = build(&decoded.state, args)?;
     let svg = draw(&heatmap, args.size)?;
     if args.output == Path::new("-") {

@@ -1,4 +1,4 @@
-//! The app's "Q, K, V" export (`attnlab_lab::export::tensors`) read back by
+//! The app's "Q, K, V" export (`attnlab_formats::export::tensors`) read back by
 //! `attnlab compute`: for links with every score function, masks, linear kinds and
 //! Linformer, the binary computes the weights and the output the lab computes.
 
@@ -6,8 +6,9 @@ use std::process::Command;
 
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::score::ScoreFunction;
+use attnlab_formats::export;
 use attnlab_lab::compute::Pipeline;
-use attnlab_lab::{LabState, Mode, export};
+use attnlab_lab::{LabState, Mode};
 use serde_json::Value;
 
 fn compute(doc: &str, name: &str) -> Value {

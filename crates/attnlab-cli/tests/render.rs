@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use attnlab_lab::{CompareWhat, LabState, Mode, fragment};
+use attnlab_lab::{CompareWhat, LabState, Mode};
 
 fn attnlab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_attnlab"))
@@ -126,7 +126,10 @@ fn a_cross_attention_link_with_its_own_settings() {
     state.set_mode(Mode::Cross);
     state.model.heads = 2;
     state.variants[1].masks.causal = true;
-    let link = format!("https://example.org/attnlab/#{}", fragment::encode(&state));
+    let link = format!(
+        "https://example.org/attnlab/#{}",
+        attnlab_link::encode(&state)
+    );
     let svg = render(
         "cross.svg",
         &["--state", &link, "--variant", "B", "--head", "1"],
@@ -150,7 +153,7 @@ fn the_head_average_and_the_difference() {
         text: "I love it".into(),
         ..LabState::default()
     };
-    let f = fragment::encode(&state);
+    let f = attnlab_link::encode(&state);
 
     let svg = render(
         "average.svg",
@@ -198,7 +201,7 @@ fn the_head_average_and_the_difference() {
     // A link whose comparison compares the head averages: the difference does too.
     let mut averages = state.clone();
     averages.view.compare_what = CompareWhat::Average;
-    let f = fragment::encode(&averages);
+    let f = attnlab_link::encode(&averages);
     let svg = render(
         "difference_link_avg.svg",
         &["--state", &f, "--figure", "difference"],
@@ -232,10 +235,10 @@ fn a_repaired_link_renders_with_a_warning() {
 
 #[test]
 fn errors_exit_2_with_one_line() {
-    let f = fragment::encode(&LabState::default());
+    let f = attnlab_link::encode(&LabState::default());
     let mut linformer = LabState::default();
     linformer.variants[1].attention = attnlab_core::attention::AttentionKind::Linformer;
-    let lf = fragment::encode(&linformer);
+    let lf = attnlab_link::encode(&linformer);
     let cases: [(&[&str], &str); 10] = [
         (
             &["render", "--state", "#v2.e30", "-o", "-"],
@@ -341,7 +344,7 @@ fn render_draws_exactly_the_figure_the_lab_builds_for_the_link() {
         (cross, "cross"),
         (masked, "masked"),
     ] {
-        let link = format!("#{}", fragment::encode(&state));
+        let link = format!("#{}", attnlab_link::encode(&state));
         let cases: [(&[&str], FigureRequest); 4] = [
             (
                 &[],

@@ -7,7 +7,8 @@
 use ndarray::{ArcArray2, Array2, Axis, concatenate};
 
 use crate::error::{CoreError, Result};
-use crate::linear::{self, FeatureMap};
+pub use crate::kind::AttentionKind;
+use crate::linear;
 use crate::mask::{Mask, MaskSpec};
 use crate::metrics;
 use crate::score::{self, ScoreFunction, ScoreParams};
@@ -15,100 +16,6 @@ use crate::softmax;
 
 mod checks;
 use checks::{check_finite, check_shape, finite_or, finite_scaled_or, validate_score_params};
-
-/// How attention weights are formed from queries and keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AttentionKind {
-    /// `softmax(score / τ)`: the standard, O(n·m).
-    #[default]
-    Softmax,
-    /// Kernel linear attention with `φ(x) = elu(x) + 1`.
-    Elu1,
-    /// Kernel linear attention with `φ(x) = max(x, 0)`.
-    Relu,
-    /// Kernel linear attention with `sim = 1 + q̂ᵀk̂`.
-    Taylor,
-    /// `softmax_row(Q) · (softmax_col(K)ᵀ V)` (Shen et al.).
-    Efficient,
-    /// Softmax over `k` projected keys (Wang et al.): `n × k` weights.
-    Linformer,
-}
-
-impl AttentionKind {
-    /// Every kind, in display order.
-    pub const ALL: [AttentionKind; 6] = [
-        AttentionKind::Softmax,
-        AttentionKind::Elu1,
-        AttentionKind::Relu,
-        AttentionKind::Taylor,
-        AttentionKind::Efficient,
-        AttentionKind::Linformer,
-    ];
-
-    /// The name used in the interchange format and the URL.
-    pub fn name(self) -> &'static str {
-        match self {
-            AttentionKind::Softmax => "softmax",
-            AttentionKind::Elu1 => "elu1",
-            AttentionKind::Relu => "relu",
-            AttentionKind::Taylor => "taylor",
-            AttentionKind::Efficient => "efficient",
-            AttentionKind::Linformer => "linformer",
-        }
-    }
-
-    /// Parses a name from [`AttentionKind::name`].
-    pub fn parse(name: &str) -> Option<AttentionKind> {
-        Self::ALL.into_iter().find(|a| a.name() == name)
-    }
-
-    /// The feature map of a kernel variant.
-    pub fn feature_map(self) -> Option<FeatureMap> {
-        match self {
-            AttentionKind::Elu1 => Some(FeatureMap::Elu1),
-            AttentionKind::Relu => Some(FeatureMap::Relu),
-            AttentionKind::Taylor => Some(FeatureMap::Taylor),
-            _ => None,
-        }
-    }
-
-    /// Whether the temperature divides this kind's logits (softmax and Linformer only;
-    /// kernel variants ignore it).
-    pub fn uses_temperature(self) -> bool {
-        matches!(self, AttentionKind::Softmax | AttentionKind::Linformer)
-    }
-
-    /// Whether the score function is used (softmax only: the linear variants define their
-    /// own similarity, Linformer uses `qᵀk'/√d_k`).
-    pub fn uses_score_function(self) -> bool {
-        self == AttentionKind::Softmax
-    }
-
-    /// Whether this kind can apply the mask kind `mask` (a name from [`crate::mask::KINDS`]).
-    pub fn supports_mask(self, mask: &str) -> bool {
-        match self {
-            AttentionKind::Softmax
-            | AttentionKind::Elu1
-            | AttentionKind::Relu
-            | AttentionKind::Taylor => true,
-            AttentionKind::Efficient => mask == "padding_keys",
-            AttentionKind::Linformer => false,
-        }
-    }
-
-    /// One sentence on which masks this kind cannot apply, and why.
-    pub fn mask_limitation(self) -> &'static str {
-        match self {
-            AttentionKind::Efficient => {
-                "efficient attention normalises keys over all positions at once, so only padding can be applied"
-            }
-            AttentionKind::Linformer => {
-                "Linformer mixes all positions into k projected keys, so no key can be masked and it cannot be made causal"
-            }
-            _ => "every mask is supported",
-        }
-    }
-}
 
 /// The projections `E, F ∈ R^{k×m}` of Linformer for one head.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,6 +138,31 @@ pub struct HeadResult {
     pub empty_rows: Vec<usize>,
     /// Which algorithm produced the output.
     pub computation: Computation,
+}
+
+impl HeadResult {
+    /// The un-normalised similarity matrix of a head: `exp(logits − max logit)` on allowed
+    /// cells for softmax and Linformer (shifted by the global maximum so it cannot overflow;
+    /// this scales every singular value by the same factor), `φ(Q)φ(K)ᵀ` on allowed cells for
+    /// kernel variants, and `softmax_row(Q) softmax_col(K)ᵀ` for efficient attention.
+    pub fn unnormalised_similarity(&self, spec: &AttentionSpec) -> Array2<f32> {
+        match (spec.attention, &self.scores) {
+            (AttentionKind::Softmax | AttentionKind::Linformer, Some(raw)) => {
+                let logits = raw.mapv(|s| s / spec.temperature);
+                let allowed = self.mask.allowed();
+                let max = softmax::masked_max(&logits, allowed);
+                let mut sim = Array2::zeros(logits.dim());
+                for ((s, &l), &a) in sim.iter_mut().zip(&logits).zip(allowed) {
+                    if a {
+                        *s = (l - max).exp();
+                    }
+                }
+                sim
+            }
+            (_, Some(sim)) => sim.to_owned(),
+            (_, None) => self.weights.to_owned(),
+        }
+    }
 }
 
 /// The result of a whole problem.

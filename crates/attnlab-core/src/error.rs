@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::attention::AttentionKind;
+use crate::kind::AttentionKind;
 
 /// Which matrix of a head (or of the problem) an error is about, named as in the
 /// `attnlab-tensors/1` format so callers can build a field path like `heads[0].k`.

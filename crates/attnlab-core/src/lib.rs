@@ -39,6 +39,7 @@ pub mod contribution;
 pub mod embed;
 pub mod error;
 pub mod kernels;
+pub mod kind;
 pub mod linear;
 pub mod mask;
 pub mod metrics;

@@ -14,65 +14,7 @@ use crate::mask::Mask;
 /// The ε in every linear-attention denominator.
 pub const EPSILON: f32 = 1e-6;
 
-/// A non-negative feature map φ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FeatureMap {
-    /// `φ(x) = elu(x) + 1` elementwise (Katharopoulos et al. 2020).
-    Elu1,
-    /// `φ(x) = max(x, 0)` elementwise.
-    Relu,
-    /// `φ(x) = [1, x/‖x‖]` (zero vector ↦ `[1, 0…]`), so `sim = 1 + q̂ᵀk̂` (the
-    /// first-order Taylor form of `exp(q̂ᵀk̂)`, docs/maths.md §7).
-    Taylor,
-}
-
-impl FeatureMap {
-    /// The width of `φ(x)` for an input of width `d`.
-    pub fn width(self, d: usize) -> usize {
-        match self {
-            FeatureMap::Elu1 | FeatureMap::Relu => d,
-            FeatureMap::Taylor => d + 1,
-        }
-    }
-
-    /// `φ(x)` written to `out` (length [`FeatureMap::width`]).
-    pub fn apply(self, x: &[f32], out: &mut [f32]) {
-        match self {
-            FeatureMap::Elu1 => kernels::elu1(x, &mut out[..x.len()]),
-            FeatureMap::Relu => kernels::relu(x, &mut out[..x.len()]),
-            FeatureMap::Taylor => {
-                // The norm in f64, so that parallel and antiparallel vectors give
-                // q̂ᵀk̂ = ±1 as exactly as f32 allows: sim = 1 + q̂ᵀk̂ is then 0, not a
-                // rounding residue that would be comparable to ε.
-                let norm = x
-                    .iter()
-                    .map(|&v| f64::from(v) * f64::from(v))
-                    .sum::<f64>()
-                    .sqrt();
-                out[0] = 1.0;
-                let inv = if norm > 0.0 { 1.0 / norm } else { 0.0 };
-                for (o, &v) in out[1..].iter_mut().zip(x) {
-                    *o = (f64::from(v) * inv) as f32;
-                }
-            }
-        }
-    }
-
-    /// `φ` of every row of `x`.
-    pub fn features(self, x: &Array2<f32>) -> Array2<f32> {
-        let (n, d) = x.dim();
-        let w = self.width(d);
-        let mut out = Array2::zeros((n, w));
-        let x = x.as_standard_layout();
-        for (xi, mut oi) in x.rows().into_iter().zip(out.rows_mut()) {
-            self.apply(
-                xi.as_slice().expect("standard layout"),
-                oi.as_slice_mut().expect("fresh array"),
-            );
-        }
-        out
-    }
-}
+pub use crate::kind::FeatureMap;
 
 fn row(a: &Array2<f32>, i: usize) -> &[f32] {
     let c = a.ncols();

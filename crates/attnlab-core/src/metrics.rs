@@ -3,7 +3,6 @@
 
 use ndarray::{Array2, ArrayRef2};
 
-use crate::attention::{AttentionKind, AttentionSpec, HeadResult};
 use crate::error::{CoreError, Result};
 use crate::mask::Mask;
 use crate::rng;
@@ -116,29 +115,6 @@ pub fn compare(a: &ArrayRef2<f32>, b: &ArrayRef2<f32>) -> Result<Comparison> {
         mean_js: per_row(js_sum),
         rows_compared: rows,
     })
-}
-
-/// The un-normalised similarity matrix of a head: `exp(logits − max logit)` on allowed
-/// cells for softmax and Linformer (shifted by the global maximum so it cannot overflow;
-/// this scales every singular value by the same factor), `φ(Q)φ(K)ᵀ` on allowed cells for
-/// kernel variants, and `softmax_row(Q) softmax_col(K)ᵀ` for efficient attention.
-pub fn unnormalised_similarity(result: &HeadResult, spec: &AttentionSpec) -> Array2<f32> {
-    match (spec.attention, &result.scores) {
-        (AttentionKind::Softmax | AttentionKind::Linformer, Some(raw)) => {
-            let logits = raw.mapv(|s| s / spec.temperature);
-            let allowed = result.mask.allowed();
-            let max = softmax::masked_max(&logits, allowed);
-            let mut sim = Array2::zeros(logits.dim());
-            for ((s, &l), &a) in sim.iter_mut().zip(&logits).zip(allowed) {
-                if a {
-                    *s = (l - max).exp();
-                }
-            }
-            sim
-        }
-        (_, Some(sim)) => sim.to_owned(),
-        (_, None) => result.weights.to_owned(),
-    }
 }
 
 /// Singular values of `a`, largest first (`min(rows, cols)` of them), by one-sided Jacobi

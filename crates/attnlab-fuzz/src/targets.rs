@@ -1,11 +1,9 @@
 //! The targets: each takes any bytes, calls what the app and the CLI call, and panics
 //! only when the property does not hold.
 
+use attnlab_formats::tensors::{self, File};
 use attnlab_lab::compute::Pipeline;
-use attnlab_lab::fragment;
-use attnlab_lab::lessons;
 use attnlab_lab::state::{LabState, MAX_TOKENS};
-use attnlab_lab::tensors::{self, File};
 use attnlab_model::asset::About;
 use attnlab_model::tokenizer::Tokenizer;
 use attnlab_model::{AttentionOverride, Pretrained};
@@ -22,7 +20,7 @@ fn said(what: &str, message: &str) {
     );
 }
 
-/// A link as the app opens it (`fragment::load`), then the state it gives as the app
+/// A link as the app opens it (`attnlab_link::load`), then the state it gives as the app
 /// computes it; and the input as the text inside a link, whose readable characters
 /// must all be kept. An input that starts with `{` is also opened as the JSON state
 /// inside a `v1.` link (mutations of real states reach the repair and the compute,
@@ -37,11 +35,11 @@ pub fn link(data: &[u8]) {
 
 /// `text` opened as a link, then its state computed.
 fn opened(text: &str) {
-    let loaded = fragment::load(text);
+    let loaded = attnlab_link::load(text);
     if let Some(notice) = &loaded.notice {
         said("link notice", notice);
     }
-    if let Err(e) = fragment::decode(text) {
+    if let Err(e) = attnlab_link::decode(text) {
         said("link error", &e.message());
     }
     assert!(
@@ -84,7 +82,7 @@ fn text_kept(data: &[u8]) {
     };
     let want = readable(&String::from_utf8_lossy(data));
     let plain = format!("v1.{}", URL_SAFE_NO_PAD.encode(&json));
-    let loaded = fragment::load(&plain);
+    let loaded = attnlab_link::load(&plain);
     assert_eq!(
         readable(&loaded.state.text),
         want,
@@ -160,7 +158,7 @@ pub fn lesson(data: &[u8]) {
         .iter()
         .map(|&name| (name, parts.next().unwrap_or("")))
         .collect();
-    let (_, errors) = lessons::load(&files);
+    let (_, errors) = attnlab_lessons::load(&files);
     for e in errors {
         said("lesson", &e.to_string());
     }

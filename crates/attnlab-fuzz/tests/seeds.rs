@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::score::ScoreFunction;
-use attnlab_lab::fragment;
 use attnlab_lab::state::{LabState, Mode, Variant};
 use attnlab_model::Pretrained;
 use attnlab_model::asset::{self, About};
@@ -95,19 +94,19 @@ fn write_seeds() {
     long.model.heads = 2;
     let _ = long.add_variant();
     let links = [
-        ("default", fragment::encode(&LabState::default())),
-        ("cross", fragment::encode(&cross)),
-        ("compressed", fragment::encode(&long)),
+        ("default", attnlab_link::encode(&LabState::default())),
+        ("cross", attnlab_link::encode(&cross)),
+        ("compressed", attnlab_link::encode(&long)),
         (
             "url",
             format!(
                 "https://example.invalid/attnlab/#{}&lang=zh",
-                fragment::encode(&cross)
+                attnlab_link::encode(&cross)
             ),
         ),
         (
             "lesson",
-            format!("#lesson=masks/causal&{}", fragment::encode(&cross)),
+            format!("#lesson=masks/causal&{}", attnlab_link::encode(&cross)),
         ),
         ("tampered", "#v1.this-is-not!!base64".into()),
     ];
@@ -146,7 +145,7 @@ fn write_seeds() {
     cross_linear.variants[0].attention = AttentionKind::Relu;
     cross_linear.model.heads = 8;
     for (name, state) in [("state-every", &every), ("state-cross", &cross_linear)] {
-        put("link", name, &link_json(&fragment::encode(state)));
+        put("link", name, &link_json(&attnlab_link::encode(state)));
     }
 
     // attnlab-tensors/1 documents: the CLI's hand-checked cases and a lesson's.

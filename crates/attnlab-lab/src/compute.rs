@@ -10,12 +10,12 @@
 //!
 //! [`Pipeline`] runs the steps in one go, for the CLI and the tests.
 
-use crate::i18n::{Lang, Tr};
 use attnlab_core::CoreError;
 use attnlab_core::attention::{AttentionKind, HeadResult, Problem};
 use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::model::{Encoded, Projected, ProjectionWeights};
+use attnlab_i18n::Lang;
 use attnlab_plot::HeatmapError;
 use ndarray::{ArcArray2, Array2, ArrayRef2};
 
@@ -258,7 +258,7 @@ impl LabError {
     /// One sentence for a student, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match (self, lang) {
-            (LabError::Core(e), _) => explain_in(e, lang),
+            (LabError::Core(e), _) => crate::explain::explain_in(e, lang),
             (LabError::Incomparable { a, b }, Lang::En) => format!(
                 "These variants cannot be compared cell by cell: their weights are {}×{} and {}×{} \
                  (Linformer attends to k projected keys, not to the tokens).",
@@ -278,7 +278,9 @@ impl LabError {
                 format!("没有头 {head}：共有 {heads} 个头，从 0 开始编号。")
             }
             (LabError::Figure(e), Lang::En) => format!("The figure could not be drawn: {e}."),
-            (LabError::Figure(e), Lang::Zh) => format!("无法绘制这幅图：{}。", heatmap_error_zh(e)),
+            (LabError::Figure(e), Lang::Zh) => {
+                format!("无法绘制这幅图：{}。", crate::explain::heatmap_error_zh(e))
+            }
         }
     }
 }
@@ -290,92 +292,6 @@ impl std::fmt::Display for LabError {
 }
 
 impl std::error::Error for LabError {}
-
-/// A core error as one sentence a student understands, in English, e.g. "These settings
-/// cannot be used: must divide d_model = 64 (so d_k = d_model / heads is whole), got 5
-/// (heads)."
-pub fn explain(e: &CoreError) -> String {
-    explain_in(e, Lang::En)
-}
-
-/// A core error as one sentence a student understands, in `lang`.
-pub fn explain_in(e: &CoreError, lang: Lang) -> String {
-    let what = match e {
-        CoreError::InvalidSetting { .. }
-        | CoreError::InvalidTemperature(_)
-        | CoreError::UnsupportedMask { .. } => {
-            Tr::new("These settings cannot be used", "这些设置无法使用")
-        }
-        CoreError::Overflow { .. } => Tr::new(
-            "The numbers grew too large to compute",
-            "数值过大，无法计算",
-        ),
-        _ => Tr::new("The attention could not be computed", "无法计算注意力"),
-    }
-    .get(lang);
-    match lang {
-        Lang::En => format!("{what}: {} ({}).", e.reason(), e.path()),
-        Lang::Zh => format!("{what}：{}（{}）。", reason_zh(e), e.path()),
-    }
-}
-
-/// Why a figure cannot be built, in Chinese (its English is its `Display`).
-pub(crate) fn heatmap_error_zh(e: &HeatmapError) -> String {
-    match e {
-        HeatmapError::Shape {
-            field,
-            expected,
-            got,
-        } => format!("{field} 有 {got} 项，应有 {expected} 项"),
-        HeatmapError::NonFinite { row, col } => {
-            format!("第 {row} 行第 {col} 列的值不是有限数")
-        }
-        HeatmapError::RowOutOfRange { row, rows } => {
-            format!("空行 {row} 超出范围（共有 {rows} 行）")
-        }
-        HeatmapError::NonFiniteRowValue { field, row } => {
-            format!("第 {row} 行的 {field} 不是有限数")
-        }
-        HeatmapError::ShapeMismatch { a, b } => {
-            format!("无法比较 {}×{} 的矩阵和 {}×{} 的矩阵", a.0, a.1, b.0, b.1)
-        }
-    }
-}
-
-/// What is wrong, without the path, in Chinese.
-pub(crate) fn reason_zh(e: &CoreError) -> String {
-    match e {
-        CoreError::ShapeMismatch {
-            expected_zh, got, ..
-        } => {
-            format!("形状为 {}×{}，应为 {expected_zh}", got.0, got.1)
-        }
-        CoreError::NonFinite { row, col, .. } => {
-            format!("第 {row} 行第 {col} 列的值不是有限数")
-        }
-        CoreError::NoHeads => "至少需要一个头".into(),
-        CoreError::InvalidTemperature(t) => format!("必须是大于 0 的有限数，而它是 {t}"),
-        CoreError::MissingParams { reason_zh, .. } => format!("缺少参数：{reason_zh}"),
-        CoreError::UnsupportedMask { attention, mask } => {
-            let shown = crate::state::MaskKind::ALL
-                .into_iter()
-                .find(|k| k.core_name() == *mask)
-                .map_or(*mask, |k| k.shown(Lang::Zh));
-            format!(
-                "{}无法应用{shown}掩码（{}）",
-                crate::rules::kind_label(*attention, Lang::Zh),
-                crate::rules::mask_limitation(*attention, Lang::Zh)
-            )
-        }
-        CoreError::IndexOutOfRange { index, len, .. } => {
-            format!("下标 {index} 超出范围（必须小于 {len}）")
-        }
-        CoreError::InvalidSetting { reason_zh, .. } => reason_zh.clone(),
-        CoreError::Overflow { what, .. } => {
-            format!("{what} 超出了 f32 的范围；请缩小输入或提高温度")
-        }
-    }
-}
 
 /// One variant computed: its problem, every head and their average.
 #[derive(Debug, Clone, PartialEq)]

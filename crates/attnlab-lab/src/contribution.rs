@@ -32,7 +32,7 @@ use attnlab_plot::{
 };
 use ndarray::{Array2, ArrayView2};
 
-use crate::i18n::{Lang, Tr, plot_words};
+use attnlab_i18n::{Lang, Tr, plot_words};
 
 /// What the heatmaps show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -453,7 +453,7 @@ mod tests {
             &labels,
             &labels,
             &run.heads[0],
-            crate::i18n::Lang::En,
+            attnlab_i18n::Lang::En,
         )
         .unwrap();
         let beside = contribution_figure(Lang::En, &weights, norms[0].view()).unwrap();
@@ -466,10 +466,10 @@ mod tests {
         let reading = crate::figure::read_cell(&beside, (3, 2)).unwrap();
         assert!(
             reading
-                .sentence(crate::i18n::Lang::En)
+                .sentence(attnlab_i18n::Lang::En)
                 .contains(": contribution "),
             "{}",
-            reading.sentence(crate::i18n::Lang::En)
+            reading.sentence(attnlab_i18n::Lang::En)
         );
         assert!(
             contribution_figure(Lang::En, &weights, norms[0].slice(ndarray::s![..3, ..])).is_err()

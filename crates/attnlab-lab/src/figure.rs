@@ -9,8 +9,8 @@ use ndarray::ArcArray2;
 
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
 use crate::contribution::{self, Measure};
-use crate::i18n::{Lang, plot_words};
 use crate::state::{ModelConfig, Variant};
+use attnlab_i18n::{Lang, plot_words};
 
 /// The title of one head's figure in `lang`, e.g.
 /// `"scaled dot-product softmax · Head 0 · 4 heads · d_model 64"`: what sets the

@@ -5,10 +5,10 @@
 use attnlab_core::CoreError;
 use attnlab_core::tokenize::{self, Token};
 
-use crate::compute::explain_in;
-use crate::i18n::{Lang, Tr};
-use crate::said::Said;
+use crate::explain::explain_in;
 use crate::state::{LabState, MAX_TOKENS, Mode, PAD_TOKEN};
+use attnlab_i18n::said::Said;
+use attnlab_i18n::{Lang, Tr};
 
 /// The longest text kept, in characters (a sentence or a source): more than any
 /// figure can show ([`MAX_TOKENS`] tokens), and a link of at most a few tens of

@@ -10,11 +10,11 @@
 //! `attnlab_model::relevance`'s; this file only moves bytes. Natively this binary has
 //! nothing to do.
 //!
-//! [`Reply::Ready`]: attnlab_lab::pretrained::protocol::Reply::Ready
-//! [`Reply::Progress`]: attnlab_lab::pretrained::protocol::Reply::Progress
-//! [`Request`]: attnlab_lab::pretrained::protocol::Request
-//! [`RunHeader`]: attnlab_lab::pretrained::protocol::RunHeader
-//! [`FlowHeader`]: attnlab_lab::pretrained::protocol::FlowHeader
+//! [`Reply::Ready`]: attnlab_model_page::protocol::Reply::Ready
+//! [`Reply::Progress`]: attnlab_model_page::protocol::Reply::Progress
+//! [`Request`]: attnlab_model_page::protocol::Request
+//! [`RunHeader`]: attnlab_model_page::protocol::RunHeader
+//! [`FlowHeader`]: attnlab_model_page::protocol::FlowHeader
 
 #[cfg(target_arch = "wasm32")]
 mod worker;

@@ -1,17 +1,15 @@
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use attnlab_lab::fragment;
-use attnlab_lab::i18n::Lang;
-use attnlab_lab::pretrained::protocol::{
+use attnlab_i18n::Lang;
+use attnlab_model::relevance::AttentionGraph;
+use attnlab_model::{AttentionOverride, HeadTrace, Pretrained, contribution};
+use attnlab_model_page::protocol::{
     CACHE_NAME, FlowHeader, Loaded, Place, Replaced, Reply, Request, RunHeader, Said, Stage,
     model_error_zh, relevance_error_zh,
 };
-use attnlab_lab::pretrained::substitution;
-use attnlab_model::relevance::AttentionGraph;
-use attnlab_model::{AttentionOverride, HeadTrace, Pretrained, contribution};
+use attnlab_model_page::substitution;
 use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
 use ndarray::Array2;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
@@ -345,7 +343,7 @@ fn substitute(
         .model
         .as_ref()
         .ok_or_else(|| Said::new("the model is not loaded yet", Some("模型尚未加载".into())))?;
-    let lab = fragment::decode(link)
+    let lab = attnlab_link::decode(link)
         .map_err(|e| {
             Said::new(
                 format!("the lab's settings could not be read: {e}"),

@@ -33,7 +33,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use attnlab_model::asset::{self, Precision};
-use attnlab_model::linear::{ColumnScaling, Matrix};
+use attnlab_model::weights::{ColumnScaling, Matrix};
 use attnlab_model::{About, AttentionOverride, Pretrained};
 use serde_json::Value;
 

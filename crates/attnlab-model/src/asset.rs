@@ -43,9 +43,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::encoder::{Encoder, LayerNorm};
 use crate::error::{ModelError, Result};
-use crate::linear::{ColumnScaling, Matrix, Storage};
 use crate::tensors::{COL_SCALE, Q4, Q8, SCALE, Tensors, WORD_IDS};
 use crate::tokenizer::{CharRange, Tokenizer, Unigram, UnigramParts, WordPiece};
+use crate::weights::{ColumnScaling, Matrix, Storage};
 
 /// The asset's format tag.
 pub const FORMAT: &str = "attnlab-model-asset/1";
@@ -208,7 +208,7 @@ fn push_linear(
     out: &mut Vec<(String, Owned)>,
     plan: Plan,
     name: &str,
-    lin: &crate::linear::Linear,
+    lin: &crate::weights::Linear,
 ) {
     push_matrix(out, plan, &format!("{name}.weight"), lin.weight());
     if let Some(b) = lin.bias() {

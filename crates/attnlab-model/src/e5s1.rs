@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use crate::config::{Activation, Config, Pooling};
 use crate::encoder::WeightSource;
 use crate::error::{ModelError, Result};
-use crate::linear::{Matrix, Q4_BLOCK, Q4_BLOCK_BYTES, check_q4_0};
 use crate::tokenizer::{CharRange, Unigram, UnigramParts};
+use crate::weights::{Matrix, Q4_BLOCK, Q4_BLOCK_BYTES, check_q4_0};
 
 /// The characters whose pieces the asset ships: ASCII; the yen sign, the degree sign,
 /// the middle dot, × and ÷; the general punctuation Chinese text uses (dashes,

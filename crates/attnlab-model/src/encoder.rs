@@ -10,8 +10,8 @@ use ndarray::{Array2, Axis, s};
 
 use crate::config::{Activation, Config, Pooling};
 use crate::error::{ModelError, Result};
-use crate::linear::{Linear, Matrix};
 use crate::tensors::Tensors;
+use crate::weights::{Linear, Matrix};
 
 /// Which attention each head computes. By default every head is the model's own
 /// (scaled dot product, τ = 1, softmax, no mask: [`AttentionSpec::default`]); rules

@@ -4,7 +4,7 @@
 //! checkpoint (a [`Config`] and its weights); its attention goes through
 //! [`attnlab_core::attention::Problem`], so a lab variant (another score, a temperature, a
 //! mask, a linear kernel) can replace the model's own attention in any head or layer
-//! ([`AttentionOverride`]). Weights are f32 or int8 behind one [`linear::Linear`];
+//! ([`AttentionOverride`]). Weights are f32 or int8 behind one [`weights::Linear`];
 //! tokenizers sit behind one [`Tokenizer`] trait (WordPiece now). [`relevance`] follows
 //! the attention back through the layers to the input tokens (attention rollout and
 //! attention flow, [`AttentionGraph`]).
@@ -47,12 +47,12 @@ pub mod contribution;
 pub mod e5s1;
 pub mod encoder;
 pub mod error;
-pub mod linear;
 pub mod relevance;
 pub mod tensors;
 #[doc(hidden)]
 pub mod testing;
 pub mod tokenizer;
+pub mod weights;
 
 pub use asset::About;
 pub use config::{Config, Pooling};

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};
 
 use crate::error::{ModelError, Result};
-use crate::linear::Matrix;
+use crate::weights::Matrix;
 
 /// The suffix of a quantised matrix's values (I8, `rows × cols`).
 pub const Q8: &str = ".q8";
@@ -99,7 +99,7 @@ impl<'a> Tensors<'a> {
         }
         if let Some(view) = self.view(&format!("{name}{Q4}")) {
             let q_name = format!("{name}{Q4}");
-            let width = cols / crate::linear::Q4_BLOCK * crate::linear::Q4_BLOCK_BYTES;
+            let width = cols / crate::weights::Q4_BLOCK * crate::weights::Q4_BLOCK_BYTES;
             self.expect(&q_name, &view, &[rows, width])?;
             if view.dtype() != Dtype::U8 {
                 return Err(ModelError::TensorDtype {
@@ -107,7 +107,7 @@ impl<'a> Tensors<'a> {
                     dtype: format!("{:?}", view.dtype()),
                 });
             }
-            crate::linear::check_q4_0(rows, cols, view.data())
+            crate::weights::check_q4_0(rows, cols, view.data())
                 .map_err(|why| ModelError::Format(format!("{q_name}: {why}")))?;
             return Ok(Matrix::from_q4_0(rows, cols, view.data().to_vec()));
         }

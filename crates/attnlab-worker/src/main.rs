@@ -4,26 +4,26 @@
 //! - **Timing:** it posts one [`Request`] as JSON text, and receives one
 //!   [`Report::Progress`] per measured point and a final [`Report::Finished`] (or
 //!   [`Report::Failed`]). The run is synchronous: the page cancels it by terminating the
-//!   worker. The policy, the sizes and the maths are `attnlab_lab::pages::complexity`'s.
+//!   worker. The policy, the sizes and the maths are `attnlab_pages::complexity`'s.
 //! - **Brought files:** it posts an array of `[name, ArrayBuffer]` pairs (the buffers
 //!   transferred), and receives `[reply, numbers]`: a [`wire::Reply`] as JSON text and,
 //!   when the files were read, a `Float32Array` of every number
-//!   (`attnlab_lab::tensors::wire`). The readers (NumPy, zip, the tensors document) are
+//!   (`attnlab_formats::tensors::wire`). The readers (NumPy, zip, the tensors document) are
 //!   in this wasm only, and a large file is parsed off the page's thread.
 //!
 //! Natively this binary has nothing to do.
 //!
-//! [`Report::Ready`]: attnlab_lab::pages::complexity::Report::Ready
-//! [`Report::Progress`]: attnlab_lab::pages::complexity::Report::Progress
-//! [`Report::Finished`]: attnlab_lab::pages::complexity::Report::Finished
-//! [`Report::Failed`]: attnlab_lab::pages::complexity::Report::Failed
-//! [`Request`]: attnlab_lab::pages::complexity::Request
-//! [`wire::Reply`]: attnlab_lab::tensors::wire::Reply
+//! [`Report::Ready`]: attnlab_pages::complexity::Report::Ready
+//! [`Report::Progress`]: attnlab_pages::complexity::Report::Progress
+//! [`Report::Finished`]: attnlab_pages::complexity::Report::Finished
+//! [`Report::Failed`]: attnlab_pages::complexity::Report::Failed
+//! [`Request`]: attnlab_pages::complexity::Request
+//! [`wire::Reply`]: attnlab_formats::tensors::wire::Reply
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use attnlab_lab::pages::complexity::{Report, Request, run};
-    use attnlab_lab::tensors::{self, File, wire::Reply};
+    use attnlab_formats::tensors::{self, File, wire::Reply};
+    use attnlab_pages::complexity::{Report, Request, run};
     use js_sys::{Array, Float32Array, Uint8Array};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;

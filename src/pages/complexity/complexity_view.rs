@@ -1,4 +1,4 @@
-use attnlab_lab::pages::complexity::{
+use attnlab_pages::complexity::{
     self, D_CHOICES, D_DEFAULT, FIT_FROM_N, Kind, Measurements, N_MAX, Report, Request,
 };
 use attnlab_plot::number;

@@ -1,6 +1,6 @@
 //! The complexity page: softmax and linear attention timed against `n` in a Web Worker,
 //! plotted on log–log axes with their fitted slopes and crossover. The sizes, the timing
-//! policy, the fit and the chart are `attnlab_lab::pages::complexity`'s; the timing runs in
+//! policy, the fit and the chart are `attnlab_pages::complexity`'s; the timing runs in
 //! `crates/attnlab-worker`.
 
 mod complexity_view;

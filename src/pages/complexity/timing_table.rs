@@ -1,4 +1,4 @@
-use attnlab_lab::pages::complexity::Measurements;
+use attnlab_pages::complexity::Measurements;
 use attnlab_plot::number;
 use leptos::prelude::*;
 

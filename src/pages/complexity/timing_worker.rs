@@ -1,6 +1,6 @@
 //! The page's handle on the timing worker (`crates/attnlab-worker`).
 
-use attnlab_lab::pages::complexity::{Report, Request};
+use attnlab_pages::complexity::{Report, Request};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};

@@ -1,5 +1,5 @@
 use attnlab_core::attention::AttentionKind;
-use attnlab_lab::pages::linear_lab::{can_be_causal, causality};
+use attnlab_pages::linear::{can_be_causal, causality};
 use leptos::prelude::*;
 
 use crate::i18n::{t, use_lang};

@@ -1,6 +1,6 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
-use attnlab_lab::pages::linear_lab::{
+use attnlab_pages::linear::{
     KernelComparison, comparison_figures, kernel_comparison, spectrum_chart,
 };
 use attnlab_plot::{Heatmap, number};

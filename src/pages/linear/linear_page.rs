@@ -1,7 +1,7 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
-use attnlab_lab::compute::explain;
-use attnlab_lab::pages::linear_lab::default_kernel;
+use attnlab_lab::explain::explain;
+use attnlab_pages::linear::default_kernel;
 use leptos::prelude::*;
 
 use super::{CausalityNotes, KernelPanel, LinearPickers, LinformerPanel, ProblemMemo, RnnStepper};

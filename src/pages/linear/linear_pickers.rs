@@ -1,5 +1,5 @@
 use attnlab_core::attention::AttentionKind;
-use attnlab_lab::pages::linear_lab::KERNEL_KINDS;
+use attnlab_pages::linear::KERNEL_KINDS;
 use leptos::prelude::*;
 
 use crate::i18n::t;

@@ -1,7 +1,7 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
-use attnlab_lab::pages::linear_lab::{LinformerView, linformer_figures, linformer_view};
 use attnlab_lab::state::{DEFAULT_LINFORMER_K, LINFORMER_K_RANGE};
+use attnlab_pages::linear::{LinformerView, linformer_figures, linformer_view};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 

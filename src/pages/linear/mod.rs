@@ -1,7 +1,7 @@
 //! The linear-attention lab: softmax against a kernel variant on the same
 //! Q, K of the selected head (implied matrices, difference, singular values and ranks),
 //! causal linear attention stepped through as an RNN, Linformer's projections, and which
-//! kinds can be made causal. The numbers come from `attnlab_lab::pages::linear_lab`.
+//! kinds can be made causal. The numbers come from `attnlab_pages::linear`.
 
 mod causality_notes;
 mod kernel_panel;
@@ -11,7 +11,7 @@ mod linformer_panel;
 mod rnn_stepper;
 
 use attnlab_core::attention::Problem;
-use attnlab_lab::pages::linear_lab::LinearLabError;
+use attnlab_pages::linear::LinearLabError;
 use leptos::prelude::*;
 
 pub use causality_notes::CausalityNotes;

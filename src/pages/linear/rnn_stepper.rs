@@ -1,6 +1,6 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Tokens;
-use attnlab_lab::pages::linear_lab::{RnnTrace, rnn_trace, step_figures};
+use attnlab_pages::linear::{RnnTrace, rnn_trace, step_figures};
 use attnlab_plot::{Heatmap, number};
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;

@@ -1,4 +1,4 @@
-use attnlab_lab::pages::lines::head_colour;
+use attnlab_pages::lines::head_colour;
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, t};

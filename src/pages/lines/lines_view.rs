@@ -1,7 +1,7 @@
 use attnlab_core::attention::HeadResult;
 use attnlab_lab::compute;
-use attnlab_lab::pages::lines::{strongest, token_lines};
 use attnlab_lab::tokens::{self, Tokens};
+use attnlab_pages::lines::{strongest, token_lines};
 use attnlab_plot::{Focus, TokenLines, number};
 use leptos::prelude::*;
 
@@ -42,7 +42,7 @@ pub fn LinesView() -> impl IntoView {
                 .to_string()
             })?;
         computed.with(|c| {
-            let all = c.heads.as_ref().map_err(compute::explain)?;
+            let all = c.heads.as_ref().map_err(attnlab_lab::explain::explain)?;
             Ok(shown
                 .get()
                 .into_iter()

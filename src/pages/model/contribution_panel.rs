@@ -1,5 +1,4 @@
 use attnlab_lab::contribution::{Measure, PAPER_URL};
-use attnlab_lab::pretrained;
 use leptos::prelude::*;
 
 use crate::canvas::{ChartLegend, LineChartCanvas};
@@ -34,7 +33,9 @@ pub fn ContributionPanel(
     let neuron = Memo::new(move |_| {
         let (i, j) = picked.get()?;
         let (l, h) = layer_head.get();
-        session.with_run(|r| pretrained::model_neuron(r, l, h, i, j).map_err(|e| e.to_string()))
+        session.with_run(|r| {
+            attnlab_model_page::model_neuron(r, l, h, i, j).map_err(|e| e.to_string())
+        })
     });
     let labels = Memo::new(move |_| {
         let tokens = session
@@ -44,12 +45,12 @@ pub fn ContributionPanel(
     });
     let chart = Memo::new(move |_| {
         session
-            .with_run(|r| pretrained::share_chart(lang.get(), r).ok())
+            .with_run(|r| attnlab_model_page::share_chart(lang.get(), r).ok())
             .flatten()
     });
     let shares = Memo::new(move |_| {
         session
-            .with_run(|r| pretrained::special_shares(r).ok())
+            .with_run(|r| attnlab_model_page::special_shares(r).ok())
             .flatten()
             .unwrap_or_default()
     });

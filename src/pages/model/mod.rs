@@ -1,7 +1,7 @@
 //! The real model's page: loading it, a sentence pair and its alignment, the layer ×
 //! head atlas, one head large, the head search, rollout and flow. The data come from the model worker through
 //! [`crate::model::ModelSession`]; the figures, the search and the `[CLS]`/`[SEP]`
-//! switch are `attnlab_lab::pretrained`'s.
+//! switch are `attnlab_model_page`'s.
 
 mod atlas_view;
 mod contribution_panel;

@@ -1,8 +1,9 @@
-use attnlab_lab::pretrained::{
-    self, ATLAS_CAPTION, HideSpecial, MAX_FLOW_TOKENS, ModelRun, PretrainedView, Relevance,
-    SEARCH_CAUTION, SPECIAL_TOKENS_NOTE, WORD_START_NOTE,
-};
 use attnlab_lab::state::DEFAULT_SENTENCE;
+use attnlab_lab::state::{PretrainedView, Relevance};
+use attnlab_model_page::{
+    ATLAS_CAPTION, HideSpecial, MAX_FLOW_TOKENS, ModelRun, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE,
+    WORD_START_NOTE,
+};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
@@ -90,7 +91,7 @@ fn ReplacedNote() -> impl IntoView {
         replaced.with(|typed| {
             typed
                 .iter()
-                .map(|t| pretrained::shown_token("", Some(t)))
+                .map(|t| attnlab_model_page::shown_token("", Some(t)))
                 .collect::<Vec<_>>()
         })
     });
@@ -190,15 +191,15 @@ fn FirstScreen(
                 let view = r.token_view(hide);
                 measured(
                     m,
-                    || pretrained::atlas_figures(lang, r, &view),
-                    || pretrained::atlas_contribution_figures(lang, r, &view),
+                    || attnlab_model_page::atlas_figures(lang, r, &view),
+                    || attnlab_model_page::atlas_contribution_figures(lang, r, &view),
                 )
             })
             .unwrap_or_default()
     });
     let titles = Memo::new(move |_| {
         let (l, h, _) = shape.get();
-        pretrained::atlas_titles(l, h)
+        attnlab_model_page::atlas_titles(l, h)
     });
     let head_figure = Memo::new(move |_| {
         let (l, h) = layer_head.get();
@@ -208,8 +209,17 @@ fn FirstScreen(
                 let view = r.token_view(hide);
                 measured(
                     m,
-                    || pretrained::head_figure(lang, r, name(state), l, h, &view),
-                    || pretrained::head_contribution_figure(lang, r, name(state), l, h, &view),
+                    || attnlab_model_page::head_figure(lang, r, name(state), l, h, &view),
+                    || {
+                        attnlab_model_page::head_contribution_figure(
+                            lang,
+                            r,
+                            name(state),
+                            l,
+                            h,
+                            &view,
+                        )
+                    },
                 )
             })
             .flatten()
@@ -562,9 +572,9 @@ fn RelevancePanel(
                 let view = r.token_view(hide);
                 measured(
                     m,
-                    || pretrained::layer_average_figure(lang, r, name(state), l, &view),
+                    || attnlab_model_page::layer_average_figure(lang, r, name(state), l, &view),
                     || {
-                        pretrained::layer_average_contribution_figure(
+                        attnlab_model_page::layer_average_contribution_figure(
                             lang,
                             r,
                             name(state),
@@ -586,7 +596,14 @@ fn RelevancePanel(
                         .filter(|f| f.id == session.latest() && f.layer == l)
                         .and_then(|f| f.result.as_ref().ok())
                         .map(|m| m.view());
-                    pretrained::relevance_figure(lang, r, kind, l, flow, &r.token_view(hide))
+                    attnlab_model_page::relevance_figure(
+                        lang,
+                        r,
+                        kind,
+                        l,
+                        flow,
+                        &r.token_view(hide),
+                    )
                 })
             })
             .flatten()

@@ -1,7 +1,5 @@
-use attnlab_lab::pretrained::alignment::{
-    ALIGNMENT_NOTE, Direction, alignment_lines, rank_crossing,
-};
-use attnlab_lab::pretrained::{Checkpoint, PretrainedView};
+use attnlab_lab::state::{Checkpoint, PretrainedView};
+use attnlab_model_page::alignment::{ALIGNMENT_NOTE, Direction, alignment_lines, rank_crossing};
 use attnlab_plot::{Focus, number};
 use leptos::prelude::*;
 

@@ -1,4 +1,4 @@
-use attnlab_lab::pretrained::{Checkpoint, PretrainedView};
+use attnlab_lab::state::{Checkpoint, PretrainedView};
 use attnlab_plot::number;
 use leptos::prelude::*;
 

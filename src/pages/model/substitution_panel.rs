@@ -1,5 +1,4 @@
-use attnlab_lab::fragment;
-use attnlab_lab::pretrained::protocol::Place;
+use attnlab_model_page::protocol::Place;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
@@ -64,7 +63,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
         }
     };
     let run = move |_| {
-        let link = fragment::encode(&state.lab.get_untracked());
+        let link = attnlab_link::encode(&state.lab.get_untracked());
         let other = pair.get_untracked();
         session.substitute(
             state.sentence.get_untracked(),

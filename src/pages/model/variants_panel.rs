@@ -1,4 +1,4 @@
-use attnlab_lab::pretrained::{self, OnHead};
+use attnlab_model_page::OnHead;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
@@ -57,7 +57,7 @@ fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
         let seed = state.model.with(|m| m.seed);
         let lang = lang.get();
         session.with_run(|r| {
-            variant.with(|v| pretrained::variant_on_head(lang, r, layer, head, v, seed))
+            variant.with(|v| attnlab_model_page::variant_on_head(lang, r, layer, head, v, seed))
         })
     });
     let figure = Signal::derive(move || {

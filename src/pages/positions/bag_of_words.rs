@@ -1,8 +1,8 @@
 use attnlab_core::position::PositionKind;
 use attnlab_lab::Mode;
 use attnlab_lab::compute;
-use attnlab_lab::pages::positions::{self, BagOfWords, Permutation};
 use attnlab_lab::tokens::Tokens;
+use attnlab_pages::positions::{self, BagOfWords, Permutation};
 use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 

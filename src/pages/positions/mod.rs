@@ -1,7 +1,7 @@
 //! The position-encodings page: the PE table, chosen dimensions as curves, `PE(a)·PE(b)`
 //! (a function of `a − b` only), the residual of `PE(p+k) = R_k·PE(p)`, and the
 //! bag-of-words shuffle. The encoding knobs edit the shared model settings, so the lab
-//! follows; the maths is in `attnlab_lab::pages::positions`.
+//! follows; the maths is in `attnlab_pages::positions`.
 
 mod bag_of_words;
 mod pe_curves;
@@ -14,8 +14,8 @@ pub use position_knobs::PositionKnobs;
 pub use rotation_readout::RotationReadout;
 
 use attnlab_core::position::PositionKind;
-use attnlab_lab::pages::positions;
 use attnlab_lab::state::MAX_TOKENS;
+use attnlab_pages::positions;
 use attnlab_plot::number;
 use leptos::prelude::*;
 

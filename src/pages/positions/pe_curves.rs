@@ -1,4 +1,4 @@
-use attnlab_lab::pages::positions;
+use attnlab_pages::positions;
 use leptos::prelude::*;
 
 use super::PositionView;

@@ -1,4 +1,4 @@
-use attnlab_lab::pages::positions::{self, RotationCheck};
+use attnlab_pages::positions::{self, RotationCheck};
 use attnlab_plot::number;
 use leptos::prelude::*;
 

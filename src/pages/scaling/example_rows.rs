@@ -1,4 +1,4 @@
-use attnlab_lab::pages::scaling::{self, D_KS, ScalingStudy};
+use attnlab_pages::scaling::{self, D_KS, ScalingStudy};
 use attnlab_plot::number;
 use leptos::prelude::*;
 

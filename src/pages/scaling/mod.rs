@@ -1,7 +1,7 @@
 //! The "why √d_k" page: for random unit-variance q and k, the spread of the logits and
 //! the entropy of the softmax against d_k, with and without `1/√d_k`, the sentence's own
 //! values beside them, and one row of weights that shows "nearly one-hot". The
-//! experiment is `attnlab_lab::pages::scaling`.
+//! experiment is `attnlab_pages::scaling`.
 
 mod example_rows;
 mod scaling_charts;
@@ -11,7 +11,7 @@ pub use example_rows::ExampleRows;
 pub use scaling_charts::ScalingCharts;
 pub use scaling_table::ScalingTable;
 
-use attnlab_lab::pages::scaling::{self, ScalingStudy, SentenceValues};
+use attnlab_pages::scaling::{self, ScalingStudy, SentenceValues};
 use attnlab_plot::number;
 use leptos::prelude::*;
 

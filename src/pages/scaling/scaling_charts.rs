@@ -1,4 +1,4 @@
-use attnlab_lab::pages::scaling::{self, ScalingStudy, SentenceValues};
+use attnlab_pages::scaling::{self, ScalingStudy, SentenceValues};
 use leptos::prelude::*;
 
 use crate::canvas::LineChartCanvas;

@@ -1,4 +1,4 @@
-use attnlab_lab::pages::scaling::{ScalingStudy, SentenceValues};
+use attnlab_pages::scaling::{ScalingStudy, SentenceValues};
 use attnlab_plot::number;
 use leptos::prelude::*;
 

@@ -1,6 +1,6 @@
 use attnlab_lab::compute;
-use attnlab_lab::neuron;
 use attnlab_lab::tokens::Tokens;
+use attnlab_pages::neuron;
 use leptos::prelude::*;
 
 use crate::i18n::t;
@@ -33,7 +33,7 @@ pub fn StepsNeuron(
         let (i, head) = (query.get(), state.shown_head());
         let slot = state.shown_slot()?;
         Some(slot.memos.problem.with(|p| {
-            let p = p.as_ref().map_err(compute::explain)?;
+            let p = p.as_ref().map_err(attnlab_lab::explain::explain)?;
             neuron::neuron(p, head, i, j).map_err(|e| e.to_string())
         }))
     });

@@ -1,6 +1,5 @@
-use attnlab_lab::compute;
-use attnlab_lab::pages::steps::{self, Readout, Stage, StepsInput};
 use attnlab_lab::tokens::{self, Tokens};
+use attnlab_pages::steps::{self, Readout, Stage, StepsInput};
 use attnlab_plot::Heatmap;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
@@ -44,13 +43,13 @@ pub fn StepsView() -> impl IntoView {
         let query = shown_query();
         let mode = state.mode.get();
         problem.with(|p| {
-            let p = p.as_ref().map_err(compute::explain)?;
+            let p = p.as_ref().map_err(attnlab_lab::explain::explain)?;
             let brought = state.brought.with(Option::is_some);
             state.encoded.with(|e| {
                 // Brought tensors have no X: their stages start at Q, K, V.
                 let e = match brought {
                     true => None,
-                    false => Some(e.as_ref().map_err(compute::explain)?),
+                    false => Some(e.as_ref().map_err(attnlab_lab::explain::explain)?),
                 };
                 variant.with(|v| {
                     state.used_model.with(|m| {

@@ -1,12 +1,12 @@
 //! The page's link as a QR code, so a class can open on their phones what the projector
 //! shows: a dialog opened from the link bar, and in presentation mode a code in the
-//! corner that opens it. The code and the rule on its size are `attnlab_lab::qr`'s; it is
+//! corner that opens it. The code and the rule on its size are `attnlab_link::qr`'s; it is
 //! drawn here as inline SVG, black on white with its quiet zone in every theme.
 
 mod corner;
 mod dialog;
 
-use attnlab_lab::qr::{self, Qr, TooLong};
+use attnlab_link::qr::{self, Qr, TooLong};
 use leptos::prelude::*;
 
 use crate::i18n::Lang;

@@ -12,12 +12,13 @@ use attnlab_core::attention::AttentionKind;
 use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, PositionKind};
 
-use crate::i18n::{Lang, Tr};
-use crate::said::Said;
+use crate::explain::{kind_label, mask_limitation};
 use crate::state::{
     D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LabState, MAX_VARIANTS, MaskKind, ModelConfig,
     PAD_RANGE, Variant,
 };
+use attnlab_i18n::said::Said;
+use attnlab_i18n::{Lang, Tr};
 
 /// The rules on the model settings: why a value cannot be chosen with the others.
 pub trait ModelRules {
@@ -166,33 +167,6 @@ impl ModelRules for ModelConfig {
 
     fn sinusoids_added(&self) -> bool {
         self.position.kind == PositionKind::Sinusoidal && self.position.combine == Combine::Add
-    }
-}
-
-/// An attention kind for people, in `lang` (`"elu+1 linear attention"`).
-pub fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
-    match kind {
-        AttentionKind::Linformer => return "Linformer",
-        AttentionKind::Softmax => Tr::new("softmax attention", "softmax 注意力"),
-        AttentionKind::Elu1 => Tr::new("elu+1 linear attention", "elu+1 线性注意力"),
-        AttentionKind::Relu => Tr::new("ReLU linear attention", "ReLU 线性注意力"),
-        AttentionKind::Taylor => Tr::new("Taylor linear attention", "Taylor 线性注意力"),
-        AttentionKind::Efficient => Tr::new("efficient attention", "高效注意力"),
-    }
-    .get(lang)
-}
-
-/// Which masks an attention kind cannot apply, and why, in `lang`.
-pub fn mask_limitation(kind: AttentionKind, lang: Lang) -> &'static str {
-    match (kind, lang) {
-        (_, Lang::En) => kind.mask_limitation(),
-        (AttentionKind::Efficient, Lang::Zh) => {
-            "高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码"
-        }
-        (AttentionKind::Linformer, Lang::Zh) => {
-            "Linformer 把所有位置混合成 k 个投影后的键，因此不能掩码任何键，也不能做成因果的"
-        }
-        (_, Lang::Zh) => "支持所有掩码",
     }
 }
 

@@ -6,13 +6,13 @@ use attnlab_core::position::Combine;
 use attnlab_plot::number;
 
 use super::ModelRules;
-use crate::i18n::{Lang, Tr};
-use crate::said::Said;
 use crate::state::{
     BASE_RANGE, D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LINES_THRESHOLD_RANGE, LINFORMER_K_RANGE,
     LabState, MAX_NAME_CHARS, MAX_TOKENS, ModelConfig, STRIDE_RANGE, TEMPERATURE_RANGE, Variant,
     View, WINDOW_RANGE, Zoom,
 };
+use attnlab_i18n::said::Said;
+use attnlab_i18n::{Lang, Tr};
 
 pub(super) fn clamp_usize(
     value: &mut usize,

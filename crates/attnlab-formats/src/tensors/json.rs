@@ -1,0 +1,542 @@
+//! The `attnlab-tensors/1` interchange format: JSON in, a validated
+//! [`attnlab_core::attention::Problem`] out.
+//!
+//! Every error names the path of the bad value (`heads[1].k[3]`) and what is wrong with it
+//! (`expected 4 numbers, found 3`), in one line. serde reads the document into the typed
+//! structs of `json_input`, and `serde_path_to_error` names the value it rejects; the checks
+//! serde cannot make (rectangular matrices, sizes that agree, values in range) follow here
+//! and name their paths the same way. Unknown fields are collected, with their paths, by
+//! `serde_ignored`.
+
+use std::fmt;
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
+use attnlab_core::mask::MaskSpec;
+use attnlab_core::score::{ScoreFunction, ScoreParams};
+use ndarray::{Array1, Array2};
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny};
+use serde_json::Value;
+
+use attnlab_i18n::said::Said;
+use attnlab_i18n::said::serde_text::{bare, json_zh, message_zh};
+use attnlab_i18n::{Lang, Tr};
+
+use super::json_input::{
+    Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
+};
+
+/// The format tag of inputs.
+pub const INPUT_FORMAT: &str = crate::export::TENSORS_FORMAT;
+
+/// A bad input: the field path and what is wrong, in every language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    /// e.g. `heads[0].k[3]`.
+    pub path: String,
+    /// e.g. `expected 4 numbers, found 5` (Display and the command line say the English).
+    pub message: Said,
+}
+
+impl FieldError {
+    fn new(path: impl Into<String>, en: impl Into<String>, zh: impl Into<String>) -> FieldError {
+        FieldError {
+            path: path.into(),
+            message: Said::new(en, zh),
+        }
+    }
+
+    /// `path: message` in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.to_string(),
+            // "input" is the document itself, which the file's name already names.
+            Lang::Zh if self.path == "input" => self.message.zh.clone(),
+            Lang::Zh => format!("{}：{}", self.path, self.message.zh),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl From<CoreError> for FieldError {
+    fn from(e: CoreError) -> FieldError {
+        FieldError::new(e.path(), e.reason(), attnlab_lab::explain::reason_zh(&e))
+    }
+}
+
+type Parsed<T> = Result<T, FieldError>;
+
+/// A parsed input document: the problem and optional token labels.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The validated problem.
+    pub problem: Problem,
+    /// Query labels, if given.
+    pub query_tokens: Option<Vec<String>>,
+    /// Key labels, if given.
+    pub key_tokens: Option<Vec<String>>,
+    /// Fields that were not recognised (reported as warnings, not errors).
+    pub unknown_fields: Vec<String>,
+}
+
+/// `at` followed by the path `rest` below it: `heads[0]` + `q[2]` → `heads[0].q[2]`.
+fn join(at: &str, rest: &str) -> String {
+    match (at, rest) {
+        ("", _) => rest.to_string(),
+        (_, "") => at.to_string(),
+        (_, r) if r.starts_with('[') => format!("{at}{rest}"),
+        _ => format!("{at}.{rest}"),
+    }
+}
+
+/// An unknown field's path as the messages write paths (`heads[0].extra`).
+fn ignored_path(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", ignored_path(parent)),
+        Path::Map { parent, key } => join(&ignored_path(parent), key),
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_path(parent),
+    }
+}
+
+/// serde_json's message without its ` at line L column C` (the path names the place),
+/// in every language.
+fn message(e: &serde_json::Error) -> (String, String) {
+    let en = bare(e);
+    let zh = message_zh(&en);
+    (en, zh)
+}
+
+/// Reads a `T` from `from`, a value found at the path `at`: a value serde rejects is named
+/// by its path, and the paths of fields `T` does not have are added to `unknown`.
+fn typed<'de, D, T>(from: D, at: &str, unknown: &mut Vec<String>) -> Parsed<T>
+where
+    D: Deserializer<'de, Error = serde_json::Error>,
+    T: Deserialize<'de>,
+{
+    let mut note = |path: serde_ignored::Path<'_>| unknown.push(join(at, &ignored_path(&path)));
+    let ignoring = serde_ignored::Deserializer::new(from, &mut note);
+    serde_path_to_error::deserialize(ignoring).map_err(|e| {
+        // The library writes the empty path as ".": the document itself.
+        let below = match e.path().iter().next() {
+            Some(_) => e.path().to_string(),
+            None => String::new(),
+        };
+        let (en, zh) = message(e.inner());
+        match join(at, &below) {
+            path if path.is_empty() => FieldError::new("input", en, zh),
+            path => FieldError::new(path, en, zh),
+        }
+    })
+}
+
+/// "1 number", "4 numbers" (Chinese counts with a measure word: "4 个数").
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A rectangular matrix with at least one row and one column.
+fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
+    let rows = rows.0;
+    let Some(first) = rows.first() else {
+        return Err(FieldError::new(
+            path,
+            "has no rows, expected at least one",
+            "没有任何行，至少应有一行",
+        ));
+    };
+    let width = first.0.len();
+    if width == 0 {
+        return Err(FieldError::new(
+            format!("{path}[0]"),
+            "is empty, expected at least one number",
+            "是空的，至少应有一个数",
+        ));
+    }
+    let mut data = Vec::with_capacity(rows.len() * width);
+    for (i, row) in rows.iter().enumerate() {
+        if row.0.len() != width {
+            return Err(FieldError::new(
+                format!("{path}[{i}]"),
+                format!(
+                    "expected {}, found {}",
+                    counted(width, "number"),
+                    row.0.len()
+                ),
+                format!("应有 {width} 个数，实有 {} 个", row.0.len()),
+            ));
+        }
+        data.extend(row.0.iter().map(|x| x.0));
+    }
+    Ok(Array2::from_shape_vec((rows.len(), width), data).expect("rectangular by construction"))
+}
+
+/// A matrix that must be there.
+fn required_matrix(rows: Option<Rows>, path: &str, why: Tr) -> Parsed<Array2<f32>> {
+    matrix(
+        rows.ok_or_else(|| FieldError::new(path, why.en, why.zh))?,
+        path,
+    )
+}
+
+/// A field that is not there.
+const MISSING: Tr = Tr::new("missing", "缺失");
+
+fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
+    if values.0.is_empty() {
+        return Err(FieldError::new(
+            path,
+            "is empty, expected at least one value",
+            "是空的，至少应有一个值",
+        ));
+    }
+    Ok(values.0.iter().map(|x| x.0).collect())
+}
+
+fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Parsed<Array2<bool>> {
+    let rows = rows.0;
+    if rows.len() != n {
+        return Err(FieldError::new(
+            path,
+            format!("has {} rows, expected {n} (one per query)", rows.len()),
+            format!("有 {} 行，应有 {n} 行（每个查询一行）", rows.len()),
+        ));
+    }
+    let mut data = Vec::with_capacity(n * m);
+    for (i, row) in rows.iter().enumerate() {
+        if row.0.len() != m {
+            return Err(FieldError::new(
+                format!("{path}[{i}]"),
+                format!(
+                    "expected {} (one per key), found {}",
+                    counted(m, "value"),
+                    row.0.len()
+                ),
+                format!("应有 {m} 个值（每个键一个），实有 {} 个", row.0.len()),
+            ));
+        }
+        data.extend_from_slice(&row.0);
+    }
+    Ok(Array2::from_shape_vec((n, m), data).expect("rectangular by construction"))
+}
+
+fn labels(values: Array<String>, path: &str, len: usize, what: Tr) -> Parsed<Vec<String>> {
+    if values.0.len() != len {
+        return Err(FieldError::new(
+            path,
+            format!(
+                "has {} labels, expected {len} (one per {})",
+                values.0.len(),
+                what.en
+            ),
+            format!(
+                "有 {} 个标签，应有 {len} 个（每个{}一个）",
+                values.0.len(),
+                what.zh
+            ),
+        ));
+    }
+    Ok(values.0)
+}
+
+/// A string as messages quote it: its first 20 characters.
+fn quoted(s: &str) -> Said {
+    let short: String = s.chars().take(20).collect();
+    Said::new(format!("the string {short:?}"), format!("字符串 {short:?}"))
+}
+
+/// A name among `all`, as `T::parse` reads it.
+fn choice<T: Copy>(
+    given: Option<String>,
+    path: &str,
+    default: T,
+    all: &[T],
+    parse: fn(&str) -> Option<T>,
+    name: fn(T) -> &'static str,
+) -> Parsed<T> {
+    let Some(given) = given else {
+        return Ok(default);
+    };
+    parse(&given).ok_or_else(|| {
+        let names: Vec<String> = all.iter().map(|&x| format!("\"{}\"", name(x))).collect();
+        let given = quoted(&given);
+        FieldError::new(
+            path,
+            format!("is {}, expected one of {}", given.en, names.join(", ")),
+            format!("是{}，应为以下之一：{}", given.zh, names.join("、")),
+        )
+    })
+}
+
+fn parse_mask(raw: RawMask, n: usize, m: usize) -> Parsed<MaskSpec> {
+    if let Some(Count(0)) = raw.strided {
+        return Err(FieldError::new(
+            "mask.strided",
+            "is 0, expected an integer ≥ 1",
+            "为 0，应为 ≥ 1 的整数",
+        ));
+    }
+    let indices = |list: Option<Array<Count>>| -> Vec<usize> {
+        list.map_or(Vec::new(), |l| l.0.iter().map(|c| c.0).collect())
+    };
+    Ok(MaskSpec {
+        causal: raw.causal.unwrap_or(false),
+        window: raw.window.map(|c| c.0),
+        strided: raw.strided.map(|c| c.0),
+        global: indices(raw.global),
+        padding_keys: indices(raw.padding_keys),
+        custom: raw
+            .custom
+            .map(|c| bool_matrix(c, "mask.custom", n, m))
+            .transpose()?,
+    })
+}
+
+fn parse_score_params(
+    raw: Option<&Value>,
+    at: &str,
+    score: ScoreFunction,
+    unknown: &mut Vec<String>,
+) -> Parsed<ScoreParams> {
+    let base = format!("{at}.score_params");
+    let params: Option<Object<RawScoreParams>> =
+        raw.map(|v| typed(v, &base, unknown)).transpose()?;
+    let RawScoreParams { w, w_a, u_a, v_a } = params.map(|p| p.0).unwrap_or_default();
+    let field = |key: &str| format!("{base}.{key}");
+    Ok(match score {
+        ScoreFunction::General => {
+            let why = Tr::new(
+                "missing: the general score needs w (d_k×d_k)",
+                "缺失：一般（双线性）打分函数需要 w（d_k×d_k）",
+            );
+            ScoreParams::General {
+                w: required_matrix(w, &field("w"), why)?,
+            }
+        }
+        ScoreFunction::Additive => {
+            let why = Tr::new(
+                "missing: the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
+                "缺失：加性打分函数需要 w_a、u_a（d_a×d_k）和 v_a（d_a）",
+            );
+            ScoreParams::Additive {
+                w_a: required_matrix(w_a, &field("w_a"), why)?,
+                u_a: required_matrix(u_a, &field("u_a"), why)?,
+                v_a: vector(
+                    v_a.ok_or_else(|| FieldError::new(field("v_a"), why.en, why.zh))?,
+                    &field("v_a"),
+                )?,
+            }
+        }
+        _ => ScoreParams::None,
+    })
+}
+
+fn parse_head(
+    raw: RawHead,
+    h: usize,
+    score: ScoreFunction,
+    attention: AttentionKind,
+    unknown: &mut Vec<String>,
+) -> Parsed<HeadInput> {
+    let path = format!("heads[{h}]");
+    let q = required_matrix(raw.q, &format!("{path}.q"), MISSING)?;
+    let k = required_matrix(raw.k, &format!("{path}.k"), MISSING)?;
+    let v = required_matrix(raw.v, &format!("{path}.v"), MISSING)?;
+    let d_k = q.ncols();
+    if k.ncols() != d_k {
+        return Err(FieldError::new(
+            format!("{path}.k"),
+            format!(
+                "rows have {} values, expected {d_k} (the width of q)",
+                k.ncols()
+            ),
+            format!("每行有 {} 个值，应有 {d_k} 个（q 的宽度）", k.ncols()),
+        ));
+    }
+    if v.nrows() != k.nrows() {
+        return Err(FieldError::new(
+            format!("{path}.v"),
+            format!(
+                "has {} rows, expected {} (one per key, as k)",
+                v.nrows(),
+                k.nrows()
+            ),
+            format!(
+                "有 {} 行，应有 {} 行（与 k 一样，每个键一行）",
+                v.nrows(),
+                k.nrows()
+            ),
+        ));
+    }
+    let mut head = HeadInput::new(q, k, v);
+    if attention.uses_score_function() {
+        head.score_params = parse_score_params(raw.score_params.as_ref(), &path, score, unknown)?;
+    }
+    if attention == AttentionKind::Linformer {
+        let lp = format!("{path}.linformer");
+        let lin = raw.linformer.as_ref().ok_or_else(|| {
+            FieldError::new(
+                &lp,
+                "missing: linformer attention needs e and f (k×m)",
+                "缺失：Linformer 注意力需要 e 和 f（k×m）",
+            )
+        })?;
+        let lin: Object<RawLinformer> = typed(lin, &lp, unknown)?;
+        head.linformer = Some(LinformerParams {
+            e: required_matrix(lin.0.e, &format!("{lp}.e"), MISSING)?,
+            f: required_matrix(lin.0.f, &format!("{lp}.f"), MISSING)?,
+        });
+    }
+    Ok(head)
+}
+
+/// The most attention weights a document may ask for, summed over its heads (`n · m`
+/// each): 2²⁶ f32, 256 MiB, about what a result's JSON can still hold. Checked before
+/// the mask, the problem or any weight is built.
+pub const MAX_WEIGHTS: usize = 1 << 26;
+
+/// Refuses heads whose weights would not fit [`MAX_WEIGHTS`].
+fn check_weights(heads: &[HeadInput]) -> Parsed<()> {
+    let cells = heads.iter().try_fold(0usize, |sum, h| {
+        h.q.nrows()
+            .checked_mul(h.k.nrows())
+            .and_then(|c| sum.checked_add(c))
+    });
+    match (cells, heads.first()) {
+        (Some(c), _) if c <= MAX_WEIGHTS => Ok(()),
+        (_, Some(h)) => Err(FieldError::new(
+            "heads",
+            format!(
+                "{} of {} × {} weights are more than the {MAX_WEIGHTS} weights attnlab holds at once",
+                if heads.len() == 1 {
+                    "1 head".to_string()
+                } else {
+                    format!("{} heads", heads.len())
+                },
+                h.q.nrows(),
+                h.k.nrows()
+            ),
+            format!(
+                "{} 个头的 {} × {} 权重，超过了 attnlab 一次能容纳的 {MAX_WEIGHTS} 个权重",
+                heads.len(),
+                h.q.nrows(),
+                h.k.nrows()
+            ),
+        )),
+        (_, None) => Ok(()),
+    }
+}
+
+/// Parses and validates a whole `attnlab-tensors/1` document.
+pub fn parse(text: &str) -> Parsed<Document> {
+    // Syntax first, so that broken JSON is reported as such wherever it breaks.
+    serde_json::from_str::<IgnoredAny>(text).map_err(|e| {
+        FieldError::new(
+            "input",
+            format!("is not valid JSON ({e})"),
+            format!("不是有效的 JSON（{}）", json_zh(&e)),
+        )
+    })?;
+    let mut unknown = Vec::new();
+    let raw: Object<RawDocument> = typed(
+        &mut serde_json::Deserializer::from_str(text),
+        "",
+        &mut unknown,
+    )?;
+    let raw = raw.0;
+    if let Some(f) = raw.format.as_deref().filter(|&f| f != INPUT_FORMAT) {
+        let given = quoted(f);
+        return Err(FieldError::new(
+            "format",
+            format!("is {}, expected \"{INPUT_FORMAT}\"", given.en),
+            format!("是{}，应为 \"{INPUT_FORMAT}\"", given.zh),
+        ));
+    }
+    let score = choice(
+        raw.score,
+        "score",
+        ScoreFunction::ScaledDot,
+        &ScoreFunction::ALL,
+        ScoreFunction::parse,
+        ScoreFunction::name,
+    )?;
+    let attention = choice(
+        raw.attention,
+        "attention",
+        AttentionKind::Softmax,
+        &AttentionKind::ALL,
+        AttentionKind::parse,
+        AttentionKind::name,
+    )?;
+    let temperature = match raw.temperature {
+        None => 1.0,
+        Some(Finite(x)) if x <= 0.0 => {
+            return Err(FieldError::new(
+                "temperature",
+                format!("is {x}, expected a number greater than 0"),
+                format!("为 {x}，应为大于 0 的数"),
+            ));
+        }
+        Some(Finite(x)) => x,
+    };
+    let heads = raw
+        .heads
+        .ok_or_else(|| FieldError::new("heads", MISSING.en, MISSING.zh))?
+        .0;
+    if heads.is_empty() {
+        return Err(FieldError::new(
+            "heads",
+            "is empty, expected at least one head",
+            "是空的，至少应有一个头",
+        ));
+    }
+    let heads = heads
+        .into_iter()
+        .enumerate()
+        .map(|(h, head)| parse_head(head.0, h, score, attention, &mut unknown))
+        .collect::<Parsed<Vec<_>>>()?;
+    check_weights(&heads)?;
+    let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
+    let mask = match raw.mask {
+        None => MaskSpec::default(),
+        Some(mask) => parse_mask(mask.0, n, m)?,
+    };
+    let w_o = raw.w_o.map(|w| matrix(w, "w_o")).transpose()?;
+    let query_tokens = raw
+        .query_tokens
+        .map(|v| labels(v, "query_tokens", n, Tr::new("query", "查询")))
+        .transpose()?;
+    let key_tokens = raw
+        .key_tokens
+        .map(|v| labels(v, "key_tokens", m, Tr::new("key", "键")))
+        .transpose()?;
+    let spec = AttentionSpec {
+        score,
+        temperature,
+        attention,
+        mask,
+    };
+    let problem = Problem::new(heads, spec, w_o)?;
+    Ok(Document {
+        problem,
+        query_tokens,
+        key_tokens,
+        unknown_fields: unknown,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,446 @@
+//! Tensors a person brings instead of a sentence: every head's `Q`, `K`, `V` (and
+//! optionally `W^O` and the token labels) from an `attnlab-tensors/1` JSON document
+//! ([`json`]) or from NumPy arrays ([`npy`]: `.npy` files, or an `.npz` archive holding
+//! them). [`bring`] reads the files a person dropped or picked into one [`Brought`],
+//! which every variant and view then computes on, or says in one sentence, naming the
+//! file, the array and what is wrong, why it cannot. The app reads files in its worker
+//! (`crates/attnlab-worker`), which sends the result back in the [`wire`] format, so
+//! neither the readers nor a large file's parse weigh on the page.
+//!
+//! # NumPy arrays
+//!
+//! Arrays are named by their file (or archive entry) name without `.npy`: `q` (or
+//! `query`), `k` (`key`), `v` (`value`), optionally `w_o` (`h·d_v × d_out`). Each of
+//! `q`, `k`, `v` has shape `(n, d)` (one head), `(heads, n, d)` or `(1, heads, n, d)`
+//! (a batch of one). Labels come from `tokens.txt` (one per line), `tokens.json` (a list
+//! of strings, or `{"queries": […], "keys": […]}` when queries and keys differ) or a
+//! string array named `tokens`; without them the tokens are numbered.
+//!
+//! # Limits
+//!
+//! [`MAX_BRING_BYTES`] for all files together (checked by [`check_sizes`] before any is
+//! read, and again for each archive entry before it is unpacked), [`MAX_BRING_FILES`]
+//! files, at most [`MAX_TOKENS`](attnlab_lab::state::MAX_TOKENS) queries and keys, [`MAX_HEADS`] heads and
+//! [`MAX_WIDTH`] numbers per row.
+
+use attnlab_core::attention::{AttentionSpec, HeadInput};
+use attnlab_core::model::{MAX_D_MODEL, Projected};
+use serde_json::Value;
+
+use attnlab_i18n::Lang;
+use attnlab_i18n::said::Said;
+use attnlab_i18n::said::serde_text::json_zh;
+use attnlab_lab::state::{HEADS_RANGE, ModelConfig};
+
+mod assemble;
+mod error;
+pub mod json;
+mod json_input;
+mod labels;
+pub mod npy;
+pub mod wire;
+
+use assemble::{finish, from_parts, numbered};
+pub use error::{BringError, Refusal};
+use error::{NAMING, NAMING_ZH, role_name, role_name_zh};
+pub use json::{Document, FieldError, INPUT_FORMAT, MAX_WEIGHTS, parse};
+use labels::{Labels, is_labels, json_labels, text_labels};
+use npy::{Array, Npy};
+
+/// The most bytes brought at once (all files together).
+pub const MAX_BRING_BYTES: usize = 64 * 1024 * 1024;
+
+/// The most files brought at once.
+pub const MAX_BRING_FILES: usize = 8;
+
+/// The most heads brought.
+pub const MAX_HEADS: usize = *HEADS_RANGE.end();
+
+/// The most numbers in a row of `Q`, `K` or `V`.
+pub const MAX_WIDTH: usize = MAX_D_MODEL;
+
+/// `bytes` in megabytes, for messages.
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// Refuses a set of files (names and sizes) before any is read: too many, or too large
+/// together.
+pub fn check_sizes(files: &[(String, u64)]) -> Result<(), BringError> {
+    if files.is_empty() {
+        return Err(BringError::both("", "no file was given", "没有给出文件"));
+    }
+    if files.len() > MAX_BRING_FILES {
+        return Err(BringError::both(
+            "",
+            format!(
+                "{} files were given; bring at most {MAX_BRING_FILES} (q, k, v, w_o and the tokens, or one .npz or .json)",
+                files.len()
+            ),
+            format!(
+                "给出了 {} 个文件；最多带入 {MAX_BRING_FILES} 个（q、k、v、w_o 和词元，或一个 .npz 或 JSON 文件）",
+                files.len()
+            ),
+        ));
+    }
+    let total: u64 = files.iter().map(|(_, size)| size).sum();
+    if total > MAX_BRING_BYTES as u64 {
+        let (name, size) = files
+            .iter()
+            .max_by_key(|(_, size)| *size)
+            .expect("not empty");
+        let file = if files.len() == 1 {
+            name.clone()
+        } else {
+            String::new()
+        };
+        let (what, what_zh) = if files.len() == 1 {
+            (
+                format!("is {}", megabytes(*size)),
+                format!("大小为 {}", megabytes(*size)),
+            )
+        } else {
+            (
+                format!("the files are {} together", megabytes(total)),
+                format!("这些文件合计 {}", megabytes(total)),
+            )
+        };
+        let limit = megabytes(MAX_BRING_BYTES as u64);
+        return Err(BringError::both(
+            file,
+            format!("{what}; the limit is {limit} (it was not read)"),
+            format!("{what_zh}；上限为 {limit}（未读取）"),
+        ));
+    }
+    Ok(())
+}
+
+/// One file as it was dropped or picked.
+#[derive(Debug, Clone, Copy)]
+pub struct File<'a> {
+    /// Its name (the extension says what it is).
+    pub name: &'a str,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+}
+
+/// Tensors brought in place of a sentence: what every variant computes on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Brought {
+    /// The files they came from, as named.
+    pub files: Vec<String>,
+    /// Every head's `Q`, `K`, `V` and `W^O` if given.
+    pub projected: Projected,
+    /// The query labels (one per row of `Q`).
+    pub queries: Vec<String>,
+    /// The key labels (one per row of `K`).
+    pub keys: Vec<String>,
+    /// What was read but not used, and how the files were read, as sentences in every
+    /// language.
+    pub notes: Vec<Said>,
+}
+
+impl Brought {
+    /// The number of heads.
+    pub fn heads(&self) -> usize {
+        self.projected.heads.len()
+    }
+
+    fn first(&self) -> &HeadInput {
+        &self.projected.heads[0]
+    }
+
+    /// Queries, keys, the width of `Q` and `K`, and of `V`.
+    pub fn sizes(&self) -> (usize, usize, usize, usize) {
+        let h = self.first();
+        (h.q.nrows(), h.k.nrows(), h.q.ncols(), h.v.ncols())
+    }
+
+    /// Whether the keys are other tokens than the queries (cross-attention).
+    pub fn is_cross(&self) -> bool {
+        self.queries != self.keys
+    }
+
+    /// One line on what was brought: `q.npy, k.npy, v.npy: 2 heads · 7 queries × 7 keys ·
+    /// d_k 64 · d_v 64`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{}: {}",
+            self.files.join(", "),
+            self.sizes_text(attnlab_i18n::Lang::En)
+        )
+    }
+
+    /// The sizes of [`Brought::summary`] (heads, queries × keys, widths), in `lang`.
+    pub fn sizes_text(&self, lang: attnlab_i18n::Lang) -> String {
+        let (n, m, d_k, d_v) = self.sizes();
+        let heads = self.heads();
+        let plural = |k: usize, one: &str, many: &str| {
+            if k == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{k} {many}")
+            }
+        };
+        match lang {
+            attnlab_i18n::Lang::En => format!(
+                "{} \u{b7} {} \u{d7} {} \u{b7} d_k {d_k} \u{b7} d_v {d_v}",
+                plural(heads, "head", "heads"),
+                plural(n, "query", "queries"),
+                plural(m, "key", "keys"),
+            ),
+            attnlab_i18n::Lang::Zh => format!(
+                "{heads} 个头 \u{b7} {n} 个查询 \u{d7} {m} 个键 \u{b7} d_k {d_k} \u{b7} d_v {d_v}"
+            ),
+        }
+    }
+
+    /// The settings whose seeded draws give the general and additive scores and
+    /// Linformer their parameters on these heads (the lab's `seed`).
+    pub fn model(&self, seed: u64) -> ModelConfig {
+        let (_, _, d_k, _) = self.sizes();
+        attnlab_lab::state::seeded(seed, d_k, self.heads())
+    }
+}
+
+/// The extension of `name`, lower case.
+fn extension(name: &str) -> String {
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// `name` without its folder and extension, lower case.
+fn stem(name: &str) -> String {
+    // An archive's entry is named `archive › entry`.
+    let base = name
+        .rsplit(['/', '\\', '\u{203a}'])
+        .next()
+        .unwrap_or(name)
+        .trim();
+    let base = base.rsplit_once('.').map_or(base, |(s, _)| s);
+    base.to_ascii_lowercase()
+}
+
+/// What a named part of the files is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Q,
+    K,
+    V,
+    WO,
+    Tokens,
+}
+
+fn role(stem: &str) -> Option<Role> {
+    Some(match stem {
+        "q" | "query" | "queries" => Role::Q,
+        "k" | "key" | "keys" => Role::K,
+        "v" | "value" | "values" => Role::V,
+        "w_o" | "wo" | "o" | "out_proj" => Role::WO,
+        "tokens" | "labels" => Role::Tokens,
+        _ => return None,
+    })
+}
+
+/// The arrays and labels found so far, each with the file it came from.
+#[derive(Default)]
+struct Parts {
+    q: Option<(String, Array)>,
+    k: Option<(String, Array)>,
+    v: Option<(String, Array)>,
+    w_o: Option<(String, Array)>,
+    labels: Option<(String, Labels)>,
+}
+
+impl Parts {
+    fn put_array(&mut self, file: String, role: Role, array: Array) -> Result<(), BringError> {
+        let slot = match role {
+            Role::Q => &mut self.q,
+            Role::K => &mut self.k,
+            Role::V => &mut self.v,
+            Role::WO => &mut self.w_o,
+            Role::Tokens => {
+                return Err(BringError::both(
+                    file,
+                    "holds numbers, but its name says tokens: give the labels as strings",
+                    "存的是数，但它的名字表示词元：请以字符串给出标签",
+                ));
+            }
+        };
+        if let Some((first, _)) = slot {
+            return Err(BringError::both(
+                file,
+                format!("is a second {} (the first is {first})", role_name(role)),
+                format!("是第二个 {}（第一个是 {first}）", role_name_zh(role)),
+            ));
+        }
+        *slot = Some((file, array));
+        Ok(())
+    }
+
+    fn put_labels(&mut self, file: String, labels: Labels) -> Result<(), BringError> {
+        if let Some((first, _)) = &self.labels {
+            return Err(BringError::both(
+                file,
+                format!("is a second list of tokens (the first is {first})"),
+                format!("是第二个词元列表（第一个是 {first}）"),
+            ));
+        }
+        self.labels = Some((file, labels));
+        Ok(())
+    }
+}
+
+/// Adds one file (or archive entry) named `file` to `parts`.
+fn add_part(parts: &mut Parts, file: String, bytes: &[u8]) -> Result<(), BringError> {
+    let name = stem(&file);
+    match extension(&file).as_str() {
+        "npy" => {
+            let role = role(&name).ok_or_else(|| {
+                BringError::both(
+                    &file,
+                    format!("which tensor is this? {NAMING}"),
+                    format!("这是哪个张量？{NAMING_ZH}"),
+                )
+            })?;
+            match npy::read_npy(&file, bytes)? {
+                Npy::Numbers(array) => parts.put_array(file, role, array),
+                Npy::Strings(labels) if role == Role::Tokens => {
+                    parts.put_labels(file, Labels::Both(labels))
+                }
+                Npy::Strings(_) => Err(BringError::both(
+                    file,
+                    format!("holds strings, but {} must be numbers", role_name(role)),
+                    format!("存的是字符串，但 {} 必须是数", role_name_zh(role)),
+                )),
+            }
+        }
+        "txt" => {
+            let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(&file, &e))?;
+            parts.put_labels(file, text_labels(text))
+        }
+        "json" => {
+            let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+                BringError::both(
+                    &file,
+                    format!("is not valid JSON ({e})"),
+                    format!("不是有效的 JSON（{}）", json_zh(&e)),
+                )
+            })?;
+            let labels = json_labels(&file, &value)?;
+            parts.put_labels(file, labels)
+        }
+        other => Err(BringError::both(
+            file,
+            format!("is a .{other} file; bring an attnlab-tensors/1 .json, .npy arrays or an .npz"),
+            format!("是 .{other} 文件；请带入 attnlab-tensors/1 的 .json、.npy 数组或 .npz"),
+        )),
+    }
+}
+
+fn not_utf8(file: &str, e: &std::str::Utf8Error) -> BringError {
+    BringError::both(
+        file,
+        format!("is not UTF-8 text ({e})"),
+        format!(
+            "不是 UTF-8 文本（从第 {} 个字节起不是有效的 UTF-8）",
+            e.valid_up_to()
+        ),
+    )
+}
+
+/// Reads the files a person brought.
+pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
+    let sizes: Vec<(String, u64)> = files
+        .iter()
+        .map(|f| (f.name.to_string(), f.bytes.len() as u64))
+        .collect();
+    check_sizes(&sizes)?;
+    // One attnlab-tensors/1 document on its own.
+    let documents: Vec<&File<'_>> = files
+        .iter()
+        .filter(|f| extension(f.name) == "json")
+        .filter(|f| {
+            serde_json::from_slice::<Value>(f.bytes).map_or(files.len() == 1, |v| !is_labels(&v))
+        })
+        .collect();
+    if let Some(doc) = documents.first() {
+        if files.len() > 1 {
+            return Err(BringError::both(
+                doc.name,
+                "is an attnlab-tensors/1 document, which holds everything: bring it alone, or bring .npy arrays without it",
+                "是 attnlab-tensors/1 文档，它包含全部内容：请单独带入它，或不带它而带入 .npy 数组",
+            ));
+        }
+        return from_document(doc);
+    }
+    let mut parts = Parts::default();
+    for f in files {
+        if extension(f.name) == "npz" {
+            for (entry, bytes) in npy::read_npz(f.name, f.bytes)? {
+                add_part(&mut parts, format!("{} \u{203a} {entry}", f.name), &bytes)?;
+            }
+        } else {
+            add_part(&mut parts, f.name.to_string(), f.bytes)?;
+        }
+    }
+    from_parts(parts, files.iter().map(|f| f.name.to_string()).collect())
+}
+
+/// The tensors of an `attnlab-tensors/1` document.
+fn from_document(file: &File<'_>) -> Result<Brought, BringError> {
+    let text = std::str::from_utf8(file.bytes).map_err(|e| not_utf8(file.name, &e))?;
+    let doc =
+        parse(text).map_err(|e| BringError::both(file.name, e.to_string(), e.text(Lang::Zh)))?;
+    let heads: Vec<HeadInput> = doc
+        .problem
+        .heads()
+        .iter()
+        .map(|h| HeadInput::new(h.q.clone(), h.k.clone(), h.v.clone()))
+        .collect();
+    let name = file.name;
+    let mut notes: Vec<Said> = doc
+        .unknown_fields
+        .iter()
+        .map(|f| {
+            Said::new(
+                format!("{name}: the field {f} is not part of {INPUT_FORMAT} and was ignored"),
+                format!("{name}：字段“{f}”不属于 {INPUT_FORMAT}，已被忽略"),
+            )
+        })
+        .collect();
+    if *doc.problem.spec() != AttentionSpec::default() {
+        notes.push(Said::new(
+            format!(
+                "{name}: its score function, temperature, kind and mask are not used: each variant applies its own"
+            ),
+            format!("{name}：其中的打分函数、温度、注意力类型和掩码不会被使用：每个变体使用自己的设置"),
+        ));
+    }
+    let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
+    let labels = match (doc.query_tokens, doc.key_tokens) {
+        (None, None) => None,
+        (Some(q), None) if n == m => Some(Labels::Both(q)),
+        (q, k) => Some(Labels::Each {
+            queries: q.unwrap_or_else(|| numbered("q", n)),
+            keys: k.unwrap_or_else(|| numbered("k", m)),
+        }),
+    };
+    finish(
+        vec![file.name.to_string()],
+        heads,
+        doc.problem.w_o().cloned(),
+        labels.map(|l| (file.name.to_string(), l)),
+        notes,
+    )
+    .map_err(|mut e| {
+        if e.file.is_empty() {
+            e.file = file.name.to_string();
+        }
+        e
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,875 @@
+//! The whole configuration of the lab: the texts, the mode, the model settings shared by
+//! every variant, one to four attention variants, and the view selections a shared link
+//! restores. Plain data with a few editing methods; which combinations are allowed is in
+//! [`crate::rules`], how it travels in a link in `attnlab_link`.
+
+use std::ops::RangeInclusive;
+
+use attnlab_core::attention::{AttentionKind, AttentionSpec};
+use attnlab_core::mask::MaskSpec;
+pub use attnlab_core::model::ModelConfig;
+use attnlab_core::score::ScoreFunction;
+use ndarray::Array2;
+
+use attnlab_i18n::{Lang, Tr};
+mod pretrained;
+use attnlab_i18n::said::Said;
+pub use pretrained::{Checkpoint, PretrainedView, Relevance};
+
+/// The sentence the lab opens with (the classic "what does *it* refer to?" example).
+pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
+
+/// The sentence the lab opens with for a first visit in 中文 (no link): the same question
+/// of what a pronoun (它) refers to, one token per character.
+pub const DEFAULT_SENTENCE_ZH: &str = "小猫坐在垫子上，因为它很累。";
+
+/// The source (encoder) sentence of cross-attention mode: six characters, six tokens.
+pub const DEFAULT_SOURCE: &str = "我爱机器学习";
+
+/// The target (decoder) sentence that cross-attention mode opens with.
+pub const DEFAULT_TARGET: &str = "I love machine learning";
+
+/// The most tokens of one text that are computed and drawn. Longer texts are kept whole
+/// (in the box and in the link); only their first `MAX_TOKENS` tokens are used.
+pub const MAX_TOKENS: usize = 512;
+
+/// The most variants shown side by side.
+pub const MAX_VARIANTS: usize = 4;
+
+/// The choices of `d_model`.
+pub const D_MODEL_RANGE: RangeInclusive<usize> = 8..=512;
+
+/// The choices of the number of heads (each must also divide `d_model`).
+pub const HEADS_RANGE: RangeInclusive<usize> = 1..=16;
+
+/// The choices of the temperature τ (a log slider in the app).
+pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.01..=100.0;
+
+/// The choices of the sinusoid base (the Transformer's is 10000; docs/maths.md §2).
+pub const BASE_RANGE: RangeInclusive<f64> = 2.0..=1e8;
+
+/// The choices of the width of concatenated position vectors (even: sines and cosines
+/// come in pairs).
+pub const D_POS_RANGE: RangeInclusive<usize> = 2..=512;
+
+/// The choices of "pad to length L".
+pub const PAD_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
+
+/// The choices of Linformer's number of projected keys `k`.
+pub const LINFORMER_K_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
+
+/// Linformer's `k` in a new variant.
+pub const DEFAULT_LINFORMER_K: usize = 4;
+
+/// The choices of the window radius `r` (0 = each token sees only itself).
+pub const WINDOW_RANGE: RangeInclusive<usize> = 0..=MAX_TOKENS;
+
+/// The choices of the stride `s`.
+pub const STRIDE_RANGE: RangeInclusive<usize> = 1..=MAX_TOKENS;
+
+/// The longest variant name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// The text of a padding token appended by "pad to length L".
+pub const PAD_TOKEN: &str = "<pad>";
+
+/// Self-attention over one sentence, or encoder–decoder cross-attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Queries, keys and values all come from the sentence ([`LabState::text`]).
+    #[default]
+    SelfAttention,
+    /// Queries come from the target ([`LabState::text`]), keys and values from the
+    /// source ([`LabState::source`]).
+    Cross,
+}
+
+/// Which masks a variant applies. Indices refer to tokens of the current texts; those
+/// beyond the texts are kept (so shortening and re-typing a sentence does not lose them)
+/// and ignored when the mask is built.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Masks {
+    /// `j ≤ i`.
+    pub causal: bool,
+    /// Block the [`PAD_TOKEN`] keys (see [`LabState::pad_to`]).
+    pub padding: bool,
+    /// `|i − j| ≤ r`.
+    pub window: Option<usize>,
+    /// Sparse Transformer's strided pattern with stride `s ≥ 1`.
+    pub strided: Option<usize>,
+    /// Token indices that attend to and are attended by everything (ascending).
+    pub global: Vec<usize>,
+    /// Cells `(query, key)` blocked by hand (ascending).
+    pub custom: Vec<(usize, usize)>,
+}
+
+/// One kind of mask, as a control of the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MaskKind {
+    /// `j ≤ i`.
+    Causal,
+    /// Padding keys blocked.
+    Padding,
+    /// `|i − j| ≤ r`.
+    Window,
+    /// Strided with stride `s`.
+    Strided,
+    /// Global tokens.
+    Global,
+    /// Cells toggled by hand.
+    Custom,
+}
+
+impl MaskKind {
+    /// Every kind, in display order.
+    pub const ALL: [MaskKind; 6] = [
+        MaskKind::Causal,
+        MaskKind::Padding,
+        MaskKind::Window,
+        MaskKind::Strided,
+        MaskKind::Global,
+        MaskKind::Custom,
+    ];
+
+    /// The name the core uses (`attnlab_core::mask::KINDS`).
+    pub fn core_name(self) -> &'static str {
+        match self {
+            MaskKind::Causal => "causal",
+            MaskKind::Padding => "padding_keys",
+            MaskKind::Window => "window",
+            MaskKind::Strided => "strided",
+            MaskKind::Global => "global",
+            MaskKind::Custom => "custom",
+        }
+    }
+
+    /// A short label for people, e.g. `"padding"`.
+    pub fn label(self) -> &'static str {
+        match self {
+            MaskKind::Padding => "padding",
+            other => other.core_name(),
+        }
+    }
+
+    /// The label in `lang` (`"padding"`, `"填充"`).
+    pub fn shown(self, lang: Lang) -> &'static str {
+        match self {
+            MaskKind::Causal => Tr::new("causal", "因果"),
+            MaskKind::Padding => Tr::new("padding", "填充"),
+            MaskKind::Window => Tr::new("window", "局部窗口"),
+            MaskKind::Strided => Tr::new("strided", "跨步"),
+            MaskKind::Global => Tr::new("global", "全局词元"),
+            MaskKind::Custom => Tr::new("custom", "自定义"),
+        }
+        .get(lang)
+    }
+}
+
+impl Masks {
+    /// Whether the mask of `kind` is on.
+    pub fn is_on(&self, kind: MaskKind) -> bool {
+        match kind {
+            MaskKind::Causal => self.causal,
+            MaskKind::Padding => self.padding,
+            MaskKind::Window => self.window.is_some(),
+            MaskKind::Strided => self.strided.is_some(),
+            MaskKind::Global => !self.global.is_empty(),
+            MaskKind::Custom => !self.custom.is_empty(),
+        }
+    }
+
+    /// The kinds that are on, in display order.
+    pub fn on(&self) -> Vec<MaskKind> {
+        MaskKind::ALL
+            .into_iter()
+            .filter(|&k| self.is_on(k))
+            .collect()
+    }
+
+    /// Turns the mask of `kind` off (for global and custom: forgets the tokens and cells).
+    pub fn turn_off(&mut self, kind: MaskKind) {
+        match kind {
+            MaskKind::Causal => self.causal = false,
+            MaskKind::Padding => self.padding = false,
+            MaskKind::Window => self.window = None,
+            MaskKind::Strided => self.strided = None,
+            MaskKind::Global => self.global.clear(),
+            MaskKind::Custom => self.custom.clear(),
+        }
+    }
+
+    /// Makes token `index` global, or not global any more.
+    pub fn toggle_global(&mut self, index: usize) {
+        match self.global.binary_search(&index) {
+            Ok(at) => {
+                self.global.remove(at);
+            }
+            Err(at) => self.global.insert(at, index),
+        }
+    }
+
+    /// Blocks cell `(query, key)` by hand, or unblocks it.
+    pub fn toggle_custom(&mut self, cell: (usize, usize)) {
+        match self.custom.binary_search(&cell) {
+            Ok(at) => {
+                self.custom.remove(at);
+            }
+            Err(at) => self.custom.insert(at, cell),
+        }
+    }
+
+    /// The core's mask for `n` queries and `m` keys, of which `padding_keys` are padding.
+    /// Global indices beyond both sequences and custom cells outside `n × m` are left out.
+    pub fn spec(&self, n: usize, m: usize, padding_keys: &[usize]) -> MaskSpec {
+        let custom = (!self.custom.is_empty()).then(|| {
+            let mut allowed = Array2::from_elem((n, m), true);
+            for &(i, j) in self.custom.iter().filter(|&&(i, j)| i < n && j < m) {
+                allowed[[i, j]] = false;
+            }
+            allowed
+        });
+        MaskSpec {
+            causal: self.causal,
+            window: self.window,
+            strided: self.strided,
+            global: self
+                .global
+                .iter()
+                .copied()
+                .filter(|&g| g < n.max(m))
+                .collect(),
+            padding_keys: if self.padding {
+                padding_keys.iter().copied().filter(|&p| p < m).collect()
+            } else {
+                Vec::new()
+            },
+            custom,
+        }
+    }
+}
+
+/// One attention variant: how the weights are formed from the shared Q, K and V.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// A short name (at most [`MAX_NAME_CHARS`] characters), e.g. `"A"`.
+    pub name: String,
+    /// The score function (softmax attention only).
+    pub score: ScoreFunction,
+    /// τ in [`TEMPERATURE_RANGE`]: `logits = score / τ` (softmax and Linformer).
+    pub temperature: f32,
+    /// Softmax or a linear variant.
+    pub attention: AttentionKind,
+    /// Linformer's number of projected keys `k` (Linformer only).
+    pub linformer_k: usize,
+    /// The masks.
+    pub masks: Masks,
+}
+
+impl Variant {
+    /// The Transformer's scaled dot-product softmax attention, τ = 1, no mask.
+    pub fn named(name: impl Into<String>) -> Variant {
+        Variant {
+            name: name.into(),
+            score: ScoreFunction::ScaledDot,
+            temperature: 1.0,
+            attention: AttentionKind::Softmax,
+            linformer_k: DEFAULT_LINFORMER_K,
+            masks: Masks::default(),
+        }
+    }
+
+    /// The core's attention spec for `n` queries and `m` keys, of which `padding_keys`
+    /// are padding.
+    pub fn spec(&self, n: usize, m: usize, padding_keys: &[usize]) -> AttentionSpec {
+        AttentionSpec {
+            score: self.score,
+            temperature: self.temperature,
+            attention: self.attention,
+            mask: self.masks.spec(n, m, padding_keys),
+        }
+    }
+
+    /// A short human description in `lang`, e.g.
+    /// `"scaled dot-product softmax · 4 heads · d_model 64"`: what sets this variant
+    /// apart ([`Variant::describe_own`]), then the model every variant shares.
+    pub fn describe(&self, model: &ModelConfig, lang: Lang) -> String {
+        format!(
+            "{} \u{b7} {}",
+            self.describe_own(lang),
+            model_label(model, lang)
+        )
+    }
+
+    /// What sets this variant apart, in `lang`: its score and attention, τ when it is
+    /// not 1 and the masks that are on, e.g. `"dot-product softmax · τ 0.5 · causal"`.
+    /// Titles put it first, so a title cut to a narrow panel still shows where two
+    /// variants differ.
+    pub fn describe_own(&self, lang: Lang) -> String {
+        let score = score_label(self.score, lang);
+        let k = self.linformer_k;
+        let kind = match (self.attention, lang) {
+            (AttentionKind::Softmax, _) => format!("{score} softmax"),
+            (AttentionKind::Linformer, _) => format!("Linformer (k = {k})"),
+            (other, Lang::En) => format!("{} linear attention", other.name()),
+            (other, Lang::Zh) => format!("{} 线性注意力", other.name()),
+        };
+        let mut own = vec![kind];
+        if self.temperature != 1.0 {
+            own.push(format!(
+                "τ {}",
+                attnlab_plot::number::rounded(self.temperature, 3)
+            ));
+        }
+        let masks: Vec<String> = self
+            .masks
+            .on()
+            .into_iter()
+            .map(|m| {
+                let name = m.shown(lang);
+                match m {
+                    MaskKind::Window => format!("{name} {}", self.masks.window.unwrap_or(0)),
+                    MaskKind::Strided => format!("{name} {}", self.masks.strided.unwrap_or(0)),
+                    MaskKind::Global => format!("{name} ×{}", self.masks.global.len()),
+                    MaskKind::Custom => format!("{name} ×{}", self.masks.custom.len()),
+                    MaskKind::Causal | MaskKind::Padding => name.to_string(),
+                }
+            })
+            .collect();
+        if !masks.is_empty() {
+            own.push(masks.join(lang.pick(", ", "、")));
+        }
+        own.join(" \u{b7} ")
+    }
+}
+
+/// The model every variant shares, in `lang`: `"4 heads · d_model 64"`.
+pub fn model_label(model: &ModelConfig, lang: Lang) -> String {
+    let (heads, d) = (model.heads, model.d_model);
+    match lang {
+        Lang::En if heads == 1 => format!("1 head \u{b7} d_model {d}"),
+        Lang::En => format!("{heads} heads \u{b7} d_model {d}"),
+        Lang::Zh => format!("{heads} 个头 \u{b7} d_model {d}"),
+    }
+}
+
+/// A score function for people in `lang`, e.g. `"scaled dot-product"`.
+pub fn score_label(score: ScoreFunction, lang: Lang) -> &'static str {
+    match score {
+        ScoreFunction::Dot => Tr::new("dot-product", "点积"),
+        ScoreFunction::ScaledDot => Tr::new("scaled dot-product", "缩放点积"),
+        ScoreFunction::General => Tr::new("general (bilinear)", "一般（双线性）"),
+        ScoreFunction::Additive => Tr::new("additive", "加性"),
+        ScoreFunction::Cosine => Tr::new("cosine", "余弦"),
+    }
+    .get(lang)
+}
+
+/// What the comparison compares: the selected head of both variants, or their head
+/// averages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompareWhat {
+    /// The selected head of each variant.
+    #[default]
+    Head,
+    /// The head average of each.
+    Average,
+}
+
+/// The page on screen: the lab itself, or one of the explanatory views that read the
+/// same sentence, model and variants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Page {
+    /// Variants side by side, their heads and the comparison.
+    #[default]
+    Lab,
+    /// The pipeline of one variant, stage by stage, for one query token.
+    Steps,
+    /// Position encodings and the bag-of-words check.
+    Positions,
+    /// Why the scores are divided by `√d_k`.
+    Scaling,
+    /// Softmax against linear attention: implied matrices, ranks, the RNN form.
+    Linear,
+    /// Token-to-token lines of the selected head.
+    Lines,
+    /// Softmax and linear attention timed in the browser against n.
+    Complexity,
+    /// The real (pretrained) model: every head, the head search, rollout and flow.
+    Model,
+}
+
+impl Page {
+    /// Every page, in the order of the navigation.
+    pub const ALL: [Page; 8] = [
+        Page::Lab,
+        Page::Model,
+        Page::Steps,
+        Page::Positions,
+        Page::Scaling,
+        Page::Linear,
+        Page::Lines,
+        Page::Complexity,
+    ];
+
+    /// The page's name in links.
+    pub fn name(self) -> &'static str {
+        match self {
+            Page::Lab => "lab",
+            Page::Steps => "steps",
+            Page::Positions => "positions",
+            Page::Scaling => "scaling",
+            Page::Linear => "linear",
+            Page::Lines => "lines",
+            Page::Complexity => "complexity",
+            Page::Model => "model",
+        }
+    }
+
+    /// The page called `name` in links.
+    pub fn parse(name: &str) -> Option<Page> {
+        Page::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// The least weight of a line the Lines page draws, in thousandths, when a link does not
+/// say: 0.05. A query's weights add up to 1, so at most 20 of its lines are that strong
+/// (at 300 tokens, a few hundred lines per head instead of 90 000); lines weaker than
+/// 0.05 are drawn at under 5 % opacity, nearly invisible on their own, so a short
+/// sentence looks as it did.
+pub const DEFAULT_LINES_THRESHOLD: usize = 50;
+
+/// The choices of the Lines page's threshold, in thousandths of a weight (0: every line).
+pub const LINES_THRESHOLD_RANGE: RangeInclusive<usize> = 0..=1000;
+
+/// A range of queries and keys the lab's large heatmaps show: token indices, both ends
+/// included, `first ≤ last < MAX_TOKENS`. A zoom past the current text's end is kept and
+/// clamped when drawn ([`Zoom::within`]), so shortening a text never loses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Zoom {
+    /// The first and last query (row).
+    pub queries: (usize, usize),
+    /// The first and last key (column).
+    pub keys: (usize, usize),
+}
+
+impl Zoom {
+    /// The zoom on queries `a..=b` and keys `c..=d`, each pair in either order.
+    pub fn new((a, b): (usize, usize), (c, d): (usize, usize)) -> Zoom {
+        Zoom {
+            queries: (a.min(b), a.max(b)),
+            keys: (c.min(d), c.max(d)),
+        }
+    }
+
+    /// The rows and columns (half-open) it shows of an `n × m` matrix: each range as it
+    /// is when it fits; moved back to end at the matrix's end when it runs past it (a
+    /// shortened text keeps a range as long); the whole axis when it is as long as that.
+    pub fn within(&self, n: usize, m: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let fit = |(a, b): (usize, usize), len: usize| {
+            let (first, last) = (a.min(b), a.max(b));
+            let span = last - first + 1;
+            if span >= len {
+                0..len
+            } else if last >= len {
+                len - span..len
+            } else {
+                first..last + 1
+            }
+        };
+        (fit(self.queries, n), fit(self.keys, m))
+    }
+
+    /// Whether it shows all of an `n × m` matrix.
+    pub fn is_whole(&self, n: usize, m: usize) -> bool {
+        self.within(n, m) == (0..n, 0..m)
+    }
+}
+
+/// What is selected on screen, so that a shared link opens on the same view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    /// The page shown.
+    pub page: Page,
+    /// The variant shown large (an index into [`LabState::variants`]).
+    pub variant: usize,
+    /// The head shown large.
+    pub head: usize,
+    /// The two variants compared (equal when there is only one variant).
+    pub compare: (usize, usize),
+    /// Whether they are compared on the selected head or on the head average.
+    pub compare_what: CompareWhat,
+    /// The range of queries and keys the large heatmaps show (`None`: the whole matrix).
+    pub zoom: Option<Zoom>,
+    /// The Lines page draws only lines whose weight is at least this many thousandths.
+    pub lines_threshold: usize,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            page: Page::Lab,
+            variant: 0,
+            head: 0,
+            compare: (0, 0),
+            compare_what: CompareWhat::Head,
+            zoom: None,
+            lines_threshold: DEFAULT_LINES_THRESHOLD,
+        }
+    }
+}
+
+impl View {
+    /// The variant every page shows among `count` variants: the selected one, or the
+    /// last when the selected one no longer exists. (0 when there are none.)
+    pub fn shown_variant(selected: usize, count: usize) -> usize {
+        selected.min(count.saturating_sub(1))
+    }
+
+    /// The head every page shows among `heads` heads: the selected one, or the last when
+    /// the model has fewer heads. (0 when there are none.)
+    pub fn shown_head(selected: usize, heads: usize) -> usize {
+        selected.min(heads.saturating_sub(1))
+    }
+
+    /// The pair compared after the person picks variant `picked` as the first (`second`
+    /// false) or the second of `compare`: picking the variant the other side shows swaps
+    /// the two, so the app never compares a variant with itself.
+    pub fn compare_picked(compare: (usize, usize), second: bool, picked: usize) -> (usize, usize) {
+        let (a, b) = compare;
+        match (second, picked) {
+            (false, p) if p == b => (p, a),
+            (false, p) => (p, b),
+            (true, p) if p == a => (b, p),
+            (true, p) => (a, p),
+        }
+    }
+}
+
+/// The whole configuration of the lab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabState {
+    /// Self-attention or cross-attention.
+    pub mode: Mode,
+    /// The sentence (self-attention), or the target whose tokens are the queries
+    /// (cross-attention). Kept exactly as typed.
+    pub text: String,
+    /// The source sentence of cross-attention (keys and values). Kept in self mode too.
+    pub source: String,
+    /// The real model's second sentence (e.g. a translation): with it, the model reads
+    /// the pair (`<s> A </s></s> B </s>`); empty: the text alone.
+    pub pair: String,
+    /// The model settings shared by every variant.
+    pub model: ModelConfig,
+    /// "Pad to length L": append [`PAD_TOKEN`]s to the key sequence (the sentence, or
+    /// the source in cross mode) until it has `L` tokens, so a padding mask has
+    /// something to block.
+    pub pad_to: Option<usize>,
+    /// One to [`MAX_VARIANTS`] variants.
+    pub variants: Vec<Variant>,
+    /// The view selections.
+    pub view: View,
+    /// The real (pretrained) model and what its page selects; `None`: the toy (seeded)
+    /// model only.
+    pub pretrained: Option<PretrainedView>,
+}
+
+impl Default for LabState {
+    /// The classic sentence in self-attention mode, the Transformer's defaults, and two
+    /// variants: A, scaled dot-product softmax, and B, the same without the `1/√d_k`
+    /// (the plain dot product) — one change, so the difference view shows exactly what
+    /// the scaling does: B's rows are sharper (lower entropy) than A's.
+    fn default() -> Self {
+        let mut b = Variant::named("B");
+        b.score = ScoreFunction::Dot;
+        LabState {
+            mode: Mode::SelfAttention,
+            text: DEFAULT_SENTENCE.to_string(),
+            source: DEFAULT_SOURCE.to_string(),
+            model: ModelConfig::default(),
+            pad_to: None,
+            variants: vec![Variant::named("A"), b],
+            view: View {
+                page: Page::Lab,
+                variant: 0,
+                head: 0,
+                compare: (0, 1),
+                compare_what: CompareWhat::Head,
+                zoom: None,
+                lines_threshold: DEFAULT_LINES_THRESHOLD,
+            },
+            pair: String::new(),
+            pretrained: None,
+        }
+    }
+}
+
+impl LabState {
+    /// The state a visit without a link opens with in `lang`: the defaults, with the
+    /// sentence in that language.
+    pub fn default_in(lang: attnlab_i18n::Lang) -> LabState {
+        let mut state = LabState::default();
+        if lang == attnlab_i18n::Lang::Zh {
+            state.text = DEFAULT_SENTENCE_ZH.to_string();
+        }
+        state
+    }
+
+    /// Switches the mode. The texts are never lost: if the query text is still the other
+    /// mode's example, it becomes this mode's example; anything typed stays as it is.
+    pub fn set_mode(&mut self, mode: Mode) {
+        let (from, to) = match mode {
+            Mode::SelfAttention => (DEFAULT_TARGET, DEFAULT_SENTENCE),
+            Mode::Cross => (DEFAULT_SENTENCE, DEFAULT_TARGET),
+        };
+        if self.text == from {
+            self.text = to.to_string();
+        }
+        self.mode = mode;
+    }
+
+    /// The index of the variant called `name` (exactly, else ignoring case).
+    pub fn variant_index(&self, name: &str) -> Option<usize> {
+        let name = name.trim();
+        self.variants
+            .iter()
+            .position(|v| v.name == name)
+            .or_else(|| {
+                self.variants
+                    .iter()
+                    .position(|v| v.name.to_lowercase() == name.to_lowercase())
+            })
+    }
+
+    /// The variant shown large (the last one if the view points past the end; `None`
+    /// only when there is no variant, which [`LabState::repair`] never leaves).
+    pub fn selected_variant(&self) -> Option<&Variant> {
+        self.variants
+            .get(self.view.variant)
+            .or_else(|| self.variants.last())
+    }
+
+    /// The two variants compared, when there are two different ones.
+    pub fn compared(&self) -> Option<(usize, usize)> {
+        let (a, b) = self.view.compare;
+        (a != b && a < self.variants.len() && b < self.variants.len()).then_some((a, b))
+    }
+
+    /// The first of "A", "B", "C", … not yet used as a name.
+    pub fn free_name(&self) -> String {
+        ('A'..='Z')
+            .map(String::from)
+            .find(|n| self.variant_index(n).is_none())
+            .unwrap_or_else(|| format!("V{}", self.variants.len() + 1))
+    }
+
+    /// Adds a default variant with a free name and selects it; returns its index, or why
+    /// it cannot be added.
+    pub fn add_variant(&mut self) -> Result<usize, Said> {
+        self.push_variant(Variant::named(self.free_name()))
+    }
+
+    /// Adds a copy of variant `index` (under a free name) and selects it.
+    pub fn duplicate_variant(&mut self, index: usize) -> Result<usize, Said> {
+        let mut copy = self
+            .variants
+            .get(index)
+            .ok_or_else(|| no_variant(index))?
+            .clone();
+        copy.name = self.free_name();
+        self.push_variant(copy)
+    }
+
+    fn push_variant(&mut self, variant: Variant) -> Result<usize, Said> {
+        if let Some(why) = self.why_not_add_variant() {
+            return Err(why.into());
+        }
+        self.variants.push(variant);
+        let new = self.variants.len() - 1;
+        self.view.variant = new;
+        if self.compared().is_none() {
+            self.view.compare = (0, new);
+        }
+        Ok(new)
+    }
+
+    /// Removes variant `index`; the view keeps pointing at the same variants where it can.
+    pub fn remove_variant(&mut self, index: usize) -> Result<(), Said> {
+        if let Some(why) = self.why_not_remove_variant() {
+            return Err(why.into());
+        }
+        if index >= self.variants.len() {
+            return Err(no_variant(index));
+        }
+        self.variants.remove(index);
+        let len = self.variants.len();
+        let shift = |i: usize| if i > index { i - 1 } else { i.min(len - 1) };
+        self.view.variant = shift(self.view.variant);
+        let (a, b) = self.view.compare;
+        let (a, b) = (shift(a), shift(b));
+        self.view.compare = if a != b || len < 2 {
+            (a, b)
+        } else {
+            (0, if a == 0 { 1 } else { a })
+        };
+        Ok(())
+    }
+
+    /// Renames variant `index` (trimmed; not empty, at most [`MAX_NAME_CHARS`]
+    /// characters, not the name of another variant).
+    pub fn rename_variant(&mut self, index: usize, name: &str) -> Result<(), Said> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(Tr::new("a variant needs a name", "变体需要一个名称").into());
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(Said::new(
+                format!("a variant name has at most {MAX_NAME_CHARS} characters"),
+                format!("变体名称最多 {MAX_NAME_CHARS} 个字符"),
+            ));
+        }
+        if self
+            .variants
+            .iter()
+            .enumerate()
+            .any(|(i, v)| i != index && v.name == name)
+        {
+            return Err(Said::new(
+                format!("another variant is already called {name}"),
+                format!("已有另一个变体叫 {name}"),
+            ));
+        }
+        let variant = self
+            .variants
+            .get_mut(index)
+            .ok_or_else(|| no_variant(index))?;
+        variant.name = name.to_string();
+        Ok(())
+    }
+}
+
+fn no_variant(i: usize) -> Said {
+    Said::new(
+        format!("there is no variant {i}"),
+        format!("没有第 {i} 个变体"),
+    )
+}
+
+/// The seeded settings whose draws give a replacing score function or Linformer its
+/// parameters on heads `d_head` wide (`heads` of them): the lab's seed, and `d_model`
+/// so that `d_k` is the model's head width.
+pub fn seeded(seed: u64, d_head: usize, heads: usize) -> ModelConfig {
+    ModelConfig {
+        d_model: d_head * heads,
+        heads,
+        seed,
+        ..ModelConfig::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attnlab_core::embed::EmbeddingScale;
+
+    #[test]
+    fn defaults_are_the_issue_s() {
+        let s = LabState::default();
+        assert_eq!(s.text, DEFAULT_SENTENCE);
+        assert_eq!(s.source, DEFAULT_SOURCE);
+        assert_eq!((s.model.d_model, s.model.heads, s.model.d_k()), (64, 4, 16));
+        assert_eq!(s.model.embedding_scale, EmbeddingScale::SqrtDModel);
+        assert_eq!(s.variants.len(), 2);
+        assert_eq!(s.variants[0].score, ScoreFunction::ScaledDot);
+        assert_eq!(s.variants[1].score, ScoreFunction::Dot);
+        assert_eq!(s.compared(), Some((0, 1)));
+        assert_eq!(s.selected_variant().map(|v| v.name.as_str()), Some("A"));
+        assert_eq!(
+            s.variants[0].describe(&s.model, Lang::En),
+            "scaled dot-product softmax \u{b7} 4 heads \u{b7} d_model 64"
+        );
+    }
+
+    #[test]
+    fn a_description_names_what_sets_the_variant_apart_before_the_shared_model() {
+        let s = LabState::default();
+        let mut v = s.variants[1].clone();
+        v.temperature = 0.5;
+        v.masks.causal = true;
+        v.masks.window = Some(2);
+        assert_eq!(
+            v.describe(&s.model, Lang::En),
+            "dot-product softmax \u{b7} τ 0.5 \u{b7} causal, window 2 \u{b7} 4 heads \u{b7} d_model 64"
+        );
+        assert_eq!(
+            v.describe(&s.model, Lang::Zh),
+            "点积 softmax \u{b7} τ 0.5 \u{b7} 因果、局部窗口 2 \u{b7} 4 个头 \u{b7} d_model 64"
+        );
+    }
+
+    #[test]
+    fn switching_mode_swaps_examples_but_never_typed_text() {
+        let mut s = LabState::default();
+        s.set_mode(Mode::Cross);
+        assert_eq!(s.text, DEFAULT_TARGET);
+        s.set_mode(Mode::SelfAttention);
+        assert_eq!(s.text, DEFAULT_SENTENCE);
+        s.text = "my own words".into();
+        s.set_mode(Mode::Cross);
+        assert_eq!(s.text, "my own words");
+        assert_eq!(s.mode, Mode::Cross);
+    }
+
+    #[test]
+    fn variants_are_added_duplicated_renamed_and_removed() {
+        let mut s = LabState::default();
+        assert_eq!(s.add_variant(), Ok(2));
+        assert_eq!(s.variants[2].name, "C");
+        s.variants[1].temperature = 3.0;
+        assert_eq!(s.duplicate_variant(1), Ok(3));
+        assert_eq!(
+            (s.variants[3].name.as_str(), s.variants[3].temperature),
+            ("D", 3.0)
+        );
+        assert!(s.add_variant().unwrap_err().contains("at most 4"));
+        assert!(s.rename_variant(0, "B").is_err());
+        assert!(s.rename_variant(0, "  ").is_err());
+        assert!(s.rename_variant(0, &"x".repeat(25)).is_err());
+        s.rename_variant(0, " scaled ").unwrap();
+        assert_eq!(s.variant_index("SCALED"), Some(0));
+
+        s.view.variant = 3;
+        s.view.compare = (1, 3);
+        s.remove_variant(2).unwrap();
+        assert_eq!((s.view.variant, s.view.compare), (2, (1, 2)));
+        s.remove_variant(1).unwrap();
+        assert_eq!(s.compared(), Some((0, 1)));
+        s.remove_variant(1).unwrap();
+        assert_eq!((s.view.variant, s.compared()), (0, None));
+        assert!(s.remove_variant(0).is_err());
+        assert_eq!(s.variants.len(), 1);
+    }
+
+    #[test]
+    fn masks_toggle_and_build() {
+        let mut m = Masks::default();
+        m.toggle_global(3);
+        m.toggle_global(1);
+        assert_eq!(m.global, [1, 3]);
+        m.toggle_global(3);
+        assert_eq!(m.global, [1]);
+        m.toggle_custom((0, 1));
+        m.toggle_custom((9, 9)); // outside 3 × 3: kept, not built
+        m.padding = true;
+        let spec = m.spec(3, 3, &[2]);
+        assert_eq!(spec.global, [1]);
+        assert_eq!(spec.padding_keys, [2]);
+        let custom = spec.custom.unwrap();
+        assert!(!custom[[0, 1]] && custom[[1, 0]]);
+        assert_eq!(
+            m.on(),
+            [MaskKind::Padding, MaskKind::Global, MaskKind::Custom]
+        );
+        m.turn_off(MaskKind::Custom);
+        assert!(!m.is_on(MaskKind::Custom));
+    }
+}

@@ -1,0 +1,501 @@
+//! The version-1 wire format: short keys, every field optional (absent means the v1
+//! default), so a link carries only what differs from the defaults.
+
+use attnlab_core::attention::AttentionKind;
+use attnlab_core::embed::EmbeddingScale;
+use attnlab_core::model::Projection;
+use attnlab_core::position::{Combine, Layout, PositionKind};
+use attnlab_core::score::ScoreFunction;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use attnlab_i18n::said::Said;
+use attnlab_lab::state::{Checkpoint, PretrainedView, Relevance};
+use attnlab_lab::state::{
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
+    Variant, View, Zoom,
+};
+
+/// v1's frozen defaults (not `LabState::default()`, which may change).
+pub(super) mod defaults {
+    pub const D_MODEL: u64 = 64;
+    pub const HEADS: u64 = 4;
+    pub const SEED: u64 = 42;
+    pub const BASE: f64 = 10_000.0;
+    pub const TEMPERATURE: f32 = 1.0;
+    pub const LINFORMER_K: u64 = 4;
+    pub const VIEW: [u64; 4] = [0, 0, 0, 1];
+    /// The Lines page's threshold in thousandths (added to v1 with the field `lw`).
+    pub const LINES_THRESHOLD: u64 = 50;
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub(super) struct Wire {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    s: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    x: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    d: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    r: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<Base>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    c: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    e: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    i: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    v: Option<Vec<WireVariant>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    w: Option<[u64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    o: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    u: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    m: Option<WirePretrained>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    y: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    z: Option<[u64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lw: Option<u64>,
+}
+
+/// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
+/// `q` the head search's `[query, key]`, `f` `"flow"`; defaults layer 0, head 0, shown,
+/// no search, rollout.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct WirePretrained {
+    k: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    x: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    q: Option<(u64, u64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    f: Option<String>,
+}
+
+impl WirePretrained {
+    fn from_view(v: &PretrainedView) -> WirePretrained {
+        WirePretrained {
+            k: v.checkpoint.name().into(),
+            l: unless(v.layer as u64, 0),
+            h: unless(v.head as u64, 0),
+            x: v.hide_special.then_some(true),
+            q: v.search.map(|(q, k)| (q as u64, k as u64)),
+            f: unless(v.relevance, Relevance::Rollout).map(|r| r.name().into()),
+        }
+    }
+
+    fn into_view(self, unknown: &mut Vec<Said>) -> Option<PretrainedView> {
+        let Some(checkpoint) = Checkpoint::parse(&self.k) else {
+            let k = &self.k;
+            unknown.push(Said::new(
+                format!("the model “{k}” is unknown, so the toy (seeded) model is used"),
+                format!("模型“{k}”未知，因此使用玩具（随机种子）模型"),
+            ));
+            return None;
+        };
+        let relevance = match self.f.as_deref() {
+            None => Relevance::Rollout,
+            Some(name) => Relevance::parse(name).unwrap_or_else(|| {
+                unknown.push(Said::new(
+                    format!("“{name}” is not rollout or flow, so rollout is shown"),
+                    format!("“{name}”既不是注意力展开也不是注意力流，因此显示注意力展开"),
+                ));
+                Relevance::Rollout
+            }),
+        };
+        Some(PretrainedView {
+            checkpoint,
+            layer: count(self.l.unwrap_or(0)),
+            head: count(self.h.unwrap_or(0)),
+            hide_special: self.x.unwrap_or(false),
+            search: self.q.map(|(q, k)| (count(q), count(k))),
+            relevance,
+        })
+    }
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct WireVariant {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    f: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tau: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    a: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    c: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    w: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    s: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    g: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    x: Option<Vec<(u64, u64)>>,
+}
+
+/// The sinusoid base, written as a string of the shortest decimal that reads back as the
+/// same `f64` (and read with `str::parse`, which rounds correctly), so every base survives
+/// the round trip exactly; a number is accepted too.
+#[derive(Debug, Clone, Copy)]
+struct Base(f64);
+
+impl Serialize for Base {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Base {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Base, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Base;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the sinusoid base as a number")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Base, E> {
+                Ok(Base(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Base, E> {
+                Ok(Base(v as f64))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Base, E> {
+                Ok(Base(v as f64))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Base, E> {
+                v.parse()
+                    .map(Base)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Str(v), &self))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// `Some(value)` unless it is the default.
+fn unless<T: PartialEq>(value: T, default: T) -> Option<T> {
+    (value != default).then_some(value)
+}
+
+fn position_name(kind: PositionKind) -> &'static str {
+    match kind {
+        PositionKind::None => "none",
+        PositionKind::Sinusoidal => "sinusoidal",
+        PositionKind::Learned => "learned",
+    }
+}
+
+pub(super) fn v1_variants() -> Vec<Variant> {
+    let mut b = Variant::named("B");
+    b.score = ScoreFunction::Dot;
+    vec![Variant::named("A"), b]
+}
+
+fn v1_variant(name: &str) -> Variant {
+    let mut v = Variant::named(name);
+    v.temperature = defaults::TEMPERATURE;
+    v.linformer_k = defaults::LINFORMER_K as usize;
+    v
+}
+
+/// A count from the wire: numbers beyond `usize` become `usize::MAX` (and are then
+/// clamped by the repair, with a message).
+fn count(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+impl Wire {
+    pub(super) fn from_state(state: &LabState) -> Wire {
+        let m = &state.model;
+        let view = [
+            state.view.variant as u64,
+            state.view.head as u64,
+            state.view.compare.0 as u64,
+            state.view.compare.1 as u64,
+        ];
+        Wire {
+            t: unless(state.text.as_str(), DEFAULT_SENTENCE).map(String::from),
+            s: unless(state.source.as_str(), DEFAULT_SOURCE).map(String::from),
+            x: (state.mode == Mode::Cross).then(|| "cross".into()),
+            d: unless(m.d_model as u64, defaults::D_MODEL),
+            h: unless(m.heads as u64, defaults::HEADS),
+            r: unless(m.seed, defaults::SEED),
+            p: unless(m.position.kind, PositionKind::Sinusoidal).map(|k| position_name(k).into()),
+            b: unless(m.position.base, defaults::BASE).map(Base),
+            l: (m.position.layout == Layout::Split).then(|| "split".into()),
+            c: match m.position.combine {
+                Combine::Add => None,
+                Combine::Concat { d_pos } => Some(d_pos as u64),
+            },
+            e: unless(m.embedding_scale == EmbeddingScale::SqrtDModel, true),
+            i: (m.projection == Projection::Identity).then_some(true),
+            n: state.pad_to.map(|n| n as u64),
+            v: (state.variants != v1_variants()).then(|| {
+                state
+                    .variants
+                    .iter()
+                    .map(WireVariant::from_variant)
+                    .collect()
+            }),
+            w: unless(view, defaults::VIEW),
+            o: (state.view.compare_what == CompareWhat::Average).then(|| "average".into()),
+            u: (state.view.page != Page::Lab).then(|| state.view.page.name().into()),
+            m: state.pretrained.as_ref().map(WirePretrained::from_view),
+            y: (!state.pair.is_empty()).then(|| state.pair.clone()),
+            z: state
+                .view
+                .zoom
+                .map(|z| [z.queries.0, z.queries.1, z.keys.0, z.keys.1].map(|i| i as u64)),
+            lw: unless(state.view.lines_threshold as u64, defaults::LINES_THRESHOLD),
+        }
+    }
+
+    /// The state this wire describes, with a sentence for every unknown name.
+    pub(super) fn into_state(self) -> (LabState, Vec<Said>) {
+        let mut unknown = Vec::new();
+        let mut model = ModelConfig {
+            d_model: count(self.d.unwrap_or(defaults::D_MODEL)),
+            heads: count(self.h.unwrap_or(defaults::HEADS)),
+            seed: self.r.unwrap_or(defaults::SEED),
+            ..ModelConfig::default()
+        };
+        model.position.kind = match self.p.as_deref() {
+            None | Some("sinusoidal") => PositionKind::Sinusoidal,
+            Some("none") => PositionKind::None,
+            Some("learned") => PositionKind::Learned,
+            Some(other) => {
+                unknown.push(Said::new(
+                    format!("the position encoding “{other}” is unknown, so it is sinusoidal"),
+                    format!("位置编码“{other}”未知，因此使用正弦编码"),
+                ));
+                PositionKind::Sinusoidal
+            }
+        };
+        model.position.base = self.b.map_or(defaults::BASE, |b| b.0);
+        model.position.layout = match self.l.as_deref() {
+            None | Some("interleaved") => Layout::Interleaved,
+            Some("split") => Layout::Split,
+            Some(other) => {
+                unknown.push(Said::new(
+                    format!("the layout “{other}” is unknown, so it is interleaved"),
+                    format!("排布“{other}”未知，因此使用交错排布"),
+                ));
+                Layout::Interleaved
+            }
+        };
+        model.position.combine = match self.c {
+            None => Combine::Add,
+            Some(d_pos) => Combine::Concat {
+                d_pos: count(d_pos),
+            },
+        };
+        model.embedding_scale = if self.e.unwrap_or(true) {
+            EmbeddingScale::SqrtDModel
+        } else {
+            EmbeddingScale::Unit
+        };
+        model.projection = if self.i.unwrap_or(false) {
+            Projection::Identity
+        } else {
+            Projection::Seeded
+        };
+        let mode = match self.x.as_deref() {
+            None | Some("self") => Mode::SelfAttention,
+            Some("cross") => Mode::Cross,
+            Some(other) => {
+                unknown.push(Said::new(
+                    format!("the mode “{other}” is unknown, so it is self-attention"),
+                    format!("模式“{other}”未知，因此使用自注意力"),
+                ));
+                Mode::SelfAttention
+            }
+        };
+        let variants = match self.v {
+            None => v1_variants(),
+            Some(list) => list
+                .into_iter()
+                .enumerate()
+                .map(|(i, w)| w.into_variant(i, &mut unknown))
+                .collect(),
+        };
+        let [variant, head, a, b] = self.w.unwrap_or(defaults::VIEW).map(count);
+        let compare_what = match self.o.as_deref() {
+            None | Some("head") => CompareWhat::Head,
+            Some("average") => CompareWhat::Average,
+            Some(other) => {
+                unknown.push(Said::new(
+                    format!(
+                        "the comparison of “{other}” is unknown, so it compares the selected head"
+                    ),
+                    format!("比较对象“{other}”未知，因此比较所选的头"),
+                ));
+                CompareWhat::Head
+            }
+        };
+        let page = match self.u.as_deref() {
+            None => Page::Lab,
+            Some(name) => Page::parse(name).unwrap_or_else(|| {
+                unknown.push(Said::new(
+                    format!("the page “{name}” is unknown, so the lab is shown"),
+                    format!("页面“{name}”未知，因此显示实验室"),
+                ));
+                Page::Lab
+            }),
+        };
+        let state = LabState {
+            mode,
+            text: self.t.unwrap_or_else(|| DEFAULT_SENTENCE.into()),
+            source: self.s.unwrap_or_else(|| DEFAULT_SOURCE.into()),
+            model,
+            pad_to: self.n.map(count),
+            variants,
+            view: View {
+                page,
+                variant,
+                head,
+                compare: (a, b),
+                compare_what,
+                // As written: a reversed or too large range is the repair's to report.
+                zoom: self.z.map(|[a, b, c, d]| Zoom {
+                    queries: (count(a), count(b)),
+                    keys: (count(c), count(d)),
+                }),
+                lines_threshold: count(self.lw.unwrap_or(defaults::LINES_THRESHOLD)),
+            },
+            pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
+            pair: self.y.unwrap_or_default(),
+        };
+        (state, unknown)
+    }
+}
+
+impl WireVariant {
+    fn from_variant(v: &Variant) -> WireVariant {
+        let m = &v.masks;
+        WireVariant {
+            n: Some(v.name.clone()),
+            f: unless(v.score, ScoreFunction::ScaledDot).map(|s| s.name().into()),
+            tau: unless(v.temperature, defaults::TEMPERATURE),
+            a: unless(v.attention, AttentionKind::Softmax).map(|a| a.name().into()),
+            k: unless(v.linformer_k as u64, defaults::LINFORMER_K),
+            c: m.causal.then_some(true),
+            p: m.padding.then_some(true),
+            w: m.window.map(|r| r as u64),
+            s: m.strided.map(|s| s as u64),
+            g: (!m.global.is_empty()).then(|| m.global.iter().map(|&g| g as u64).collect()),
+            x: (!m.custom.is_empty()).then(|| {
+                m.custom
+                    .iter()
+                    .map(|&(i, j)| (i as u64, j as u64))
+                    .collect()
+            }),
+        }
+    }
+
+    fn into_variant(self, index: usize, unknown: &mut Vec<Said>) -> Variant {
+        let letter = char::from(b'A' + (index % 26) as u8).to_string();
+        let mut v = v1_variant(&letter);
+        let name = self.n.unwrap_or(letter);
+        if let Some(f) = self.f {
+            match ScoreFunction::parse(&f) {
+                Some(score) => v.score = score,
+                None => unknown.push(Said::new(
+                    format!(
+                        "variant {name}: the score function “{f}” is unknown, so it is scaled_dot"
+                    ),
+                    format!("变体 {name}：打分函数“{f}”未知，因此使用缩放点积"),
+                )),
+            }
+        }
+        if let Some(a) = self.a {
+            match AttentionKind::parse(&a) {
+                Some(kind) => v.attention = kind,
+                None => unknown.push(Said::new(
+                    format!("variant {name}: the attention “{a}” is unknown, so it is softmax"),
+                    format!("变体 {name}：注意力“{a}”未知，因此使用 softmax"),
+                )),
+            }
+        }
+        v.name = name;
+        v.temperature = self.tau.unwrap_or(defaults::TEMPERATURE);
+        v.linformer_k = count(self.k.unwrap_or(defaults::LINFORMER_K));
+        v.masks = Masks {
+            causal: self.c.unwrap_or(false),
+            padding: self.p.unwrap_or(false),
+            window: self.w.map(count),
+            strided: self.s.map(count),
+            global: self.g.unwrap_or_default().into_iter().map(count).collect(),
+            custom: self
+                .x
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(i, j)| (count(i), count(j)))
+                .collect(),
+        };
+        v
+    }
+}
+
+/// The keys of a v1 state, of one of its variants, and of its real-model view.
+const STATE_KEYS: [&str; 21] = [
+    "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
+    "z", "lw",
+];
+const VARIANT_KEYS: [&str; 11] = ["n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x"];
+const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
+
+/// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
+/// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
+pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
+    fn check(object: &serde_json::Value, known: &[&str], at: &str, out: &mut Vec<String>) {
+        if let Some(map) = object.as_object() {
+            out.extend(
+                map.keys()
+                    .filter(|k| !known.contains(&k.as_str()))
+                    .map(|k| format!("{at}{k}")),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    check(value, &STATE_KEYS, "", &mut out);
+    if let Some(variants) = value.get("v").and_then(|v| v.as_array()) {
+        for (i, variant) in variants.iter().enumerate() {
+            check(variant, &VARIANT_KEYS, &format!("v[{i}]."), &mut out);
+        }
+    }
+    if let Some(m) = value.get("m") {
+        check(m, &PRETRAINED_KEYS, "m.", &mut out);
+    }
+    out
+}

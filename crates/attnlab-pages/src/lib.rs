@@ -1,0 +1,35 @@
+//! # attnlab-pages
+//!
+//! The data of the explanatory pages, one module per page, named as the app's
+//! `src/pages/` names them. Each computes what its page shows from the lab (`attnlab-lab`:
+//! the state, the compute steps) and the core, and shapes it as figures and sentences;
+//! none holds maths of its own. [`neuron`] is the view of one score as a neuron, shown
+//! by the steps page and the model page.
+
+#![deny(missing_docs)]
+
+pub mod complexity;
+pub mod linear;
+pub mod lines;
+pub mod neuron;
+pub mod positions;
+pub mod scaling;
+pub mod steps;
+
+use attnlab_i18n::Lang;
+use attnlab_lab::state::MaskKind;
+
+/// A mask's short name in `lang`, as the pages' sentences write it (`"causal"`, `"因果"`).
+pub fn mask_name(kind: MaskKind, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => kind.label(),
+        Lang::Zh => match kind {
+            MaskKind::Causal => "因果",
+            MaskKind::Padding => "填充",
+            MaskKind::Window => "局部窗口",
+            MaskKind::Strided => "跨步",
+            MaskKind::Global => "全局词元",
+            MaskKind::Custom => "自定义",
+        },
+    }
+}

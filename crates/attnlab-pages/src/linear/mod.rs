@@ -1,0 +1,329 @@
+//! The linear-attention lab (docs/maths.md §7, §8): for one head's Q, K, V, softmax
+//! attention against a kernel variant's implied matrix, the singular values of both
+//! un-normalised similarity matrices, causal kernel attention run as an RNN step by step
+//! beside the masked parallel form, and Linformer's projections.
+//!
+//! Every number comes from the core (`attnlab_core::linear`, `attnlab_core::metrics`):
+//! this module picks the inputs, runs the core's steps and shapes the results for the
+//! page and its figures.
+//!
+//! ```
+//! use attnlab_core::attention::AttentionKind;
+//! use attnlab_pages::linear::{kernel_comparison, rnn_trace};
+//! use attnlab_lab::{LabState, Pipeline};
+//!
+//! let state = LabState::default();
+//! let run = Pipeline::new(&state);
+//! let problem = run.variant(0)?.problem;
+//! let cmp = kernel_comparison(&problem, 0, AttentionKind::Elu1)?;
+//! assert!(cmp.metrics.max_abs > 0.0);
+//! let spectra = cmp.spectra.as_ref().unwrap();
+//! assert!(spectra.linear_rank <= cmp.phi_width);
+//!
+//! // The RNN form agrees with the masked parallel form at every step.
+//! let trace = rnn_trace(&problem, 0, AttentionKind::Elu1)?;
+//! assert!((0..trace.len()).all(|t| trace.step(t).unwrap().max_abs_diff < 1e-5));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, HeadResult, Problem};
+use attnlab_core::linear::FeatureMap;
+use attnlab_core::mask::MaskSpec;
+use attnlab_core::score::ScoreFunction;
+use attnlab_plot::{Heatmap, HeatmapError};
+use ndarray::Array2;
+
+use attnlab_i18n::{Lang, plot_words};
+
+mod kernels;
+mod linformer;
+mod rnn;
+
+pub use kernels::{
+    KernelComparison, LINEAR_COLOUR, MAX_SPECTRUM_TOKENS, RANK_TOLERANCE, SOFTMAX_COLOUR, Spectra,
+    THRESHOLD_COLOUR, comparison_figures, kernel_comparison, spectrum_chart,
+};
+pub use linformer::{LinformerView, linformer_figures, linformer_view};
+pub use rnn::{RnnStep, RnnTrace, rnn_trace, step_figures};
+
+/// The kernel kinds the lab compares with softmax.
+pub const KERNEL_KINDS: [AttentionKind; 3] = [
+    AttentionKind::Elu1,
+    AttentionKind::Relu,
+    AttentionKind::Taylor,
+];
+/// Why the linear-attention lab cannot show something.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinearLabError {
+    /// The core refused the input.
+    Core(CoreError),
+    /// The kind given is not a kernel kind (elu1, relu, taylor).
+    NotKernel(AttentionKind),
+    /// The RNN form needs one sequence: queries and keys the same tokens.
+    NotOneSequence {
+        /// Queries.
+        n: usize,
+        /// Keys.
+        m: usize,
+    },
+    /// There are no tokens.
+    Empty,
+}
+
+impl From<CoreError> for LinearLabError {
+    fn from(e: CoreError) -> Self {
+        LinearLabError::Core(e)
+    }
+}
+
+impl From<HeatmapError> for LinearLabError {
+    fn from(e: HeatmapError) -> Self {
+        LinearLabError::Core(CoreError::InvalidSetting {
+            field: "figure",
+            reason: e.to_string(),
+            reason_zh: attnlab_lab::explain::heatmap_error_zh(&e),
+        })
+    }
+}
+
+impl LinearLabError {
+    /// One sentence for a student, in English (the lessons' answers and `Display`).
+    pub fn sentence(&self) -> String {
+        self.sentence_in(Lang::En)
+    }
+
+    /// One sentence for a student, in `lang`. The core's refusals are the lab's own
+    /// sentences ([`attnlab_lab::explain::explain_in`]).
+    pub fn sentence_in(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (LinearLabError::Core(e), _) => attnlab_lab::explain::explain_in(e, lang),
+            (LinearLabError::NotKernel(kind), Lang::En) => format!(
+                "{} is not a kernel (feature-map) variant: choose elu1, relu or taylor.",
+                kind.name()
+            ),
+            (LinearLabError::NotKernel(kind), Lang::Zh) => format!(
+                "{} 不是核（特征映射）变体：请选择 elu1、relu 或 taylor。",
+                kind_name(*kind, lang)
+            ),
+            (LinearLabError::NotOneSequence { n, m }, Lang::En) => format!(
+                "The RNN form runs over one sequence, but this is cross-attention: {n} target \
+                 tokens read {m} source tokens that are all known from the start, so there is \
+                 nothing to recur over. Switch to self-attention to step through it."
+            ),
+            (LinearLabError::NotOneSequence { n, m }, Lang::Zh) => format!(
+                "RNN 形式在一个序列上运行，但这里是交叉注意力：{n} 个目标句词元读取 {m} 个源句词元，\
+                 而源句词元从一开始就全部已知，没有可以递推的东西。切换到自注意力即可逐步查看。"
+            ),
+            (LinearLabError::Empty, _) => lang
+                .pick(
+                    "There are no tokens: type a sentence.",
+                    "没有词元：请输入一个句子。",
+                )
+                .to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for LinearLabError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence())
+    }
+}
+
+/// An attention kind's name as the page writes it in `lang`: its own name (`elu1`,
+/// `softmax`, `Linformer`…), and in Chinese 高效注意力 for efficient attention.
+pub fn kind_name(kind: AttentionKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (AttentionKind::Efficient, Lang::Zh) => "高效注意力",
+        (AttentionKind::Linformer, Lang::Zh) => "Linformer",
+        _ => kind.name(),
+    }
+}
+
+impl std::error::Error for LinearLabError {}
+
+/// The kernel kind the lab starts with for a variant: its own kind if it is a kernel
+/// kind, else elu1.
+pub fn default_kernel(variant: AttentionKind) -> AttentionKind {
+    if variant.feature_map().is_some() {
+        variant
+    } else {
+        AttentionKind::Elu1
+    }
+}
+
+/// Whether `kind` can be made causal, and how or why not, as one sentence in `lang`.
+pub fn causality(kind: AttentionKind, lang: Lang) -> String {
+    match lang {
+        Lang::En => causality_en(kind),
+        Lang::Zh => match kind {
+            AttentionKind::Softmax => "softmax：可以做成因果的：掩码在 softmax 之前把后面的键的分数设为 −∞（代价为 O(n²)）。"
+                .to_string(),
+            AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
+                "{}：可以做成因果的，且仍为 O(n)：查询 t 只读取累加和 \
+                 S_t = Σ_(j≤t) φ(k_j) v_jᵀ 与 z_t = Σ_(j≤t) φ(k_j)，即一个 RNN（见上方的逐步演示）。",
+                kind.name()
+            ),
+            AttentionKind::Efficient => "高效注意力：不能做成因果的：它一次性在所有位置上对键归一化，\
+                 因此只能施加填充掩码；K 的 softmax 沿序列轴进行，每个键的权重都依赖后面的键。"
+                .to_string(),
+            AttentionKind::Linformer => "Linformer：不能做成因果的：它把所有位置混合成 k 个投影后的键，\
+                 因此任何键都无法被屏蔽；每个投影后的键 E K 都混合了所有位置，包括后面的位置。"
+                .to_string(),
+        },
+    }
+}
+
+/// Whether `kind` can be made causal ([`causality`] says how or why not).
+pub fn can_be_causal(kind: AttentionKind) -> bool {
+    !matches!(kind, AttentionKind::Efficient | AttentionKind::Linformer)
+}
+
+fn causality_en(kind: AttentionKind) -> String {
+    match kind {
+        AttentionKind::Softmax => {
+            "softmax: can be made causal: the mask sets the logits of later keys \
+                                   to −∞ before the softmax (at O(n²) cost)."
+                .to_string()
+        }
+        AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
+            "{}: can be made causal and stays O(n): query t reads only the running sums \
+             S_t = Σ_(j≤t) φ(k_j) v_jᵀ and z_t = Σ_(j≤t) φ(k_j), an RNN (stepped through in the panel above).",
+            kind.name()
+        ),
+        AttentionKind::Efficient => format!(
+            "efficient: cannot be made causal: {}; the softmax of K runs over the sequence axis, \
+             so every key's weights depend on later keys.",
+            kind.mask_limitation()
+        ),
+        AttentionKind::Linformer => format!(
+            "linformer: cannot be made causal: {}; each projected key E K is a mix of every \
+             position, including later ones.",
+            kind.mask_limitation()
+        ),
+    }
+}
+
+fn head_input(problem: &Problem, head: usize) -> Result<&HeadInput, LinearLabError> {
+    problem.heads().get(head).ok_or_else(|| {
+        LinearLabError::Core(CoreError::IndexOutOfRange {
+            field: "head",
+            index: head,
+            len: problem.heads().len(),
+        })
+    })
+}
+
+fn feature_map(kind: AttentionKind) -> Result<FeatureMap, LinearLabError> {
+    kind.feature_map().ok_or(LinearLabError::NotKernel(kind))
+}
+
+/// One head of `kind` on the head's Q, K, V with `mask`, computed by the core.
+fn run(
+    input: &HeadInput,
+    kind: AttentionKind,
+    mask: MaskSpec,
+    temperature: f32,
+) -> Result<HeadResult, CoreError> {
+    let spec = AttentionSpec {
+        score: ScoreFunction::ScaledDot,
+        temperature,
+        attention: kind,
+        mask,
+    };
+    let mut head = HeadInput::new(input.q.clone(), input.k.clone(), input.v.clone());
+    head.linformer = input.linformer.clone();
+    Problem::new(vec![head], spec, None)?.compute_head(0)
+}
+
+fn labels(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+fn values(a: &Array2<f32>) -> Vec<f32> {
+    a.iter().copied().collect()
+}
+
+/// A signed matrix on a diverging scale (white = 0).
+fn signed(
+    title: impl Into<String>,
+    (rows, cols): (Vec<String>, Vec<String>),
+    a: &Array2<f32>,
+    value: &str,
+    axes: (&str, &str),
+    lang: Lang,
+) -> Result<Heatmap, HeatmapError> {
+    Ok(Heatmap::difference(title, rows, cols, values(a))?
+        .with_words(plot_words(lang))
+        .with_value_label(value)
+        .with_axis_titles(axes.0, axes.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attnlab_lab::compute::Pipeline;
+    use attnlab_lab::state::{LabState, Mode};
+
+    fn problem_of(state: &LabState, index: usize) -> Problem {
+        Pipeline::new(state).variant(index).unwrap().problem
+    }
+
+    #[test]
+    fn cross_attention_compares_but_does_not_recur() {
+        let mut state = LabState::default();
+        state.set_mode(Mode::Cross);
+        let p = problem_of(&state, 0);
+        let c = kernel_comparison(&p, 0, AttentionKind::Taylor).unwrap();
+        assert_eq!(c.linear.weights.dim(), (4, 6));
+        let e = rnn_trace(&p, 0, AttentionKind::Taylor).unwrap_err();
+        assert!(e.sentence().contains("cross-attention"));
+        assert!(e.sentence_in(Lang::Zh).contains("交叉注意力"));
+        let l = linformer_view(&state.model, &p, 0, 3).unwrap();
+        assert_eq!((l.e.dim(), l.weights.dim()), ((3, 6), (4, 3)));
+    }
+
+    #[test]
+    fn causality_statements() {
+        let en = Lang::En;
+        assert!(causality(AttentionKind::Linformer, en).contains("cannot be made causal"));
+        assert!(causality(AttentionKind::Linformer, en).contains("k projected keys"));
+        assert!(causality(AttentionKind::Efficient, en).contains("cannot be made causal"));
+        assert!(causality(AttentionKind::Elu1, en).contains("can be made causal and stays O(n)"));
+        for kind in AttentionKind::ALL {
+            let zh = causality(kind, Lang::Zh);
+            assert!(
+                zh.contains("可以做成因果的") || zh.contains("不能做成因果的"),
+                "{zh}"
+            );
+        }
+        assert_eq!(default_kernel(AttentionKind::Softmax), AttentionKind::Elu1);
+        assert_eq!(default_kernel(AttentionKind::Taylor), AttentionKind::Taylor);
+    }
+}
+
+/// What the page's tests share: a variant's problem, and a sentence longer than the φ
+/// width.
+#[cfg(test)]
+mod test_support {
+    use attnlab_core::attention::Problem;
+
+    use attnlab_lab::compute::Pipeline;
+    use attnlab_lab::state::LabState;
+
+    /// Variant `index`'s problem in `state`.
+    pub fn problem_of(state: &LabState, index: usize) -> Problem {
+        Pipeline::new(state).variant(index).unwrap().problem
+    }
+
+    /// A 25-token sentence: longer than the φ width 16 of the default heads.
+    pub fn long_state() -> LabState {
+        LabState {
+            text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi \
+                   omicron pi rho sigma tau upsilon phi chi psi omega zero"
+                .into(),
+            ..LabState::default()
+        }
+    }
+}

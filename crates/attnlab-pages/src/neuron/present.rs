@@ -1,0 +1,241 @@
+//! The neuron view as the page shows it: strips of coloured cells (one per dimension),
+//! the steps from the sum to the weight in words, and the row's keys side by side.
+
+use attnlab_plot::{ColorScale, RGBColor, ValueRange, number};
+
+use super::{Form, Neuron, Normalisation, Order};
+use attnlab_i18n::{Lang, Tr};
+
+/// One vector as a strip of cells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Strip {
+    /// Its name, e.g. `"q_i ⊙ k_j"`.
+    pub name: String,
+    /// A short id for tests and styling: `q`, `k`, `left`, `right`, `product`.
+    pub id: &'static str,
+    /// `(dimension, value, colour)` in the order asked for.
+    pub cells: Vec<(usize, f32, RGBColor)>,
+}
+
+/// One key of the row, beside the selected one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowEntry {
+    /// The key's index.
+    pub key: usize,
+    /// Its label.
+    pub label: String,
+    /// Its raw score.
+    pub score: f32,
+    /// Its weight.
+    pub weight: f32,
+    /// Whether the mask allows it.
+    pub allowed: bool,
+    /// Whether it is the selected key.
+    pub selected: bool,
+}
+
+fn strip(name: String, id: &'static str, values: &[f32], order: &[usize]) -> Strip {
+    // Diverging colours around 0, each strip on its own symmetric range.
+    let top = values.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let range = ValueRange::symmetric(top);
+    Strip {
+        name,
+        id,
+        cells: order
+            .iter()
+            .filter_map(|&d| {
+                let v = *values.get(d)?;
+                Some((d, v, ColorScale::Diverging.at(range.normalise(v))))
+            })
+            .collect(),
+    }
+}
+
+impl Neuron {
+    /// The strips in `order`: `q_i`, `k_j`, the two factors when they are not `q_i` and
+    /// `k_j` themselves (general, additive, cosine, kernels, efficient), and their
+    /// product. The additive factors have `d_a` dimensions, not `d_k`: `q_i` and `k_j`
+    /// then keep their own order.
+    pub fn strips(&self, order: Order) -> Vec<Strip> {
+        let by = self.order(order);
+        let plain: Vec<usize> = (0..self.q.len()).collect();
+        let qk_order = if self.q.len() == self.products.len() {
+            &by
+        } else {
+            &plain
+        };
+        let (l, r) = (self.form.left_name(), self.form.right_name());
+        let k_name = if self.projected_keys {
+            "k'_j = (E K)_j"
+        } else {
+            "k_j"
+        };
+        let mut out = vec![
+            strip("q_i".into(), "q", &self.q, qk_order),
+            strip(k_name.into(), "k", &self.k, qk_order),
+        ];
+        if l != "q_i" {
+            out.push(strip(l.into(), "left", &self.left, &by));
+        }
+        if r != "k_j" {
+            out.push(strip(r.into(), "right", &self.right, &by));
+        }
+        out.push(strip(
+            format!("{l} \u{2299} {r}"),
+            "product",
+            &self.products,
+            &by,
+        ));
+        out
+    }
+
+    /// From the sum to the weight, one sentence per step, in `lang`.
+    pub fn steps(&self, lang: Lang) -> Vec<String> {
+        let f = |v: f32| number::full(v);
+        let (n, sum_name, sum) = (self.products.len(), self.form.sum_name(lang), f(self.sum));
+        let mut lines = vec![match lang {
+            Lang::En => format!("Sum over the {n} dimensions: {sum_name} = {sum}"),
+            Lang::Zh => format!("对 {n} 个维度求和：{sum_name} = {sum}"),
+        }];
+        if let Form::Cosine { q_norm, k_norm } = self.form {
+            let (q, k) = (f(q_norm), f(k_norm));
+            lines.push(match lang {
+                Lang::En => format!(
+                    "Cosine: each vector was divided by its norm first, \u{2016}q_i\u{2016} = {q}, \u{2016}k_j\u{2016} = {k} (a zero vector scores 0)."
+                ),
+                Lang::Zh => format!(
+                    "余弦：每个向量先除以它的范数，\u{2016}q_i\u{2016} = {q}，\u{2016}k_j\u{2016} = {k}（零向量得分为 0）。"
+                ),
+            });
+        }
+        let allows = Tr::new("The mask allows this cell.", "掩码允许这个单元格。");
+        match &self.normalisation {
+            Normalisation::Softmax {
+                scale,
+                temperature,
+                logits,
+            } => {
+                if *scale != 1.0 {
+                    let (s, v) = (f(*scale), f(self.sum * scale));
+                    lines.push(match lang {
+                        Lang::En => format!("Scaled by 1/\u{221a}d_k = {s}: {v}"),
+                        Lang::Zh => format!("乘以 1/\u{221a}d_k = {s}：{v}"),
+                    });
+                }
+                let (t, logit) = (f(*temperature), f(logits[self.key]));
+                lines.push(match lang {
+                    Lang::En => format!("Divided by the temperature \u{3c4} = {t}: logit {logit}"),
+                    Lang::Zh => format!("除以温度 \u{3c4} = {t}：logit {logit}"),
+                });
+                lines.push(if self.is_allowed() {
+                    allows.get(lang).to_string()
+                } else {
+                    Tr::new(
+                        "The mask blocks this cell: its logit counts as \u{2212}\u{221e}, its weight is 0.",
+                        "掩码屏蔽了这个单元格：它的 logit 记为 \u{2212}\u{221e}，权重为 0。",
+                    )
+                    .get(lang)
+                    .to_string()
+                });
+                let allowed = self.allowed.iter().filter(|a| **a).count();
+                let w = f(self.weight);
+                lines.push(match lang {
+                    Lang::En => format!(
+                        "Softmax over the row's {allowed} allowed keys: weight \u{3b1} = {w}"
+                    ),
+                    Lang::Zh => {
+                        format!("对该行 {allowed} 个允许的键做 softmax：权重 \u{3b1} = {w}")
+                    }
+                });
+            }
+            Normalisation::Kernel { normaliser } => {
+                lines.push(if self.is_allowed() {
+                    allows.get(lang).to_string()
+                } else {
+                    Tr::new(
+                        "The mask blocks this cell: its similarity does not count, its weight is 0.",
+                        "掩码屏蔽了这个单元格：它的相似度不计入，权重为 0。",
+                    )
+                    .get(lang)
+                    .to_string()
+                });
+                let (z, w) = (f(*normaliser), f(self.weight));
+                lines.push(match lang {
+                    Lang::En => format!(
+                        "Divided by the row normaliser \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {z}: weight \u{3b1} = {w}"
+                    ),
+                    Lang::Zh => format!(
+                        "除以该行的归一化因子 \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {z}：权重 \u{3b1} = {w}"
+                    ),
+                });
+            }
+            Normalisation::None => {
+                let w = f(self.weight);
+                lines.push(match lang {
+                    Lang::En => format!(
+                        "Efficient attention normalised q_i over its features and every key feature over the positions: the sum is the weight \u{3b1} = {w}"
+                    ),
+                    Lang::Zh => format!(
+                        "高效注意力把 q_i 在其特征上归一化，把每个键特征在各位置上归一化：和就是权重 \u{3b1} = {w}"
+                    ),
+                });
+            }
+        }
+        lines
+    }
+
+    /// Every key of the row with its score and weight, labelled by `keys`.
+    pub fn row(&self, keys: &[String]) -> Vec<RowEntry> {
+        (0..self.row_weights.len())
+            .map(|j| RowEntry {
+                key: j,
+                label: keys.get(j).cloned().unwrap_or_else(|| format!("k'{j}")),
+                score: self.row_scores[j],
+                weight: self.row_weights[j],
+                allowed: self.allowed[j],
+                selected: j == self.key,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::neuron::{Order, neuron};
+    use attnlab_core::score::ScoreFunction;
+    use attnlab_i18n::Lang;
+    use attnlab_lab::compute::Pipeline;
+    use attnlab_lab::state::LabState;
+
+    #[test]
+    fn strips_steps_and_row_for_the_page() {
+        let mut state = LabState::default();
+        state.variants[0].score = ScoreFunction::Additive;
+        state.variants[0].masks.causal = true;
+        let run = Pipeline::new(&state).variant(0).unwrap();
+        let view = neuron(&run.problem, 0, 7, 1).unwrap();
+        let strips = view.strips(Order::Magnitude);
+        let ids: Vec<_> = strips.iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["q", "k", "left", "right", "product"]);
+        let product = &strips[4];
+        assert_eq!(product.name, "tanh(W q_i + U k_j) \u{2299} v");
+        assert!(product.cells[0].1.abs() >= product.cells[1].1.abs());
+        // q keeps its own order: d_a differs from d_k here? Either way every dimension
+        // is there once.
+        assert_eq!(strips[0].cells.len(), 16);
+        let steps = view.steps(Lang::En);
+        assert!(steps[0].starts_with("Sum over the"), "{steps:?}");
+        assert!(steps.last().unwrap().contains("weight \u{3b1} ="));
+        let keys: Vec<String> = (0..11).map(|j| format!("t{j}")).collect();
+        let row = view.row(&keys);
+        assert_eq!(row.len(), 11);
+        assert!(row[1].selected && row[1].allowed && !row[8].allowed);
+        let blocked = neuron(&run.problem, 0, 2, 5).unwrap();
+        assert!(
+            blocked
+                .steps(Lang::En)
+                .iter()
+                .any(|s| s.contains("blocks this cell"))
+        );
+    }
+}

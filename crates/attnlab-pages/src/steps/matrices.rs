@@ -1,0 +1,513 @@
+//! The stages' matrices, computed by the core's own functions on the variant's validated
+//! [`Problem`], for one head and one query.
+
+use attnlab_core::CoreError;
+use attnlab_core::attention::{HeadResult, Problem};
+use attnlab_core::linear;
+use attnlab_core::mask::Mask;
+use attnlab_core::model::{Encoded, Projection};
+use attnlab_core::score::{self, ScoreFunction, ScoreParams};
+use attnlab_core::softmax;
+use attnlab_core::streaming::Causality;
+use ndarray::{Array2, ArrayRef2};
+
+use super::formula::{self, LinformerInput, Qkv, Side};
+use super::stages::{self as meta, Axis, Family, Keys, Query, Stage, StageKind};
+use attnlab_i18n::Lang;
+use attnlab_lab::compute::{self, LabError};
+use attnlab_lab::state::{Mode, ModelConfig, Variant};
+
+/// What the stages are computed from: the state's model and variant, the queries'
+/// encoded input, the variant's problem, and the token labels.
+#[derive(Debug, Clone, Copy)]
+pub struct StepsInput<'a> {
+    /// The model settings (positions, projections, `d_k`).
+    pub model: &'a ModelConfig,
+    /// The variant walked through.
+    pub variant: &'a Variant,
+    /// Self-attention or cross-attention (keys from the source).
+    pub mode: Mode,
+    /// The queries' word vectors, positions and `X`; `None` for brought tensors, whose
+    /// stages start at `Q`, `K`, `V`.
+    pub encoded: Option<&'a Encoded>,
+    /// The variant's validated problem.
+    pub problem: &'a Problem,
+    /// The query token labels.
+    pub queries: &'a [String],
+    /// The key token labels (the tokens themselves, also for Linformer: the stages
+    /// label its projected keys).
+    pub keys: &'a [String],
+}
+
+fn finite(a: &Array2<f32>, what: &'static str) -> Result<(), LabError> {
+    if a.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(LabError::Core(CoreError::Overflow { head: 0, what }))
+    }
+}
+
+/// The stages under construction: each one's name, axes, labels, colouring and
+/// highlighted row follow from its kind, the family and the query.
+struct Builder<'a> {
+    family: Family,
+    lang: Lang,
+    queries: &'a [String],
+    keys: &'a [String],
+    query: Option<Query>,
+    stages: Vec<Stage>,
+}
+
+impl Builder<'_> {
+    fn labels(&self, axis: Axis, count: usize) -> Vec<String> {
+        match axis {
+            Axis::QueryTokens => self.queries.to_vec(),
+            Axis::KeyTokens => self.keys.to_vec(),
+            Axis::ProjectedKeys => (0..count).map(|j| format!("k'{j}")).collect(),
+            Axis::Dimensions | Axis::Features => (0..count).map(|i| i.to_string()).collect(),
+        }
+    }
+
+    fn push(&mut self, kind: StageKind, values: Array2<f32>, formula: String, note: String) {
+        let (row_axis, col_axis) = kind.axes(self.family);
+        let highlight = match row_axis {
+            Axis::QueryTokens => self.query.as_ref().map(|q| q.index),
+            _ => None,
+        };
+        self.stages.push(Stage {
+            kind,
+            name: kind.name(self.family, self.lang),
+            row_axis,
+            col_axis,
+            rows: self.labels(row_axis, values.nrows()),
+            cols: self.labels(col_axis, values.ncols()),
+            values,
+            blocked: None,
+            coloured: kind.coloured(self.family),
+            query: self.query.clone(),
+            highlight,
+            formula,
+            note,
+        });
+    }
+
+    /// Marks the cells `allowed` does not allow as blocked in the last stage.
+    fn block(&mut self, allowed: &ArrayRef2<bool>) {
+        if let Some(last) = self.stages.last_mut() {
+            last.blocked = Some(allowed.mapv(|a| !a));
+        }
+    }
+}
+
+/// The stages of head `head` of the input's variant for query token `query`: its row is
+/// highlighted where the rows are the queries, and the formulas name it (a query past
+/// the last is neither highlighted nor named).
+///
+/// The stages are [`Family::stages`] of the variant's attention kind. Softmax: X, Q, K,
+/// V, raw scores, scaled, masked, softmax, weights · V, concat · W^O. Linformer: X, Q, K,
+/// V, K' = E K, V' = F V, raw scores, scaled, softmax, weights · V', concat · W^O. Kernel
+/// variants (elu1, relu, taylor): X, Q, K, V, φ(Q), φ(K), similarities, implied Â,
+/// output, concat · W^O. Efficient: X, Q, K, V, softmax_row(Q), softmax_col(K), implied
+/// Â, output, concat · W^O.
+///
+/// Names and notes are in `lang`; the formulas are the same in every language.
+pub fn steps(
+    input: &StepsInput<'_>,
+    head: usize,
+    query: usize,
+    lang: Lang,
+) -> Result<Vec<Stage>, LabError> {
+    let problem = input.problem;
+    let heads = compute::compute_heads(problem)?;
+    let result: &HeadResult = heads.get(head).ok_or_else(|| {
+        LabError::Core(CoreError::InvalidSetting {
+            field: "head",
+            reason: format!(
+                "there are {} heads, numbered from 0, so there is no head {head}",
+                heads.len()
+            ),
+            reason_zh: format!(
+                "共有 {} 个头，从 0 开始编号，所以没有头 {head}",
+                heads.len()
+            ),
+        })
+    })?;
+    let hin = &problem.heads()[head];
+    let spec = problem.spec();
+    let family = Family::of(spec.attention);
+    let n = hin.q.nrows();
+    let m = hin.k.nrows();
+    let d_k = hin.q.ncols();
+    let query = input
+        .queries
+        .get(query)
+        .filter(|_| query < n)
+        .map(|token| Query {
+            index: query,
+            token: token.clone(),
+        });
+    let mut b = Builder {
+        family,
+        lang,
+        queries: input.queries,
+        keys: input.keys,
+        query,
+        stages: Vec::new(),
+    };
+    // W^O is there when the heads are projected (or brought with one).
+    let projection = match problem.w_o() {
+        Some(_) => Projection::Seeded,
+        None => Projection::Identity,
+    };
+
+    if let Some(encoded) = input.encoded {
+        // X.
+        b.push(
+            StageKind::Input,
+            encoded.x.clone(),
+            formula::input(input.model, b.query.as_ref()),
+            meta::input_note(input.model, input.mode, lang),
+        );
+        // Q, K, V.
+        b.push(
+            StageKind::Queries,
+            hin.q.clone(),
+            formula::projection(Qkv::Queries, head, input.mode, input.model.projection),
+            match lang {
+                Lang::En => format!(
+                    "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
+                ),
+                Lang::Zh => format!(
+                    "每个查询词元在 X 中的行乘以头 {head} 的 W^Q：{n} 个查询，宽度 d_k = {d_k}。"
+                ),
+            },
+        );
+        b.push(
+            StageKind::Keys,
+            hin.k.clone(),
+            formula::projection(Qkv::Keys, head, input.mode, input.model.projection),
+            match (input.mode, lang) {
+                (Mode::Cross, Lang::En) => {
+                    format!("Keys come from the source sentence: {m} keys of width {d_k}.")
+                }
+                (Mode::Cross, Lang::Zh) => {
+                    format!("键来自源句：{m} 个键，宽度 {d_k}。")
+                }
+                (Mode::SelfAttention, Lang::En) => {
+                    format!("The same tokens, projected with W^K: {m} keys of width {d_k}.")
+                }
+                (Mode::SelfAttention, Lang::Zh) => {
+                    format!("同样的词元，用 W^K 投影：{m} 个键，宽度 {d_k}。")
+                }
+            },
+        );
+        b.push(
+            StageKind::Values,
+            hin.v.clone(),
+            formula::projection(Qkv::Values, head, input.mode, input.model.projection),
+            lang.pick(
+                "The values are what the weights will mix, one row per key.",
+                "值是权重将要混合的内容，每个键一行。",
+            )
+            .to_string(),
+        );
+    } else {
+        let d_v = hin.v.ncols();
+        for (kind, which, note) in [
+            (
+                StageKind::Queries,
+                Qkv::Queries,
+                match lang {
+                    Lang::En => {
+                        format!("Head {head}'s queries as brought: {n} rows of width d_k = {d_k}.")
+                    }
+                    Lang::Zh => format!("导入的头 {head} 的查询：{n} 行，宽度 d_k = {d_k}。"),
+                },
+            ),
+            (
+                StageKind::Keys,
+                Qkv::Keys,
+                match lang {
+                    Lang::En => {
+                        format!("Head {head}'s keys as brought: {m} rows of width d_k = {d_k}.")
+                    }
+                    Lang::Zh => format!("导入的头 {head} 的键：{m} 行，宽度 d_k = {d_k}。"),
+                },
+            ),
+            (
+                StageKind::Values,
+                Qkv::Values,
+                match lang {
+                    Lang::En => format!(
+                        "Head {head}'s values as brought: {m} rows of width d_v = {d_v}, what the weights will mix."
+                    ),
+                    Lang::Zh => format!(
+                        "导入的头 {head} 的值：{m} 行，宽度 d_v = {d_v}，即权重将要混合的内容。"
+                    ),
+                },
+            ),
+        ] {
+            let values = match which {
+                Qkv::Queries => hin.q.clone(),
+                Qkv::Keys => hin.k.clone(),
+                Qkv::Values => hin.v.clone(),
+            };
+            b.push(kind, values, formula::brought(which, head), note);
+        }
+    }
+
+    let mask = problem.mask();
+    match family {
+        Family::Softmax | Family::Linformer => {
+            let keys_of = family.keys();
+            let (keys, values) = match keys_of {
+                Keys::Projected => {
+                    let lin = hin.linformer.as_ref().expect("a validated Linformer head");
+                    let kp = lin.e.dot(&hin.k).as_standard_layout().into_owned();
+                    let vp = lin.f.dot(&hin.v).as_standard_layout().into_owned();
+                    let k = lin.e.nrows();
+                    b.push(
+                        StageKind::ProjectedKeys,
+                        kp.clone(),
+                        formula::linformer_projection(LinformerInput::Keys, k, m),
+                        match lang {
+                            Lang::En => format!(
+                                "Linformer mixes the {m} keys into k = {k} projected keys with a seeded E (k×m)."
+                            ),
+                            Lang::Zh => format!(
+                                "Linformer 用按种子生成的 E（k×m）把 {m} 个键混合成 k = {k} 个投影后的键。"
+                            ),
+                        },
+                    );
+                    b.push(
+                        StageKind::ProjectedValues,
+                        vp.clone(),
+                        formula::linformer_projection(LinformerInput::Values, k, m),
+                        match lang {
+                            Lang::En => {
+                                format!("The values are mixed the same way with F (k×m): {k} rows.")
+                            }
+                            Lang::Zh => format!("值以同样的方式用 F（k×m）混合：{k} 行。"),
+                        },
+                    );
+                    (kp, vp)
+                }
+                Keys::Tokens => (hin.k.clone(), hin.v.clone()),
+            };
+            // Raw scores: the score function before any scaling. For the scaled dot
+            // product that is the plain dot product; the scaling is the next stage.
+            // Linformer scores with the scaled dot product against the projected keys.
+            let (score_fn, score_params) = match keys_of {
+                Keys::Projected => (ScoreFunction::ScaledDot, &ScoreParams::None),
+                Keys::Tokens => (spec.score, &hin.score_params),
+            };
+            let (raw_fn, raw_params) = match score_fn {
+                ScoreFunction::ScaledDot => (ScoreFunction::Dot, &ScoreParams::None),
+                f => (f, score_params),
+            };
+            let raw = score::scores(raw_fn, &hin.q, &keys, raw_params);
+            finite(&raw, "scores")?;
+            b.push(
+                StageKind::Scores,
+                raw,
+                formula::scores(score_fn, keys_of),
+                meta::score_note(score_fn, keys_of, lang),
+            );
+            // Logits exactly as the core forms them: the score function, then ÷ τ (times
+            // 1/τ, inside the softmax).
+            let scored = score::scores(score_fn, &hin.q, &keys, score_params);
+            let scale = 1.0 / spec.temperature;
+            let logits = scored.mapv(|s| s * scale);
+            finite(&logits, "logits (score / temperature)")?;
+            b.push(
+                StageKind::Scaled,
+                logits.clone(),
+                formula::scaled(score_fn, d_k, spec.temperature),
+                meta::scaled_note(score_fn, d_k, spec.temperature, lang),
+            );
+            let weights = match keys_of {
+                Keys::Projected => {
+                    softmax::softmax_masked_scaled(&scored, scale, &Mask::full(n, keys.nrows()))
+                }
+                Keys::Tokens => {
+                    b.push(
+                        StageKind::Masked,
+                        logits.clone(),
+                        formula::masked(input.variant),
+                        meta::masked_note(input.variant, mask.empty_rows().len(), lang),
+                    );
+                    b.block(mask.allowed());
+                    softmax::softmax_masked_scaled(&scored, scale, mask)
+                }
+            };
+            b.push(
+                StageKind::Softmax,
+                weights.clone(),
+                formula::softmax(),
+                lang.pick(
+                    "Each row becomes a probability distribution over the keys: it sums to 1 \
+                     (a row with no allowed key is all zeros).",
+                    "每一行变成键上的概率分布：和为 1（没有允许的键的行全为 0）。",
+                )
+                .to_string(),
+            );
+            if keys_of == Keys::Tokens {
+                b.block(mask.allowed());
+            }
+            b.push(
+                StageKind::HeadOutput,
+                linear::weights_times_values(&weights, &values),
+                formula::head_output(head, keys_of),
+                lang.pick(
+                    "Each query's output is the weighted mean of the value rows.",
+                    "每个查询的输出是各值行的加权平均。",
+                )
+                .to_string(),
+            );
+        }
+        Family::Kernel(map) => {
+            let phi_q = map.features(&hin.q);
+            let phi_k = map.features(&hin.k);
+            finite(&phi_q, "feature maps φ(q)")?;
+            finite(&phi_k, "feature maps φ(k)")?;
+            let sim = linear::kernel_similarity(&phi_q, &phi_k, mask);
+            b.push(
+                StageKind::FeatureQueries,
+                phi_q,
+                formula::feature_map(map, Side::Queries),
+                meta::feature_note(map, lang),
+            );
+            b.push(
+                StageKind::FeatureKeys,
+                phi_k,
+                formula::feature_map(map, Side::Keys),
+                lang.pick(
+                    "The same map on every key: all entries are ≥ 0, so every similarity is ≥ 0.",
+                    "对每个键做同样的映射：所有元素都 ≥ 0，因此每个相似度都 ≥ 0。",
+                )
+                .to_string(),
+            );
+            finite(&sim, "similarities φ(q)ᵀφ(k)")?;
+            let implied = linear::implied_from_similarity(&sim);
+            b.push(
+                StageKind::Similarity,
+                sim,
+                formula::similarity(input.variant),
+                lang.pick(
+                    "Shown for teaching only: linear attention never builds this n×m matrix \
+                     to compute its output.",
+                    "仅为教学而显示：线性注意力计算输出时从不构造这个 n×m 矩阵。",
+                )
+                .to_string(),
+            );
+            b.block(mask.allowed());
+            b.push(
+                StageKind::Implied,
+                implied,
+                formula::implied(),
+                lang.pick(
+                    "Each row of similarities divided by its sum (+ ε = 10⁻⁶): the weights the \
+                     O(n) computation applies without forming them.",
+                    "每行相似度除以该行之和（+ ε = 10⁻⁶）：O(n) 计算在不显式构造的情况下所用的权重。",
+                )
+                .to_string(),
+            );
+            b.block(mask.allowed());
+            let causality = if input.variant.masks.causal {
+                Causality::Causal
+            } else {
+                Causality::Full
+            };
+            b.push(
+                StageKind::HeadOutput,
+                result.output.clone(),
+                formula::linear_output(head, causality),
+                meta::linear_output_note(result.computation, lang),
+            );
+        }
+        Family::Efficient => {
+            let keep = spec.mask.key_allowed(m);
+            b.push(
+                StageKind::FeatureQueries,
+                linear::softmax_rows(&hin.q),
+                formula::efficient_map(Side::Queries),
+                lang.pick(
+                    "Each query row is normalised over its d_k features (rows sum to 1).",
+                    "每个查询行在其 d_k 个特征上归一化（每行和为 1）。",
+                )
+                .to_string(),
+            );
+            b.push(
+                StageKind::FeatureKeys,
+                linear::softmax_columns(&hin.k, &keep),
+                formula::efficient_map(Side::Keys),
+                lang.pick(
+                    "Each key feature column is normalised over the positions (columns sum to 1; \
+                     padding keys get 0).",
+                    "键的每个特征列在各位置上归一化（每列和为 1；填充键为 0）。",
+                )
+                .to_string(),
+            );
+            b.push(
+                StageKind::Implied,
+                result.weights.to_owned(),
+                formula::efficient_implied(),
+                lang.pick(
+                    "Shown for teaching only: the output is computed as φ(Q)(φ(K)ᵀV) in O(n).",
+                    "仅为教学而显示：输出以 O(n) 按 φ(Q)(φ(K)ᵀV) 计算。",
+                )
+                .to_string(),
+            );
+            b.block(result.mask.allowed());
+            b.push(
+                StageKind::HeadOutput,
+                result.output.clone(),
+                formula::efficient_output(head),
+                lang.pick(
+                    "Efficient attention: d_k×d_v context first, then each query reads it.",
+                    "高效注意力：先算出 d_k×d_v 的上下文，再由每个查询读取。",
+                )
+                .to_string(),
+            );
+        }
+    }
+
+    // Concat · W^O: the core's own combination of every head.
+    let output = problem.combine(&heads)?;
+    let h = heads.len();
+    let note = match (lang, projection) {
+        (Lang::En, Projection::Seeded) => format!(
+            "The {h} heads' outputs side by side, times W^O: the layer's output, one row per query."
+        ),
+        (Lang::En, Projection::Identity) => {
+            format!("The {h} heads' outputs side by side: the layer's output, one row per query.")
+        }
+        (Lang::Zh, Projection::Seeded) => {
+            format!("{h} 个头的输出并排拼接，再乘以 W^O：这一层的输出，每个查询一行。")
+        }
+        (Lang::Zh, Projection::Identity) => {
+            format!("{h} 个头的输出并排拼接：这一层的输出，每个查询一行。")
+        }
+    };
+    b.push(
+        StageKind::Output,
+        output,
+        formula::output(heads.len(), projection),
+        note,
+    );
+    debug_assert_eq!(
+        b.stages.iter().map(|s| s.kind).collect::<Vec<_>>(),
+        family
+            .stages()
+            .iter()
+            .filter(|&&k| input.encoded.is_some() || k != StageKind::Input)
+            .copied()
+            .collect::<Vec<_>>(),
+        "the stages built are the family's list"
+    );
+    Ok(b.stages)
+}
+
+#[cfg(test)]
+#[path = "matrices_tests.rs"]
+mod tests;
