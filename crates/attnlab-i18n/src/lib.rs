@@ -7,6 +7,14 @@
 //! English and its Chinese side by side, so one cannot be written without the other. A
 //! text with values in it is a function of the language whose `match` names every
 //! language, so a missing translation does not compile. The command line speaks English.
+//!
+//! The message catalogue ([`msg`]) holds the sentences in Fluent files, one per area and
+//! language (`locales/en/core.ftl`, `locales/zh/core.ftl`, …), compiled by `build.rs`
+//! into plain Rust: a fixed message is a [`Tr`] constant (`msg::core::NO_HEADS`), a
+//! message with variables a struct of its variables whose `say(lang)` formats it
+//! (`msg::core::NonFinite { row: &2, col: &0 }.say(lang)`). The build fails when the
+//! languages disagree (a file, an id or a message's variables in one and not in the
+//! other); docs/dev/i18n.md says why it is built this way.
 
 #![deny(missing_docs)]
 
@@ -14,6 +22,25 @@ use std::fmt;
 
 pub mod said;
 pub use said::Said;
+
+/// The message catalogue, one module per area (`locales/<lang>/<area>.ftl`), generated
+/// by `build.rs`.
+pub mod msg {
+    include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
+}
+
+#[cfg(test)]
+mod catalogue_tests;
+
+/// The plural category of the count `n` in `lang`, as the catalogue's select
+/// expressions name it: English says `one` of 1 and `other` of any other count;
+/// Chinese has one form, `other`.
+pub fn plural(lang: Lang, n: usize) -> &'static str {
+    match lang {
+        Lang::En if n == 1 => "one",
+        _ => "other",
+    }
+}
 
 /// A language of the app.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -1,0 +1,27 @@
+# The lab's sentences (attnlab-lab).
+
+## An error of the core for a student (explain.rs): what failed, the reason, the path.
+
+explained = { $what }: { $reason } ({ $path }).
+explain-settings = These settings cannot be used
+explain-overflow = The numbers grew too large to compute
+explain-attention = The attention could not be computed
+
+## The attention kinds for people, and the masks each cannot apply.
+
+kind-softmax = softmax attention
+kind-elu1 = elu+1 linear attention
+kind-relu = ReLU linear attention
+kind-taylor = Taylor linear attention
+kind-efficient = efficient attention
+mask-limitation-efficient = efficient attention normalises keys over all positions at once, so only padding can be applied
+mask-limitation-linformer = Linformer mixes all positions into k projected keys, so no key can be masked and it cannot be made causal
+mask-limitation-none = every mask is supported
+
+## Why a figure cannot be built (attnlab-plot's HeatmapError; its English is its Display).
+
+heatmap-shape = { $field } has { $got } entries, expected { $expected }
+heatmap-non-finite = the value at row { $row }, column { $col } is not a finite number
+heatmap-row-out-of-range = empty row { $row } is out of range (there are { $rows } rows)
+heatmap-non-finite-row-value = { $field } of row { $row } is not a finite number
+heatmap-shape-mismatch = cannot compare a { $a_rows }×{ $a_cols } matrix with a { $b_rows }×{ $b_cols } one

@@ -1,0 +1,27 @@
+# 实验室的句子（attnlab-lab）。
+
+## 给学生看的核心错误（explain.rs）：什么失败了、原因、路径。
+
+explained = { $what }：{ $reason }（{ $path }）。
+explain-settings = 这些设置无法使用
+explain-overflow = 数值过大，无法计算
+explain-attention = 无法计算注意力
+
+## 注意力的种类，以及每种无法应用的掩码。
+
+kind-softmax = softmax 注意力
+kind-elu1 = elu+1 线性注意力
+kind-relu = ReLU 线性注意力
+kind-taylor = Taylor 线性注意力
+kind-efficient = 高效注意力
+mask-limitation-efficient = 高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码
+mask-limitation-linformer = Linformer 把所有位置混合成 k 个投影后的键，因此不能掩码任何键，也不能做成因果的
+mask-limitation-none = 支持所有掩码
+
+## 图为何无法绘制（attnlab-plot 的 HeatmapError）。
+
+heatmap-shape = { $field } 有 { $got } 项，应有 { $expected } 项
+heatmap-non-finite = 第 { $row } 行第 { $col } 列的值不是有限数
+heatmap-row-out-of-range = 空行 { $row } 超出范围（共有 { $rows } 行）
+heatmap-non-finite-row-value = 第 { $row } 行的 { $field } 不是有限数
+heatmap-shape-mismatch = 无法比较 { $a_rows }×{ $a_cols } 的矩阵和 { $b_rows }×{ $b_cols } 的矩阵

@@ -1,0 +1,177 @@
+//! The catalogue's checks: the compiler refuses languages that disagree, the generated
+//! messages format their variables in both languages, and no Chinese message hides an
+//! English word.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::{Lang, msg};
+
+#[allow(dead_code)]
+#[path = "../build/catalogue.rs"]
+mod compiler;
+
+/// `files[lang][area]` from `(area, en, zh)` triples.
+fn files(areas: &[(&str, &str, &str)]) -> Vec<BTreeMap<String, String>> {
+    let mut en = BTreeMap::new();
+    let mut zh = BTreeMap::new();
+    for (area, e, z) in areas {
+        en.insert(area.to_string(), e.to_string());
+        zh.insert(area.to_string(), z.to_string());
+    }
+    vec![en, zh]
+}
+
+fn errors(areas: &[(&str, &str, &str)]) -> Vec<String> {
+    match compiler::check(&files(areas)) {
+        Ok(_) => Vec::new(),
+        Err(e) => e,
+    }
+}
+
+fn real() -> compiler::Catalogue {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let files = compiler::read_dir(&root).expect("the locales are readable");
+    compiler::check(&files).unwrap_or_else(|e| panic!("{}", e.join("\n")))
+}
+
+#[test]
+fn the_catalogue_is_whole_and_its_count_is_the_generated_one() {
+    let catalogue = real();
+    assert_eq!(catalogue.ids(), msg::IDS);
+    assert!(catalogue.areas.len() >= 2, "{:?}", catalogue.areas.keys());
+}
+
+#[test]
+fn an_id_missing_in_chinese_fails() {
+    let e = errors(&[("a", "one = One\ntwo = Two\n", "one = 一\n")]);
+    assert_eq!(e, ["zh/a.ftl: `two` is missing (it is in en/a.ftl)"]);
+    let e = errors(&[("a", "one = One\n", "one = 一\ntwo = 二\n")]);
+    assert_eq!(e, ["zh/a.ftl: `two` is not in en/a.ftl"]);
+    let mut only_en = files(&[("a", "one = One\n", "one = 一\n")]);
+    only_en[0].insert("b".into(), "three = Three\n".into());
+    let e = compiler::check(&only_en).unwrap_err();
+    assert_eq!(e, ["en/b.ftl has no zh/b.ftl"]);
+}
+
+#[test]
+fn variables_that_differ_between_the_languages_fail() {
+    let e = errors(&[(
+        "a",
+        "shape = { $rows }×{ $cols }\n",
+        "shape = { $rows }×{ $columns }\n",
+    )]);
+    assert_eq!(
+        e,
+        ["a.ftl: `shape` has the variables [$cols, $rows] in en but [$columns, $rows] in zh"]
+    );
+    // A variable said in one language and dropped in the other is a difference too.
+    let e = errors(&[("a", "n = { $n } heads\n", "n = 头\n")]);
+    assert_eq!(e.len(), 1, "{e:?}");
+}
+
+#[test]
+fn what_the_compiler_does_not_write_is_refused() {
+    for (source, problem) in [
+        ("-term = T\nm = { -term }\n", "terms are not supported"),
+        ("m = { NUMBER($n) }\n", "only variables"),
+        ("m = { other }\nother = O\n", "only variables"),
+        ("m = M\n    .title = T\n", "attributes are not supported"),
+        ("m = { $x\n", "cannot read"),
+        ("Bad_Id = B\n", "lowercase-with-dashes"),
+    ] {
+        let e = errors(&[("a", source, source)]);
+        assert!(e.iter().any(|e| e.contains(problem)), "{source:?}: {e:?}");
+    }
+}
+
+#[test]
+fn a_count_selects_by_number_then_by_the_plural_category() {
+    let catalogue = compiler::check(&files(&[(
+        "a",
+        "heads = { $n ->\n    [0] no head\n    [one] one head\n   *[other] { $n } heads\n}\n",
+        "heads = { $n } 个头\n",
+    )]))
+    .expect("a count in one language and shown in the other is one variable");
+    let m = &catalogue.areas["a"][0];
+    assert_eq!(m.vars["n"], compiler::VarKind::Count);
+    let code = compiler::render(&catalogue);
+    assert!(code.contains("pub n: usize"), "{code}");
+    assert!(code.contains("self.n == 0"), "{code}");
+    assert!(
+        code.contains("crate::plural(crate::Lang::En, self.n) == \"one\""),
+        "{code}"
+    );
+    assert_eq!(crate::plural(Lang::En, 1), "one");
+    assert_eq!(crate::plural(Lang::En, 2), "other");
+    assert_eq!(crate::plural(Lang::Zh, 1), "other");
+}
+
+#[test]
+fn braces_and_quotes_in_a_message_are_text() {
+    let catalogue = compiler::check(&files(&[(
+        "a",
+        "m = {\"{\"}{ $x }{\"}\"} \"quoted\"\n",
+        "m = {\"{\"}{ $x }{\"}\"}“引号”\n",
+    )]))
+    .expect("string literals are text");
+    let code = compiler::render(&catalogue);
+    assert!(
+        code.contains(r#"format!("{{{}}} \"quoted\"", self.x)"#),
+        "{code}"
+    );
+}
+
+#[test]
+fn a_message_with_variables_is_said_in_both_languages() {
+    let shape = msg::core::ShapeMismatch {
+        rows: &3,
+        cols: &5,
+        expected: &"3×4 (…)",
+    };
+    assert_eq!(shape.say(Lang::En), "has shape 3×5, expected 3×4 (…)");
+    assert_eq!(shape.say(Lang::Zh), "形状为 3×5，应为 3×4 (…)");
+    let said = shape.said();
+    assert_eq!(
+        (said.get(Lang::En), said.get(Lang::Zh)),
+        (shape.say(Lang::En).as_str(), shape.say(Lang::Zh).as_str())
+    );
+    assert_eq!(msg::core::NO_HEADS.get(Lang::Zh), "至少需要一个头");
+}
+
+#[test]
+fn no_chinese_message_holds_an_english_word_and_no_english_one_chinese() {
+    let catalogue = real();
+    let mut found = Vec::new();
+    for (area, messages) in &catalogue.areas {
+        for m in messages {
+            let zh = compiler::texts(&m.parts[1]);
+            let words = crate::check::latin_words(&zh);
+            if !words.is_empty() {
+                found.push(format!("zh/{area}.ftl `{}`: {words:?}", m.id));
+            }
+            let en = compiler::texts(&m.parts[0]);
+            if en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+                found.push(format!("en/{area}.ftl `{}` holds Chinese", m.id));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn a_variable_may_be_left_unsaid_only_where_the_comment_says_so() {
+    let unsaid = "# unsaid: $detail\nm = 配置无法读取\n";
+    assert!(errors(&[("a", "m = config: { $detail }\n", unsaid)]).is_empty());
+    let e = errors(&[("a", "m = config: { $detail }\n", "m = 配置无法读取\n")]);
+    assert_eq!(e.len(), 1, "{e:?}");
+    let e = errors(&[(
+        "a",
+        "m = config: { $detail }\n",
+        "# unsaid: $detail\nm = 配置 { $detail }\n",
+    )]);
+    assert_eq!(
+        e,
+        ["a.ftl: `m` says $detail in zh though its comment leaves it unsaid"]
+    );
+}
