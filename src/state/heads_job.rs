@@ -51,8 +51,7 @@ impl Computed {
     pub fn pending() -> Computed {
         let e = CoreError::InvalidSetting {
             field: "heads",
-            reason: "they are not computed yet".into(),
-            reason_zh: "还没有计算".into(),
+            reason: attnlab_core::Invalid::NotComputed,
         };
         Computed {
             problem: Err(e.clone()),
@@ -515,8 +514,7 @@ mod tests {
     fn an_error_is_the_heads_at_once() {
         let e = CoreError::InvalidSetting {
             field: "heads",
-            reason: "no".into(),
-            reason_zh: "不".into(),
+            reason: attnlab_core::Invalid::NotComputed,
         };
         let mut job = Job::new(Err(e.clone()), labels(0), 1, None);
         assert!(job.is_done());

@@ -6,7 +6,7 @@
 
 use ndarray::{ArcArray2, Array2, Axis, concatenate};
 
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Expected, Invalid, Needs, Result};
 pub use crate::kind::AttentionKind;
 use crate::linear;
 use crate::mask::{Mask, MaskSpec};
@@ -207,21 +207,10 @@ impl Problem {
         for (h, head) in heads.iter_mut().enumerate() {
             let hd = Some(h);
             let d_k = head.q.ncols();
-            check_shape(hd, "q", &head.q, Some(n), None, || {
-                (
-                    format!("{n} rows (as heads[0].q)"),
-                    format!("{n} 行（与 heads[0].q 相同）"),
-                )
-            })?;
-            check_shape(hd, "k", &head.k, Some(m), Some(d_k), || {
-                (
-                    format!("{m}×{d_k} ({m} rows as heads[0].k, {d_k} columns as q)"),
-                    format!("{m}×{d_k}（{m} 行，与 heads[0].k 相同；{d_k} 列，与 q 相同）"),
-                )
-            })?;
-            check_shape(hd, "v", &head.v, Some(m), None, || {
-                (format!("{m} rows (as k)"), format!("{m} 行（与 k 相同）"))
-            })?;
+            check_shape(hd, "q", &head.q, Some(n), None, Expected::QueryRows { n })?;
+            let keys = Expected::Keys { m, d_k };
+            check_shape(hd, "k", &head.k, Some(m), Some(d_k), keys)?;
+            check_shape(hd, "v", &head.v, Some(m), None, Expected::ValueRows { m })?;
             check_finite(hd, "q", &head.q)?;
             check_finite(hd, "k", &head.k)?;
             check_finite(hd, "v", &head.v)?;
@@ -234,30 +223,20 @@ impl Problem {
                     return Err(CoreError::MissingParams {
                         head: h,
                         field: "linformer",
-                        reason: "linformer attention needs the projections e and f (k×m)",
-                        reason_zh: "Linformer 注意力需要投影 e 和 f（k×m）",
+                        needs: Needs::Linformer,
                     });
                 };
                 let kp = lin.e.nrows();
                 if kp == 0 {
                     return Err(CoreError::InvalidSetting {
                         field: "linformer.e",
-                        reason: "Linformer needs k ≥ 1 projected keys".into(),
-                        reason_zh: "Linformer 需要 k ≥ 1 个投影后的键".into(),
+                        reason: Invalid::LinformerKeys,
                     });
                 }
-                check_shape(hd, "linformer.e", &lin.e, None, Some(m), || {
-                    (
-                        format!("k×{m} (one column per key)"),
-                        format!("k×{m}（每个键一列）"),
-                    )
-                })?;
-                check_shape(hd, "linformer.f", &lin.f, Some(kp), Some(m), || {
-                    (
-                        format!("{kp}×{m} (as linformer.e)"),
-                        format!("{kp}×{m}（与 linformer.e 相同）"),
-                    )
-                })?;
+                let e = Expected::LinformerE { m };
+                check_shape(hd, "linformer.e", &lin.e, None, Some(m), e)?;
+                let f = Expected::LinformerF { k: kp, m };
+                check_shape(hd, "linformer.f", &lin.f, Some(kp), Some(m), f)?;
                 check_finite(hd, "linformer.e", &lin.e)?;
                 check_finite(hd, "linformer.f", &lin.f)?;
                 standard(&mut lin.e);
@@ -268,12 +247,10 @@ impl Problem {
             standard(&mut head.v);
         }
         if let Some(w) = w_o.as_mut() {
-            check_shape(None, "w_o", w, Some(concat_width), None, || {
-                (
-                    format!("{concat_width} rows (the total value width of all heads)"),
-                    format!("{concat_width} 行（所有头的值宽度之和）"),
-                )
-            })?;
+            let rows = Expected::OutputRows {
+                width: concat_width,
+            };
+            check_shape(None, "w_o", w, Some(concat_width), None, rows)?;
             check_finite(None, "w_o", w)?;
             standard(w);
         }

@@ -27,7 +27,7 @@
 use ndarray::{Array2, ArrayView2, s};
 
 use crate::attention::{HeadResult, Problem};
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Expected, Result};
 
 /// `‖f(x_j)‖` for every row `v_j` of `values`: `‖v_j P‖` with the projection `P`
 /// (`d_v × d_out`), or `‖v_j‖` without one. The product in f32, each length accumulated
@@ -42,8 +42,7 @@ pub fn transformed_norms(
         return Err(CoreError::ShapeMismatch {
             head: None,
             field: "w_o",
-            expected: format!("{} rows (the width of v)", values.ncols()),
-            expected_zh: format!("{} 行（v 的宽度）", values.ncols()),
+            expected: Expected::ValueWidthRows { n: values.ncols() },
             got: p.dim(),
         });
     }
@@ -83,8 +82,7 @@ pub fn norms(
         return Err(CoreError::ShapeMismatch {
             head: None,
             field: "v",
-            expected: format!("{} rows (the columns of the weights)", weights.ncols()),
-            expected_zh: format!("{} 行（权重的列数）", weights.ncols()),
+            expected: Expected::WeightColumnsRows { n: weights.ncols() },
             got: values.dim(),
         });
     }
@@ -100,8 +98,7 @@ pub fn scaled_by_lengths(weights: ArrayView2<'_, f32>, lengths: &[f32]) -> Resul
         return Err(CoreError::ShapeMismatch {
             head: None,
             field: "v",
-            expected: format!("{} lengths (the columns of the weights)", weights.ncols()),
-            expected_zh: format!("{} 个长度（权重的列数）", weights.ncols()),
+            expected: Expected::WeightColumnsLengths { n: weights.ncols() },
             got: (lengths.len(), 1),
         });
     }
@@ -160,14 +157,12 @@ fn with_head(e: CoreError, head: usize) -> CoreError {
         CoreError::ShapeMismatch {
             field,
             expected,
-            expected_zh,
             got,
             ..
         } => CoreError::ShapeMismatch {
             head: Some(head),
             field,
             expected,
-            expected_zh,
             got,
         },
         other => other,

@@ -2,10 +2,13 @@
 //!
 //! Variants carry the operation, the offending field (named as in the JSON interchange
 //! format, e.g. `k`, `score_params.w`) and the shapes involved, so that an edge (the CLI,
-//! the app) can turn them into a sentence naming exactly what is wrong. The few
-//! free-text parts (what a shape had to be, why a setting is refused) are written at the
-//! check in English and in Simplified Chinese, the languages of the edges, so that no
-//! edge has to guess the words of a check it did not make; the core only carries them.
+//! the app) can turn them into a sentence naming exactly what is wrong. What a shape had
+//! to be ([`Expected`]), why a setting is refused ([`Invalid`]) and what a score or a
+//! kind needs ([`Needs`]) are values too, not text: the edges say them in their
+//! language from the message catalogue (`attnlab-i18n`'s `core.ftl`). The core's own
+//! words are its `Display`, in English, for logs and for programs that use it as a
+//! library; the catalogue's English is the same sentence (a test of `attnlab-lab` holds
+//! the two together).
 
 use std::fmt;
 
@@ -25,10 +28,8 @@ pub enum CoreError {
         head: Option<usize>,
         /// The field, e.g. `"k"`.
         field: Field,
-        /// What the shape had to be, e.g. `"4 columns (the width of q)"`.
-        expected: String,
-        /// The same in Chinese, e.g. `"4 列（q 的宽度）"`.
-        expected_zh: String,
+        /// What the shape had to be.
+        expected: Expected,
         /// The shape found, `(rows, cols)`.
         got: (usize, usize),
     },
@@ -53,10 +54,8 @@ pub enum CoreError {
         head: usize,
         /// The missing field, e.g. `"score_params"`.
         field: Field,
-        /// Why it is needed, e.g. `"the general score needs w"`.
-        reason: &'static str,
-        /// The same in Chinese.
-        reason_zh: &'static str,
+        /// What it needs.
+        needs: Needs,
     },
     /// The attention kind cannot honour this mask (docs/maths.md §7): never ignored silently.
     UnsupportedMask {
@@ -79,10 +78,8 @@ pub enum CoreError {
     InvalidSetting {
         /// The setting, e.g. `"mask.strided"`.
         field: Field,
-        /// What is wrong, as a sentence fragment.
-        reason: String,
-        /// The same in Chinese.
-        reason_zh: String,
+        /// What is wrong.
+        reason: Invalid,
     },
     /// A result overflowed f32 (inputs too large): reported instead of showing inf or NaN.
     Overflow {
@@ -126,7 +123,7 @@ impl CoreError {
             CoreError::InvalidTemperature(t) => {
                 format!("must be a finite number greater than 0, got {t}")
             }
-            CoreError::MissingParams { reason, .. } => format!("missing: {reason}"),
+            CoreError::MissingParams { needs, .. } => format!("missing: {needs}"),
             CoreError::UnsupportedMask { attention, mask } => format!(
                 "{} attention cannot apply a {mask} mask ({})",
                 attention.name(),
@@ -135,7 +132,7 @@ impl CoreError {
             CoreError::IndexOutOfRange { index, len, .. } => {
                 format!("index {index} is out of range (must be below {len})")
             }
-            CoreError::InvalidSetting { reason, .. } => reason.clone(),
+            CoreError::InvalidSetting { reason, .. } => reason.to_string(),
             CoreError::Overflow { what, .. } => format!(
                 "{what} overflow the f32 range; scale the inputs down or raise the temperature"
             ),
@@ -150,6 +147,253 @@ impl fmt::Display for CoreError {
 }
 
 impl std::error::Error for CoreError {}
+
+/// What a matrix's shape had to be ([`CoreError::ShapeMismatch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// A general score's `w`: `d_k×d_k`.
+    GeneralW {
+        /// The width of the queries.
+        d_k: usize,
+    },
+    /// An additive score's `w_a`: `d_a×d_k`, any `d_a`.
+    AdditiveWa {
+        /// The width of the queries.
+        d_k: usize,
+    },
+    /// An additive score's `u_a`: `d_a×d_k`, with `d_a` the rows of `w_a`.
+    AdditiveUa {
+        /// The rows of `w_a`.
+        d_a: usize,
+        /// The width of the queries.
+        d_k: usize,
+    },
+    /// An additive score's `v_a`: `d_a` values.
+    AdditiveVa {
+        /// The rows of `w_a`.
+        d_a: usize,
+    },
+    /// A head's queries: as many rows as `heads[0].q`.
+    QueryRows {
+        /// The rows of `heads[0].q`.
+        n: usize,
+    },
+    /// A head's keys: as many rows as `heads[0].k`, as wide as its queries.
+    Keys {
+        /// The rows of `heads[0].k`.
+        m: usize,
+        /// The width of the head's queries.
+        d_k: usize,
+    },
+    /// A head's values: as many rows as its keys.
+    ValueRows {
+        /// The rows of the keys.
+        m: usize,
+    },
+    /// Linformer's `e`: one column per key.
+    LinformerE {
+        /// The keys.
+        m: usize,
+    },
+    /// Linformer's `f`: the shape of `e`.
+    LinformerF {
+        /// The rows of `e`.
+        k: usize,
+        /// The keys.
+        m: usize,
+    },
+    /// The output projection: one row per value column of all heads.
+    OutputRows {
+        /// The value widths of all heads, added.
+        width: usize,
+    },
+    /// An input of the model's projections: `d_in` columns.
+    InputColumns {
+        /// The input width.
+        d_in: usize,
+    },
+    /// A custom mask: queries × keys.
+    Mask {
+        /// Queries.
+        n: usize,
+        /// Keys.
+        m: usize,
+    },
+    /// The second matrix of a comparison: the first one's shape.
+    FirstShape {
+        /// Rows of the first matrix.
+        rows: usize,
+        /// Its columns.
+        cols: usize,
+    },
+    /// A projection of the values: as many rows as `v` is wide.
+    ValueWidthRows {
+        /// The width of `v`.
+        n: usize,
+    },
+    /// The values of a contribution: one row per column of the weights.
+    WeightColumnsRows {
+        /// The columns of the weights.
+        n: usize,
+    },
+    /// The value lengths of a contribution: one per column of the weights.
+    WeightColumnsLengths {
+        /// The columns of the weights.
+        n: usize,
+    },
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Expected::GeneralW { d_k } => write!(f, "{d_k}×{d_k} (d_k×d_k)"),
+            Expected::AdditiveWa { d_k } => write!(f, "d_a×{d_k} (d_a×d_k)"),
+            Expected::AdditiveUa { d_a, d_k } => {
+                write!(f, "{d_a}×{d_k} (d_a×d_k, d_a = the rows of w_a)")
+            }
+            Expected::AdditiveVa { d_a } => {
+                write!(f, "1×{d_a} (d_a values, d_a = the rows of w_a)")
+            }
+            Expected::QueryRows { n } => write!(f, "{n} rows (as heads[0].q)"),
+            Expected::Keys { m, d_k } => {
+                write!(f, "{m}×{d_k} ({m} rows as heads[0].k, {d_k} columns as q)")
+            }
+            Expected::ValueRows { m } => write!(f, "{m} rows (as k)"),
+            Expected::LinformerE { m } => write!(f, "k×{m} (one column per key)"),
+            Expected::LinformerF { k, m } => write!(f, "{k}×{m} (as linformer.e)"),
+            Expected::OutputRows { width } => {
+                write!(f, "{width} rows (the total value width of all heads)")
+            }
+            Expected::InputColumns { d_in } => write!(f, "{d_in} columns (d_in)"),
+            Expected::Mask { n, m } => write!(f, "{n}×{m} (queries × keys)"),
+            Expected::FirstShape { rows, cols } => {
+                write!(f, "{rows}×{cols} (the shape of the first matrix)")
+            }
+            Expected::ValueWidthRows { n } => write!(f, "{n} rows (the width of v)"),
+            Expected::WeightColumnsRows { n } => {
+                write!(f, "{n} rows (the columns of the weights)")
+            }
+            Expected::WeightColumnsLengths { n } => {
+                write!(f, "{n} lengths (the columns of the weights)")
+            }
+        }
+    }
+}
+
+/// What a head lacks ([`CoreError::MissingParams`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// The general score needs `w`.
+    GeneralW,
+    /// The additive score needs `w_a`, `u_a` and `v_a`.
+    Additive,
+    /// Linformer attention needs the projections `e` and `f`.
+    Linformer,
+}
+
+impl fmt::Display for Needs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Needs::GeneralW => "the general score needs w (d_k×d_k)",
+            Needs::Additive => "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
+            Needs::Linformer => "linformer attention needs the projections e and f (k×m)",
+        })
+    }
+}
+
+/// Why a setting is refused ([`CoreError::InvalidSetting`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Invalid {
+    /// `d_model` is 0 or above the limit.
+    DModel {
+        /// The value given.
+        got: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The head count does not divide `d_model`.
+    HeadsDivide {
+        /// The model width.
+        d_model: usize,
+        /// The heads asked for.
+        heads: usize,
+    },
+    /// Identity projections with more than one head.
+    IdentityOneHead,
+    /// The positions' base is not a finite number above 1.
+    PositionBase(f64),
+    /// The positions' width is below 2.
+    PositionWidth,
+    /// A sinusoidal encoding of odd width.
+    SinusoidalOdd(usize),
+    /// A stride of 0.
+    Stride,
+    /// Linformer with no projected key.
+    LinformerKeys,
+    /// A head index past the last head.
+    NoSuchHead {
+        /// How many heads there are.
+        heads: usize,
+        /// The head asked for.
+        head: usize,
+    },
+    /// A shuffle that does not fit the sentence.
+    Permutation {
+        /// The shuffle's positions.
+        positions: usize,
+        /// The sentence's tokens.
+        tokens: usize,
+    },
+    /// Contributions asked of a head whose weights are over projected keys.
+    ProjectedKeys {
+        /// The head.
+        head: usize,
+        /// Its projected keys.
+        keys: usize,
+        /// The tokens.
+        tokens: usize,
+    },
+    /// The heads are not computed yet.
+    NotComputed,
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Invalid::DModel { got, max } => write!(f, "must be between 1 and {max}, got {got}"),
+            Invalid::HeadsDivide { d_model, heads } => write!(
+                f,
+                "must divide d_model = {d_model} (so d_k = d_model / heads is whole), got {heads}"
+            ),
+            Invalid::IdentityOneHead => {
+                f.write_str("identity projections (Q = K = V = X) use exactly one head")
+            }
+            Invalid::PositionBase(base) => {
+                write!(f, "must be a finite number greater than 1, got {base}")
+            }
+            Invalid::PositionWidth => f.write_str("must be at least 2"),
+            Invalid::SinusoidalOdd(d) => {
+                write!(f, "sinusoidal encodings need an even width, got {d}")
+            }
+            Invalid::Stride => f.write_str("the stride must be at least 1"),
+            Invalid::LinformerKeys => f.write_str("Linformer needs k ≥ 1 projected keys"),
+            Invalid::NoSuchHead { heads, head } => write!(
+                f,
+                "there are {heads} heads, numbered from 0, so there is no head {head}"
+            ),
+            Invalid::Permutation { positions, tokens } => write!(
+                f,
+                "the shuffle has {positions} positions but the sentence has {tokens} tokens"
+            ),
+            Invalid::ProjectedKeys { head, keys, tokens } => write!(
+                f,
+                "head {head}'s weights are over {keys} projected keys, not the {tokens} tokens: \
+                 contributions need the model's own keys"
+            ),
+            Invalid::NotComputed => f.write_str("they are not computed yet"),
+        }
+    }
+}
 
 /// Result alias of the core.
 pub type Result<T> = std::result::Result<T, CoreError>;

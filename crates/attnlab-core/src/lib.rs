@@ -51,4 +51,4 @@ pub mod softmax;
 pub mod streaming;
 pub mod tokenize;
 
-pub use error::{CoreError, Result};
+pub use error::{CoreError, Expected, Invalid, Needs, Result};

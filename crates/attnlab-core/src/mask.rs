@@ -8,7 +8,7 @@
 
 use ndarray::{ArcArray2, Array2, ArrayRef2};
 
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Expected, Invalid, Result};
 
 /// Which masks to apply. The default applies none (every query sees every key).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -75,8 +75,7 @@ impl MaskSpec {
         if self.strided == Some(0) {
             return Err(CoreError::InvalidSetting {
                 field: "mask.strided",
-                reason: "the stride must be at least 1".into(),
-                reason_zh: "步长至少为 1".into(),
+                reason: Invalid::Stride,
             });
         }
         let bound = n.max(m);
@@ -98,8 +97,7 @@ impl MaskSpec {
             return Err(CoreError::ShapeMismatch {
                 head: None,
                 field: "mask.custom",
-                expected: format!("{n}×{m} (queries × keys)"),
-                expected_zh: format!("{n}×{m}（查询 × 键）"),
+                expected: Expected::Mask { n, m },
                 got: c.dim(),
             });
         }

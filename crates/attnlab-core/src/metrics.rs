@@ -3,7 +3,7 @@
 
 use ndarray::{Array2, ArrayRef2};
 
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Expected, Result};
 use crate::mask::Mask;
 use crate::rng;
 use crate::softmax;
@@ -71,12 +71,10 @@ pub fn compare(a: &ArrayRef2<f32>, b: &ArrayRef2<f32>) -> Result<Comparison> {
         return Err(CoreError::ShapeMismatch {
             head: None,
             field: "comparison",
-            expected: format!(
-                "{}×{} (the shape of the first matrix)",
-                a.nrows(),
-                a.ncols()
-            ),
-            expected_zh: format!("{}×{}（第一个矩阵的形状）", a.nrows(), a.ncols()),
+            expected: Expected::FirstShape {
+                rows: a.nrows(),
+                cols: a.ncols(),
+            },
             got: b.dim(),
         });
     }

@@ -11,7 +11,7 @@ use ndarray::{Array1, Array2, Axis, concatenate};
 
 use crate::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
 use crate::embed::{self, EmbeddingScale};
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Expected, Invalid, Result};
 use crate::position::{Combine, PositionConfig};
 use crate::rng;
 use crate::score::{ScoreFunction, ScoreParams};
@@ -190,28 +190,25 @@ impl ModelConfig {
         if self.d_model == 0 || self.d_model > MAX_D_MODEL {
             return Err(CoreError::InvalidSetting {
                 field: "d_model",
-                reason: format!("must be between 1 and {MAX_D_MODEL}, got {}", self.d_model),
-                reason_zh: format!("必须在 1 到 {MAX_D_MODEL} 之间，而它是 {}", self.d_model),
+                reason: Invalid::DModel {
+                    got: self.d_model,
+                    max: MAX_D_MODEL,
+                },
             });
         }
         if self.heads == 0 || !self.d_model.is_multiple_of(self.heads) {
             return Err(CoreError::InvalidSetting {
                 field: "heads",
-                reason: format!(
-                    "must divide d_model = {} (so d_k = d_model / heads is whole), got {}",
-                    self.d_model, self.heads
-                ),
-                reason_zh: format!(
-                    "必须整除 d_model = {}（这样 d_k = d_model / 头数 才是整数），而它是 {}",
-                    self.d_model, self.heads
-                ),
+                reason: Invalid::HeadsDivide {
+                    d_model: self.d_model,
+                    heads: self.heads,
+                },
             });
         }
         if self.projection == Projection::Identity && self.heads != 1 {
             return Err(CoreError::InvalidSetting {
                 field: "heads",
-                reason: "identity projections (Q = K = V = X) use exactly one head".into(),
-                reason_zh: "恒等投影（Q = K = V = X）只能用一个头".into(),
+                reason: Invalid::IdentityOneHead,
             });
         }
         self.position.validate(self.d_model)
@@ -305,8 +302,7 @@ impl ModelConfig {
                 return Err(CoreError::ShapeMismatch {
                     head: None,
                     field,
-                    expected: format!("{d_in} columns (d_in)"),
-                    expected_zh: format!("{d_in} 列（d_in）"),
+                    expected: Expected::InputColumns { d_in },
                     got: a.dim(),
                 });
             }

@@ -7,7 +7,7 @@
 
 use ndarray::Array2;
 
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Invalid, Result};
 use crate::rng;
 
 /// The default sinusoid base (the Transformer's 10000; docs/maths.md §2).
@@ -86,23 +86,20 @@ impl PositionConfig {
         if !(self.base.is_finite() && self.base > 1.0) {
             return Err(CoreError::InvalidSetting {
                 field: "position.base",
-                reason: format!("must be a finite number greater than 1, got {}", self.base),
-                reason_zh: format!("必须是大于 1 的有限数，而它是 {}", self.base),
+                reason: Invalid::PositionBase(self.base),
             });
         }
         let d = self.width(d_model);
         if d == 0 && self.kind != PositionKind::None {
             return Err(CoreError::InvalidSetting {
                 field: "position.d_pos",
-                reason: "must be at least 2".into(),
-                reason_zh: "至少为 2".into(),
+                reason: Invalid::PositionWidth,
             });
         }
         if self.kind == PositionKind::Sinusoidal && d % 2 == 1 {
             return Err(CoreError::InvalidSetting {
                 field: "position.d_pos",
-                reason: format!("sinusoidal encodings need an even width, got {d}"),
-                reason_zh: format!("正弦编码的宽度必须是偶数，而它是 {d}"),
+                reason: Invalid::SinusoidalOdd(d),
             });
         }
         Ok(())

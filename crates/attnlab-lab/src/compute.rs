@@ -10,11 +10,11 @@
 //!
 //! [`Pipeline`] runs the steps in one go, for the CLI and the tests.
 
-use attnlab_core::CoreError;
 use attnlab_core::attention::{AttentionKind, HeadResult, Problem};
 use attnlab_core::mask::Mask;
 use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::model::{Encoded, Projected, ProjectionWeights};
+use attnlab_core::{CoreError, Invalid};
 use attnlab_i18n::Lang;
 use attnlab_plot::HeatmapError;
 use ndarray::{ArcArray2, Array2, ArrayRef2};
@@ -76,8 +76,7 @@ pub fn compute_head(problem: &Problem, head: usize) -> Result<HeadResult, CoreEr
     if head >= heads {
         return Err(CoreError::InvalidSetting {
             field: "head",
-            reason: format!("there are {heads} heads, numbered from 0, so there is no head {head}"),
-            reason_zh: format!("共有 {heads} 个头，从 0 开始编号，所以没有头 {head}"),
+            reason: Invalid::NoSuchHead { heads, head },
         });
     }
     problem.compute_head(head)
@@ -279,7 +278,10 @@ impl LabError {
             }
             (LabError::Figure(e), Lang::En) => format!("The figure could not be drawn: {e}."),
             (LabError::Figure(e), Lang::Zh) => {
-                format!("无法绘制这幅图：{}。", crate::explain::heatmap_error_zh(e))
+                format!(
+                    "无法绘制这幅图：{}。",
+                    crate::explain::heatmap_error_in(e, Lang::Zh)
+                )
             }
         }
     }
@@ -317,19 +319,17 @@ impl VariantResult {
     /// The weights of one head or of the average.
     pub fn weights(&self, which: Which) -> Result<WeightsRef<'_>, LabError> {
         match which {
-            Which::Head(h) => self.heads.get(h).map(WeightsRef::from).ok_or_else(|| {
-                LabError::Core(CoreError::InvalidSetting {
+            Which::Head(h) => self
+                .heads
+                .get(h)
+                .map(WeightsRef::from)
+                .ok_or(LabError::Core(CoreError::InvalidSetting {
                     field: "head",
-                    reason: format!(
-                        "there are {} heads, numbered from 0, so there is no head {h}",
-                        self.heads.len()
-                    ),
-                    reason_zh: format!(
-                        "共有 {} 个头，从 0 开始编号，所以没有头 {h}",
-                        self.heads.len()
-                    ),
-                })
-            }),
+                    reason: Invalid::NoSuchHead {
+                        heads: self.heads.len(),
+                        head: h,
+                    },
+                })),
             Which::Average => self
                 .average
                 .as_ref()

@@ -1,9 +1,11 @@
 //! Errors of the core and of the figures as one sentence a student understands, in
 //! either language: what the lab says when a setting, a brought file or a figure cannot
-//! be computed.
+//! be computed. The words are the message catalogue's (`core.ftl`, `lab.ftl`); the core
+//! only names what is wrong.
 
 use attnlab_core::attention::AttentionKind;
-use attnlab_core::error::CoreError;
+use attnlab_core::error::{CoreError, Expected, Invalid, Needs};
+use attnlab_i18n::msg::{core as m, lab};
 use attnlab_i18n::{Lang, Tr};
 use attnlab_plot::HeatmapError;
 
@@ -19,77 +21,170 @@ pub fn explain_in(e: &CoreError, lang: Lang) -> String {
     let what = match e {
         CoreError::InvalidSetting { .. }
         | CoreError::InvalidTemperature(_)
-        | CoreError::UnsupportedMask { .. } => {
-            Tr::new("These settings cannot be used", "这些设置无法使用")
-        }
-        CoreError::Overflow { .. } => Tr::new(
-            "The numbers grew too large to compute",
-            "数值过大，无法计算",
-        ),
-        _ => Tr::new("The attention could not be computed", "无法计算注意力"),
+        | CoreError::UnsupportedMask { .. } => lab::EXPLAIN_SETTINGS,
+        CoreError::Overflow { .. } => lab::EXPLAIN_OVERFLOW,
+        _ => lab::EXPLAIN_ATTENTION,
+    };
+    lab::Explained {
+        what: &what.get(lang),
+        reason: &reason_in(e, lang),
+        path: &e.path(),
     }
-    .get(lang);
-    match lang {
-        Lang::En => format!("{what}: {} ({}).", e.reason(), e.path()),
-        Lang::Zh => format!("{what}：{}（{}）。", reason_zh(e), e.path()),
-    }
+    .say(lang)
 }
 
-/// Why a figure cannot be built, in Chinese (its English is its `Display`).
-pub fn heatmap_error_zh(e: &HeatmapError) -> String {
+/// Why a figure cannot be built, in `lang` (the English is the error's `Display`).
+pub fn heatmap_error_in(e: &HeatmapError, lang: Lang) -> String {
     match e {
         HeatmapError::Shape {
             field,
             expected,
             got,
-        } => format!("{field} 有 {got} 项，应有 {expected} 项"),
-        HeatmapError::NonFinite { row, col } => {
-            format!("第 {row} 行第 {col} 列的值不是有限数")
+        } => lab::HeatmapShape {
+            field,
+            expected,
+            got,
         }
+        .say(lang),
+        HeatmapError::NonFinite { row, col } => lab::HeatmapNonFinite { row, col }.say(lang),
         HeatmapError::RowOutOfRange { row, rows } => {
-            format!("空行 {row} 超出范围（共有 {rows} 行）")
+            lab::HeatmapRowOutOfRange { row, rows }.say(lang)
         }
         HeatmapError::NonFiniteRowValue { field, row } => {
-            format!("第 {row} 行的 {field} 不是有限数")
+            lab::HeatmapNonFiniteRowValue { field, row }.say(lang)
         }
-        HeatmapError::ShapeMismatch { a, b } => {
-            format!("无法比较 {}×{} 的矩阵和 {}×{} 的矩阵", a.0, a.1, b.0, b.1)
+        HeatmapError::ShapeMismatch { a, b } => lab::HeatmapShapeMismatch {
+            a_rows: &a.0,
+            a_cols: &a.1,
+            b_rows: &b.0,
+            b_cols: &b.1,
         }
+        .say(lang),
     }
 }
 
-/// What is wrong, without the path, in Chinese.
-pub fn reason_zh(e: &CoreError) -> String {
+/// What is wrong, without the path, in `lang` (the English is the error's `reason()`).
+pub fn reason_in(e: &CoreError, lang: Lang) -> String {
     match e {
-        CoreError::ShapeMismatch {
-            expected_zh, got, ..
+        CoreError::ShapeMismatch { expected, got, .. } => m::ShapeMismatch {
+            rows: &got.0,
+            cols: &got.1,
+            expected: &expected_in(expected, lang),
+        }
+        .say(lang),
+        CoreError::NonFinite { row, col, .. } => m::NonFinite { row, col }.say(lang),
+        CoreError::NoHeads => m::NO_HEADS.get(lang).to_string(),
+        CoreError::InvalidTemperature(t) => m::InvalidTemperature { t }.say(lang),
+        CoreError::MissingParams { needs, .. } => m::MissingParams {
+            needs: &needs_in(*needs, lang),
+        }
+        .say(lang),
+        CoreError::UnsupportedMask {
+            attention: kind,
+            mask,
         } => {
-            format!("形状为 {}×{}，应为 {expected_zh}", got.0, got.1)
-        }
-        CoreError::NonFinite { row, col, .. } => {
-            format!("第 {row} 行第 {col} 列的值不是有限数")
-        }
-        CoreError::NoHeads => "至少需要一个头".into(),
-        CoreError::InvalidTemperature(t) => format!("必须是大于 0 的有限数，而它是 {t}"),
-        CoreError::MissingParams { reason_zh, .. } => format!("缺少参数：{reason_zh}"),
-        CoreError::UnsupportedMask { attention, mask } => {
-            let shown = crate::state::MaskKind::ALL
-                .into_iter()
-                .find(|k| k.core_name() == *mask)
-                .map_or(*mask, |k| k.shown(Lang::Zh));
-            format!(
-                "{}无法应用{shown}掩码（{}）",
-                kind_label(*attention, Lang::Zh),
-                mask_limitation(*attention, Lang::Zh)
-            )
+            let (attention, mask) = match lang {
+                Lang::En => (kind.name(), *mask),
+                Lang::Zh => (
+                    kind_label(*kind, lang),
+                    crate::state::MaskKind::ALL
+                        .into_iter()
+                        .find(|k| k.core_name() == *mask)
+                        .map_or(*mask, |k| k.shown(lang)),
+                ),
+            };
+            m::UnsupportedMask {
+                attention: &attention,
+                mask: &mask,
+                why: &mask_limitation(*kind, lang),
+            }
+            .say(lang)
         }
         CoreError::IndexOutOfRange { index, len, .. } => {
-            format!("下标 {index} 超出范围（必须小于 {len}）")
+            m::IndexOutOfRange { index, len }.say(lang)
         }
-        CoreError::InvalidSetting { reason_zh, .. } => reason_zh.clone(),
-        CoreError::Overflow { what, .. } => {
-            format!("{what} 超出了 f32 的范围；请缩小输入或提高温度")
+        CoreError::InvalidSetting { reason, .. } => invalid_in(reason, lang),
+        CoreError::Overflow { what, .. } => m::Overflow { what }.say(lang),
+    }
+}
+
+/// What a shape had to be, in `lang`.
+pub fn expected_in(x: &Expected, lang: Lang) -> String {
+    match *x {
+        Expected::GeneralW { d_k } => m::ExpectedGeneralW { d_k: &d_k }.say(lang),
+        Expected::AdditiveWa { d_k } => m::ExpectedAdditiveWa { d_k: &d_k }.say(lang),
+        Expected::AdditiveUa { d_a, d_k } => m::ExpectedAdditiveUa {
+            d_a: &d_a,
+            d_k: &d_k,
         }
+        .say(lang),
+        Expected::AdditiveVa { d_a } => m::ExpectedAdditiveVa { d_a: &d_a }.say(lang),
+        Expected::QueryRows { n } => m::ExpectedQueryRows { n: &n }.say(lang),
+        Expected::Keys { m, d_k } => m::ExpectedKeys { m: &m, d_k: &d_k }.say(lang),
+        Expected::ValueRows { m } => m::ExpectedValueRows { m: &m }.say(lang),
+        Expected::LinformerE { m } => m::ExpectedLinformerE { m: &m }.say(lang),
+        Expected::LinformerF { k, m } => m::ExpectedLinformerF { k: &k, m: &m }.say(lang),
+        Expected::OutputRows { width } => m::ExpectedOutputRows { width: &width }.say(lang),
+        Expected::InputColumns { d_in } => m::ExpectedInputColumns { d_in: &d_in }.say(lang),
+        Expected::Mask { n, m } => m::ExpectedMask { n: &n, m: &m }.say(lang),
+        Expected::FirstShape { rows, cols } => m::ExpectedFirstShape {
+            rows: &rows,
+            cols: &cols,
+        }
+        .say(lang),
+        Expected::ValueWidthRows { n } => m::ExpectedValueWidthRows { n: &n }.say(lang),
+        Expected::WeightColumnsRows { n } => m::ExpectedWeightColumnsRows { n: &n }.say(lang),
+        Expected::WeightColumnsLengths { n } => m::ExpectedWeightColumnsLengths { n: &n }.say(lang),
+    }
+}
+
+/// What a head lacks, in `lang`.
+pub fn needs_in(needs: Needs, lang: Lang) -> &'static str {
+    match needs {
+        Needs::GeneralW => m::NEEDS_GENERAL_W,
+        Needs::Additive => m::NEEDS_ADDITIVE,
+        Needs::Linformer => m::NEEDS_LINFORMER,
+    }
+    .get(lang)
+}
+
+/// Why a setting is refused, in `lang`.
+pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
+    let fixed = |t: Tr| t.get(lang).to_string();
+    match *reason {
+        Invalid::DModel { got, max } => m::InvalidDModel {
+            got: &got,
+            max: &max,
+        }
+        .say(lang),
+        Invalid::HeadsDivide { d_model, heads } => m::InvalidHeadsDivide {
+            d_model: &d_model,
+            heads: &heads,
+        }
+        .say(lang),
+        Invalid::IdentityOneHead => fixed(m::INVALID_IDENTITY_ONE_HEAD),
+        Invalid::PositionBase(base) => m::InvalidPositionBase { base: &base }.say(lang),
+        Invalid::PositionWidth => fixed(m::INVALID_POSITION_WIDTH),
+        Invalid::SinusoidalOdd(width) => m::InvalidSinusoidalOdd { width: &width }.say(lang),
+        Invalid::Stride => fixed(m::INVALID_STRIDE),
+        Invalid::LinformerKeys => fixed(m::INVALID_LINFORMER_KEYS),
+        Invalid::NoSuchHead { heads, head } => m::InvalidNoSuchHead {
+            heads: &heads,
+            head: &head,
+        }
+        .say(lang),
+        Invalid::Permutation { positions, tokens } => m::InvalidPermutation {
+            positions: &positions,
+            tokens: &tokens,
+        }
+        .say(lang),
+        Invalid::ProjectedKeys { head, keys, tokens } => m::InvalidProjectedKeys {
+            head: &head,
+            keys: &keys,
+            tokens: &tokens,
+        }
+        .say(lang),
+        Invalid::NotComputed => fixed(m::INVALID_NOT_COMPUTED),
     }
 }
 
@@ -97,25 +192,182 @@ pub fn reason_zh(e: &CoreError) -> String {
 pub fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
         AttentionKind::Linformer => return "Linformer",
-        AttentionKind::Softmax => Tr::new("softmax attention", "softmax 注意力"),
-        AttentionKind::Elu1 => Tr::new("elu+1 linear attention", "elu+1 线性注意力"),
-        AttentionKind::Relu => Tr::new("ReLU linear attention", "ReLU 线性注意力"),
-        AttentionKind::Taylor => Tr::new("Taylor linear attention", "Taylor 线性注意力"),
-        AttentionKind::Efficient => Tr::new("efficient attention", "高效注意力"),
+        AttentionKind::Softmax => lab::KIND_SOFTMAX,
+        AttentionKind::Elu1 => lab::KIND_ELU1,
+        AttentionKind::Relu => lab::KIND_RELU,
+        AttentionKind::Taylor => lab::KIND_TAYLOR,
+        AttentionKind::Efficient => lab::KIND_EFFICIENT,
     }
     .get(lang)
 }
 
-/// Which masks an attention kind cannot apply, and why, in `lang`.
+/// Which masks an attention kind cannot apply, and why, in `lang` (the English is the
+/// core's [`AttentionKind::mask_limitation`]).
 pub fn mask_limitation(kind: AttentionKind, lang: Lang) -> &'static str {
-    match (kind, lang) {
-        (_, Lang::En) => kind.mask_limitation(),
-        (AttentionKind::Efficient, Lang::Zh) => {
-            "高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码"
+    match kind {
+        AttentionKind::Efficient => lab::MASK_LIMITATION_EFFICIENT,
+        AttentionKind::Linformer => lab::MASK_LIMITATION_LINFORMER,
+        _ => lab::MASK_LIMITATION_NONE,
+    }
+    .get(lang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of every kind, every `Expected`, `Needs` and `Invalid` among them.
+    fn every_error() -> Vec<CoreError> {
+        let shape = |expected| CoreError::ShapeMismatch {
+            head: Some(1),
+            field: "k",
+            expected,
+            got: (3, 5),
+        };
+        let mut all: Vec<CoreError> = [
+            Expected::GeneralW { d_k: 4 },
+            Expected::AdditiveWa { d_k: 4 },
+            Expected::AdditiveUa { d_a: 2, d_k: 4 },
+            Expected::AdditiveVa { d_a: 2 },
+            Expected::QueryRows { n: 3 },
+            Expected::Keys { m: 3, d_k: 4 },
+            Expected::ValueRows { m: 3 },
+            Expected::LinformerE { m: 3 },
+            Expected::LinformerF { k: 2, m: 3 },
+            Expected::OutputRows { width: 8 },
+            Expected::InputColumns { d_in: 6 },
+            Expected::Mask { n: 3, m: 4 },
+            Expected::FirstShape { rows: 3, cols: 3 },
+            Expected::ValueWidthRows { n: 4 },
+            Expected::WeightColumnsRows { n: 4 },
+            Expected::WeightColumnsLengths { n: 4 },
+        ]
+        .into_iter()
+        .map(shape)
+        .collect();
+        for needs in [Needs::GeneralW, Needs::Additive, Needs::Linformer] {
+            all.push(CoreError::MissingParams {
+                head: 0,
+                field: "score_params",
+                needs,
+            });
         }
-        (AttentionKind::Linformer, Lang::Zh) => {
-            "Linformer 把所有位置混合成 k 个投影后的键，因此不能掩码任何键，也不能做成因果的"
+        for reason in [
+            Invalid::DModel { got: 0, max: 512 },
+            Invalid::HeadsDivide {
+                d_model: 64,
+                heads: 5,
+            },
+            Invalid::IdentityOneHead,
+            Invalid::PositionBase(0.5),
+            Invalid::PositionWidth,
+            Invalid::SinusoidalOdd(3),
+            Invalid::Stride,
+            Invalid::LinformerKeys,
+            Invalid::NoSuchHead { heads: 2, head: 4 },
+            Invalid::Permutation {
+                positions: 3,
+                tokens: 4,
+            },
+            Invalid::ProjectedKeys {
+                head: 1,
+                keys: 2,
+                tokens: 5,
+            },
+            Invalid::NotComputed,
+        ] {
+            all.push(CoreError::InvalidSetting {
+                field: "heads",
+                reason,
+            });
         }
-        (_, Lang::Zh) => "支持所有掩码",
+        all.extend([
+            CoreError::NonFinite {
+                head: None,
+                field: "w_o",
+                row: 1,
+                col: 2,
+            },
+            CoreError::NoHeads,
+            CoreError::InvalidTemperature(-1.5),
+            CoreError::IndexOutOfRange {
+                field: "mask.global",
+                index: 7,
+                len: 4,
+            },
+            CoreError::Overflow {
+                head: 0,
+                what: "scores",
+            },
+        ]);
+        for attention in [AttentionKind::Efficient, AttentionKind::Linformer] {
+            for mask in ["causal", "window"] {
+                all.push(CoreError::UnsupportedMask { attention, mask });
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_catalogues_english_is_the_cores_own() {
+        for e in every_error() {
+            assert_eq!(reason_in(&e, Lang::En), e.reason(), "{e:?}");
+        }
+        for kind in AttentionKind::ALL {
+            assert_eq!(mask_limitation(kind, Lang::En), kind.mask_limitation());
+        }
+    }
+
+    #[test]
+    fn every_core_error_is_said_in_chinese_without_english_words() {
+        for e in every_error() {
+            let zh = explain_in(&e, Lang::Zh);
+            assert!(zh.ends_with('。'), "{zh}");
+            let words = attnlab_i18n::check::latin_words(&zh.replace(&e.path(), ""));
+            // The overflow names its quantity in the core's words (`scores`).
+            let words: Vec<_> = words.into_iter().filter(|w| w != "scores").collect();
+            assert!(words.is_empty(), "{zh}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn a_sentence_is_the_same_as_before_the_catalogue() {
+        let e = CoreError::InvalidSetting {
+            field: "heads",
+            reason: Invalid::HeadsDivide {
+                d_model: 64,
+                heads: 5,
+            },
+        };
+        assert_eq!(
+            explain(&e),
+            "These settings cannot be used: must divide d_model = 64 (so d_k = d_model / heads \
+             is whole), got 5 (heads)."
+        );
+        assert_eq!(
+            explain_in(&e, Lang::Zh),
+            "这些设置无法使用：必须整除 d_model = 64（这样 d_k = d_model / 头数 才是整数），而它是 5（heads）。"
+        );
+        let e = CoreError::UnsupportedMask {
+            attention: AttentionKind::Efficient,
+            mask: "causal",
+        };
+        assert_eq!(
+            explain_in(&e, Lang::Zh),
+            "这些设置无法使用：高效注意力无法应用因果掩码（高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码）（mask.causal）。"
+        );
+    }
+
+    #[test]
+    fn a_figures_error_is_said_in_both_languages() {
+        let e = HeatmapError::ShapeMismatch {
+            a: (2, 3),
+            b: (3, 2),
+        };
+        assert_eq!(heatmap_error_in(&e, Lang::En), e.to_string());
+        assert_eq!(
+            heatmap_error_in(&e, Lang::Zh),
+            "无法比较 2×3 的矩阵和 3×2 的矩阵"
+        );
     }
 }

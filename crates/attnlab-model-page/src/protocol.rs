@@ -22,6 +22,7 @@ use attnlab_model::{ModelError, TextError};
 use serde::{Deserialize, Serialize};
 
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::model;
 
 pub use super::substitution::{Place, Substituted};
 
@@ -119,7 +120,7 @@ pub enum Reply {
         message: String,
         /// For a load: the asset is not served at all (the build lacks it).
         missing: bool,
-        /// The sentence in Chinese, where the worker can say it ([`text_error_zh`]).
+        /// The sentence in Chinese, where the worker can say it ([`text_error_in`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         zh: Option<String>,
     },
@@ -145,6 +146,14 @@ impl Said {
         }
     }
 
+    /// The sentence `say` gives in each language.
+    pub fn of(say: impl Fn(Lang) -> String) -> Said {
+        Said {
+            en: say(Lang::En),
+            zh: say(Lang::Zh),
+        }
+    }
+
     /// The sentence in `lang`.
     pub fn get(&self, lang: Lang) -> &str {
         match lang {
@@ -154,101 +163,139 @@ impl Said {
     }
 }
 
-/// Why a text cannot be run through the model, in Chinese (its English is the error's
+/// Why a text cannot be run through the model, in `lang` (the English is the error's
 /// `Display`).
-pub fn text_error_zh(e: &TextError) -> String {
+pub fn text_error_in(e: &TextError, lang: Lang) -> String {
     match e {
-        TextError::Empty => "文本里没有词：它是空的，或者只有空白和控制字符".into(),
-        TextError::TooLong { chars, max } => {
-            format!("文本有 {chars} 个字符，超过了模型能读的 {max} 个")
+        TextError::Empty => model::TEXT_EMPTY.get(lang).to_string(),
+        TextError::TooLong { chars, max } => model::TextTooLong { chars, max }.say(lang),
+        TextError::InSecond(e) => model::TextInSecond {
+            error: &text_error_in(e, lang),
         }
-        TextError::InSecond(e) => format!("第二个文本：{}", text_error_zh(e)),
+        .say(lang),
     }
 }
 
-/// A model error in Chinese (its English is the error's `Display`). The asset's own
-/// free-text details (a config or weights format problem) are said by their kind.
-pub fn model_error_zh(e: &ModelError) -> Option<String> {
-    Some(match e {
-        ModelError::Text(t) => text_error_zh(t),
-        ModelError::Config(_) => "模型的配置无法读取".into(),
-        ModelError::Format(_) => "模型权重的格式不对".into(),
-        ModelError::MissingTensor(name) => format!("模型权重中缺少张量 {name}"),
+/// A model error in `lang` (the English is the error's `Display`). The asset's own
+/// free-text details (a config or weights format problem) stay in its English; the
+/// Chinese says them by their kind.
+pub fn model_error_in(e: &ModelError, lang: Lang) -> String {
+    match e {
+        ModelError::Text(t) => model::ModelText {
+            error: &text_error_in(t, lang),
+        }
+        .say(lang),
+        ModelError::Config(detail) => model::ModelConfig { detail }.say(lang),
+        ModelError::Format(detail) => model::ModelFormat { detail }.say(lang),
+        ModelError::MissingTensor(name) => model::ModelMissingTensor { name }.say(lang),
         ModelError::TensorShape {
             name,
             expected,
             got,
-        } => format!("权重 {name} 的形状是 {got:?}，应为 {expected:?}"),
-        ModelError::TensorDtype { name, dtype } => {
-            format!("权重 {name} 的类型是 {dtype}，无法读取")
+        } => model::ModelTensorShape {
+            name,
+            got: &format!("{got:?}"),
+            expected: &format!("{expected:?}"),
         }
-        ModelError::Vocabulary(_) => "模型的词表无法读取".into(),
+        .say(lang),
+        ModelError::TensorDtype { name, dtype } => {
+            model::ModelTensorDtype { name, dtype }.say(lang)
+        }
+        ModelError::Vocabulary(detail) => model::ModelVocabulary { detail }.say(lang),
         ModelError::TokenId {
             position,
             id,
             vocab_size,
-        } => format!("ids[{position}]：{id} 不小于词表大小 {vocab_size}"),
+        } => model::ModelTokenId {
+            position,
+            id,
+            vocab_size,
+        }
+        .say(lang),
         ModelError::NotShipped { position, id } => {
-            format!("ids[{position}]：{id} 在这个模型文件中没有词嵌入行")
+            model::ModelNotShipped { position, id }.say(lang)
         }
-        ModelError::Segments(_) => "词元类型（句段）不合法".into(),
-        ModelError::TooManyTokens { tokens, max } => {
-            format!("ids：{tokens} 个词元，模型最多接受 {max} 个")
+        ModelError::Segments(detail) => model::ModelSegments { detail }.say(lang),
+        ModelError::TooManyTokens { tokens, max } => model::ModelTooManyTokens {
+            field: &"ids",
+            tokens,
+            max,
         }
-        ModelError::Attention { layer, error } => format!(
-            "第 {layer} 层的注意力：{}：{}",
-            error.path(),
-            attnlab_lab::explain::reason_zh(error)
-        ),
-    })
+        .say(lang),
+        ModelError::Attention { layer, error } => model::ModelAttention {
+            layer,
+            path: &error.path(),
+            reason: &attnlab_lab::explain::reason_in(error, lang),
+        }
+        .say(lang),
+    }
 }
 
-/// Why rollout or flow cannot follow the attention, in Chinese (its English is the
+/// Why rollout or flow cannot follow the attention, in `lang` (the English is the
 /// error's `Display`).
-pub fn relevance_error_zh(e: &RelevanceError) -> String {
+pub fn relevance_error_in(e: &RelevanceError, lang: Lang) -> String {
     match e {
-        RelevanceError::NoLayers => "没有任何层：注意力展开和注意力流至少要沿一层的注意力走".into(),
-        RelevanceError::NoHeads { layer } => format!("第 {layer} 层没有头，因此没有可沿的注意力"),
-        RelevanceError::NoTokens => "注意力没有词元：它的矩阵是 0 × 0".into(),
+        RelevanceError::NoLayers => model::RELEVANCE_NO_LAYERS.get(lang).to_string(),
+        RelevanceError::NoHeads { layer } => model::RelevanceNoHeads { layer }.say(lang),
+        RelevanceError::NoTokens => model::RELEVANCE_NO_TOKENS.get(lang).to_string(),
         RelevanceError::NotSquare {
             layer,
             head,
             rows,
             cols,
-        } => format!(
-            "第 {layer} 层头 {head}：注意力是 {rows} × {cols}；注意力展开和注意力流要求每个词元一行一列\
-             （关注投影后的键的头无法追溯回词元）"
-        ),
+        } => model::RelevanceNotSquare {
+            layer,
+            head,
+            rows,
+            cols,
+        }
+        .say(lang),
         RelevanceError::ShapeMismatch {
             layer,
             head,
             size,
             tokens,
-        } => format!(
-            "第 {layer} 层头 {head}：注意力是 {size} × {size}，而第一个头的是 {tokens} × {tokens}"
-        ),
+        } => model::RelevanceShapeMismatch {
+            layer,
+            head,
+            size,
+            tokens,
+        }
+        .say(lang),
         RelevanceError::NotFinite {
             layer,
             head,
             row,
             col,
-        } => format!("第 {layer} 层头 {head}：查询 {row} 对键 {col} 的权重不是有限数"),
+        } => model::RelevanceNotFinite {
+            layer,
+            head,
+            row,
+            col,
+        }
+        .say(lang),
         RelevanceError::Negative {
             layer,
             head,
             row,
             col,
             value,
-        } => format!(
-            "第 {layer} 层头 {head}：查询 {row} 对键 {col} 的权重是 {value}；注意力的份额不能为负"
-        ),
-        RelevanceError::NoSuchLayer { layer, layers } => format!(
-            "没有第 {layer} 层：层的编号是 0 到 {}",
-            layers.saturating_sub(1)
-        ),
-        RelevanceError::TooManyTokens { tokens, max } => format!(
-            "注意力流需要对每对词元做一次最大流计算；最多支持 {max} 个词元，这段文本有 {tokens} 个"
-        ),
+        } => model::RelevanceNegative {
+            layer,
+            head,
+            row,
+            col,
+            value,
+        }
+        .say(lang),
+        RelevanceError::NoSuchLayer { layer, layers } => model::RelevanceNoSuchLayer {
+            layer,
+            last: &layers.saturating_sub(1),
+        }
+        .say(lang),
+        RelevanceError::TooManyTokens { tokens, max } => {
+            model::RelevanceTooManyTokens { tokens, max }.say(lang)
+        }
     }
 }
 
@@ -376,13 +423,129 @@ mod tests {
     fn a_text_error_is_said_in_chinese_and_the_english_stays_the_models() {
         let e = TextError::InSecond(Box::new(TextError::Empty));
         assert_eq!(
-            text_error_zh(&e),
+            text_error_in(&e, Lang::Zh),
             "第二个文本：文本里没有词：它是空的，或者只有空白和控制字符"
         );
-        let said = Said::new(e.to_string(), model_error_zh(&ModelError::Text(e.clone())));
-        assert_eq!(said.get(Lang::En), e.to_string());
+        let said = Said::of(|l| model_error_in(&ModelError::Text(e.clone()), l));
+        assert_eq!(said.get(Lang::En), ModelError::Text(e.clone()).to_string());
         assert!(said.get(Lang::Zh).starts_with("第二个文本"));
         assert_eq!(Said::new("x", None).get(Lang::Zh), "x");
+    }
+
+    /// One error of every kind the model crate returns.
+    fn every_model_error() -> Vec<ModelError> {
+        let text = [
+            TextError::Empty,
+            TextError::TooLong {
+                chars: 9000,
+                max: 8192,
+            },
+            TextError::InSecond(Box::new(TextError::Empty)),
+        ];
+        let mut all: Vec<ModelError> = text.into_iter().map(ModelError::Text).collect();
+        all.extend([
+            ModelError::Config("no hidden_size".into()),
+            ModelError::Format("not a safetensors file".into()),
+            ModelError::MissingTensor("embeddings.word_embeddings.weight".into()),
+            ModelError::TensorShape {
+                name: "pooler.dense.weight".into(),
+                expected: vec![384, 384],
+                got: vec![384, 383],
+            },
+            ModelError::TensorDtype {
+                name: "x".into(),
+                dtype: "BF16".into(),
+            },
+            ModelError::Vocabulary("no [CLS]".into()),
+            ModelError::TokenId {
+                position: 2,
+                id: 99999,
+                vocab_size: 30522,
+            },
+            ModelError::NotShipped { position: 1, id: 7 },
+            ModelError::Segments("2 types for 3 ids".into()),
+            ModelError::TooManyTokens {
+                tokens: 600,
+                max: 512,
+            },
+            ModelError::Attention {
+                layer: 3,
+                error: attnlab_core::CoreError::NoHeads,
+            },
+        ]);
+        all
+    }
+
+    fn every_relevance_error() -> Vec<RelevanceError> {
+        vec![
+            RelevanceError::NoLayers,
+            RelevanceError::NoHeads { layer: 2 },
+            RelevanceError::NoTokens,
+            RelevanceError::NotSquare {
+                layer: 1,
+                head: 2,
+                rows: 5,
+                cols: 3,
+            },
+            RelevanceError::ShapeMismatch {
+                layer: 1,
+                head: 2,
+                size: 4,
+                tokens: 5,
+            },
+            RelevanceError::NotFinite {
+                layer: 0,
+                head: 1,
+                row: 2,
+                col: 3,
+            },
+            RelevanceError::Negative {
+                layer: 0,
+                head: 1,
+                row: 2,
+                col: 3,
+                value: -0.25,
+            },
+            RelevanceError::NoSuchLayer {
+                layer: 6,
+                layers: 6,
+            },
+            RelevanceError::TooManyTokens {
+                tokens: 80,
+                max: 64,
+            },
+        ]
+    }
+
+    #[test]
+    fn the_catalogues_english_is_the_model_errors_own() {
+        for e in every_model_error() {
+            assert_eq!(model_error_in(&e, Lang::En), e.to_string(), "{e:?}");
+        }
+        for e in every_relevance_error() {
+            assert_eq!(relevance_error_in(&e, Lang::En), e.to_string(), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn every_model_error_is_said_in_chinese_without_english_words() {
+        let zh: Vec<String> = every_model_error()
+            .iter()
+            .map(|e| model_error_in(e, Lang::Zh))
+            .chain(
+                every_relevance_error()
+                    .iter()
+                    .map(|e| relevance_error_in(e, Lang::Zh)),
+            )
+            .collect();
+        for zh in zh {
+            // A tensor's name is the file's own (`pooler.dense.weight`), the dtype too.
+            let words: Vec<_> = attnlab_i18n::check::latin_words(&zh)
+                .into_iter()
+                .filter(|w| w != "ids" && w != "heads")
+                .collect();
+            assert!(words.is_empty(), "{zh}: {words:?}");
+        }
     }
 
     #[test]
@@ -432,7 +595,7 @@ mod tests {
                 id: Some(3),
                 message: "the text has no words".into(),
                 missing: false,
-                zh: Some(text_error_zh(&TextError::Empty)),
+                zh: Some(text_error_in(&TextError::Empty, Lang::Zh)),
             },
         ];
         for r in replies {

@@ -6,7 +6,7 @@
 use attnlab_model::{AttentionOverride, Forward, Parameters, Pretrained, Scope};
 use serde::{Deserialize, Serialize};
 
-use super::protocol::{Said, model_error_zh};
+use super::protocol::{Said, model_error_in};
 use attnlab_i18n::Lang;
 use attnlab_lab::state::Variant;
 use attnlab_lab::state::seeded;
@@ -198,13 +198,13 @@ pub fn substitute(
     let both = |text: &str| -> Result<(Forward, Forward), Said> {
         let encoding = model
             .encode(text)
-            .map_err(|e| Said::new(e.to_string(), model_error_zh(&e)))?;
+            .map_err(|e| Said::of(|lang| model_error_in(&e, lang)))?;
         let n = encoding.ids.len();
         let run = |o: &AttentionOverride| {
             model
                 .encoder()
                 .forward(&encoding.ids, o)
-                .map_err(|e| Said::new(e.to_string(), model_error_zh(&e)))
+                .map_err(|e| Said::of(|lang| model_error_in(&e, lang)))
         };
         let own = run(&AttentionOverride::default())?;
         let substituted = run(&override_for(model, variant, seed, place, n))?;

@@ -3,7 +3,7 @@ use attnlab_model::relevance::AttentionGraph;
 use attnlab_model::{AttentionOverride, HeadTrace, Pretrained, contribution};
 use attnlab_model_page::protocol::{
     CACHE_NAME, FlowHeader, Loaded, Place, Replaced, Reply, Request, RunHeader, Said, Stage,
-    model_error_zh, relevance_error_zh,
+    model_error_in, relevance_error_in, text_error_in,
 };
 use attnlab_model_page::substitution;
 use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
@@ -66,14 +66,14 @@ fn both(en: impl Into<String>, zh: impl Into<String>) -> Said {
 /// error's `text:` prefix).
 fn model_said(e: &attnlab_model::ModelError) -> Said {
     match e {
-        attnlab_model::ModelError::Text(t) => Said::new(t.to_string(), model_error_zh(e)),
-        _ => Said::new(e.to_string(), model_error_zh(e)),
+        attnlab_model::ModelError::Text(t) => Said::of(|lang| text_error_in(t, lang)),
+        _ => Said::of(|lang| model_error_in(e, lang)),
     }
 }
 
 /// A rollout or flow error in both languages.
 fn relevance_said(e: &attnlab_model::relevance::RelevanceError) -> Said {
-    both(e.to_string(), relevance_error_zh(e))
+    Said::of(|lang| relevance_error_in(e, lang))
 }
 
 fn describe(e: &JsValue) -> String {

@@ -50,17 +50,11 @@ fn head_norms(
         // A Linformer override weighs projected keys, whose values the trace lacks.
         return Err(failed(CoreError::InvalidSetting {
             field: "attention",
-            reason: format!(
-                "head {head}'s weights are over {} projected keys, not the {} tokens: \
-                 contributions need the model's own keys",
-                trace.weights.ncols(),
-                trace.v.nrows()
-            ),
-            reason_zh: format!(
-                "头 {head} 的权重针对的是 {} 个投影后的键，而不是 {} 个词元：贡献需要模型自己的键",
-                trace.weights.ncols(),
-                trace.v.nrows()
-            ),
+            reason: attnlab_core::Invalid::ProjectedKeys {
+                head,
+                keys: trace.weights.ncols(),
+                tokens: trace.v.nrows(),
+            },
         }));
     }
     contribution::norms(trace.weights.view(), trace.v.view(), Some(rows))

@@ -3,7 +3,7 @@
 
 use ndarray::{Array2, ArrayRef2};
 
-use crate::error::{CoreError, Result};
+use crate::error::{CoreError, Expected, Needs, Result};
 use crate::kernels;
 use crate::score::{ScoreFunction, ScoreParams};
 
@@ -44,16 +44,14 @@ pub(super) fn check_shape(
     a: &Array2<f32>,
     rows: Option<usize>,
     cols: Option<usize>,
-    expected: impl FnOnce() -> (String, String),
+    expected: Expected,
 ) -> Result<()> {
     let (r, c) = a.dim();
     if rows.is_some_and(|x| x != r) || cols.is_some_and(|x| x != c) {
-        let (expected, expected_zh) = expected();
         return Err(CoreError::ShapeMismatch {
             head,
             field,
             expected,
-            expected_zh,
             got: (r, c),
         });
     }
@@ -69,12 +67,14 @@ pub(super) fn validate_score_params(
     let hd = Some(h);
     match (score, params) {
         (ScoreFunction::General, ScoreParams::General { w }) => {
-            check_shape(hd, "score_params.w", w, Some(d_k), Some(d_k), || {
-                (
-                    format!("{d_k}×{d_k} (d_k×d_k)"),
-                    format!("{d_k}×{d_k}（d_k×d_k）"),
-                )
-            })?;
+            check_shape(
+                hd,
+                "score_params.w",
+                w,
+                Some(d_k),
+                Some(d_k),
+                Expected::GeneralW { d_k },
+            )?;
             check_finite(hd, "score_params.w", w)?;
             standard(w);
         }
@@ -82,31 +82,33 @@ pub(super) fn validate_score_params(
             return Err(CoreError::MissingParams {
                 head: h,
                 field: "score_params.w",
-                reason: "the general score needs w (d_k×d_k)",
-                reason_zh: "一般（双线性）打分函数需要 w（d_k×d_k）",
+                needs: Needs::GeneralW,
             });
         }
         (ScoreFunction::Additive, ScoreParams::Additive { w_a, u_a, v_a }) => {
             // d_a is set by W_a (its rows); U_a and v must agree with it.
             let d_a = w_a.nrows();
-            check_shape(hd, "score_params.w_a", w_a, None, Some(d_k), || {
-                (
-                    format!("d_a×{d_k} (d_a×d_k)"),
-                    format!("d_a×{d_k}（d_a×d_k）"),
-                )
-            })?;
-            check_shape(hd, "score_params.u_a", u_a, Some(d_a), Some(d_k), || {
-                (
-                    format!("{d_a}×{d_k} (d_a×d_k, d_a = the rows of w_a)"),
-                    format!("{d_a}×{d_k}（d_a×d_k，d_a 为 w_a 的行数）"),
-                )
-            })?;
+            check_shape(
+                hd,
+                "score_params.w_a",
+                w_a,
+                None,
+                Some(d_k),
+                Expected::AdditiveWa { d_k },
+            )?;
+            check_shape(
+                hd,
+                "score_params.u_a",
+                u_a,
+                Some(d_a),
+                Some(d_k),
+                Expected::AdditiveUa { d_a, d_k },
+            )?;
             if v_a.len() != d_a {
                 return Err(CoreError::ShapeMismatch {
                     head: hd,
                     field: "score_params.v_a",
-                    expected: format!("1×{d_a} (d_a values, d_a = the rows of w_a)"),
-                    expected_zh: format!("1×{d_a}（d_a 个值，d_a 为 w_a 的行数）"),
+                    expected: Expected::AdditiveVa { d_a },
                     got: (1, v_a.len()),
                 });
             }
@@ -127,8 +129,7 @@ pub(super) fn validate_score_params(
             return Err(CoreError::MissingParams {
                 head: h,
                 field: "score_params",
-                reason: "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
-                reason_zh: "加性打分函数需要 w_a、u_a（d_a×d_k）和 v_a（d_a）",
+                needs: Needs::Additive,
             });
         }
         _ => {}

@@ -220,7 +220,11 @@ pub(super) fn finish(
         BringError::both(
             "",
             format!("{}: {}", e.path(), e.reason()),
-            format!("{}：{}", e.path(), attnlab_lab::explain::reason_zh(&e)),
+            format!(
+                "{}：{}",
+                e.path(),
+                attnlab_lab::explain::reason_in(&e, attnlab_i18n::Lang::Zh)
+            ),
         )
     })?;
     let (queries, keys) = match labels {

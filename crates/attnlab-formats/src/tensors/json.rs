@@ -66,7 +66,11 @@ impl fmt::Display for FieldError {
 
 impl From<CoreError> for FieldError {
     fn from(e: CoreError) -> FieldError {
-        FieldError::new(e.path(), e.reason(), attnlab_lab::explain::reason_zh(&e))
+        FieldError::new(
+            e.path(),
+            e.reason(),
+            attnlab_lab::explain::reason_in(&e, Lang::Zh),
+        )
     }
 }
 

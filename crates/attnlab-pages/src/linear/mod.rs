@@ -69,6 +69,8 @@ pub enum LinearLabError {
     },
     /// There are no tokens.
     Empty,
+    /// A figure cannot be built from what was computed.
+    Figure(HeatmapError),
 }
 
 impl From<CoreError> for LinearLabError {
@@ -79,11 +81,7 @@ impl From<CoreError> for LinearLabError {
 
 impl From<HeatmapError> for LinearLabError {
     fn from(e: HeatmapError) -> Self {
-        LinearLabError::Core(CoreError::InvalidSetting {
-            field: "figure",
-            reason: e.to_string(),
-            reason_zh: attnlab_lab::explain::heatmap_error_zh(&e),
-        })
+        LinearLabError::Figure(e)
     }
 }
 
@@ -98,6 +96,13 @@ impl LinearLabError {
     pub fn sentence_in(&self, lang: Lang) -> String {
         match (self, lang) {
             (LinearLabError::Core(e), _) => attnlab_lab::explain::explain_in(e, lang),
+            // Said as a refused setting of the figure, as the core's refusals are.
+            (LinearLabError::Figure(e), _) => attnlab_i18n::msg::lab::Explained {
+                what: &attnlab_i18n::msg::lab::EXPLAIN_SETTINGS.get(lang),
+                reason: &attnlab_lab::explain::heatmap_error_in(e, lang),
+                path: &"figure",
+            }
+            .say(lang),
             (LinearLabError::NotKernel(kind), Lang::En) => format!(
                 "{} is not a kernel (feature-map) variant: choose elu1, relu or taylor.",
                 kind.name()

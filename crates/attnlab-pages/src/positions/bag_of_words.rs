@@ -225,21 +225,15 @@ pub fn bag_of_words(
     head: usize,
     permutation: &Permutation,
 ) -> Result<BagOfWords, LabError> {
-    let shuffled = tokens.reordered(permutation.order()).ok_or_else(|| {
-        LabError::Core(attnlab_core::CoreError::InvalidSetting {
+    let shuffled = tokens.reordered(permutation.order()).ok_or(LabError::Core(
+        attnlab_core::CoreError::InvalidSetting {
             field: "permutation",
-            reason: format!(
-                "the shuffle has {} positions but the sentence has {} tokens",
-                permutation.len(),
-                tokens.used().len()
-            ),
-            reason_zh: format!(
-                "打乱顺序有 {} 个位置，但句子有 {} 个词元",
-                permutation.len(),
-                tokens.used().len()
-            ),
-        })
-    })?;
+            reason: attnlab_core::Invalid::Permutation {
+                positions: permutation.len(),
+                tokens: tokens.used().len(),
+            },
+        },
+    ))?;
     let run = |position: PositionConfig| -> Result<ShuffleRun, LabError> {
         let model = ModelConfig { position, ..*model };
         let original = head_of(&model, variant, tokens, head)?;

@@ -119,19 +119,15 @@ pub fn steps(
 ) -> Result<Vec<Stage>, LabError> {
     let problem = input.problem;
     let heads = compute::compute_heads(problem)?;
-    let result: &HeadResult = heads.get(head).ok_or_else(|| {
-        LabError::Core(CoreError::InvalidSetting {
+    let result: &HeadResult = heads
+        .get(head)
+        .ok_or(LabError::Core(CoreError::InvalidSetting {
             field: "head",
-            reason: format!(
-                "there are {} heads, numbered from 0, so there is no head {head}",
-                heads.len()
-            ),
-            reason_zh: format!(
-                "共有 {} 个头，从 0 开始编号，所以没有头 {head}",
-                heads.len()
-            ),
-        })
-    })?;
+            reason: attnlab_core::Invalid::NoSuchHead {
+                heads: heads.len(),
+                head,
+            },
+        }))?;
     let hin = &problem.heads()[head];
     let spec = problem.spec();
     let family = Family::of(spec.attention);
