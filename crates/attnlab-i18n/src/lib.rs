@@ -211,6 +211,7 @@ pub const KEPT: &[&str] = &[
     "UTF",
     "zip",
     "HTTP",
+    "NUL",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

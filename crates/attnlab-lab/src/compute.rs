@@ -16,6 +16,7 @@ use attnlab_core::metrics::{self, Comparison};
 use attnlab_core::model::{Encoded, Projected, ProjectionWeights};
 use attnlab_core::{CoreError, Invalid};
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::lab;
 use attnlab_plot::HeatmapError;
 use ndarray::{ArcArray2, Array2, ArrayRef2};
 
@@ -256,33 +257,21 @@ impl LabError {
 
     /// One sentence for a student, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (LabError::Core(e), _) => crate::explain::explain_in(e, lang),
-            (LabError::Incomparable { a, b }, Lang::En) => format!(
-                "These variants cannot be compared cell by cell: their weights are {}×{} and {}×{} \
-                 (Linformer attends to k projected keys, not to the tokens).",
-                a.0, a.1, b.0, b.1
-            ),
-            (LabError::Incomparable { a, b }, Lang::Zh) => format!(
-                "这两个变体无法逐格比较：它们的权重分别是 {}×{} 和 {}×{}\
-                 （Linformer 关注的是 k 个投影后的键，而不是词元）。",
-                a.0, a.1, b.0, b.1
-            ),
-            (LabError::NoVariant(name), Lang::En) => format!("There is no variant called {name}."),
-            (LabError::NoVariant(name), Lang::Zh) => format!("没有名为 {name} 的变体。"),
-            (LabError::NoHead { head, heads }, Lang::En) => {
-                format!("There is no head {head}: there are {heads}, numbered from 0.")
+        match self {
+            LabError::Core(e) => crate::explain::explain_in(e, lang),
+            LabError::Incomparable { a, b } => lab::Incomparable {
+                a_rows: &a.0,
+                a_cols: &a.1,
+                b_rows: &b.0,
+                b_cols: &b.1,
             }
-            (LabError::NoHead { head, heads }, Lang::Zh) => {
-                format!("没有头 {head}：共有 {heads} 个头，从 0 开始编号。")
+            .say(lang),
+            LabError::NoVariant(name) => lab::NoVariant { name }.say(lang),
+            LabError::NoHead { head, heads } => lab::NoHead { head, heads }.say(lang),
+            LabError::Figure(e) => lab::FigureFailed {
+                why: &crate::explain::heatmap_error_in(e, lang),
             }
-            (LabError::Figure(e), Lang::En) => format!("The figure could not be drawn: {e}."),
-            (LabError::Figure(e), Lang::Zh) => {
-                format!(
-                    "无法绘制这幅图：{}。",
-                    crate::explain::heatmap_error_in(e, Lang::Zh)
-                )
-            }
+            .say(lang),
         }
     }
 }

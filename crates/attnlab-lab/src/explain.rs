@@ -360,6 +360,23 @@ mod tests {
 
     #[test]
     fn a_figures_error_is_said_in_both_languages() {
+        for e in [
+            HeatmapError::Shape {
+                field: "values",
+                expected: 3,
+                got: 2,
+            },
+            HeatmapError::NonFinite { row: 1, col: 2 },
+            HeatmapError::RowOutOfRange { row: 4, rows: 3 },
+            HeatmapError::NonFiniteRowValue {
+                field: "entropy",
+                row: 2,
+            },
+        ] {
+            assert_eq!(heatmap_error_in(&e, Lang::En), e.to_string(), "{e:?}");
+            let zh = heatmap_error_in(&e, Lang::Zh);
+            assert!(!zh.contains(" row") && !zh.contains("the "), "{zh}");
+        }
         let e = HeatmapError::ShapeMismatch {
             a: (2, 3),
             b: (3, 2),

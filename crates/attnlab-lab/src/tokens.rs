@@ -7,6 +7,7 @@ use attnlab_core::tokenize::{self, Token};
 
 use crate::explain::explain_in;
 use crate::state::{LabState, MAX_TOKENS, Mode, PAD_TOKEN};
+use attnlab_i18n::msg::lab;
 use attnlab_i18n::said::Said;
 use attnlab_i18n::{Lang, Tr};
 
@@ -28,16 +29,14 @@ pub fn clip_text(text: &str) -> (String, Option<Said>) {
             let total = text.chars().count();
             (
                 text[..end].to_string(),
-                Some(Said::new(
-                    format!(
-                        "The text had {total} characters; attnlab keeps the first {MAX_TEXT_CHARS} \
-                         (the figures draw at most {MAX_TOKENS} tokens)."
-                    ),
-                    format!(
-                        "这段文本有 {total} 个字符；attnlab 保留前 {MAX_TEXT_CHARS} 个\
-                         （图最多画 {MAX_TOKENS} 个词元）。"
-                    ),
-                )),
+                Some(
+                    lab::TextCut {
+                        total: &total,
+                        max: &MAX_TEXT_CHARS,
+                        tokens: &MAX_TOKENS,
+                    }
+                    .said(),
+                ),
             )
         }
     }
@@ -146,26 +145,18 @@ impl Tokens {
     /// tokens; the heatmap shows the first 512 of them. …".
     pub fn cut_notice(&self, lang: Lang) -> Option<String> {
         let total = self.total();
-        self.is_cut().then(|| match lang {
-            Lang::En => format!(
-                "Your text has {total} tokens; the heatmap shows the first {MAX_TOKENS} of them. \
-                 Nothing is lost: the whole text stays in the box."
-            ),
-            Lang::Zh => format!(
-                "你的文本有 {total} 个词元；热力图只显示前 {MAX_TOKENS} 个。\
-                 没有丢失任何内容：整段文本仍在输入框中。"
-            ),
+        self.is_cut().then(|| {
+            lab::TokensCut {
+                total: &total,
+                max: &MAX_TOKENS,
+            }
+            .say(lang)
         })
     }
 }
 
 /// The notice when there are no tokens.
-pub const NOTHING_TO_ATTEND: Tr = Tr::new(
-    "There is nothing to attend to yet: type a sentence in the box, and each of its words \
-     will appear here with the attention it pays to the others.",
-    "还没有可关注的内容：在输入框中输入一个句子，它的每个词都会出现在这里，\
-     并显示它对其他词的注意力。",
-);
+pub const NOTHING_TO_ATTEND: Tr = lab::NOTHING_TO_ATTEND;
 
 /// The sentence above the figures, if any, in this order: nothing typed yet (no query,
 /// or no key in cross-attention), then the settings the maths refuses (`error`), then a

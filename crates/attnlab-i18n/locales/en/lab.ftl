@@ -25,3 +25,16 @@ heatmap-non-finite = the value at row { $row }, column { $col } is not a finite 
 heatmap-row-out-of-range = empty row { $row } is out of range (there are { $rows } rows)
 heatmap-non-finite-row-value = { $field } of row { $row } is not a finite number
 heatmap-shape-mismatch = cannot compare a { $a_rows }×{ $a_cols } matrix with a { $b_rows }×{ $b_cols } one
+
+## The notices above the figures (tokens.rs).
+
+text-cut = The text had { $total } characters; attnlab keeps the first { $max } (the figures draw at most { $tokens } tokens).
+tokens-cut = Your text has { $total } tokens; the heatmap shows the first { $max } of them. Nothing is lost: the whole text stays in the box.
+nothing-to-attend = There is nothing to attend to yet: type a sentence in the box, and each of its words will appear here with the attention it pays to the others.
+
+## Why the lab cannot show something (compute.rs's LabError).
+
+incomparable = These variants cannot be compared cell by cell: their weights are { $a_rows }×{ $a_cols } and { $b_rows }×{ $b_cols } (Linformer attends to k projected keys, not to the tokens).
+no-variant = There is no variant called { $name }.
+no-head = There is no head { $head }: there are { $heads }, numbered from 0.
+figure-failed = The figure could not be drawn: { $why }.

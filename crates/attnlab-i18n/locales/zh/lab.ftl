@@ -25,3 +25,16 @@ heatmap-non-finite = 第 { $row } 行第 { $col } 列的值不是有限数
 heatmap-row-out-of-range = 空行 { $row } 超出范围（共有 { $rows } 行）
 heatmap-non-finite-row-value = 第 { $row } 行的 { $field } 不是有限数
 heatmap-shape-mismatch = 无法比较 { $a_rows }×{ $a_cols } 的矩阵和 { $b_rows }×{ $b_cols } 的矩阵
+
+## 图上方的提示（tokens.rs）。
+
+text-cut = 这段文本有 { $total } 个字符；attnlab 保留前 { $max } 个（图最多画 { $tokens } 个词元）。
+tokens-cut = 你的文本有 { $total } 个词元；热力图只显示前 { $max } 个。没有丢失任何内容：整段文本仍在输入框中。
+nothing-to-attend = 还没有可关注的内容：在输入框中输入一个句子，它的每个词都会出现在这里，并显示它对其他词的注意力。
+
+## 实验室为何无法显示某样东西（compute.rs 的 LabError）。
+
+incomparable = 这两个变体无法逐格比较：它们的权重分别是 { $a_rows }×{ $a_cols } 和 { $b_rows }×{ $b_cols }（Linformer 关注的是 k 个投影后的键，而不是词元）。
+no-variant = 没有名为 { $name } 的变体。
+no-head = 没有头 { $head }：共有 { $heads } 个头，从 0 开始编号。
+figure-failed = 无法绘制这幅图：{ $why }。

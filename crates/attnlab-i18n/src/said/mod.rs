@@ -26,6 +26,12 @@ impl Said {
         }
     }
 
+    /// The sentence `say` gives in each language (a catalogue message whose values
+    /// are words of each language: `Said::of(|lang| msg::…{ what: &what.get(lang) }.say(lang))`).
+    pub fn of(say: impl Fn(Lang) -> String) -> Said {
+        Said::new(say(Lang::En), say(Lang::Zh))
+    }
+
     /// The sentence in `lang`.
     pub fn get(&self, lang: Lang) -> &str {
         match lang {

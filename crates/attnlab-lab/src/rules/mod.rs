@@ -17,6 +17,7 @@ use crate::state::{
     D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LabState, MAX_VARIANTS, MaskKind, ModelConfig,
     PAD_RANGE, Variant,
 };
+use attnlab_i18n::msg::rules as m;
 use attnlab_i18n::said::Said;
 use attnlab_i18n::{Lang, Tr};
 
@@ -40,33 +41,24 @@ pub trait ModelRules {
     fn sinusoids_added(&self) -> bool;
 }
 
-const IDENTITY_ONE_HEAD: Tr = Tr::new(
-    "identity projections (Q = K = V = X) have exactly one head",
-    "恒等投影（Q = K = V = X）只有一个头",
-);
-
 impl ModelRules for ModelConfig {
     fn why_not_heads(&self, heads: usize, lang: Lang) -> Option<String> {
         if !HEADS_RANGE.contains(&heads) {
             let (lo, hi) = (HEADS_RANGE.start(), HEADS_RANGE.end());
-            return Some(match lang {
-                Lang::En => format!("the lab offers {lo} to {hi} heads"),
-                Lang::Zh => format!("实验室提供 {lo} 到 {hi} 个头"),
-            });
+            return Some(m::HeadsRange { lo, hi }.say(lang));
         }
         if self.projection == Projection::Identity && heads != 1 {
-            return Some(IDENTITY_ONE_HEAD.get(lang).into());
+            return Some(m::IDENTITY_ONE_HEAD.get(lang).into());
         }
         if !self.d_model.is_multiple_of(heads) {
-            let d = self.d_model;
-            return Some(match lang {
-                Lang::En => format!(
-                    "{heads} heads do not divide d_model = {d} (d_k = d_model / heads must be whole)"
-                ),
-                Lang::Zh => {
-                    format!("{heads} 个头不能整除 d_model = {d}（d_k = d_model / 头数 必须是整数）")
+            let d_model = &self.d_model;
+            return Some(
+                m::HeadsDivide {
+                    heads: &heads,
+                    d_model,
                 }
-            });
+                .say(lang),
+            );
         }
         None
     }
@@ -74,93 +66,50 @@ impl ModelRules for ModelConfig {
     fn why_not_d_model(&self, d_model: usize, lang: Lang) -> Option<String> {
         if !D_MODEL_RANGE.contains(&d_model) {
             let (lo, hi) = (D_MODEL_RANGE.start(), D_MODEL_RANGE.end());
-            return Some(match lang {
-                Lang::En => format!("d_model is between {lo} and {hi}"),
-                Lang::Zh => format!("d_model 介于 {lo} 与 {hi} 之间"),
-            });
+            return Some(m::DModelRange { lo, hi }.say(lang));
         }
         if self.heads > 0 && !d_model.is_multiple_of(self.heads) {
-            let h = self.heads;
-            return Some(match lang {
-                Lang::En => format!(
-                    "d_model = {d_model} is not divisible by {h} heads (d_k = d_model / heads must be whole)"
-                ),
-                Lang::Zh => format!(
-                    "d_model = {d_model} 不能被 {h} 个头整除（d_k = d_model / 头数 必须是整数）"
-                ),
-            });
+            return Some(
+                m::DModelDivide {
+                    d_model: &d_model,
+                    heads: &self.heads,
+                }
+                .say(lang),
+            );
         }
         if self.sinusoids_added() && d_model % 2 == 1 {
-            return Some(match lang {
-                Lang::En => format!(
-                    "sinusoidal positions added to the word vectors need an even d_model (sines and cosines come in pairs), got {d_model}"
-                ),
-                Lang::Zh => format!(
-                    "加到词向量上的正弦位置编码需要偶数的 d_model（正弦与余弦成对出现），而它是 {d_model}"
-                ),
-            });
+            return Some(m::DModelEven { d_model: &d_model }.say(lang));
         }
         None
     }
 
     fn why_not_projection(&self, projection: Projection, lang: Lang) -> Option<String> {
-        (projection == Projection::Identity && self.heads != 1).then(|| {
-            Tr::new(
-                "identity projections (Q = K = V = X) have exactly one head: set heads to 1 first",
-                "恒等投影（Q = K = V = X）只有一个头：请先把头数设为 1",
-            )
-            .get(lang)
-            .into()
-        })
+        (projection == Projection::Identity && self.heads != 1)
+            .then(|| m::IDENTITY_SET_HEADS.get(lang).into())
     }
 
     fn why_not_position(&self, kind: PositionKind, lang: Lang) -> Option<String> {
         let width = self.position.width(self.d_model);
-        (kind == PositionKind::Sinusoidal && width % 2 == 1).then(|| match lang {
-            Lang::En => format!(
-                "sinusoidal encodings need an even width (sines and cosines come in pairs), and it is {width}"
-            ),
-            Lang::Zh => format!("正弦编码需要偶数宽度（正弦与余弦成对出现），而它是 {width}"),
-        })
+        (kind == PositionKind::Sinusoidal && width % 2 == 1)
+            .then(|| m::SinusoidWidthEven { width: &width }.say(lang))
     }
 
     fn why_not_d_pos(&self, d_pos: usize, lang: Lang) -> Option<String> {
         if !D_POS_RANGE.contains(&d_pos) {
             let (lo, hi) = (D_POS_RANGE.start(), D_POS_RANGE.end());
-            return Some(match lang {
-                Lang::En => format!("d_pos is between {lo} and {hi}"),
-                Lang::Zh => format!("d_pos 介于 {lo} 与 {hi} 之间"),
-            });
+            return Some(m::DPosRange { lo, hi }.say(lang));
         }
-        (d_pos % 2 == 1).then(|| {
-            Tr::new(
-                "d_pos is even: sinusoidal positions come in sine–cosine pairs",
-                "d_pos 为偶数：正弦位置编码由正弦–余弦成对组成",
-            )
-            .get(lang)
-            .to_string()
-        })
+        (d_pos % 2 == 1).then(|| m::D_POS_EVEN.get(lang).to_string())
     }
 
     fn sinusoid_settings_unused(&self, lang: Lang) -> Option<&'static str> {
-        (self.position.kind != PositionKind::Sinusoidal).then(|| {
-            Tr::new(
-                "the base and the layout shape sinusoidal encodings only",
-                "基数与排布只影响正弦编码",
-            )
-            .get(lang)
-        })
+        (self.position.kind != PositionKind::Sinusoidal)
+            .then(|| m::SINUSOID_SETTINGS_UNUSED.get(lang))
     }
 
     fn d_pos_unused(&self, lang: Lang) -> Option<&'static str> {
         match self.position.combine {
-            Combine::Add => Some(
-                Tr::new(
-                    "added position vectors have the width of the word vectors (d_model); choose concat to set d_pos",
-                    "相加的位置向量与词向量同宽（d_model）；选择拼接才能设置 d_pos",
-                )
-                .get(lang),
-            ),
+            Combine::Add => Some(m::D_POS_UNUSED.get(lang)),
             Combine::Concat { .. } => None,
         }
     }
@@ -176,10 +125,12 @@ impl Variant {
         (!self.attention.supports_mask(kind.core_name())).then(|| {
             let (who, mask) = (kind_label(self.attention, lang), kind.shown(lang));
             let limit = mask_limitation(self.attention, lang);
-            match lang {
-                Lang::En => format!("{who} cannot apply a {mask} mask: {limit}"),
-                Lang::Zh => format!("{who}无法应用{mask}掩码：{limit}"),
+            m::MaskUnsupported {
+                who: &who,
+                mask: &mask,
+                limit: &limit,
             }
+            .say(lang)
         })
     }
 
@@ -193,22 +144,21 @@ impl Variant {
             .find(|m| !kind.supports_mask(m.core_name()))?;
         let (who, shown) = (kind_label(kind, lang), mask.shown(lang));
         let limit = mask_limitation(kind, lang);
-        Some(match lang {
-            Lang::En => format!(
-                "{who} cannot apply the {shown} mask that is on (turn it off first): {limit}"
-            ),
-            Lang::Zh => format!("{who}无法应用已开启的{shown}掩码（请先关闭它）：{limit}"),
-        })
+        Some(
+            m::MaskOnUnsupported {
+                who: &who,
+                mask: &shown,
+                limit: &limit,
+            }
+            .say(lang),
+        )
     }
 
     /// Why the temperature has no effect (kernel and efficient attention have no logits).
     pub fn temperature_unused(&self, lang: Lang) -> Option<String> {
         (!self.attention.uses_temperature()).then(|| {
             let who = kind_label(self.attention, lang);
-            match lang {
-                Lang::En => format!("{who} has no logits to divide, so it ignores the temperature"),
-                Lang::Zh => format!("{who}没有可除的 logit，因此忽略温度"),
-            }
+            m::TemperatureUnused { who: &who }.say(lang)
         })
     }
 
@@ -216,45 +166,24 @@ impl Variant {
     pub fn score_unused(&self, lang: Lang) -> Option<&'static str> {
         let why = match self.attention {
             _ if self.attention.uses_score_function() => return None,
-            AttentionKind::Linformer => Tr::new(
-                "Linformer always scores with the scaled dot product q·k'/√d_k",
-                "Linformer 总是用缩放点积 q·k'/√d_k 打分",
-            ),
-            AttentionKind::Efficient => Tr::new(
-                "efficient attention normalises Q and K with softmaxes instead of scoring pairs",
-                "高效注意力用 softmax 分别归一化 Q 和 K，而不是给词元对打分",
-            ),
-            _ => Tr::new(
-                "linear attention uses its own similarity φ(q)·φ(k) instead of a score function",
-                "线性注意力用自己的相似度 φ(q)·φ(k)，而不是打分函数",
-            ),
+            AttentionKind::Linformer => m::SCORE_UNUSED_LINFORMER,
+            AttentionKind::Efficient => m::SCORE_UNUSED_EFFICIENT,
+            _ => m::SCORE_UNUSED_LINEAR,
         };
         Some(why.get(lang))
     }
 
     /// Why Linformer's `k` has no effect.
     pub fn linformer_k_unused(&self, lang: Lang) -> Option<&'static str> {
-        (self.attention != AttentionKind::Linformer).then(|| {
-            Tr::new(
-                "only Linformer projects the keys down to k",
-                "只有 Linformer 会把键投影到 k 个",
-            )
-            .get(lang)
-        })
+        (self.attention != AttentionKind::Linformer).then(|| m::LINFORMER_K_UNUSED.get(lang))
     }
 }
 
 /// Why another variant cannot be added.
-pub const NO_MORE_VARIANTS: Tr = Tr::new(
-    "the lab compares at most 4 variants side by side",
-    "实验室最多并排比较 4 个变体",
-);
+pub const NO_MORE_VARIANTS: Tr = m::NO_MORE_VARIANTS;
 
 /// Why the last variant cannot be removed.
-pub const LAST_VARIANT: Tr = Tr::new(
-    "the lab needs at least one variant",
-    "实验室至少需要一个变体",
-);
+pub const LAST_VARIANT: Tr = m::LAST_VARIANT;
 
 impl LabState {
     /// Why another variant cannot be added.
@@ -269,13 +198,8 @@ impl LabState {
 
     /// A hint when a variant's padding mask has nothing to block.
     pub fn padding_hint(&self, lang: Lang) -> Option<&'static str> {
-        (self.pad_to.is_none() && self.variants.iter().any(|v| v.masks.padding)).then(|| {
-            Tr::new(
-                "there are no <pad> tokens to block yet: set “pad to length” in the model settings",
-                "还没有可屏蔽的填充词元：请在模型设置中设置“把键填充到长度”",
-            )
-            .get(lang)
-        })
+        (self.pad_to.is_none() && self.variants.iter().any(|v| v.masks.padding))
+            .then(|| m::PADDING_HINT.get(lang))
     }
 
     /// Every forbidden combination or out-of-range value this state holds, as the
@@ -290,20 +214,14 @@ impl LabState {
     pub fn repair(&mut self) -> Vec<Said> {
         let mut fixes = Vec::new();
         for (what, text) in [
-            (Tr::new("the text", "文本"), &mut self.text),
-            (Tr::new("the source", "源句"), &mut self.source),
-            (Tr::new("the second sentence", "第二个句子"), &mut self.pair),
+            ("text", &mut self.text),
+            ("source", &mut self.source),
+            ("pair", &mut self.pair),
         ] {
             let (clipped, said) = crate::tokens::clip_text(text);
             if said.is_some() {
-                let max = crate::tokens::MAX_TEXT_CHARS;
-                fixes.push(Said::new(
-                    format!(
-                        "{} was longer than {max} characters, so only its beginning was kept",
-                        what.en
-                    ),
-                    format!("{}超过 {max} 个字符，因此只保留了开头部分", what.zh),
-                ));
+                let max = &crate::tokens::MAX_TEXT_CHARS;
+                fixes.push(m::TextClipped { what, max }.said());
                 *text = clipped;
             }
             let controls = text.chars().filter(|&c| unreadable_control(c)).count();
@@ -312,37 +230,21 @@ impl LabState {
                     .chars()
                     .map(|c| if unreadable_control(c) { '\u{FFFD}' } else { c })
                     .collect();
-                fixes.push(Said::new(
-                    format!(
-                        "{} held {controls} control character(s) (such as NUL), shown as �",
-                        what.en
-                    ),
-                    format!("{}含有 {controls} 个控制字符（如 NUL），显示为 �", what.zh),
-                ));
+                let controls = &controls;
+                fixes.push(m::TextControls { what, controls }.said());
             }
         }
         repair_model(&mut self.model, &mut fixes);
         if let Some(pad) = &mut self.pad_to {
-            clamp_usize(
-                pad,
-                &PAD_RANGE,
-                Tr::new("pad to length", "填充到长度").into(),
-                &mut fixes,
-            );
+            clamp_usize(pad, &PAD_RANGE, m::FIELD_PAD_TO.into(), &mut fixes);
         }
         if self.variants.is_empty() {
             self.variants = LabState::default().variants;
-            fixes.push(Said::new(
-                "there were no variants, so the two default ones were added",
-                "没有任何变体，因此加入了两个默认变体",
-            ));
+            fixes.push(m::DEFAULT_VARIANTS_ADDED.into());
         }
         if self.variants.len() > MAX_VARIANTS {
             self.variants.truncate(MAX_VARIANTS);
-            fixes.push(Said::new(
-                format!("only the first {MAX_VARIANTS} variants were kept"),
-                format!("只保留了前 {MAX_VARIANTS} 个变体"),
-            ));
+            fixes.push(m::VariantsTruncated { max: &MAX_VARIANTS }.said());
         }
         for i in 0..self.variants.len() {
             repair_name(self, i, &mut fixes);

@@ -11,8 +11,9 @@ use crate::state::{
     LabState, MAX_NAME_CHARS, MAX_TOKENS, ModelConfig, STRIDE_RANGE, TEMPERATURE_RANGE, Variant,
     View, WINDOW_RANGE, Zoom,
 };
+use attnlab_i18n::Lang;
+use attnlab_i18n::msg::rules as m;
 use attnlab_i18n::said::Said;
-use attnlab_i18n::{Lang, Tr};
 
 pub(super) fn clamp_usize(
     value: &mut usize,
@@ -23,13 +24,16 @@ pub(super) fn clamp_usize(
     let clamped = (*value).clamp(*range.start(), *range.end());
     if clamped != *value {
         let (lo, hi) = (range.start(), range.end());
-        fixes.push(Said::new(
-            format!(
-                "{} {value} is outside {lo}–{hi}, so it is {clamped}",
-                what.en
-            ),
-            format!("{} {value} 超出 {lo}–{hi}，因此取 {clamped}", what.zh),
-        ));
+        fixes.push(Said::of(|lang| {
+            m::Clamped {
+                what: &what.get(lang),
+                value,
+                lo,
+                hi,
+                clamped: &clamped,
+            }
+            .say(lang)
+        }));
         *value = clamped;
     }
 }
@@ -43,36 +47,35 @@ pub(super) fn repair_model(m: &mut ModelConfig, fixes: &mut Vec<Said>) {
     clamp_usize(&mut m.d_model, &D_MODEL_RANGE, named("d_model"), fixes);
     if m.sinusoids_added() && m.d_model % 2 == 1 {
         let (odd, even) = (m.d_model, m.d_model - 1);
-        fixes.push(Said::new(
-            format!("sinusoidal positions need an even d_model, so d_model {odd} is {even}"),
-            format!("正弦位置编码需要偶数的 d_model，因此 d_model {odd} 改为 {even}"),
-        ));
+        fixes.push(
+            m::DModelMadeEven {
+                odd: &odd,
+                even: &even,
+            }
+            .said(),
+        );
         m.d_model = even;
     }
     if m.projection == Projection::Identity && m.heads != 1 {
         let h = m.heads;
-        fixes.push(Said::new(
-            format!("identity projections have one head, so heads {h} is 1"),
-            format!("恒等投影只有一个头，因此头数 {h} 改为 1"),
-        ));
+        fixes.push(m::IdentityHeadsOne { heads: &h }.said());
         m.heads = 1;
     }
-    clamp_usize(
-        &mut m.heads,
-        &HEADS_RANGE,
-        Tr::new("heads", "头数").into(),
-        fixes,
-    );
+    clamp_usize(&mut m.heads, &HEADS_RANGE, m::FIELD_HEADS.into(), fixes);
     if !m.d_model.is_multiple_of(m.heads) {
         let divisor = (1..=m.heads)
             .rev()
             .find(|h| m.d_model.is_multiple_of(*h))
             .unwrap_or(1);
         let (h, d) = (m.heads, m.d_model);
-        fixes.push(Said::new(
-            format!("{h} heads do not divide d_model = {d}, so there are {divisor}"),
-            format!("{h} 个头不能整除 d_model = {d}，因此改为 {divisor} 个头"),
-        ));
+        fixes.push(
+            m::HeadsMadeDivisor {
+                heads: &h,
+                d_model: &d,
+                divisor: &divisor,
+            }
+            .said(),
+        );
         m.heads = divisor;
     }
     if !(m.position.base.is_finite() && BASE_RANGE.contains(&m.position.base)) {
@@ -84,20 +87,28 @@ pub(super) fn repair_model(m: &mut ModelConfig, fixes: &mut Vec<Said>) {
                 .clamp(*BASE_RANGE.start(), *BASE_RANGE.end())
         };
         let (was, lo, hi) = (m.position.base, BASE_RANGE.start(), BASE_RANGE.end());
-        fixes.push(Said::new(
-            format!("the sinusoid base {was} is outside {lo}–{hi}, so it is {base}"),
-            format!("正弦基数 {was} 超出 {lo}–{hi}，因此取 {base}"),
-        ));
+        fixes.push(
+            m::BaseClamped {
+                was: &was,
+                lo,
+                hi,
+                base: &base,
+            }
+            .said(),
+        );
         m.position.base = base;
     }
     if let Combine::Concat { d_pos } = &mut m.position.combine {
         clamp_usize(d_pos, &D_POS_RANGE, named("d_pos"), fixes);
         if *d_pos % 2 == 1 {
             let (odd, even) = (*d_pos, *d_pos - 1);
-            fixes.push(Said::new(
-                format!("d_pos is even (sine–cosine pairs), so d_pos {odd} is {even}"),
-                format!("d_pos 为偶数（正弦–余弦成对），因此 d_pos {odd} 改为 {even}"),
-            ));
+            fixes.push(
+                m::DPosMadeEven {
+                    odd: &odd,
+                    even: &even,
+                }
+                .said(),
+            );
             *d_pos -= 1;
         }
     }
@@ -120,12 +131,14 @@ pub(super) fn repair_name(state: &mut LabState, i: usize, fixes: &mut Vec<Said>)
     }
     if fixed != state.variants[i].name {
         let n = i + 1;
-        fixes.push(Said::new(
-            format!(
-                "variant {n} was renamed {fixed} (names are unique, 1–{MAX_NAME_CHARS} characters)"
-            ),
-            format!("变体 {n} 已改名为 {fixed}（名称唯一，1–{MAX_NAME_CHARS} 个字符）"),
-        ));
+        fixes.push(
+            m::VariantRenamed {
+                n: &n,
+                name: &fixed,
+                max: &MAX_NAME_CHARS,
+            }
+            .said(),
+        );
         state.variants[i].name = fixed;
     }
 }
@@ -145,17 +158,26 @@ pub(super) fn repair_variant(v: &mut Variant, fixes: &mut Vec<Said>) {
             number::full(hi),
             number::full(t),
         );
-        fixes.push(Said::new(
-            format!("variant {name}: the temperature {was} is outside {lo}–{hi}, so it is {now}"),
-            format!("变体 {name}：温度 {was} 超出 {lo}–{hi}，因此取 {now}"),
-        ));
+        fixes.push(
+            m::TemperatureClamped {
+                name: &name,
+                was: &was,
+                lo: &lo,
+                hi: &hi,
+                now: &now,
+            }
+            .said(),
+        );
         v.temperature = t;
     }
     let what = |s: Said| {
-        Said::new(
-            format!("variant {name}: {}", s.en),
-            format!("变体 {name}：{}", s.zh),
-        )
+        Said::of(|lang| {
+            m::InVariant {
+                name: &name,
+                what: &s.get(lang),
+            }
+            .say(lang)
+        })
     };
     clamp_usize(
         &mut v.linformer_k,
@@ -164,11 +186,11 @@ pub(super) fn repair_variant(v: &mut Variant, fixes: &mut Vec<Said>) {
         fixes,
     );
     if let Some(r) = &mut v.masks.window {
-        let radius = what(Tr::new("the window radius", "窗口半径").into());
+        let radius = what(m::FIELD_WINDOW_RADIUS.into());
         clamp_usize(r, &WINDOW_RANGE, radius, fixes);
     }
     if let Some(s) = &mut v.masks.strided {
-        let stride = what(Tr::new("the stride", "步长").into());
+        let stride = what(m::FIELD_STRIDE.into());
         clamp_usize(s, &STRIDE_RANGE, stride, fixes);
     }
     let global_before = v.masks.global.len();
@@ -182,12 +204,7 @@ pub(super) fn repair_variant(v: &mut Variant, fixes: &mut Vec<Said>) {
         .custom
         .retain(|&(i, j)| i < MAX_TOKENS && j < MAX_TOKENS);
     if v.masks.global.len() != global_before || v.masks.custom.len() != custom_before {
-        fixes.push(what(Said::new(
-            format!(
-                "repeated token indices and indices of {MAX_TOKENS} or more were left out of the masks"
-            ),
-            format!("重复的词元下标以及不小于 {MAX_TOKENS} 的下标已从掩码中去掉"),
-        )));
+        fixes.push(what(m::MaskIndicesDropped { max: &MAX_TOKENS }.said()));
     }
     for kind in v.masks.on() {
         if let (Some(en), Some(zh)) = (
@@ -195,10 +212,14 @@ pub(super) fn repair_variant(v: &mut Variant, fixes: &mut Vec<Said>) {
             v.why_not_mask(kind, Lang::Zh),
         ) {
             v.masks.turn_off(kind);
-            fixes.push(what(Said::new(
-                format!("the {} mask was turned off ({en})", kind.shown(Lang::En)),
-                format!("{}掩码已关闭（{zh}）", kind.shown(Lang::Zh)),
-            )));
+            let said = Said::new(en, zh);
+            fixes.push(what(Said::of(|lang| {
+                m::MaskTurnedOff {
+                    mask: &kind.shown(lang),
+                    why: &said.get(lang),
+                }
+                .say(lang)
+            })));
         }
     }
 }
@@ -211,26 +232,24 @@ pub(super) fn repair_view(view: &mut View, variants: usize, heads: usize, fixes:
             (zoom.keys.0.min(last), zoom.keys.1.min(last)),
         );
         if fixed != zoom {
-            let said = |z: Zoom, zh: bool| {
+            let said = |z: Zoom, lang: Lang| {
                 let ((a, b), (c, d)) = (z.queries, z.keys);
-                if zh {
-                    format!("查询 {a}–{b}、键 {c}–{d}")
-                } else {
-                    format!("queries {a}–{b}, keys {c}–{d}")
+                m::ZoomRange {
+                    a: &a,
+                    b: &b,
+                    c: &c,
+                    d: &d,
                 }
+                .say(lang)
             };
-            fixes.push(Said::new(
-                format!(
-                    "the zoom {} is outside 0–{last} or reversed, so it is {}",
-                    said(zoom, false),
-                    said(fixed, false)
-                ),
-                format!(
-                    "缩放范围 {} 超出 0–{last} 或前后颠倒，因此取 {}",
-                    said(zoom, true),
-                    said(fixed, true)
-                ),
-            ));
+            fixes.push(Said::of(|lang| {
+                m::ZoomClamped {
+                    was: &said(zoom, lang),
+                    last: &last,
+                    now: &said(fixed, lang),
+                }
+                .say(lang)
+            }));
             view.zoom = Some(fixed);
         }
     }
@@ -240,10 +259,15 @@ pub(super) fn repair_view(view: &mut View, variants: usize, heads: usize, fixes:
     if fixed != threshold {
         let weight = |t: usize| number::full(t as f32 / 1000.0);
         let (was, lo, hi, now) = (weight(threshold), weight(lo), weight(hi), weight(fixed));
-        fixes.push(Said::new(
-            format!("the lines' least weight {was} is outside {lo}–{hi}, so it is {now}"),
-            format!("连线的最小权重 {was} 超出 {lo}–{hi}，因此取 {now}"),
-        ));
+        fixes.push(
+            m::LinesThresholdClamped {
+                was: &was,
+                lo: &lo,
+                hi: &hi,
+                now: &now,
+            }
+            .said(),
+        );
         view.lines_threshold = fixed;
     }
     let before = *view;
@@ -258,9 +282,6 @@ pub(super) fn repair_view(view: &mut View, variants: usize, heads: usize, fixes:
         (0, 1)
     };
     if *view != before {
-        fixes.push(Said::new(
-            "the selected variant, head or compared pair did not exist, so the first ones are shown",
-            "所选的变体、头或比较的一对不存在，因此显示第一个",
-        ));
+        fixes.push(m::VIEW_RESET.into());
     }
 }
