@@ -13,7 +13,7 @@ export const KEPT = new Set([
   'multilingual', 'small', 'all', 'WordPiece', 'SentencePiece', 'XLM', 'Cache', 'API',
   'SIMD', 'wasm', 'NumPy', 'Fortran', 'dtype', 'float', 'Space', 'Tab', 'Esc', 'Enter',
   'exp', 'log', 'min', 'max', 'sin', 'cos', 'tanh', 'Luong', 'Bahdanau',
-  'logit', 'Kobayashi', 'EMNLP', 'NaN', 'UTF', 'zip', 'HTTP', 'NUL',
+  'logit', 'Kobayashi', 'EMNLP', 'NaN', 'UTF', 'zip', 'HTTP', 'NUL', 'pip', 'wheel',
 ]);
 
 /**

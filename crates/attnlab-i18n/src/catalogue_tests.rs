@@ -150,7 +150,8 @@ fn no_chinese_message_holds_an_english_word_and_no_english_one_chinese() {
             if !words.is_empty() {
                 found.push(format!("zh/{area}.ftl `{}`: {words:?}", m.id));
             }
-            let en = compiler::texts(&m.parts[0]);
+            // 中文, the language's own name, is shown as itself in every language.
+            let en = compiler::texts(&m.parts[0]).replace(Lang::Zh.name(), "");
             if en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
                 found.push(format!("en/{area}.ftl `{}` holds Chinese", m.id));
             }

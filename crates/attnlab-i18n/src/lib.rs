@@ -212,6 +212,8 @@ pub const KEPT: &[&str] = &[
     "zip",
     "HTTP",
     "NUL",
+    "pip",
+    "wheel",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate
@@ -220,8 +222,9 @@ pub mod check {
     pub use super::KEPT;
 
     /// The English words (three letters or more, not kept) of a Chinese sentence. What
-    /// is quoted (`name`, "typed text", “key”) and what is a path, a file name or a
-    /// symbol (`heads[0].q`, `q.npy`, `d_k`) is not a word.
+    /// is quoted (`name`, "typed text", “key”), a name kept in Latin letters between
+    /// braces (`{Nils Reimers}`, as the About panel marks them) and what is a path, a
+    /// file name or a symbol (`heads[0].q`, `q.npy`, `d_k`) is not a word.
     pub fn latin_words(zh: &str) -> Vec<String> {
         let mut bare = String::new();
         let mut closing: Option<char> = None;
@@ -233,6 +236,7 @@ pub mod check {
                     '`' => closing = Some('`'),
                     '"' => closing = Some('"'),
                     '\u{201c}' => closing = Some('\u{201d}'),
+                    '{' => closing = Some('}'),
                     _ => bare.push(c),
                 },
             }
@@ -252,6 +256,8 @@ pub mod check {
         assert!(latin_words("heads[0].q[1]：类型不对：是字符串 \"xyz\"，应为 `abc`").is_empty());
         assert!(latin_words("d_k 与 attnlab-tensors/1 的 JSON").is_empty());
         assert_eq!(latin_words("(heads, n, d)"), ["heads"]);
+        assert!(latin_words("{Nils Reimers} 等发布").is_empty());
+        assert_eq!(latin_words("{Wang} 等 and more"), ["and", "more"]);
     }
 }
 

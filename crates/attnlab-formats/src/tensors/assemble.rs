@@ -219,7 +219,11 @@ pub(super) fn finish(
     Problem::new(heads.clone(), AttentionSpec::default(), w_o.clone()).map_err(|e| {
         BringError::both(
             "",
-            format!("{}: {}", e.path(), e.reason()),
+            format!(
+                "{}: {}",
+                e.path(),
+                attnlab_lab::explain::reason_in(&e, attnlab_i18n::Lang::En)
+            ),
             format!(
                 "{}：{}",
                 e.path(),

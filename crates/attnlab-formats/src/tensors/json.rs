@@ -68,7 +68,7 @@ impl From<CoreError> for FieldError {
     fn from(e: CoreError) -> FieldError {
         FieldError::new(
             e.path(),
-            e.reason(),
+            attnlab_lab::explain::reason_in(&e, Lang::En),
             attnlab_lab::explain::reason_in(&e, Lang::Zh),
         )
     }
