@@ -176,3 +176,33 @@ fn a_variable_may_be_left_unsaid_only_where_the_comment_says_so() {
         ["a.ftl: `m` says $detail in zh though its comment leaves it unsaid"]
     );
 }
+
+#[test]
+fn a_count_chooses_the_english_plural_and_is_shown_in_chinese() {
+    let label = |heads| msg::lab::ModelLabel {
+        heads,
+        d_model: &64,
+    };
+    assert_eq!(label(1).say(Lang::En), "1 head · d_model 64");
+    assert_eq!(label(4).say(Lang::En), "4 heads · d_model 64");
+    assert_eq!(label(0).say(Lang::En), "0 heads · d_model 64");
+    assert_eq!(label(1).say(Lang::Zh), "1 个头 · d_model 64");
+}
+
+#[test]
+fn a_name_chooses_its_variant() {
+    let clipped = |what| msg::rules::TextClipped { what, max: &20 }.said();
+    assert_eq!(
+        clipped("source").get(Lang::En),
+        "the source was longer than 20 characters, so only its beginning was kept"
+    );
+    assert_eq!(
+        clipped("text").get(Lang::Zh),
+        "文本超过 20 个字符，因此只保留了开头部分"
+    );
+    assert!(
+        clipped("pair")
+            .get(Lang::En)
+            .starts_with("the second sentence ")
+    );
+}

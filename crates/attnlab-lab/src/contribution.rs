@@ -32,6 +32,7 @@ use attnlab_plot::{
 };
 use ndarray::{Array2, ArrayView2};
 
+use attnlab_i18n::msg::figure as m;
 use attnlab_i18n::{Lang, Tr, plot_words};
 
 /// What the heatmaps show.
@@ -64,8 +65,8 @@ impl Measure {
     /// Its label on the switch, in `lang`.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
-            Measure::Weight => Tr::new("weight", "权重").get(lang),
-            Measure::Contribution => Tr::new("contribution", "贡献").get(lang),
+            Measure::Weight => m::MEASURE_WEIGHT.get(lang),
+            Measure::Contribution => m::MEASURE_CONTRIBUTION.get(lang),
         }
     }
 }
@@ -74,34 +75,13 @@ impl Measure {
 pub const PAPER_URL: &str = "https://aclanthology.org/2020.emnlp-main.574/";
 
 /// Said beside the contributions: what the paper found, and what it does not claim.
-pub const PAPER_NOTE: Tr = Tr::new(
-    "A key adds α_ij f(x_j) to the query's output, so what it \
-     contributes depends on the size of its transformed value f(x_j) as much as on its weight. \
-     Kobayashi et al. (EMNLP 2020, “Attention is Not Only a Weight”) found that the large \
-     weights BERT puts on [CLS] and [SEP] carry small vectors: much of the weight, little of \
-     the contribution. The size of a contribution is not yet its effect on the prediction: the \
-     later layers, the residual connections and the normalisation still act on it.",
-    "一个键把 α_ij f(x_j) 加到查询的输出上，所以它的贡献既取决于它的权重，\
-     也同样取决于它变换后的值 f(x_j) 的大小。Kobayashi 等人（EMNLP 2020）发现，\
-     BERT 放在 [CLS] 和 [SEP] 上的大权重携带的是很小的向量：权重很多，贡献很少。\
-     贡献的大小还不是它对预测的影响：后面的层、残差连接和归一化仍会作用于它。",
-);
+pub const PAPER_NOTE: Tr = m::PAPER_NOTE;
 
 /// Said where `f(x_j)` is the value vector itself.
-pub const VALUE_NOTE: Tr = Tr::new(
-    "Here there is no trained output projection: f(x_j) is the head's \
-     value vector v_j itself, so the contribution is α_ij ‖v_j‖.",
-    "这里没有训练过的输出投影：f(x_j) 就是该头的值向量 v_j 本身，\
-     因此贡献为 α_ij ‖v_j‖。",
-);
+pub const VALUE_NOTE: Tr = m::VALUE_NOTE;
 
 /// Said where `f(x_j)` goes through the trained `W^O`.
-pub const PROJECTED_NOTE: Tr = Tr::new(
-    "f(x_j) = v_j W^O_h: key j's value vector through head h's \
-     rows of the layer's output projection (its bias left out, as in the paper).",
-    "f(x_j) = v_j W^O_h：键 j 的值向量经过该层输出投影中属于头 h 的那些行\
-     （与论文一样，不计偏置）。",
-);
+pub const PROJECTED_NOTE: Tr = m::PROJECTED_NOTE;
 
 /// The legend of a contributions figure.
 pub const VALUE_LABEL: &str = "\u{2016}\u{3b1}f(x)\u{2016}";
@@ -193,10 +173,10 @@ pub fn contribution_figure(
 
 /// The title of a contributions figure: the weights figure's title and "contribution".
 pub fn contribution_title(lang: Lang, weights_title: &str) -> String {
-    match lang {
-        Lang::En => format!("{weights_title} \u{b7} contribution \u{2016}\u{3b1}f(x)\u{2016}"),
-        Lang::Zh => format!("{weights_title} \u{b7} 贡献 \u{2016}\u{3b1}f(x)\u{2016}"),
+    m::ContributionTitle {
+        title: &weights_title,
     }
+    .say(lang)
 }
 
 /// Why shares cannot be computed.
@@ -215,15 +195,9 @@ pub enum ShareError {
 impl ShareError {
     /// The sentence, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (ShareError::Shape(why), Lang::En) => format!("cannot compute the shares: {why}"),
-            (ShareError::Shape(why), Lang::Zh) => format!("无法计算份额：{why}"),
-            (ShareError::Empty { layer }, Lang::En) => {
-                format!("layer {layer} has no weight or contribution to share")
-            }
-            (ShareError::Empty { layer }, Lang::Zh) => {
-                format!("第 {layer} 层没有可分配的权重或贡献")
-            }
+        match self {
+            ShareError::Shape(why) => m::ShareShape { why }.say(lang),
+            ShareError::Empty { layer } => m::ShareEmpty { layer }.say(lang),
         }
     }
 }
@@ -343,19 +317,13 @@ pub fn share_chart(lang: Lang, shares: &[LayerShare], names: &str) -> LineChart 
     };
     let mut lines = vec![
         series(
-            match lang {
-                Lang::En => format!("weight on {names}"),
-                Lang::Zh => format!("{names} 上的权重"),
-            },
+            m::ShareWeightOn { names: &names }.say(lang),
             WEIGHT_COLOUR,
             LineDash::Solid,
             |s| s.weight,
         ),
         series(
-            match lang {
-                Lang::En => format!("contribution on {names}"),
-                Lang::Zh => format!("{names} 上的贡献"),
-            },
+            m::ShareContributionOn { names: &names }.say(lang),
             CONTRIBUTION_COLOUR,
             LineDash::Dashed,
             |s| s.contribution,
@@ -371,32 +339,20 @@ pub fn share_chart(lang: Lang, shares: &[LayerShare], names: &str) -> LineChart 
         markers: false,
     }));
     LineChart {
-        title: match lang {
-            Lang::En => format!("Share on {names}, layer by layer"),
-            Lang::Zh => format!("逐层看 {names} 上的份额"),
-        },
+        title: m::ShareTitle { names: &names }.say(lang),
         x: Axis {
-            label: Tr::new("layer", "层").get(lang).into(),
+            label: m::SHARE_AXIS_LAYER.get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::At(shares.iter().map(|s| s.layer as f64).collect()),
         },
         y: Axis {
-            label: Tr::new("share of the layer's total (%)", "占该层总量的份额（%）")
-                .get(lang)
-                .into(),
+            label: m::SHARE_AXIS_SHARE.get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::At(vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]),
         },
         series: lines,
         markers: vec![],
-        note: Some(
-            Tr::new(
-                "summed over every head and query of the layer",
-                "对该层的每个头和每个查询求和",
-            )
-            .get(lang)
-            .into(),
-        ),
+        note: Some(m::SHARE_NOTE.get(lang).into()),
     }
 }
 

@@ -10,6 +10,7 @@ use ndarray::ArcArray2;
 use crate::compute::{HeadAverage, LabError, Pipeline, VariantResult, Which};
 use crate::contribution::{self, Measure};
 use crate::state::{ModelConfig, Variant};
+use attnlab_i18n::msg::figure as m;
 use attnlab_i18n::{Lang, plot_words};
 
 /// The title of one head's figure in `lang`, e.g.
@@ -21,32 +22,32 @@ pub fn head_title(model: &ModelConfig, variant: &Variant, head: usize, lang: Lan
         variant.describe_own(lang),
         crate::state::model_label(model, lang),
     );
-    match lang {
-        Lang::En => format!("{own} \u{b7} Head {head} \u{b7} {shared}"),
-        Lang::Zh => format!("{own} \u{b7} 头 {head} \u{b7} {shared}"),
+    m::HeadTitle {
+        own: &own,
+        head: &head,
+        shared: &shared,
     }
+    .say(lang)
 }
 
 /// The title of the head average's figure in `lang`, e.g.
 /// `"Average of 4 heads · A: scaled dot-product softmax · …"`.
 pub fn average_title(model: &ModelConfig, variant: &Variant, lang: Lang) -> String {
-    let (heads, name, described) = (model.heads, &variant.name, variant.describe(model, lang));
-    match lang {
-        Lang::En if heads == 1 => format!("Average of 1 head \u{b7} {name}: {described}"),
-        Lang::En => format!("Average of {heads} heads \u{b7} {name}: {described}"),
-        Lang::Zh => format!("{heads} 个头的平均 \u{b7} {name}：{described}"),
+    m::AverageTitle {
+        heads: model.heads,
+        name: &variant.name,
+        described: &variant.describe(model, lang),
     }
+    .say(lang)
 }
 
 /// The title of a difference figure in `lang`, e.g. `"A − B · head 0"` or
 /// `"A − B · average of the heads"`.
 pub fn difference_title(a: &Variant, b: &Variant, head: Option<usize>, lang: Lang) -> String {
     let (a, b) = (&a.name, &b.name);
-    match (head, lang) {
-        (Some(h), Lang::En) => format!("{a} \u{2212} {b} \u{b7} head {h}"),
-        (Some(h), Lang::Zh) => format!("{a} \u{2212} {b} \u{b7} 头 {h}"),
-        (None, Lang::En) => format!("{a} \u{2212} {b} \u{b7} average of the heads"),
-        (None, Lang::Zh) => format!("{a} \u{2212} {b} \u{b7} 各头的平均"),
+    match head {
+        Some(head) => m::DifferenceTitleHead { a, b, head: &head }.say(lang),
+        None => m::DifferenceTitleAverage { a, b }.say(lang),
     }
 }
 
@@ -319,25 +320,31 @@ impl CellReading {
         let ((qi, q), (ki, k)) = (&self.query, &self.key);
         let value = number::full(self.weight);
         let what = match self.measure {
-            Measure::Weight => lang.pick("weight", "权重"),
-            Measure::Contribution => lang.pick(
-                "contribution \u{2016}\u{3b1}f(x)\u{2016}",
-                "贡献 \u{2016}\u{3b1}f(x)\u{2016}",
-            ),
-        };
-        match (lang, self.blocked) {
-            (Lang::En, false) => format!(
-                "query \u{201c}{q}\u{201d} ({qi}) \u{2192} key \u{201c}{k}\u{201d} ({ki}): {what} {value}"
-            ),
-            (Lang::En, true) => format!(
-                "query \u{201c}{q}\u{201d} ({qi}) \u{2192} key \u{201c}{k}\u{201d} ({ki}): blocked by the mask ({what} {value})"
-            ),
-            (Lang::Zh, false) => format!(
-                "查询\u{201c}{q}\u{201d}（{qi}）\u{2192} 键\u{201c}{k}\u{201d}（{ki}）：{what} {value}"
-            ),
-            (Lang::Zh, true) => format!(
-                "查询\u{201c}{q}\u{201d}（{qi}）\u{2192} 键\u{201c}{k}\u{201d}（{ki}）：被掩码屏蔽（{what} {value}）"
-            ),
+            Measure::Weight => m::MEASURE_WEIGHT,
+            Measure::Contribution => m::MEASURE_CONTRIBUTION_VALUE,
+        }
+        .get(lang);
+        let (what, value) = (&what, &value);
+        if self.blocked {
+            m::CellBlocked {
+                q,
+                qi,
+                k,
+                ki,
+                what,
+                value,
+            }
+            .say(lang)
+        } else {
+            m::Cell {
+                q,
+                qi,
+                k,
+                ki,
+                what,
+                value,
+            }
+            .say(lang)
         }
     }
 }

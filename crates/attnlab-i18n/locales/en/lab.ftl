@@ -38,3 +38,27 @@ incomparable = These variants cannot be compared cell by cell: their weights are
 no-variant = There is no variant called { $name }.
 no-head = There is no head { $head }: there are { $heads }, numbered from 0.
 figure-failed = The figure could not be drawn: { $why }.
+
+## A variant and the model for people (state/mod.rs).
+
+mask-causal = causal
+mask-padding = padding
+mask-window = window
+mask-strided = strided
+mask-global = global
+mask-custom = custom
+kind-linear = { $kind } linear attention
+list-separator = {", "}
+model-label = { $heads ->
+    [one] 1 head
+   *[other] { $heads } heads
+} · d_model { $d_model }
+score-dot = dot-product
+score-scaled-dot = scaled dot-product
+score-general = general (bilinear)
+score-additive = additive
+score-cosine = cosine
+variant-needs-name = a variant needs a name
+variant-name-too-long = a variant name has at most { $max } characters
+variant-name-taken = another variant is already called { $name }
+no-such-variant = there is no variant { $index }

@@ -38,3 +38,24 @@ incomparable = 这两个变体无法逐格比较：它们的权重分别是 { $a
 no-variant = 没有名为 { $name } 的变体。
 no-head = 没有头 { $head }：共有 { $heads } 个头，从 0 开始编号。
 figure-failed = 无法绘制这幅图：{ $why }。
+
+## 给人看的变体与模型（state/mod.rs）。
+
+mask-causal = 因果
+mask-padding = 填充
+mask-window = 局部窗口
+mask-strided = 跨步
+mask-global = 全局词元
+mask-custom = 自定义
+kind-linear = { $kind } 线性注意力
+list-separator = 、
+model-label = { $heads } 个头 · d_model { $d_model }
+score-dot = 点积
+score-scaled-dot = 缩放点积
+score-general = 一般（双线性）
+score-additive = 加性
+score-cosine = 余弦
+variant-needs-name = 变体需要一个名称
+variant-name-too-long = 变体名称最多 { $max } 个字符
+variant-name-taken = 已有另一个变体叫 { $name }
+no-such-variant = 没有第 { $index } 个变体

@@ -11,7 +11,8 @@ pub use attnlab_core::model::ModelConfig;
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
-use attnlab_i18n::{Lang, Tr};
+use attnlab_i18n::Lang;
+use attnlab_i18n::msg::lab;
 mod pretrained;
 use attnlab_i18n::said::Said;
 pub use pretrained::{Checkpoint, PretrainedView, Relevance};
@@ -154,12 +155,12 @@ impl MaskKind {
     /// The label in `lang` (`"padding"`, `"填充"`).
     pub fn shown(self, lang: Lang) -> &'static str {
         match self {
-            MaskKind::Causal => Tr::new("causal", "因果"),
-            MaskKind::Padding => Tr::new("padding", "填充"),
-            MaskKind::Window => Tr::new("window", "局部窗口"),
-            MaskKind::Strided => Tr::new("strided", "跨步"),
-            MaskKind::Global => Tr::new("global", "全局词元"),
-            MaskKind::Custom => Tr::new("custom", "自定义"),
+            MaskKind::Causal => lab::MASK_CAUSAL,
+            MaskKind::Padding => lab::MASK_PADDING,
+            MaskKind::Window => lab::MASK_WINDOW,
+            MaskKind::Strided => lab::MASK_STRIDED,
+            MaskKind::Global => lab::MASK_GLOBAL,
+            MaskKind::Custom => lab::MASK_CUSTOM,
         }
         .get(lang)
     }
@@ -307,11 +308,13 @@ impl Variant {
     pub fn describe_own(&self, lang: Lang) -> String {
         let score = score_label(self.score, lang);
         let k = self.linformer_k;
-        let kind = match (self.attention, lang) {
-            (AttentionKind::Softmax, _) => format!("{score} softmax"),
-            (AttentionKind::Linformer, _) => format!("Linformer (k = {k})"),
-            (other, Lang::En) => format!("{} linear attention", other.name()),
-            (other, Lang::Zh) => format!("{} 线性注意力", other.name()),
+        let kind = match self.attention {
+            AttentionKind::Softmax => format!("{score} softmax"),
+            AttentionKind::Linformer => format!("Linformer (k = {k})"),
+            other => lab::KindLinear {
+                kind: &other.name(),
+            }
+            .say(lang),
         };
         let mut own = vec![kind];
         if self.temperature != 1.0 {
@@ -336,7 +339,7 @@ impl Variant {
             })
             .collect();
         if !masks.is_empty() {
-            own.push(masks.join(lang.pick(", ", "、")));
+            own.push(masks.join(lab::LIST_SEPARATOR.get(lang)));
         }
         own.join(" \u{b7} ")
     }
@@ -344,22 +347,21 @@ impl Variant {
 
 /// The model every variant shares, in `lang`: `"4 heads · d_model 64"`.
 pub fn model_label(model: &ModelConfig, lang: Lang) -> String {
-    let (heads, d) = (model.heads, model.d_model);
-    match lang {
-        Lang::En if heads == 1 => format!("1 head \u{b7} d_model {d}"),
-        Lang::En => format!("{heads} heads \u{b7} d_model {d}"),
-        Lang::Zh => format!("{heads} 个头 \u{b7} d_model {d}"),
+    lab::ModelLabel {
+        heads: model.heads,
+        d_model: &model.d_model,
     }
+    .say(lang)
 }
 
 /// A score function for people in `lang`, e.g. `"scaled dot-product"`.
 pub fn score_label(score: ScoreFunction, lang: Lang) -> &'static str {
     match score {
-        ScoreFunction::Dot => Tr::new("dot-product", "点积"),
-        ScoreFunction::ScaledDot => Tr::new("scaled dot-product", "缩放点积"),
-        ScoreFunction::General => Tr::new("general (bilinear)", "一般（双线性）"),
-        ScoreFunction::Additive => Tr::new("additive", "加性"),
-        ScoreFunction::Cosine => Tr::new("cosine", "余弦"),
+        ScoreFunction::Dot => lab::SCORE_DOT,
+        ScoreFunction::ScaledDot => lab::SCORE_SCALED_DOT,
+        ScoreFunction::General => lab::SCORE_GENERAL,
+        ScoreFunction::Additive => lab::SCORE_ADDITIVE,
+        ScoreFunction::Cosine => lab::SCORE_COSINE,
     }
     .get(lang)
 }
@@ -719,13 +721,13 @@ impl LabState {
     pub fn rename_variant(&mut self, index: usize, name: &str) -> Result<(), Said> {
         let name = name.trim();
         if name.is_empty() {
-            return Err(Tr::new("a variant needs a name", "变体需要一个名称").into());
+            return Err(lab::VARIANT_NEEDS_NAME.into());
         }
         if name.chars().count() > MAX_NAME_CHARS {
-            return Err(Said::new(
-                format!("a variant name has at most {MAX_NAME_CHARS} characters"),
-                format!("变体名称最多 {MAX_NAME_CHARS} 个字符"),
-            ));
+            return Err(lab::VariantNameTooLong {
+                max: &MAX_NAME_CHARS,
+            }
+            .said());
         }
         if self
             .variants
@@ -733,10 +735,7 @@ impl LabState {
             .enumerate()
             .any(|(i, v)| i != index && v.name == name)
         {
-            return Err(Said::new(
-                format!("another variant is already called {name}"),
-                format!("已有另一个变体叫 {name}"),
-            ));
+            return Err(lab::VariantNameTaken { name: &name }.said());
         }
         let variant = self
             .variants
@@ -748,10 +747,7 @@ impl LabState {
 }
 
 fn no_variant(i: usize) -> Said {
-    Said::new(
-        format!("there is no variant {i}"),
-        format!("没有第 {i} 个变体"),
-    )
+    lab::NoSuchVariant { index: &i }.said()
 }
 
 /// The seeded settings whose draws give a replacing score function or Linformer its

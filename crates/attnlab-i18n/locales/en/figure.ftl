@@ -1,0 +1,30 @@
+# The lab's figures (attnlab-lab's figure.rs and contribution.rs): titles, a cell read
+# back, and the contributions.
+
+head-title = { $own } · Head { $head } · { $shared }
+average-title = Average of { $heads ->
+    [one] 1 head
+   *[other] { $heads } heads
+} · { $name }: { $described }
+difference-title-head = { $a } − { $b } · head { $head }
+difference-title-average = { $a } − { $b } · average of the heads
+measure-weight = weight
+measure-contribution = contribution
+measure-contribution-value = contribution ‖αf(x)‖
+cell = query “{ $q }” ({ $qi }) → key “{ $k }” ({ $ki }): { $what } { $value }
+cell-blocked = query “{ $q }” ({ $qi }) → key “{ $k }” ({ $ki }): blocked by the mask ({ $what } { $value })
+
+## The contributions ‖α f(x)‖ (Kobayashi et al., EMNLP 2020).
+
+paper-note = A key adds α_ij f(x_j) to the query's output, so what it contributes depends on the size of its transformed value f(x_j) as much as on its weight. Kobayashi et al. (EMNLP 2020, “Attention is Not Only a Weight”) found that the large weights BERT puts on [CLS] and [SEP] carry small vectors: much of the weight, little of the contribution. The size of a contribution is not yet its effect on the prediction: the later layers, the residual connections and the normalisation still act on it.
+value-note = Here there is no trained output projection: f(x_j) is the head's value vector v_j itself, so the contribution is α_ij ‖v_j‖.
+projected-note = f(x_j) = v_j W^O_h: key j's value vector through head h's rows of the layer's output projection (its bias left out, as in the paper).
+contribution-title = { $title } · contribution ‖αf(x)‖
+share-shape = cannot compute the shares: { $why }
+share-empty = layer { $layer } has no weight or contribution to share
+share-weight-on = weight on { $names }
+share-contribution-on = contribution on { $names }
+share-title = Share on { $names }, layer by layer
+share-axis-layer = layer
+share-axis-share = share of the layer's total (%)
+share-note = summed over every head and query of the layer
