@@ -9,18 +9,7 @@ use super::run::ModelRun;
 use attnlab_i18n::{Lang, Tr};
 
 /// Said under the alignment: what an encoder's weights across a pair are, and are not.
-pub const ALIGNMENT_NOTE: Tr = Tr::new(
-    "This is an encoder reading both sentences at once, as one \
-     text: every token may attend to every other, in either sentence. It is not a \
-     translation decoder's cross attention, where each word being written looks only at \
-     the source. A head whose weight crosses between the sentences onto a token's \
-     translation has learned an alignment from data, without ever being trained to align. \
-     The strongest line is drawn opaque, the others in proportion to their weight.",
-    "这是一个把两个句子当作一段文本同时读入的编码器：每个词元都可以关注两个句子中的\
-     任何其他词元。它不是翻译解码器的交叉注意力（那里每个正在生成的词只看源句）。\
-     一个头若把权重跨过句子落到某个词元的译文上，就是从数据中学到了对齐，\
-     而它从未被训练去对齐。最强的一条线画成不透明，其余的按权重成比例。",
-);
+pub const ALIGNMENT_NOTE: Tr = attnlab_i18n::msg::page::ALIGNMENT_NOTE;
 
 /// The width of the alignment's lines, in CSS pixels (twice the token-lines page's):
 /// lines that must be seen on a projector from the back of a room.
@@ -128,10 +117,12 @@ pub fn alignment_lines(
         .iter()
         .flat_map(|&i| to.iter().map(move |&j| a[[i, j]]))
         .collect();
-    let title = match lang {
-        Lang::En => format!("{model} \u{b7} layer {layer} \u{b7} head {head} across the pair"),
-        Lang::Zh => format!("{model} \u{b7} 第 {layer} 层 \u{b7} 头 {head} 跨越句对"),
-    };
+    let title = attnlab_i18n::msg::page::AlignmentTitle {
+        model: &model,
+        layer: &layer,
+        head: &head,
+    }
+    .say(lang);
     let strongest = weights.iter().copied().fold(0.0f32, f32::max);
     let gain = if strongest > 0.0 {
         1.0 / strongest

@@ -6,43 +6,20 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::ArrayView2;
 
 use super::run::{ModelRun, TokenView};
+use attnlab_i18n::msg::page;
 use attnlab_i18n::{Lang, Tr, plot_words};
 
 /// Said under the atlas.
-pub const ATLAS_CAPTION: Tr = Tr::new(
-    "Every head of every layer on one colour scale: rows are layers \
-     (0 reads the embeddings, the last row is the last layer), columns are heads. Click a head to show it large.",
-    "每一层的每个头共用一个色标：行是层（第 0 层读取嵌入，最后一行是最后一层），\
-     列是头。点击一个头即可放大显示。",
-);
+pub const ATLAS_CAPTION: Tr = page::ATLAS_CAPTION;
 
 /// Said next to the `[CLS]`/`[SEP]` switch.
-pub const SPECIAL_TOKENS_NOTE: Tr = Tr::new(
-    "Many heads park most of their weight on the special tokens ([CLS]/[SEP], <s>/</s>) \
-     when they have nothing better to do. Hiding them divides each row by what is left, so the \
-     weights among the words sum to 1 again.",
-    "许多头在无事可做时把大部分权重停放在特殊词元（[CLS]/[SEP]、<s>/</s>）上。\
-     隐藏它们会把每一行除以剩下的部分，使词之间的权重之和重新为 1。",
-);
+pub const SPECIAL_TOKENS_NOTE: Tr = page::SPECIAL_TOKENS_NOTE;
 
 /// Said once on the model page when its tokens are SentencePiece pieces.
-pub const WORD_START_NOTE: Tr = Tr::new(
-    "\u{2423} marks a piece that starts a word. SentencePiece writes it \u{2581}, for the \
-     space before the word; the first word of a text has one too, even in Chinese.",
-    "\u{2423} 标出开始一个词的词片。SentencePiece 把它写作 \u{2581}，代表词前的空格；\
-     文本的第一个词也有一个，中文也不例外。",
-);
+pub const WORD_START_NOTE: Tr = page::WORD_START_NOTE;
 
 /// Said under the head search.
-pub const SEARCH_CAUTION: Tr = Tr::new(
-    "A head that points from “it” to “animal” shows where that \
-     head's attention goes for this sentence, not that the model understood what “it” refers \
-     to: attention weights are one ingredient of the computation, and heads can agree on the \
-     right answer for the wrong reasons.",
-    "一个从“它”指向“动物”的头，只说明这个头在这个句子上的注意力落在哪里，\
-     并不说明模型理解了“它”指代什么：注意力权重只是计算的一个成分，\
-     头也可能因为错误的理由得出正确的答案。",
-);
+pub const SEARCH_CAUTION: Tr = page::SEARCH_CAUTION;
 
 /// The title of every atlas tile, layer by layer: `L0 H0`, `L0 H1`, ….
 pub fn atlas_titles(layers: usize, heads: usize) -> Vec<String> {
@@ -61,26 +38,26 @@ pub(super) fn labels(run: &ModelRun, view: &TokenView) -> Vec<String> {
 
 /// The axis titles of a token × token figure, in `lang`.
 pub(super) fn token_axes(lang: Lang) -> (&'static str, &'static str) {
-    (
-        Tr::new("query token", "查询词元").get(lang),
-        Tr::new("key token", "键词元").get(lang),
-    )
+    (page::QUERY_TOKEN.get(lang), page::KEY_TOKEN.get(lang))
 }
 
 /// `name · layer L · head H`, in `lang`.
 pub(super) fn head_title(lang: Lang, name: &str, layer: usize, head: usize) -> String {
-    match lang {
-        Lang::En => format!("{name} \u{b7} layer {layer} \u{b7} head {head}"),
-        Lang::Zh => format!("{name} \u{b7} 第 {layer} 层 \u{b7} 头 {head}"),
+    page::LayerHeadTitle {
+        name: &name,
+        layer: &layer,
+        head: &head,
     }
+    .say(lang)
 }
 
 /// `name · layer L · mean of its heads`, in `lang`.
 pub(super) fn mean_title(lang: Lang, name: &str, layer: usize) -> String {
-    match lang {
-        Lang::En => format!("{name} \u{b7} layer {layer} \u{b7} mean of its heads"),
-        Lang::Zh => format!("{name} \u{b7} 第 {layer} 层 \u{b7} 各头的平均"),
+    page::LayerMeanTitle {
+        name: &name,
+        layer: &layer,
     }
+    .say(lang)
 }
 
 fn figure(
@@ -161,13 +138,14 @@ pub fn relevance_figure(
     if m.dim() != (run.n(), run.n()) {
         return None;
     }
-    let title = match lang {
-        Lang::En => format!("{} after layer {layer}", relevance.label(lang)),
-        Lang::Zh => format!("第 {layer} 层之后的{}", relevance.label(lang)),
-    };
+    let title = page::RelevanceTitle {
+        relevance: &relevance.label(lang),
+        layer: &layer,
+    }
+    .say(lang);
     figure(lang, title, run, view, m)
         .ok()
-        .map(|f| f.with_value_label(Tr::new("share", "份额").get(lang)))
+        .map(|f| f.with_value_label(page::SHARE.get(lang)))
 }
 
 #[cfg(test)]

@@ -36,21 +36,13 @@ pub enum RunError {
 impl RunError {
     /// The sentence, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.to_string(),
-            Lang::Zh => match self {
-                RunError::Floats { expected, got } => {
-                    format!("模型工作线程发来了 {got} 个数，应为 {expected} 个")
-                }
-                RunError::Header(why) => format!("模型工作线程的回复前后不一致：{why}"),
-                RunError::NotFinite => "模型算出了一个不是数的值".into(),
-                RunError::NoToken { index, n } => {
-                    format!("词元 {index} 不存在（该文本有 {n} 个词元）")
-                }
-                RunError::Hidden(token) => {
-                    format!("{token} 已被隐藏：请显示 [CLS] 和 [SEP] 才能从它搜索或搜索到它")
-                }
-            },
+        use attnlab_i18n::msg::page;
+        match self {
+            RunError::Floats { expected, got } => page::RunFloats { expected, got }.say(lang),
+            RunError::Header(why) => page::RunHeader { why }.say(lang),
+            RunError::NotFinite => page::RUN_NOT_FINITE.get(lang).to_string(),
+            RunError::NoToken { index, n } => page::RunNoToken { index, n }.say(lang),
+            RunError::Hidden(token) => page::RunHidden { token }.say(lang),
         }
     }
 }
@@ -408,6 +400,27 @@ impl TokenView {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_error_is_said_from_the_catalogue_and_its_english_is_its_display() {
+        for e in [
+            RunError::Floats {
+                expected: 9,
+                got: 3,
+            },
+            RunError::Header("tokens and ids differ".into()),
+            RunError::NotFinite,
+            RunError::NoToken { index: 7, n: 4 },
+            RunError::Hidden("[CLS]".into()),
+        ] {
+            assert_eq!(e.text(Lang::En), e.to_string());
+            let zh = e.text(Lang::Zh);
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{zh}"
+            );
+        }
+    }
 
     /// A run of 4 tokens `[CLS] a b [SEP]`, 2 layers × 2 heads, d_head 2, whose weights
     /// are given per head (row-major 4 × 4), rollout all zero.

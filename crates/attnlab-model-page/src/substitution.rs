@@ -43,13 +43,15 @@ impl Place {
 
     /// In words, e.g. "head 3 of layer 2", in `lang`.
     pub fn describe(self, lang: Lang) -> String {
-        match (self, lang) {
-            (Place::Head { layer, head }, Lang::En) => format!("head {head} of layer {layer}"),
-            (Place::Head { layer, head }, Lang::Zh) => format!("第 {layer} 层的头 {head}"),
-            (Place::Layer { layer }, Lang::En) => format!("every head of layer {layer}"),
-            (Place::Layer { layer }, Lang::Zh) => format!("第 {layer} 层的每个头"),
-            (Place::Every, Lang::En) => "every head of every layer".into(),
-            (Place::Every, Lang::Zh) => "每一层的每个头".into(),
+        use attnlab_i18n::msg::page;
+        match self {
+            Place::Head { layer, head } => page::PlaceHead {
+                head: &head,
+                layer: &layer,
+            }
+            .say(lang),
+            Place::Layer { layer } => page::PlaceLayer { layer: &layer }.say(lang),
+            Place::Every => page::PLACE_EVERY.get(lang).to_string(),
         }
     }
 }
@@ -184,16 +186,14 @@ pub fn substitute(
         Place::Every => (0, 0),
     };
     if layer >= layers || head >= heads {
-        return Err(Said::new(
-            format!(
-                "the model has {layers} layers of {heads} heads, so there is no {}",
-                place.describe(Lang::En)
-            ),
-            Some(format!(
-                "模型有 {layers} 层、每层 {heads} 个头，所以没有{}",
-                place.describe(Lang::Zh)
-            )),
-        ));
+        return Err(Said::of(|lang| {
+            attnlab_i18n::msg::page::NoSuchPlace {
+                layers: &layers,
+                heads: &heads,
+                place: &place.describe(lang),
+            }
+            .say(lang)
+        }));
     }
     let both = |text: &str| -> Result<(Forward, Forward), Said> {
         let encoding = model

@@ -11,6 +11,7 @@ use attnlab_model::Parameters;
 use attnlab_plot::Heatmap;
 
 use super::run::ModelRun;
+use attnlab_i18n::msg::page;
 use attnlab_i18n::{Lang, plot_words};
 use attnlab_lab::compute::{self, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
@@ -46,10 +47,11 @@ pub fn variant_on_head(
 ) -> Result<OnHead, String> {
     let (Some(q), Some(k), Some(v)) = (run.q(layer, head), run.k(layer, head), run.v(layer, head))
     else {
-        return Err(match lang {
-            Lang::En => format!("the model has no head {head} in layer {layer}"),
-            Lang::Zh => format!("模型的第 {layer} 层没有头 {head}"),
-        });
+        return Err(page::NoHeadInLayer {
+            head: &head,
+            layer: &layer,
+        }
+        .say(lang));
     };
     let config = seeded(seed, q.ncols(), run.heads());
     let tokens = Tokens::pretokenized(run.labels());
@@ -71,10 +73,12 @@ pub fn variant_on_head(
     let own = compute(&model_variant())?;
     let rows = tokens.labels();
     let cols = compute::key_labels(&tokens, variant);
-    let title = match lang {
-        Lang::En => format!("{} on layer {layer} \u{b7} head {head}", variant.name),
-        Lang::Zh => format!("{} 在第 {layer} 层 \u{b7} 头 {head}", variant.name),
-    };
+    let title = page::VariantTitle {
+        name: &variant.name,
+        layer: &layer,
+        head: &head,
+    }
+    .say(lang);
     let figure = figure::head_heatmap(title, &rows, &cols, &result)
         .map_err(|e| e.to_string())?
         .with_words(plot_words(lang));
@@ -85,10 +89,10 @@ pub fn variant_on_head(
     let difference = if comparable {
         let own_figure =
             figure::head_heatmap("model", &rows, &rows, &own).map_err(|e| e.to_string())?;
-        let title = match lang {
-            Lang::En => format!("{} \u{2212} the model's own attention", variant.name),
-            Lang::Zh => format!("{} \u{2212} 模型自身的注意力", variant.name),
-        };
+        let title = page::VariantDifferenceTitle {
+            name: &variant.name,
+        }
+        .say(lang);
         Some(
             Heatmap::difference_of(title, &figure, &own_figure)
                 .map_err(|e| e.to_string())?
