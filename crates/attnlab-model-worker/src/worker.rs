@@ -246,7 +246,10 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
             Stage::Load,
             None,
             both(
-                format!("the model's file could not be read: {e}"),
+                format!(
+                    "the model's file could not be read: {}",
+                    model_error_in(&e, Lang::En)
+                ),
                 format!("无法读取模型文件：{}", model_said(&e).zh),
             ),
         ),
