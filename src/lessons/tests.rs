@@ -18,6 +18,7 @@ fn every_step_applies_its_whole_state() {
         for lesson in catalog.lessons() {
             for step in &lesson.steps {
                 app.apply(step.state.clone());
+                crate::state::settle();
                 let label = format!("{}/{}", lesson.id, step.id);
                 assert_eq!(app.lab.get(), step.state, "{label}");
                 assert_eq!(app.page.get(), step.page, "{label}");

@@ -135,7 +135,6 @@ pub fn TextBox(
     let cut = RwSignal::new(None::<attnlab_i18n::Said>);
     let on_input = move |ev: leptos::ev::Event| {
         // The heads' budget in this task counts the text's own work too.
-        #[cfg(target_arch = "wasm32")]
         crate::state::input_began();
         let (kept, said) = clip_text(&event_target_value(&ev));
         cut.set(said);

@@ -23,9 +23,10 @@
 //! A temperature drag on variant B reruns B's problem and B's heads, and repaints B's
 //! canvases only: A's memos do not read B's signal.
 //!
-//! A variant's heads (`heads i` above) are computed by [`heads_job`]: in the browser, a
-//! large variant's heads run over several tasks so that typing never waits for them, and
-//! its figures keep showing the last result, all of one request, until the newest lands.
+//! A variant's heads (`heads i` above) are computed by [`heads_job`]: a large variant's
+//! heads run over several tasks so that typing never waits for them, and its figures keep
+//! showing the last result, all of one request, until the newest lands. The native tests
+//! run the same scheduler, on an executor they drive task by task ([`tasks`]).
 
 use attnlab_core::CoreError;
 use attnlab_core::model::{Encoded, Projected};
@@ -684,8 +685,10 @@ pub fn use_app_state() -> AppState {
 }
 
 mod heads_job;
-#[cfg(target_arch = "wasm32")]
 pub use heads_job::input_began;
+mod tasks;
+#[cfg(test)]
+pub use tasks::settle;
 #[cfg(test)]
 mod tests;
 mod variant;

@@ -27,11 +27,13 @@ fn memos_follow_the_sentence_and_the_head() {
         assert_eq!(slots[0].memos.grid.with(Vec::len), 4);
 
         state.sentence.set("   ".into());
+        settle();
         assert!(state.notice.get().unwrap().contains("type a sentence"));
         assert_eq!(a.get(), None);
 
         state.sentence.set("我爱机器学习".into());
         state.head.set(3);
+        settle();
         assert!(
             a.get()
                 .unwrap()
@@ -55,6 +57,7 @@ fn a_knob_changes_its_variant_only() {
         let (a, b) = (slots[0].memos.selected, slots[1].memos.selected);
         let (a0, b0) = (a.get().unwrap(), b.get().unwrap());
         slots[1].variant.update(|v| v.temperature = 0.5);
+        settle();
         assert_eq!(a.get().unwrap(), a0);
         assert_ne!(b.get().unwrap().values(), b0.values());
         let Compared::Shown(cmp) = state.comparison.get() else {
@@ -73,6 +76,7 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
             v.attention = AttentionKind::Linformer;
             v.linformer_k = 3;
         });
+        settle();
         assert_eq!(
             slots[0]
                 .memos
@@ -81,6 +85,7 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
             Some(3)
         );
         state.model.update(|m| m.heads = 5);
+        settle();
         let msg = state.notice.get().expect("a notice");
         assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
     });
@@ -252,4 +257,103 @@ fn a_reload_reopens_the_latest_state_from_any_address_the_page_wrote() {
     // Nothing kept, or a torn record: nothing reopened.
     assert_eq!(reopened("", ""), None);
     assert_eq!(reopened("v1.latest", "v1.latest"), None);
+}
+
+/// B's selected head as the lab builds it for the state's link.
+fn lab_figure(state: AppState, variant: usize) -> Option<Heatmap> {
+    use attnlab_lab::compute::Pipeline;
+    use attnlab_lab::figure::FigureRequest;
+    let lab = state.lab.get();
+    let head = state.shown_head();
+    Pipeline::new(&lab)
+        .figure(FigureRequest::Head { variant, head })
+        .ok()
+}
+
+#[test]
+fn two_variants_asked_in_one_task_land_in_two() {
+    use super::tasks::{run_microtasks, run_task};
+    with_state(|state| {
+        let slots = state.variants.get_untracked();
+        let (a, b) = (&slots[0].memos, &slots[1].memos);
+        let b_before = b.computed.get_untracked();
+        state.sentence.set("the cat sat on the mat".into());
+        // The task of the keystroke: A lands in it, B waits for a later task.
+        run_microtasks();
+        assert!(!a.busy.get_untracked());
+        assert!(b.busy.get_untracked(), "B waits for the next task");
+        assert_eq!(
+            b.computed.get_untracked(),
+            b_before,
+            "B still shows its last heads"
+        );
+        let mut tasks = 0;
+        while b.busy.get_untracked() {
+            assert!(run_task(), "B is waiting for a task that never comes");
+            tasks += 1;
+        }
+        assert!(tasks >= 1);
+        assert_ne!(b.computed.get_untracked(), b_before);
+        for (i, slot) in slots.iter().enumerate() {
+            assert_eq!(
+                slot.memos.selected.get(),
+                lab_figure(state, i),
+                "variant {i}"
+            );
+        }
+    });
+}
+
+#[test]
+fn a_variant_whose_heads_outlast_the_budget_lands_them_all_at_once_tasks_later() {
+    use super::tasks::{run_microtasks, run_task, set_tick};
+    with_state(|state| {
+        // Each look at the clock is 10 ms later: two heads fit in the first task's 24 ms,
+        // one in each later task's 12 ms.
+        set_tick(10.0);
+        let slots = state.variants.get_untracked();
+        let b = &slots[1].memos;
+        let weights = move || b.selected.with(|h| h.as_ref().map(|h| h.values().to_vec()));
+        let before = weights();
+        slots[1].variant.update(|v| v.temperature = 0.5);
+        run_microtasks();
+        let mut tasks = 0;
+        while b.busy.get_untracked() {
+            // Until the last head is computed, B's weights are the last request's, whole.
+            assert_eq!(weights(), before, "after {tasks} tasks");
+            assert!(run_task());
+            tasks += 1;
+        }
+        assert!(tasks >= 3, "four heads over {tasks} tasks");
+        assert_eq!(b.selected.get(), lab_figure(state, 1));
+    });
+}
+
+#[test]
+fn a_newer_request_ends_an_older_one_and_only_the_newest_lands() {
+    use super::tasks::{run_microtasks, set_tick};
+    with_state(|state| {
+        set_tick(10.0);
+        let slots = state.variants.get_untracked();
+        let b = slots[1].memos.clone();
+        let landed = StoredValue::new(Vec::<heads_job::Shared>::new());
+        let before = b.computed.get_untracked();
+        Effect::new(move |_| {
+            let c = b.computed.get();
+            landed.update_value(|l| l.push(c));
+        });
+        slots[1].variant.update(|v| v.temperature = 0.5);
+        run_microtasks();
+        assert!(
+            b.busy.get_untracked(),
+            "the first request is still being computed"
+        );
+        slots[1].variant.update(|v| v.temperature = 2.0);
+        settle();
+        let landed = landed.get_value();
+        let new: Vec<_> = landed.iter().filter(|c| **c != before).collect();
+        assert_eq!(new.len(), 1, "one landing, the newest request's");
+        assert_eq!(*new[0], b.computed.get_untracked());
+        assert_eq!(b.selected.get(), lab_figure(state, 1));
+    });
 }

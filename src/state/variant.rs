@@ -11,10 +11,8 @@ use attnlab_lab::tokens::Tokens;
 use attnlab_lab::{Masks, ModelConfig, Variant, View};
 use attnlab_plot::{Heatmap, Labels};
 use leptos::prelude::*;
-#[cfg(target_arch = "wasm32")]
-use leptos::reactive::effect::RenderEffect;
 
-use super::heads_job::{Job, Shared};
+use super::heads_job::{Shared, heads_of};
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
 /// the head average. Created once per variant, under the variant's own owner, so
@@ -217,83 +215,4 @@ impl VariantFactory {
             error,
         }
     }
-}
-
-/// The heads of `problem`, computed at once whenever the problem, the labels or the score
-/// inputs change (natively: the app's state tests), and never busy.
-#[cfg(not(target_arch = "wasm32"))]
-fn heads_of(
-    problem: Memo<Result<Problem, CoreError>>,
-    labels: Memo<(Labels, Labels)>,
-    score_inputs: Memo<u64>,
-) -> (Signal<Shared>, Signal<bool>) {
-    let computed = Memo::new(move |last: Option<&Shared>| {
-        let job = Job::new(problem.get(), labels.get(), score_inputs.get(), last);
-        Shared::from(job.run())
-    });
-    (computed.into(), Signal::stored(false))
-}
-
-/// The heads of `problem`, computed whenever the problem, the labels or the score inputs
-/// change, and whether newer ones are being computed: the first request at once, later
-/// ones by [`start`] (at once while the task has time, the rest in later tasks, only the
-/// newest request landing).
-#[cfg(target_arch = "wasm32")]
-fn heads_of(
-    problem: Memo<Result<Problem, CoreError>>,
-    labels: Memo<(Labels, Labels)>,
-    score_inputs: Memo<u64>,
-) -> (Signal<Shared>, Signal<bool>) {
-    use super::heads_job::{Computed, start};
-    // A new number for every request: a change of the problem, the labels or the inputs.
-    let requests = StoredValue::new(0u64);
-    let request = Memo::new(move |_| {
-        // Read, not only tracked (see `score_inputs`).
-        problem.with(|_| ());
-        labels.with(|_| ());
-        score_inputs.with(|_| ());
-        requests.update_value(|r| *r += 1);
-        requests.get_value()
-    });
-    let job = move |last: Option<&Shared>| {
-        Job::new(
-            problem.get_untracked(),
-            labels.get_untracked(),
-            score_inputs.get_untracked(),
-            last,
-        )
-    };
-    // Request 0 is never asked: the render effect's first run replaces it at once.
-    let landed = RwSignal::new((0, Shared::from(Computed::pending())));
-    let busy = RwSignal::new(false);
-    // A render effect's first run is now, so the first request is computed at once (a new
-    // variant never shows an empty panel), and the request memo has its reader from the
-    // start; the later runs follow the request.
-    let effect = RenderEffect::new(move |_| {
-        let asked = request.get();
-        let done = landed.with_untracked(|(done, _)| *done);
-        if done == asked {
-            return;
-        }
-        let job = landed.with_untracked(|(_, last)| job((done != 0).then_some(last)));
-        if done == 0 {
-            landed.set((asked, job.run().into()));
-            return;
-        }
-        let now = start(
-            job,
-            move || request.try_get_untracked() == Some(asked),
-            move |done| {
-                landed.try_set((asked, done.into()));
-                busy.try_set(false);
-            },
-        );
-        busy.set(!now);
-    });
-    // Kept while the variant's owner lives: removing the variant ends the effect.
-    StoredValue::new_local(effect);
-    (
-        Signal::derive(move || landed.with(|(_, c)| c.clone())),
-        busy.into(),
-    )
 }
