@@ -274,7 +274,7 @@ impl Player {
         }
         let (lesson, index) = self.open.get()?;
         let step = lesson.steps.get(index)?;
-        let changed = self.state.lab.with(|lab| *lab != step.state);
+        let changed = self.state.link_state() != step.state;
         Some(lesson.link(index).fragment(changed.then_some(v1)))
     }
 

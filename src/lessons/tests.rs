@@ -5,7 +5,7 @@ use attnlab_lab::LabState;
 use attnlab_lessons::Catalog;
 use leptos::prelude::*;
 
-use crate::state::AppState;
+use crate::state::{AppState, LabFields, ViewFields};
 
 #[test]
 fn every_step_applies_its_whole_state() {
@@ -20,8 +20,8 @@ fn every_step_applies_its_whole_state() {
                 app.apply(step.state.clone());
                 crate::state::settle();
                 let label = format!("{}/{}", lesson.id, step.id);
-                assert_eq!(app.lab.get(), step.state, "{label}");
-                assert_eq!(app.page.get(), step.page, "{label}");
+                assert_eq!(app.link_state(), step.state, "{label}");
+                assert_eq!(app.lab.view().page().get(), step.page, "{label}");
                 assert!(app.brought.with(Option::is_none), "{label}");
                 let slots = app.variants.get();
                 assert_eq!(slots.len(), step.state.variants.len(), "{label}");
@@ -57,9 +57,9 @@ fn applying_keeps_the_slots_of_variants_that_stay() {
         let after: Vec<u64> = app.variants.with(|s| s.iter().map(|s| s.id).collect());
         assert_eq!(&after[..2], &before[..], "kept variants keep their memos");
         assert_eq!(after.len(), 3);
-        assert_eq!(app.lab.get(), lab);
+        assert_eq!(app.link_state(), lab);
         app.apply(LabState::default());
         assert_eq!(app.variants.with(Vec::len), 2);
-        assert_eq!(app.lab.get(), LabState::default());
+        assert_eq!(app.link_state(), LabState::default());
     });
 }

@@ -17,7 +17,7 @@ use crate::pages::model::ModelPage;
 use crate::pages::positions::PositionsPage;
 use crate::pages::scaling::ScalingPage;
 use crate::pages::steps::StepsView;
-use crate::state::{VariantEdit, provide_app_state, use_app_state};
+use crate::state::{LabFields, VariantEdit, ViewFields, provide_app_state, use_app_state};
 
 /// The whole lab: the text and model on top, the variants side by side, the
 /// comparison below.
@@ -46,7 +46,7 @@ pub fn App() -> impl IntoView {
                     <BringTensors/>
                     <TokenStrip side=Side::Queries/>
                     <Show when=move || {
-                        state.mode.get() == attnlab_lab::Mode::Cross
+                        state.lab.mode().get() == attnlab_lab::Mode::Cross
                             || state.brought.with(|b| b.as_ref().is_some_and(|b| b.is_cross()))
                     }>
                         <TokenStrip side=Side::Keys/>
@@ -62,7 +62,7 @@ pub fn App() -> impl IntoView {
             {lesson_list(player)}
             {lesson_bar(player)}
             <Notice/>
-            {move || pages.view(state.page.get())}
+            {move || pages.view(state.lab.view().page().get())}
             </div>
         </main>
         {lesson_pointers(player)}
@@ -182,7 +182,9 @@ fn LabPage() -> impl IntoView {
             "difference".to_string()
         } else {
             state
-                .selected_variant
+                .lab
+                .view()
+                .variant()
                 .get()
                 .min(count().saturating_sub(1))
                 .to_string()
@@ -225,10 +227,10 @@ fn LabPage() -> impl IntoView {
                     aria-label=t("Variant shown", "显示的变体")>
                     {move || names().into_iter().enumerate().map(|(i, name)| view! {
                         <button type="button" data-testid="variant-switch-tab" translate="no"
-                            aria-pressed=move || (!difference.get() && state.selected_variant.get() == i).to_string()
+                            aria-pressed=move || (!difference.get() && state.lab.view().variant().get() == i).to_string()
                             on:click=move |_| {
                                 difference.set(false);
-                                state.selected_variant.set(i);
+                                state.lab.view().variant().set(i);
                             }>{name}</button>
                     }).collect_view()}
                     <button type="button" data-testid="variant-switch-difference"
@@ -239,7 +241,7 @@ fn LabPage() -> impl IntoView {
             <ZoomBar/>
             <div class="lab-variants" data-phone-show=phone_show>
                 <div class="variants" style=move || format!("--variant-count: {}", count())
-                    data-side-by-side=move || { let (a, b) = state.compare.get(); format!("{a} {b}") }>
+                    data-side-by-side=move || { let (a, b) = state.lab.view().compare().get(); format!("{a} {b}") }>
                     <For
                         each=move || state.variants.get()
                         key=|slot| slot.id

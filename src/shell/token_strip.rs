@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, Tr, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use attnlab_lab::MAX_TOKENS;
 use attnlab_lab::tokens::MAX_TOKEN_CHIPS;
 
@@ -35,7 +35,7 @@ pub fn TokenStrip(
     };
     let is_here = move |i: usize| {
         hover.get().is_some_and(|(r, c)| match side {
-            Side::Queries if state.mode.get() == attnlab_lab::Mode::Cross => r == i,
+            Side::Queries if state.lab.mode().get() == attnlab_lab::Mode::Cross => r == i,
             Side::Queries => r == i || c == i,
             Side::Keys => c == i,
         })

@@ -1,7 +1,13 @@
-//! The one `AppState`: the signals a person changes, and the memos derived from them by
-//! the domain functions of `attnlab_lab` (the lab's domain model, shared with the CLI).
-//! Provided once by the root component; every component reads it with
-//! [`use_app_state`].
+//! The one `AppState`: the lab's state held once in a store (what a link carries), the
+//! few signals around it (the language, brought tensors, the hovered cell, the link's
+//! notice), and the memos derived from them by the domain functions of `attnlab_lab`
+//! (the lab's domain model, shared with the CLI). Provided once by the root component;
+//! every component reads it with [`use_app_state`].
+//!
+//! Each field of the state is read and written on its own (`state.lab.text()`,
+//! `state.lab.view().head()`: [`LabFields`], [`ViewFields`]); an edit by the lab's rules
+//! changes the state in place through [`AppState::edit`], which wakes the readers of the
+//! fields it changed and no others.
 //!
 //! The memos follow `attnlab_lab::compute`'s steps, so a change recomputes only what it
 //! touches:
@@ -9,10 +15,9 @@
 //! ```text
 //! text, mode, pad_to ─▶ queries ─┐            source ─▶ keys ─┐
 //! model ─────────────────────────┴▶ encoded ─▶ projected ◀────┘   (shared by all variants)
-//! projected + variant i ─▶ problem i ─▶ heads i ─▶ grid i (every head's figure) ─▶ selected i
-//!                                          └─────▶ average i ─▶ average figure i
+//! variants[i] ─▶ variant i ─▶ problem i (with projected) ─▶ heads i ─▶ grid i ─▶ selected i
+//!                                                         └─────▶ average i ─▶ average figure i
 //! two variants' heads (or averages) and figures ─▶ comparison
-//! the signals ─▶ lab (the whole state, for the link)
 //! ```
 //!
 //! Every memo is built from the ones before it, once: none is a placeholder replaced
@@ -21,7 +26,8 @@
 //! a cut text) reaches the notice above the figures through [`AppState::notice`].
 //!
 //! A temperature drag on variant B reruns B's problem and B's heads, and repaints B's
-//! canvases only: A's memos do not read B's signal.
+//! canvases only: the variants are one field of the store, and A's first memo (`variant
+//! 0` above) finds A unchanged, so nothing after it reruns.
 //!
 //! A variant's heads (`heads i` above) are computed by [`heads_job`]: a large variant's
 //! heads run over several tasks so that typing never waits for them, and its figures keep
@@ -38,10 +44,11 @@ use attnlab_lab::compute::{self, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::state::PretrainedView;
 use attnlab_lab::tokens::{self, Tokens};
-use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View, Zoom};
+use attnlab_lab::{LabState, ModelConfig, Variant, View};
 use attnlab_link::Loaded;
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
+use reactive_stores::Store;
 use std::sync::Arc;
 
 /// The comparison of two variants: the difference figure and the metrics.
@@ -166,53 +173,28 @@ fn compare_slots(
 /// Everything the lab's components share. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct AppState {
+    /// The lab's whole state, as a link carries it (texts, mode, model settings, the
+    /// variants, the view, the real model's page), held once: each field is read and
+    /// written on its own ([`LabFields`], [`ViewFields`]), and an edit by the lab's rules
+    /// goes through [`AppState::edit`].
+    pub lab: Store<LabState>,
     /// The language every text is shown in (a link's `lang=`, else the one chosen
     /// before, else the browser's).
     pub lang: RwSignal<Lang>,
-    /// The page on screen: the lab or one of the explanatory views.
-    pub page: RwSignal<Page>,
-    /// Self-attention or cross-attention.
-    pub mode: RwSignal<Mode>,
-    /// The sentence (self) or target (cross), exactly as typed.
-    pub sentence: RwSignal<String>,
-    /// The source sentence of cross-attention.
-    pub source: RwSignal<String>,
-    /// The real model's second sentence (a pair); empty: the sentence alone.
-    pub pair: RwSignal<String>,
-    /// The model settings (shared by every variant).
-    pub model: RwSignal<ModelConfig>,
     /// Tensors brought in place of the sentence (`None`: the sentence through the seeded
     /// model). The sentence and the settings stay as they were, for when they are put away.
     pub brought: RwSignal<Option<Arc<Brought>>>,
-    /// The settings every variant computes with: [`AppState::model`], or, on brought
+    /// The settings every variant computes with: the lab's model, or, on brought
     /// tensors, the seeded draws that fit their heads ([`Brought::model`]).
     pub used_model: Memo<ModelConfig>,
-    /// "Pad keys to length L", if set.
-    pub pad_to: RwSignal<Option<usize>>,
-    /// The variants, side by side.
+    /// The variants' memos, side by side, one slot per variant of the lab.
     pub variants: RwSignal<Vec<VariantSlot>>,
-    /// The variant last added or worked on (restored from links); pages read
-    /// [`AppState::shown_variant`], which always names an existing variant.
-    pub selected_variant: RwSignal<usize>,
     /// The variant every page shows: the selected one, within the variants there are.
     pub shown_variant: Memo<usize>,
-    /// Which head the large heatmaps show.
-    pub head: RwSignal<usize>,
-    /// The two variants compared (indices).
-    pub compare: RwSignal<(usize, usize)>,
-    /// Head or average in the comparison.
-    pub compare_what: RwSignal<CompareWhat>,
-    /// The range of queries and keys the lab's large heatmaps (each variant's selected
-    /// head, the difference) show; `None`: the whole matrix.
-    pub zoom: RwSignal<Option<Zoom>>,
-    /// The Lines page draws only lines of at least this weight, in thousandths.
-    pub lines_threshold: RwSignal<usize>,
     /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
     pub hover: RwSignal<Option<(usize, usize)>>,
     /// A notice about the link the page was opened with, if any, in every language.
     pub link_notice: RwSignal<Option<Said>>,
-    /// The real model and what its page selects; `None`: the toy (seeded) model.
-    pub pretrained: RwSignal<Option<PretrainedView>>,
     /// The query tokens (the sentence, or the target).
     pub tokens: Memo<Tokens>,
     /// The key tokens (the source in cross mode, else the query tokens).
@@ -223,8 +205,6 @@ pub struct AppState {
     pub notice: Memo<Option<String>>,
     /// The comparison of the two compared variants.
     pub comparison: Memo<Compared>,
-    /// The whole state, as a link carries it.
-    pub lab: Memo<LabState>,
     factory: VariantFactory,
 }
 
@@ -233,15 +213,15 @@ impl AppState {
     pub fn from_lab(lab: LabState) -> AppState {
         let owner = Owner::current().unwrap_or_default();
         let lang = RwSignal::new(Lang::default());
-        let mode = RwSignal::new(lab.mode);
-        let sentence = RwSignal::new(lab.text.clone());
-        let source = RwSignal::new(lab.source.clone());
-        let model = RwSignal::new(lab.model);
-        let head = RwSignal::new(lab.view.head);
-        let hover = RwSignal::new(None);
-        let pad_to = RwSignal::new(lab.pad_to);
-        let pretrained = RwSignal::new(lab.pretrained);
-        let pair = RwSignal::new(lab.pair.clone());
+        let store = Store::new(lab);
+        let (mode, text, source, model, pad_to, view) = (
+            store.mode(),
+            store.text(),
+            store.source(),
+            store.model(),
+            store.pad_to(),
+            store.view(),
+        );
         let brought: RwSignal<Option<Arc<Brought>>> = RwSignal::new(None);
         let used_model = Memo::new(move |_| {
             brought.with(|b| match b {
@@ -251,10 +231,13 @@ impl AppState {
         });
         // The typed text's tokens, and the tokens every view labels (the brought ones).
         let typed = Memo::new(move |_| {
-            sentence.with(|s| tokens::query_tokens(mode.get(), s, pad_to.get()))
+            let (mode, pad_to) = (mode.get(), pad_to.get());
+            text.with(|s| tokens::query_tokens(mode, s, pad_to))
         });
-        let typed_keys =
-            Memo::new(move |_| source.with(|s| tokens::key_tokens(mode.get(), s, pad_to.get())));
+        let typed_keys = Memo::new(move |_| {
+            let (mode, pad_to) = (mode.get(), pad_to.get());
+            source.with(|s| tokens::key_tokens(mode, s, pad_to))
+        });
         let tokens = Memo::new(move |_| {
             brought.with(|b| match b {
                 Some(b) => Tokens::pretokenized(&b.queries),
@@ -337,32 +320,26 @@ impl AppState {
             })
         });
 
+        let variants = RwSignal::new(Vec::new());
         let factory = VariantFactory {
+            lab: store,
             model: used_model,
             projected,
             tokens,
             key_tokens,
-            head,
             lang,
             next_id: StoredValue::new(0),
             owner: StoredValue::new(owner),
         };
-        let slots: Vec<VariantSlot> = lab.variants.into_iter().map(|v| factory.slot(v)).collect();
-        let variants = RwSignal::new(slots);
-        let selected_variant = RwSignal::new(lab.view.variant);
-        let shown_variant = Memo::new(move |_| {
-            View::shown_variant(selected_variant.get(), variants.with(Vec::len))
-        });
-        let page = RwSignal::new(lab.view.page);
-        let compare = RwSignal::new(lab.view.compare);
-        let compare_what = RwSignal::new(lab.view.compare_what);
-        let zoom = RwSignal::new(lab.view.zoom);
-        let lines_threshold = RwSignal::new(lab.view.lines_threshold);
+        let count = store.variants().with_untracked(Vec::len);
+        variants.set((0..count).map(|i| factory.slot(i)).collect());
+        let shown_variant =
+            Memo::new(move |_| View::shown_variant(view.variant().get(), variants.with(Vec::len)));
         let comparison = Memo::new(move |last: Option<&Compared>| {
             // While a compared variant's heads are being computed, the last comparison
             // stays: one variant's new heads against the other's old ones would be
             // computed, drawn for a moment and thrown away.
-            let (a, b) = compare.get();
+            let (a, b) = view.compare().get();
             let busy = variants.with(|slots| {
                 [a, b]
                     .iter()
@@ -371,61 +348,28 @@ impl AppState {
             if let (true, Some(last)) = (busy, last) {
                 return last.clone();
             }
-            let head = match compare_what.get() {
-                CompareWhat::Head => {
-                    Some(View::shown_head(head.get(), used_model.with(|m| m.heads)))
-                }
+            let head = match view.compare_what().get() {
+                CompareWhat::Head => Some(View::shown_head(
+                    view.head().get(),
+                    used_model.with(|m| m.heads),
+                )),
                 CompareWhat::Average => None,
             };
-            variants.with(|slots| compare_slots(slots, compare.get(), head, lang.get()))
-        });
-        let lab = Memo::new(move |_| LabState {
-            mode: mode.get(),
-            text: sentence.get(),
-            source: source.get(),
-            model: model.get(),
-            pad_to: pad_to.get(),
-            variants: variants.with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
-            view: View {
-                page: page.get(),
-                variant: shown_variant.get(),
-                // The head shown (a head past the count is never written to a link).
-                head: View::shown_head(head.get(), model.with(|m| m.heads)),
-                compare: compare.get(),
-                compare_what: compare_what.get(),
-                zoom: zoom.get(),
-                lines_threshold: lines_threshold.get(),
-            },
-            pretrained: pretrained.get(),
-            pair: pair.get(),
+            variants.with(|slots| compare_slots(slots, (a, b), head, lang.get()))
         });
         AppState {
-            page,
-            mode,
-            sentence,
-            source,
-            model,
+            lab: store,
             brought,
             used_model,
-            pad_to,
             variants,
-            selected_variant,
             shown_variant,
-            head,
-            compare,
-            compare_what,
-            zoom,
-            lines_threshold,
-            hover,
+            hover: RwSignal::new(None),
             link_notice: RwSignal::new(None),
-            pretrained,
-            pair,
             tokens,
             key_tokens,
             encoded,
             notice,
             comparison,
-            lab,
             lang,
             factory,
         }
@@ -450,77 +394,108 @@ impl AppState {
         app
     }
 
+    /// Applies `f` to the lab's state in place, by the lab's rules (`LabState`'s
+    /// methods), and tells the readers of the fields it changed; returns what `f` returns.
+    /// A change of the variants' count goes through [`AppState::edit_variants`] or
+    /// [`AppState::apply`], whose slots follow.
+    pub fn edit<R>(&self, f: impl FnOnce(&mut LabState) -> R) -> R {
+        store::edit(self.lab, f)
+    }
+
+    /// Applies `f` to variant `i`'s settings (nothing when there is no variant `i`).
+    pub fn edit_variant(&self, i: usize, f: impl FnOnce(&mut Variant)) {
+        self.edit(|lab| {
+            if let Some(v) = lab.variants.get_mut(i) {
+                f(v);
+            }
+        });
+    }
+
+    /// Applies `f` to the real model page's part of the state (nothing on the toy model).
+    pub fn edit_model_page(&self, f: impl FnOnce(&mut PretrainedView)) {
+        self.edit(|lab| {
+            if let Some(p) = &mut lab.pretrained {
+                f(p);
+            }
+        });
+    }
+
     /// Applies `edit` to the variant list by the lab's rules ([`LabState::add_variant`],
     /// …): the slots follow, the other variants keep their memos. Returns why the edit
     /// was refused, as a sentence in every language.
     pub fn edit_variants(&self, edit: VariantEdit) -> Result<(), Said> {
-        let mut lab = self.lab.get_untracked();
-        let removed = match edit {
+        let removed = self.edit(|lab| match edit {
             VariantEdit::Add => lab.add_variant().map(|_| None),
             VariantEdit::Duplicate(i) => lab.duplicate_variant(i).map(|_| None),
             VariantEdit::Remove(i) => lab.remove_variant(i).map(|()| Some(i)),
-        }?;
-        self.sync_slots(removed, &lab.variants);
-        self.selected_variant.set(lab.view.variant);
-        self.compare.set(lab.view.compare);
+        })?;
+        self.sync_slots(removed);
         Ok(())
     }
 
-    /// The slots made to hold `variants` (after removing slot `removed`): the slots kept
-    /// keep their memos, only a changed variant is set, missing slots are created. Returns
-    /// the slots dropped from the end.
-    fn sync_slots(&self, removed: Option<usize>, variants: &[Variant]) -> Vec<VariantSlot> {
+    /// Makes the slots follow the lab's variants (after variant `removed` was removed):
+    /// the slots kept keep their memos and learn their new places, missing slots are
+    /// created. Returns the slots dropped.
+    fn sync_slots(&self, removed: Option<usize>) -> Vec<VariantSlot> {
+        let count = self.lab.variants().with_untracked(Vec::len);
         let mut dropped = Vec::new();
         self.variants.update(|slots| {
             if let Some(i) = removed
                 && i < slots.len()
             {
-                slots.remove(i);
+                dropped.push(slots.remove(i));
             }
-            dropped = slots.split_off(variants.len().min(slots.len()));
-            for (slot, v) in slots.iter().zip(variants) {
-                if slot.variant.with_untracked(|s| s != v) {
-                    slot.variant.set(v.clone());
-                }
-            }
-            let have = slots.len();
-            for v in &variants[have..] {
-                slots.push(self.factory.slot(v.clone()));
+            dropped.extend(slots.split_off(count.min(slots.len())));
+        });
+        let have = self.variants.with_untracked(Vec::len);
+        if have < count {
+            let new: Vec<_> = (have..count).map(|i| self.factory.slot(i)).collect();
+            self.variants.update(|slots| slots.extend(new));
+        }
+        self.variants.with_untracked(|slots| {
+            for (i, slot) in slots.iter().enumerate() {
+                slot.place(Some(i));
             }
         });
+        for slot in &dropped {
+            slot.place(None);
+        }
         dropped
     }
 
     /// Puts the whole app in `lab`'s state, as a link opening it would, without a new
-    /// page: every signal is set and the variant slots follow (through the same code as
-    /// [`AppState::edit_variants`]); brought tensors are put away.
+    /// page: the state is replaced (the readers of the fields that change are told) and
+    /// the variant slots follow (through the same code as [`AppState::edit_variants`]);
+    /// brought tensors are put away.
     pub fn apply(&self, lab: LabState) {
+        self.edit(|state| *state = lab);
         // The slots dropped keep their memos until the views that showed them are gone:
-        // every other signal below changes too, and a panel still on the page for a
-        // moment must not read a disposed memo.
-        drop_later(self.sync_slots(None, &lab.variants));
+        // the rest of the state changes too, and a panel still on the page for a moment
+        // must not read a disposed memo.
+        drop_later(self.sync_slots(None));
         self.brought.set(None);
-        self.mode.set(lab.mode);
-        self.sentence.set(lab.text);
-        self.source.set(lab.source);
-        self.model.set(lab.model);
-        self.pad_to.set(lab.pad_to);
-        self.pretrained.set(lab.pretrained);
-        self.pair.set(lab.pair);
-        self.selected_variant.set(lab.view.variant);
-        self.head.set(lab.view.head);
-        self.compare.set(lab.view.compare);
-        self.compare_what.set(lab.view.compare_what);
-        self.zoom.set(lab.view.zoom);
-        self.lines_threshold.set(lab.view.lines_threshold);
-        self.page.set(lab.view.page);
         self.hover.set(None);
         self.link_notice.set(None);
     }
 
+    /// The lab's state as a link carries it: the head and the variant shown (a head past
+    /// the model's count is never written to a link). Tracked: it follows every change.
+    pub fn link_state(&self) -> LabState {
+        let count = self.variants.with(Vec::len);
+        self.lab.with(|lab| {
+            let mut lab = lab.clone();
+            lab.view.variant = View::shown_variant(lab.view.variant, count);
+            lab.view.head = View::shown_head(lab.view.head, lab.model.heads);
+            lab
+        })
+    }
+
     /// The head every page shows (the selected one, within the head count).
     pub fn shown_head(&self) -> usize {
-        View::shown_head(self.head.get(), self.used_model.with(|m| m.heads))
+        View::shown_head(
+            self.lab.view().head().get(),
+            self.used_model.with(|m| m.heads),
+        )
     }
 
     /// The slot of the variant every page shows ([`AppState::shown_variant`]); `None`
@@ -569,7 +544,7 @@ fn rehearse_when_idle(state: AppState) {
     let rehearse = wasm_bindgen::closure::Closure::once_into_js(move || {
         let (Some(model), Some(lab)) = (
             state.used_model.try_get_untracked(),
-            state.lab.try_get_untracked(),
+            state.lab.try_with_untracked(LabState::clone),
         ) else {
             return;
         };
@@ -686,6 +661,8 @@ pub fn use_app_state() -> AppState {
 
 mod heads_job;
 pub use heads_job::input_began;
+mod store;
+pub use store::{LabFields, ViewFields};
 mod tasks;
 #[cfg(test)]
 pub use tasks::settle;

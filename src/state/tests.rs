@@ -3,6 +3,7 @@
 
 use super::*;
 use attnlab_core::attention::AttentionKind;
+use attnlab_lab::Mode;
 
 fn with_state(f: impl FnOnce(AppState)) {
     let owner = Owner::new();
@@ -26,13 +27,13 @@ fn memos_follow_the_sentence_and_the_head() {
         );
         assert_eq!(slots[0].memos.grid.with(Vec::len), 4);
 
-        state.sentence.set("   ".into());
+        state.lab.text().set("   ".into());
         settle();
         assert!(state.notice.get().unwrap().contains("type a sentence"));
         assert_eq!(a.get(), None);
 
-        state.sentence.set("我爱机器学习".into());
-        state.head.set(3);
+        state.lab.text().set("我爱机器学习".into());
+        state.lab.view().head().set(3);
         settle();
         assert!(
             a.get()
@@ -40,7 +41,7 @@ fn memos_follow_the_sentence_and_the_head() {
                 .title()
                 .starts_with("A \u{b7} scaled dot-product softmax \u{b7} Head 3")
         );
-        state.head.set(99);
+        state.lab.view().head().set(99);
         assert!(
             a.get()
                 .unwrap()
@@ -56,7 +57,7 @@ fn a_knob_changes_its_variant_only() {
         let slots = state.variants.get_untracked();
         let (a, b) = (slots[0].memos.selected, slots[1].memos.selected);
         let (a0, b0) = (a.get().unwrap(), b.get().unwrap());
-        slots[1].variant.update(|v| v.temperature = 0.5);
+        state.edit_variant(1, |v| v.temperature = 0.5);
         settle();
         assert_eq!(a.get().unwrap(), a0);
         assert_ne!(b.get().unwrap().values(), b0.values());
@@ -72,7 +73,7 @@ fn a_knob_changes_its_variant_only() {
 fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
     with_state(|state| {
         let slots = state.variants.get_untracked();
-        slots[0].variant.update(|v| {
+        state.edit_variant(0, |v| {
             v.attention = AttentionKind::Linformer;
             v.linformer_k = 3;
         });
@@ -84,7 +85,7 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
                 .with(|h| h.as_ref().map(Heatmap::n_cols)),
             Some(3)
         );
-        state.model.update(|m| m.heads = 5);
+        state.lab.model().update(|m| m.heads = 5);
         settle();
         let msg = state.notice.get().expect("a notice");
         assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
@@ -96,28 +97,31 @@ fn variants_are_added_and_removed_and_the_link_follows() {
     with_state(|state| {
         state.edit_variants(VariantEdit::Add).unwrap();
         assert_eq!(state.variants.with_untracked(Vec::len), 3);
-        assert_eq!(state.lab.get().variants[2].name, "C");
+        assert_eq!(state.link_state().variants[2].name, "C");
         let b_id = state.variants.with_untracked(|s| s[1].id);
         state.edit_variants(VariantEdit::Remove(0)).unwrap();
         assert_eq!(state.variants.with_untracked(|s| s[0].id), b_id);
-        state.head.set(9);
+        state.lab.view().head().set(9);
         assert_eq!(
-            state.lab.get().view.head,
+            state.link_state().view.head,
             3,
             "the head shown, not past the count"
         );
-        state.compare_what.set(CompareWhat::Average);
-        let link = attnlab_link::encode(&state.lab.get());
+        state.lab.view().compare_what().set(CompareWhat::Average);
+        let link = attnlab_link::encode(&state.link_state());
         let back = AppState::from_fragment(&link, Lang::En);
-        assert_eq!(back.lab.get(), state.lab.get());
-        assert_eq!(back.compare_what.get_untracked(), CompareWhat::Average);
+        assert_eq!(back.link_state(), state.link_state());
+        assert_eq!(
+            back.lab.view().compare_what().get_untracked(),
+            CompareWhat::Average
+        );
     });
 }
 
 #[test]
 fn long_text_is_cut_at_512_tokens_and_says_so() {
     with_state(|state| {
-        state.sentence.set("word ".repeat(600));
+        state.lab.text().set("word ".repeat(600));
         let msg = state.notice.get().expect("a notice");
         assert!(
             msg.contains("600 tokens") && msg.contains("first 512"),
@@ -169,7 +173,7 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
         let owner = Owner::new();
         owner.with(|| {
             let app = AppState::from_fragment(&link, Lang::En);
-            let lab = app.lab.get();
+            let lab = app.link_state();
             let run = Pipeline::new(&lab);
             let head = app.shown_head();
             let slots = app.variants.get_untracked();
@@ -224,7 +228,7 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
         let english = slot.memos.selected.get().expect("a figure");
         assert!(english.title().contains("Head 0"));
         app.lang.set(Lang::Zh);
-        let lab = app.lab.get();
+        let lab = app.link_state();
         let want = Pipeline::new(&lab)
             .figure_in(
                 FigureRequest::Head {
@@ -237,7 +241,7 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
         let chinese = slot.memos.selected.get();
         assert_eq!(chinese, want);
         assert!(chinese.unwrap().title().contains("头 0"));
-        app.sentence.set(String::new());
+        app.lab.text().set(String::new());
         assert!(app.notice.get().unwrap().contains("还没有可关注的内容"));
         app.lang.set(Lang::En);
         assert!(app.notice.get().unwrap().contains("type a sentence"));
@@ -263,7 +267,7 @@ fn a_reload_reopens_the_latest_state_from_any_address_the_page_wrote() {
 fn lab_figure(state: AppState, variant: usize) -> Option<Heatmap> {
     use attnlab_lab::compute::Pipeline;
     use attnlab_lab::figure::FigureRequest;
-    let lab = state.lab.get();
+    let lab = state.link_state();
     let head = state.shown_head();
     Pipeline::new(&lab)
         .figure(FigureRequest::Head { variant, head })
@@ -277,7 +281,7 @@ fn two_variants_asked_in_one_task_land_in_two() {
         let slots = state.variants.get_untracked();
         let (a, b) = (&slots[0].memos, &slots[1].memos);
         let b_before = b.computed.get_untracked();
-        state.sentence.set("the cat sat on the mat".into());
+        state.lab.text().set("the cat sat on the mat".into());
         // The task of the keystroke: A lands in it, B waits for a later task.
         run_microtasks();
         assert!(!a.busy.get_untracked());
@@ -315,7 +319,7 @@ fn a_variant_whose_heads_outlast_the_budget_lands_them_all_at_once_tasks_later()
         let b = &slots[1].memos;
         let weights = move || b.selected.with(|h| h.as_ref().map(|h| h.values().to_vec()));
         let before = weights();
-        slots[1].variant.update(|v| v.temperature = 0.5);
+        state.edit_variant(1, |v| v.temperature = 0.5);
         run_microtasks();
         let mut tasks = 0;
         while b.busy.get_untracked() {
@@ -342,18 +346,80 @@ fn a_newer_request_ends_an_older_one_and_only_the_newest_lands() {
             let c = b.computed.get();
             landed.update_value(|l| l.push(c));
         });
-        slots[1].variant.update(|v| v.temperature = 0.5);
+        state.edit_variant(1, |v| v.temperature = 0.5);
         run_microtasks();
         assert!(
             b.busy.get_untracked(),
             "the first request is still being computed"
         );
-        slots[1].variant.update(|v| v.temperature = 2.0);
+        state.edit_variant(1, |v| v.temperature = 2.0);
         settle();
         let landed = landed.get_value();
         let new: Vec<_> = landed.iter().filter(|c| **c != before).collect();
         assert_eq!(new.len(), 1, "one landing, the newest request's");
         assert_eq!(*new[0], b.computed.get_untracked());
         assert_eq!(b.selected.get(), lab_figure(state, 1));
+    });
+}
+
+/// Counts the runs of an effect that reads what `read` reads.
+fn runs_of(read: impl Fn() + 'static) -> StoredValue<usize> {
+    let runs = StoredValue::new(0);
+    Effect::new(move |_| {
+        read();
+        runs.update_value(|r| *r += 1);
+    });
+    settle();
+    runs
+}
+
+#[test]
+fn a_knob_on_b_leaves_a_computation_and_figures_untouched() {
+    with_state(|state| {
+        let slots = state.variants.get_untracked();
+        let a = slots[0].memos.clone();
+        let painted = runs_of(move || {
+            a.selected.track();
+            a.grid.track();
+            a.average_figure.track();
+        });
+        let (runs, computed) = (painted.get_value(), a.computed.get_untracked());
+        for t in [0.5, 0.25, 2.0] {
+            state.edit_variant(1, |v| v.temperature = t);
+            settle();
+        }
+        assert_eq!(painted.get_value(), runs, "A's figures were not notified");
+        assert_eq!(
+            a.computed.get_untracked(),
+            computed,
+            "A's heads are the same computation"
+        );
+    });
+}
+
+#[test]
+fn an_edit_wakes_the_readers_of_the_fields_it_changes_only() {
+    with_state(|state| {
+        let lab = state.lab;
+        let text = runs_of(move || lab.text().track());
+        let head = runs_of(move || lab.view().head().track());
+        let variants = runs_of(move || lab.variants().track());
+        let whole = runs_of(move || lab.track());
+        let count = |r: StoredValue<usize>| r.get_value();
+        let before = [count(text), count(head), count(variants), count(whole)];
+        state.edit_variant(1, |v| v.temperature = 0.5);
+        settle();
+        assert_eq!(
+            [count(text), count(head), count(variants), count(whole)],
+            [before[0], before[1], before[2] + 1, before[3] + 1]
+        );
+        state.lab.text().set("a new sentence".into());
+        state.edit(|l| l.view.head = 0);
+        settle();
+        assert_eq!(
+            [count(text), count(head), count(variants), count(whole)],
+            [before[0] + 1, before[1], before[2] + 1, before[3] + 2],
+            "the head was 0 already: its readers sleep"
+        );
     });
 }

@@ -8,11 +8,13 @@ use attnlab_i18n::Lang;
 use attnlab_lab::compute::{self, HeadAverage};
 use attnlab_lab::figure;
 use attnlab_lab::tokens::Tokens;
-use attnlab_lab::{Masks, ModelConfig, Variant, View};
+use attnlab_lab::{LabState, Masks, ModelConfig, Variant, View};
 use attnlab_plot::{Heatmap, Labels};
 use leptos::prelude::*;
+use reactive_stores::Store;
 
 use super::heads_job::{Shared, heads_of};
+use super::store::{LabFields, ViewFields};
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
 /// the head average. Created once per variant, under the variant's own owner, so
@@ -48,51 +50,79 @@ pub struct VariantMemos {
 pub struct VariantSlot {
     /// Stable across renames and removals of other variants.
     pub id: u64,
-    /// The variant's settings.
-    pub variant: RwSignal<Variant>,
+    /// The variant's place among the lab's variants; `None` once it is removed (its
+    /// memos then keep their last values until the views showing them are gone).
+    pub index: ReadSignal<Option<usize>>,
+    /// The variant's settings, as the lab's state holds them: the first memo of the
+    /// variant, so a change of another variant stops here.
+    pub variant: Memo<Variant>,
     /// What is computed from them.
     pub memos: VariantMemos,
+    place: WriteSignal<Option<usize>>,
     /// Owns the memos: dropped (and with it the memos) when the variant is removed.
     _owner: Owner,
 }
 
-/// What every variant's memos read (the shared work, the selected head) and where new
+impl VariantSlot {
+    /// Moves the slot to place `at` among the variants (`None`: removed).
+    pub(super) fn place(&self, at: Option<usize>) {
+        if self.index.get_untracked() != at {
+            self.place.set(at);
+        }
+    }
+}
+
+/// What every variant's memos read (the lab's state, the shared work) and where new
 /// variants' memos are owned.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct VariantFactory {
+    pub(super) lab: Store<LabState>,
     pub(super) model: Memo<ModelConfig>,
     pub(super) projected: Memo<Result<Projected, CoreError>>,
     pub(super) tokens: Memo<Tokens>,
     pub(super) key_tokens: Memo<Tokens>,
-    pub(super) head: RwSignal<usize>,
     pub(super) lang: RwSignal<Lang>,
     pub(super) next_id: StoredValue<u64>,
     pub(super) owner: StoredValue<Owner>,
 }
 
 impl VariantFactory {
-    /// A new variant slot with its memos, owned by a child of the app's owner.
-    pub(super) fn slot(self, variant: Variant) -> VariantSlot {
+    /// A new slot for the lab's variant `i`, with its memos, owned by a child of the
+    /// app's owner.
+    pub(super) fn slot(self, i: usize) -> VariantSlot {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         let owner = self.owner.with_value(Owner::child);
-        let variant = owner.with(|| RwSignal::new(variant));
+        let lab = self.lab;
+        let first = lab.variants().with_untracked(|vs| vs[i].clone());
+        let (index, place) = owner.with(|| signal(Some(i)));
+        let variant = owner.with(|| {
+            Memo::new(move |last: Option<&Variant>| {
+                index
+                    .get()
+                    .and_then(|i| lab.variants().with(|vs| vs.get(i).cloned()))
+                    .or_else(|| last.cloned())
+                    .unwrap_or_else(|| first.clone())
+            })
+        });
         let memos = owner.with(|| self.variant_memos(variant));
         VariantSlot {
             id,
+            index,
             variant,
             memos,
+            place,
             _owner: owner,
         }
     }
 
-    fn variant_memos(self, variant: RwSignal<Variant>) -> VariantMemos {
+    fn variant_memos(self, variant: Memo<Variant>) -> VariantMemos {
         let VariantFactory {
+            lab,
             model,
             projected,
             tokens,
             key_tokens,
-            head,
             lang,
             ..
         } = self;
@@ -166,7 +196,7 @@ impl VariantFactory {
             })
         });
         let selected = Memo::new(move |_| {
-            let h = View::shown_head(head.get(), model.with(|m| m.heads));
+            let h = View::shown_head(lab.view().head().get(), model.with(|m| m.heads));
             grid.with(|g| g.get(h).cloned())
         });
         let average = Memo::new(move |_| {

@@ -14,7 +14,7 @@ use crate::i18n::{Lang, t, tr, use_lang};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
 use crate::neuron::MeasureSwitch;
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 
 /// The real model's page: its status, then (once a text has run) the layer and head
@@ -146,22 +146,24 @@ fn ReplacedNote() -> impl IntoView {
 /// The chosen model's short name, for figure titles.
 fn name(state: crate::state::AppState) -> &'static str {
     state
-        .pretrained
+        .lab
+        .pretrained()
         .with(|p| p.map_or("", |p| p.checkpoint.short_name()))
 }
 
 /// Whether the `[CLS]`/`[SEP]` switch hides the special tokens (tracked).
 fn hidden(state: crate::state::AppState) -> HideSpecial {
-    HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)))
+    HideSpecial::from(
+        state
+            .lab
+            .pretrained()
+            .with(|p| p.is_some_and(|p| p.hide_special)),
+    )
 }
 
 /// Edits the model page's part of the state.
 fn edit(state: crate::state::AppState, f: impl FnOnce(&mut PretrainedView)) {
-    state.pretrained.update(|p| {
-        if let Some(p) = p {
-            f(p);
-        }
-    });
+    state.edit_model_page(f);
 }
 
 /// The layer and head controls, then every head of every layer beside the selected head
@@ -176,7 +178,7 @@ fn FirstScreen(
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
-    let view_of = move || state.pretrained.get();
+    let view_of = move || state.lab.pretrained().get();
     let hide = Memo::new(move |_| hidden(state));
     let layer_head = Memo::new(move |_| view_of().map_or((0, 0), |p| (p.layer, p.head)));
     let shape = Memo::new(move |_| {
@@ -279,7 +281,8 @@ fn FirstScreen(
     };
     let hide_label = move || {
         let (a, b) = state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or(("[CLS]", "[SEP]"), |p| p.checkpoint.special_tokens()));
         match lang.get() {
             Lang::En => view! { " hide " <span translate="no">{a}</span> " and " <span translate="no">{b}</span> }.into_any(),
@@ -349,7 +352,8 @@ fn ModelViews(
     let state = use_app_state();
     let layer_head = Memo::new(move |_| {
         state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)))
     });
     view! {
@@ -402,7 +406,8 @@ fn HeadSearch() -> impl IntoView {
     let pair = Memo::new(move |_| {
         let n = tokens.with(Vec::len);
         state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.and_then(|p| p.search))
             .filter(|&(q, k)| q < n && k < n)
             .or_else(|| tokens.with(|t| example_pair(t)))
@@ -443,9 +448,9 @@ fn HeadSearch() -> impl IntoView {
     // before it (a later one is the example's; 0 when its sentence was there already).
     let jump = RwSignal::new(None::<u64>);
     let example = move |_| {
-        let after = if state.sentence.with_untracked(|s| s != DEFAULT_SENTENCE) {
+        let after = if state.lab.text().with_untracked(|s| s != DEFAULT_SENTENCE) {
             let after = session.latest();
-            state.sentence.set(DEFAULT_SENTENCE.to_string());
+            state.lab.text().set(DEFAULT_SENTENCE.to_string());
             after
         } else {
             0
@@ -493,7 +498,7 @@ fn HeadSearch() -> impl IntoView {
             view! {
                 <ol class="head-ranking" data-testid="head-ranking">
                     {list.into_iter().map(|r| {
-                        let shown = move || state.pretrained.with(|p| p.is_some_and(|p| (p.layer, p.head) == (r.layer, r.head)));
+                        let shown = move || state.lab.pretrained().with(|p| p.is_some_and(|p| (p.layer, p.head) == (r.layer, r.head)));
                         let width = format!("width: {}%", number::decimals(100.0 * r.weight / top, 1));
                         view! {
                             <li>
@@ -552,7 +557,7 @@ fn RelevancePanel(
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
-    let view_of = move || state.pretrained.get();
+    let view_of = move || state.lab.pretrained().get();
     let relevance = Memo::new(move |_| view_of().map_or(Relevance::Rollout, |p| p.relevance));
     let layer = Memo::new(move |_| view_of().map_or(0, |p| p.layer));
     let hide = Memo::new(move |_| hidden(state));

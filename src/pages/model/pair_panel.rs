@@ -7,7 +7,7 @@ use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::use_model_session;
 use crate::pages::lines::TokenLinesCanvas;
 use crate::shell::TextBox;
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 
 /// The built-in pair: a Chinese sentence and its English translation.
 const EXAMPLE: (&str, &str) = ("我的猫喜欢吃鱼", "My cat likes eating fish.");
@@ -25,19 +25,17 @@ pub fn PairPanel() -> impl IntoView {
     let lang = use_lang();
     let direction = RwSignal::new(Direction::FirstToSecond);
     let focus = RwSignal::new(Focus::None);
-    let view_of = move || state.pretrained.get();
+    let view_of = move || state.lab.pretrained().get();
     let name = move || view_of().map_or("", |p| p.checkpoint.short_name());
     let select = move |layer: usize, head: usize| {
-        state.pretrained.update(|p| {
-            if let Some(p) = p {
-                p.layer = layer;
-                p.head = head;
-            }
+        state.edit_model_page(|p| {
+            p.layer = layer;
+            p.head = head;
         })
     };
     let example = move |_| {
-        state.sentence.set(EXAMPLE.0.to_string());
-        state.pair.set(EXAMPLE.1.to_string());
+        state.lab.text().set(EXAMPLE.0.to_string());
+        state.lab.pair().set(EXAMPLE.1.to_string());
         // multilingual-E5-small's layer 5, head 5 aligns this pair (the README measures it).
         if view_of()
             .is_some_and(|p: PretrainedView| p.checkpoint == Checkpoint::MultilingualE5Small)
@@ -70,7 +68,7 @@ pub fn PairPanel() -> impl IntoView {
             {move || {
                 let placeholder = tr(lang.get(), "e.g. a translation of the sentence", "例如该句子的译文");
                 view! {
-                    <TextBox text=state.pair id="pair-input" rows=2 cut_testid="pair-cut"
+                    <TextBox text=state.lab.pair() id="pair-input" rows=2 cut_testid="pair-cut"
                         placeholder=placeholder/>
                 }
             }}

@@ -6,7 +6,7 @@ use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, tr, use_lang};
 use crate::lab::{CellInfo, VariantControls};
 use crate::model::use_model_session;
-use crate::state::{VariantSlot, use_app_state};
+use crate::state::{LabFields, VariantSlot, use_app_state};
 
 /// The lab's variants computed on the selected real head's `Q`, `K`, `V`, each beside
 /// its difference from the model's own attention, with the comparison's numbers. The
@@ -17,7 +17,8 @@ pub fn VariantsOnHead() -> impl IntoView {
     let lang = use_lang();
     let title = move || {
         let (layer, head) = state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)));
         match lang.get() {
             Lang::En => format!("The lab's variants on layer {layer} · head {head}"),
@@ -53,8 +54,11 @@ fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
     let lang = use_lang();
     let variant = entry.variant;
     let result = Memo::new(move |_| -> Option<Result<OnHead, String>> {
-        let (layer, head) = state.pretrained.with(|p| p.map(|p| (p.layer, p.head)))?;
-        let seed = state.model.with(|m| m.seed);
+        let (layer, head) = state
+            .lab
+            .pretrained()
+            .with(|p| p.map(|p| (p.layer, p.head)))?;
+        let seed = state.lab.model().with(|m| m.seed);
         let lang = lang.get();
         session.with_run(|r| {
             variant.with(|v| attnlab_model_page::variant_on_head(lang, r, layer, head, v, seed))
@@ -101,7 +105,7 @@ fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
     view! {
         <article class="variant" data-testid="variant-on-head">
             <h3 class="section-title" translate="no">{move || variant.with(|v| v.name.clone())}</h3>
-            <VariantControls variant=variant uid=format!("m{}", entry.id) edit_custom=RwSignal::new(false)/>
+            <VariantControls variant=entry.clone() uid=format!("m{}", entry.id) edit_custom=RwSignal::new(false)/>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="variant-on-head-error">{e}</p> })}
             <HeatmapCanvas figure=figure pointing=Pointing::Cells { hover, on_cell: None }
                 testid="variant-on-head-heatmap" kind="variant-on-head"/>

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The central argument for position encodings (docs/maths.md §2): shuffle the tokens, run the
@@ -26,10 +26,10 @@ pub fn BagOfWordsPanel() -> impl IntoView {
     let permutation = Memo::new(move |_| {
         let d = draw.get()?;
         let (n, typed) = state.tokens.with(|t| (t.used().len(), t.typed()));
-        let seed = state.model.with(|m| m.seed);
+        let seed = state.lab.model().with(|m| m.seed);
         Some(Permutation::shuffled(n, typed, seed, d))
     });
-    let cross = move || state.mode.get() == Mode::Cross;
+    let cross = move || state.lab.mode().get() == Mode::Cross;
     let check: Memo<Option<Result<BagOfWords, String>>> = Memo::new(move |_| {
         if cross() {
             return None;
@@ -37,7 +37,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
         let p = permutation.get()?;
         let v = variant.get()?;
         let head = state.shown_head();
-        Some(state.model.with(|m| {
+        Some(state.lab.model().with(|m| {
             state
                 .tokens
                 .with(|t| positions::bag_of_words(m, &v, t, head, &p).map_err(|e| e.sentence()))
@@ -53,7 +53,11 @@ pub fn BagOfWordsPanel() -> impl IntoView {
     let figures: Memo<Option<(Heatmap, Heatmap)>> = Memo::new(move |_| {
         check.with(|c| {
             let b = c.as_ref()?.as_ref().ok()?;
-            let current = if state.model.with(|m| m.position.kind == PositionKind::None) {
+            let current = if state
+                .lab
+                .model()
+                .with(|m| m.position.kind == PositionKind::None)
+            {
                 &b.without_positions
             } else {
                 &b.with_positions

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use super::steps_neuron::StepsNeuron;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, tr};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The pipeline of the selected variant for one head and one query token: each stage as
@@ -41,7 +41,7 @@ pub fn StepsView() -> impl IntoView {
             })?;
         let head = state.shown_head();
         let query = shown_query();
-        let mode = state.mode.get();
+        let mode = state.lab.mode().get();
         problem.with(|p| {
             let p = p.as_ref().map_err(attnlab_lab::explain::explain)?;
             let brought = state.brought.with(Option::is_some);

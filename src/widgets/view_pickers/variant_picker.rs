@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::t;
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// A select of the variants by name, bound to the shared `selected_variant` (so the
 /// choice is the lab's and the link's).
@@ -26,7 +26,7 @@ pub fn VariantPicker(
             <select id=id data-testid="pick-variant"
                 on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                        state.selected_variant.set(i);
+                        state.lab.view().variant().set(i);
                     }
                 }>
                 {move || names().into_iter().enumerate().map(|(i, name)| view! {
