@@ -17,7 +17,7 @@ pub fn ComparePanel() -> impl IntoView {
     // One copy of the figure per comparison (a derived signal would copy it on every
     // read).
     let figure: Signal<Option<attnlab_plot::Heatmap>> = Signal::from(Memo::new(move |_| {
-        state.comparison.with(|c| match c {
+        state.derived.comparison.with(|c| match c {
             Compared::Shown(c) => Some(c.figure.clone()),
             Compared::Nothing | Compared::Refused(_) => None,
         })
@@ -26,14 +26,14 @@ pub fn ComparePanel() -> impl IntoView {
     let zoomed_figure = zoomed(figure);
     let label_step = RwSignal::new(1usize);
     let error = move || {
-        state.comparison.with(|c| match c {
+        state.derived.comparison.with(|c| match c {
             Compared::Refused(why) => Some(why.clone()),
             Compared::Nothing | Compared::Shown(_) => None,
         })
     };
     let fmt = |x: f32| number::decimals(x, 4);
     let table = move || {
-        state.comparison.with(|c| {
+        state.derived.comparison.with(|c| {
             let Compared::Shown(c) = c else {
                 return None;
             };
@@ -113,7 +113,7 @@ pub fn ComparedPick(
 ) -> impl IntoView {
     let state = use_app_state();
     let names = move || {
-        state.variants.with(|s| {
+        state.derived.variants.with(|s| {
             s.iter()
                 .map(|s| s.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()

@@ -269,7 +269,7 @@ fn GlobalTokens(
             <span class="chips" role="group" aria-label=t("global tokens", "全局词元") aria-describedby=why_el.clone()
                 translate="no">
                 <For
-                    each=move || state.tokens.with(|t| t.labels()).into_iter().enumerate()
+                    each=move || state.derived.tokens.with(|t| t.labels()).into_iter().enumerate()
                     key=|(i, t)| (*i, t.clone())
                     children=move |(i, t)| {
                         let on = move || global.with(|g| g.contains(&i));

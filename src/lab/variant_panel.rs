@@ -3,12 +3,11 @@ use attnlab_lab::contribution::{Measure, VALUE_NOTE};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::measured::use_measured;
 use super::{CellInfo, HeadGridView, VariantControls, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, use_lang};
 use crate::neuron::{MeasureSwitch, NeuronPanel};
-use crate::state::{LabFields, VariantEdit, VariantSlot, ViewFields, use_app_state};
+use crate::state::{LabFields, VariantEdit, VariantSlot, ViewFields, use_app_state, use_measured};
 use attnlab_i18n::Said;
 use attnlab_i18n::Tr;
 
@@ -76,8 +75,8 @@ pub fn VariantPanel(
             let p = p
                 .as_ref()
                 .map_err(|e| attnlab_lab::explain::explain_in(e, lang))?;
-            let queries = state.tokens.with_untracked(|t| t.labels());
-            let keys = state.key_tokens.with_untracked(|t| t.labels());
+            let queries = state.derived.tokens.with_untracked(|t| t.labels());
+            let keys = state.derived.key_tokens.with_untracked(|t| t.labels());
             let name = export::file_name(&format!("{} tensors", name()), "json");
             export::tensors(p, &queries, &keys).map(|doc| (name, doc))
         })
@@ -86,7 +85,7 @@ pub fn VariantPanel(
     let command = Signal::derive(move || {
         // The file is named in English, whatever the page's language.
         let head = state.shown_head();
-        let title = state.used_model.with(|m| {
+        let title = state.derived.used_model.with(|m| {
             variant.with(|v| {
                 let head_title = attnlab_lab::figure::head_title(m, v, head, Lang::En);
                 format!("{} \u{b7} {head_title}", v.name)
@@ -106,7 +105,7 @@ pub fn VariantPanel(
             // With three or four variants the compared pair comes first, side by side.
             style:order=move || {
                 let (i, (a, b)) = (index.get(), state.lab.view().compare().get());
-                let many = state.variants.with(Vec::len) > 2;
+                let many = state.derived.variants.with(Vec::len) > 2;
                 match () {
                     () if !many => "0",
                     () if i == a => "0",

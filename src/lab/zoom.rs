@@ -83,8 +83,8 @@ pub fn ZoomNote(
 #[component]
 pub fn ZoomBar() -> impl IntoView {
     let state = use_app_state();
-    let n = Memo::new(move |_| state.tokens.with(|t| t.used().len()));
-    let m = Memo::new(move |_| state.key_tokens.with(|t| t.used().len()));
+    let n = Memo::new(move |_| state.derived.tokens.with(|t| t.used().len()));
+    let m = Memo::new(move |_| state.derived.key_tokens.with(|t| t.used().len()));
     // The ranges shown: the zoom cut at the texts' ends, or everything.
     let shown = Memo::new(move |_| {
         let (n, m) = (n.get(), m.get());

@@ -23,7 +23,7 @@ fn every_step_applies_its_whole_state() {
                 assert_eq!(app.link_state(), step.state, "{label}");
                 assert_eq!(app.lab.view().page().get(), step.page, "{label}");
                 assert!(app.brought.with(Option::is_none), "{label}");
-                let slots = app.variants.get();
+                let slots = app.derived.variants.get();
                 assert_eq!(slots.len(), step.state.variants.len(), "{label}");
                 for (slot, v) in slots.iter().zip(&step.state.variants) {
                     assert_eq!(slot.variant.get(), *v, "{label}");
@@ -48,18 +48,24 @@ fn applying_keeps_the_slots_of_variants_that_stay() {
     let owner = Owner::new();
     owner.with(|| {
         let app = AppState::from_lab(LabState::default());
-        let before: Vec<u64> = app.variants.with(|s| s.iter().map(|s| s.id).collect());
+        let before: Vec<u64> = app
+            .derived
+            .variants
+            .with(|s| s.iter().map(|s| s.id).collect());
         let mut lab = LabState::default();
         lab.variants[1].temperature = 2.0;
         lab.variants.push(lab.variants[0].clone());
         lab.variants[2].name = "C".into();
         app.apply(lab.clone());
-        let after: Vec<u64> = app.variants.with(|s| s.iter().map(|s| s.id).collect());
+        let after: Vec<u64> = app
+            .derived
+            .variants
+            .with(|s| s.iter().map(|s| s.id).collect());
         assert_eq!(&after[..2], &before[..], "kept variants keep their memos");
         assert_eq!(after.len(), 3);
         assert_eq!(app.link_state(), lab);
         app.apply(LabState::default());
-        assert_eq!(app.variants.with(Vec::len), 2);
+        assert_eq!(app.derived.variants.with(Vec::len), 2);
         assert_eq!(app.link_state(), LabState::default());
     });
 }

@@ -23,8 +23,8 @@ pub fn TokenStrip(
 ) -> impl IntoView {
     let state = use_app_state();
     let tokens = match side {
-        Side::Queries => state.tokens,
-        Side::Keys => state.key_tokens,
+        Side::Queries => state.derived.tokens,
+        Side::Keys => state.derived.key_tokens,
     };
     let count = move || tokens.with(|t| t.total());
     let hover = state.hover;

@@ -4,6 +4,8 @@
 use super::*;
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::Mode;
+use attnlab_lab::tokens::Tokens;
+use attnlab_plot::Heatmap;
 
 fn with_state(f: impl FnOnce(AppState)) {
     let owner = Owner::new();
@@ -13,9 +15,9 @@ fn with_state(f: impl FnOnce(AppState)) {
 #[test]
 fn memos_follow_the_sentence_and_the_head() {
     with_state(|state| {
-        assert_eq!(state.tokens.with(Tokens::total), 11);
-        assert_eq!(state.notice.get(), None);
-        let slots = state.variants.get_untracked();
+        assert_eq!(state.derived.tokens.with(Tokens::total), 11);
+        assert_eq!(state.derived.notice.get(), None);
+        let slots = state.derived.variants.get_untracked();
         assert_eq!(slots.len(), 2);
         let a = slots[0].memos.selected;
         assert_eq!(a.with(|h| h.as_ref().map(Heatmap::n_rows)), Some(11));
@@ -29,7 +31,14 @@ fn memos_follow_the_sentence_and_the_head() {
 
         state.lab.text().set("   ".into());
         settle();
-        assert!(state.notice.get().unwrap().contains("type a sentence"));
+        assert!(
+            state
+                .derived
+                .notice
+                .get()
+                .unwrap()
+                .contains("type a sentence")
+        );
         assert_eq!(a.get(), None);
 
         state.lab.text().set("我爱机器学习".into());
@@ -54,15 +63,15 @@ fn memos_follow_the_sentence_and_the_head() {
 #[test]
 fn a_knob_changes_its_variant_only() {
     with_state(|state| {
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         let (a, b) = (slots[0].memos.selected, slots[1].memos.selected);
         let (a0, b0) = (a.get().unwrap(), b.get().unwrap());
         state.edit_variant(1, |v| v.temperature = 0.5);
         settle();
         assert_eq!(a.get().unwrap(), a0);
         assert_ne!(b.get().unwrap().values(), b0.values());
-        let Compared::Shown(cmp) = state.comparison.get() else {
-            panic!("A and B are compared: {:?}", state.comparison.get());
+        let Compared::Shown(cmp) = state.derived.comparison.get() else {
+            panic!("A and B are compared: {:?}", state.derived.comparison.get());
         };
         assert!(cmp.result.metrics.max_abs > 0.0);
         assert_eq!(cmp.names, ("A".to_string(), "B".to_string()));
@@ -72,7 +81,7 @@ fn a_knob_changes_its_variant_only() {
 #[test]
 fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
     with_state(|state| {
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         state.edit_variant(0, |v| {
             v.attention = AttentionKind::Linformer;
             v.linformer_k = 3;
@@ -87,7 +96,7 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
         );
         state.lab.model().update(|m| m.heads = 5);
         settle();
-        let msg = state.notice.get().expect("a notice");
+        let msg = state.derived.notice.get().expect("a notice");
         assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
     });
 }
@@ -96,11 +105,11 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
 fn variants_are_added_and_removed_and_the_link_follows() {
     with_state(|state| {
         state.edit_variants(VariantEdit::Add).unwrap();
-        assert_eq!(state.variants.with_untracked(Vec::len), 3);
+        assert_eq!(state.derived.variants.with_untracked(Vec::len), 3);
         assert_eq!(state.link_state().variants[2].name, "C");
-        let b_id = state.variants.with_untracked(|s| s[1].id);
+        let b_id = state.derived.variants.with_untracked(|s| s[1].id);
         state.edit_variants(VariantEdit::Remove(0)).unwrap();
-        assert_eq!(state.variants.with_untracked(|s| s[0].id), b_id);
+        assert_eq!(state.derived.variants.with_untracked(|s| s[0].id), b_id);
         state.lab.view().head().set(9);
         assert_eq!(
             state.link_state().view.head,
@@ -122,7 +131,7 @@ fn variants_are_added_and_removed_and_the_link_follows() {
 fn long_text_is_cut_at_512_tokens_and_says_so() {
     with_state(|state| {
         state.lab.text().set("word ".repeat(600));
-        let msg = state.notice.get().expect("a notice");
+        let msg = state.derived.notice.get().expect("a notice");
         assert!(
             msg.contains("600 tokens") && msg.contains("first 512"),
             "{msg}"
@@ -176,7 +185,7 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
             let lab = app.link_state();
             let run = Pipeline::new(&lab);
             let head = app.shown_head();
-            let slots = app.variants.get_untracked();
+            let slots = app.derived.variants.get_untracked();
             for (i, slot) in slots.iter().enumerate() {
                 let want = run.figure(FigureRequest::Head { variant: i, head }).ok();
                 assert_eq!(slot.memos.selected.get(), want, "{link}: variant {i}");
@@ -196,7 +205,7 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
                 CompareWhat::Average => Which::Average,
             };
             let want = run.figure(FigureRequest::Difference { a, b, which });
-            match (app.comparison.get(), want) {
+            match (app.derived.comparison.get(), want) {
                 (Compared::Shown(got), Ok(want)) => assert_eq!(got.figure, want, "{link}"),
                 (Compared::Refused(got), Err(want)) => {
                     assert_eq!(got, want.sentence(), "{link}")
@@ -213,7 +222,7 @@ fn a_tampered_link_keeps_the_text_and_says_so() {
     owner.with(|| {
         let state = AppState::from_fragment("v1.!!!", Lang::En);
         assert!(state.link_notice.get().is_some());
-        assert_eq!(state.variants.with_untracked(Vec::len), 2);
+        assert_eq!(state.derived.variants.with_untracked(Vec::len), 2);
     });
 }
 
@@ -224,7 +233,7 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
     let owner = Owner::new();
     owner.with(|| {
         let app = AppState::from_fragment("", Lang::En);
-        let slot = app.variants.get_untracked()[0].clone();
+        let slot = app.derived.variants.get_untracked()[0].clone();
         let english = slot.memos.selected.get().expect("a figure");
         assert!(english.title().contains("Head 0"));
         app.lang.set(Lang::Zh);
@@ -242,9 +251,21 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
         assert_eq!(chinese, want);
         assert!(chinese.unwrap().title().contains("头 0"));
         app.lab.text().set(String::new());
-        assert!(app.notice.get().unwrap().contains("还没有可关注的内容"));
+        assert!(
+            app.derived
+                .notice
+                .get()
+                .unwrap()
+                .contains("还没有可关注的内容")
+        );
         app.lang.set(Lang::En);
-        assert!(app.notice.get().unwrap().contains("type a sentence"));
+        assert!(
+            app.derived
+                .notice
+                .get()
+                .unwrap()
+                .contains("type a sentence")
+        );
     });
 }
 
@@ -278,7 +299,7 @@ fn lab_figure(state: AppState, variant: usize) -> Option<Heatmap> {
 fn two_variants_asked_in_one_task_land_in_two() {
     use super::tasks::{run_microtasks, run_task};
     with_state(|state| {
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         let (a, b) = (&slots[0].memos, &slots[1].memos);
         let b_before = b.computed.get_untracked();
         state.lab.text().set("the cat sat on the mat".into());
@@ -315,7 +336,7 @@ fn a_variant_whose_heads_outlast_the_budget_lands_them_all_at_once_tasks_later()
         // Each look at the clock is 10 ms later: two heads fit in the first task's 24 ms,
         // one in each later task's 12 ms.
         set_tick(10.0);
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         let b = &slots[1].memos;
         let weights = move || b.selected.with(|h| h.as_ref().map(|h| h.values().to_vec()));
         let before = weights();
@@ -338,7 +359,7 @@ fn a_newer_request_ends_an_older_one_and_only_the_newest_lands() {
     use super::tasks::{run_microtasks, set_tick};
     with_state(|state| {
         set_tick(10.0);
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         let b = slots[1].memos.clone();
         let landed = StoredValue::new(Vec::<heads_job::Shared>::new());
         let before = b.computed.get_untracked();
@@ -376,7 +397,7 @@ fn runs_of(read: impl Fn() + 'static) -> StoredValue<usize> {
 #[test]
 fn a_knob_on_b_leaves_a_computation_and_figures_untouched() {
     with_state(|state| {
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         let a = slots[0].memos.clone();
         let painted = runs_of(move || {
             a.selected.track();

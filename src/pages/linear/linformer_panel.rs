@@ -38,8 +38,8 @@ pub fn LinformerPanel(
     let figures = Memo::new(move |_| {
         view_memo.with(|v| {
             let v = v.as_ref().ok()?;
-            let rows = state.tokens.with(Tokens::labels);
-            let keys = state.key_tokens.with(Tokens::labels);
+            let rows = state.derived.tokens.with(Tokens::labels);
+            let keys = state.derived.key_tokens.with(Tokens::labels);
             linformer_figures(v, &rows, &keys, lang.get()).ok()
         })
     });

@@ -26,10 +26,12 @@ pub fn LinesView() -> impl IntoView {
 
     // The ticked heads that exist, with their results.
     let results = Memo::new(move |_| -> Result<Vec<(usize, HeadResult)>, String> {
-        if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
+        if state.derived.tokens.with(Tokens::is_empty)
+            || state.derived.key_tokens.with(Tokens::is_empty)
+        {
             return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
-        let count = state.used_model.with(|m| m.heads);
+        let count = state.derived.used_model.with(|m| m.heads);
         let computed = state
             .shown_slot()
             .map(|s| s.memos.computed)
@@ -53,9 +55,12 @@ pub fn LinesView() -> impl IntoView {
     });
     let labels = Memo::new(move |_| {
         let variant = state.shown_slot().map(|s| s.variant.get());
-        let rows = state.tokens.with(Tokens::labels);
+        let rows = state.derived.tokens.with(Tokens::labels);
         let cols = match variant {
-            Some(v) => state.key_tokens.with(|t| compute::key_labels(t, &v)),
+            Some(v) => state
+                .derived
+                .key_tokens
+                .with(|t| compute::key_labels(t, &v)),
             None => Vec::new(),
         };
         (rows, cols)

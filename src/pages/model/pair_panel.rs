@@ -1,5 +1,5 @@
 use attnlab_lab::state::{Checkpoint, PretrainedView};
-use attnlab_model_page::alignment::{ALIGNMENT_NOTE, Direction, alignment_lines, rank_crossing};
+use attnlab_model_page::alignment::{ALIGNMENT_NOTE, Direction};
 use attnlab_plot::{Focus, number};
 use leptos::prelude::*;
 
@@ -7,7 +7,7 @@ use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::use_model_session;
 use crate::pages::lines::TokenLinesCanvas;
 use crate::shell::TextBox;
-use crate::state::{LabFields, use_app_state};
+use crate::state::{LabFields, ModelFigures, use_app_state};
 
 /// The built-in pair: a Chinese sentence and its English translation.
 const EXAMPLE: (&str, &str) = ("我的猫喜欢吃鱼", "My cat likes eating fish.");
@@ -19,14 +19,16 @@ const RANKED: usize = 12;
 /// selected head's weights across the two as lines, and every head ranked by the share
 /// of its weight that crosses between them.
 #[component]
-pub fn PairPanel() -> impl IntoView {
+pub fn PairPanel(
+    /// The page's figures.
+    figures: ModelFigures,
+) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
     let direction = RwSignal::new(Direction::FirstToSecond);
     let focus = RwSignal::new(Focus::None);
     let view_of = move || state.lab.pretrained().get();
-    let name = move || view_of().map_or("", |p| p.checkpoint.short_name());
     let select = move |layer: usize, head: usize| {
         state.edit_model_page(|p| {
             p.layer = layer;
@@ -44,19 +46,8 @@ pub fn PairPanel() -> impl IntoView {
         }
     };
     let is_pair = move || session.with_run(|r| r.second().is_some()).unwrap_or(false);
-    let lines = Signal::derive(move || {
-        let (layer, head) = view_of().map_or((0, 0), |p| (p.layer, p.head));
-        session
-            .with_run(|r| alignment_lines(lang.get(), r, name(), layer, head, direction.get()))
-            .flatten()
-            .map(|l| l.with_focus(focus.get()))
-    });
-    let ranking = Memo::new(move |_| {
-        session
-            .with_run(rank_crossing)
-            .flatten()
-            .unwrap_or_default()
-    });
+    let lines = figures.alignment(direction, focus);
+    let ranking = figures.crossing;
     let selected = move || view_of().map_or((0, 0), |p| (p.layer, p.head));
     view! {
         <section class="panel pair-panel" aria-label=t("A sentence and its translation", "一个句子及其译文") data-testid="pair-panel">

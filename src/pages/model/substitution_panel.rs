@@ -45,7 +45,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
         }
     });
     let names = move || {
-        state.variants.with(|s| {
+        state.derived.variants.with(|s| {
             s.iter()
                 .map(|v| v.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()

@@ -25,7 +25,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
     let variant = Memo::new(move |_| state.shown_slot().map(|s| s.variant.get()));
     let permutation = Memo::new(move |_| {
         let d = draw.get()?;
-        let (n, typed) = state.tokens.with(|t| (t.used().len(), t.typed()));
+        let (n, typed) = state.derived.tokens.with(|t| (t.used().len(), t.typed()));
         let seed = state.lab.model().with(|m| m.seed);
         Some(Permutation::shuffled(n, typed, seed, d))
     });
@@ -39,6 +39,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
         let head = state.shown_head();
         Some(state.lab.model().with(|m| {
             state
+                .derived
                 .tokens
                 .with(|t| positions::bag_of_words(m, &v, t, head, &p).map_err(|e| e.sentence()))
         }))
@@ -49,7 +50,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                 .and_then(|v| positions::position_dependence(v, lang.get()))
         })
     });
-    let labels = Memo::new(move |_| state.tokens.with(Tokens::labels));
+    let labels = Memo::new(move |_| state.derived.tokens.with(Tokens::labels));
     let figures: Memo<Option<(Heatmap, Heatmap)>> = Memo::new(move |_| {
         check.with(|c| {
             let b = c.as_ref()?.as_ref().ok()?;
@@ -64,7 +65,7 @@ pub fn BagOfWordsPanel() -> impl IntoView {
             };
             let v = variant.get()?;
             let rows = labels.get();
-            let cols = state.tokens.with(|t| compute::key_labels(t, &v));
+            let cols = state.derived.tokens.with(|t| compute::key_labels(t, &v));
             current.figures(&rows, &cols, lang.get()).ok()
         })
     });
@@ -81,7 +82,13 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                 .join(" "),
         )
     };
-    let can_shuffle = move || state.tokens.with(|t| t.typed().min(t.used().len()) >= 2) && !cross();
+    let can_shuffle = move || {
+        state
+            .derived
+            .tokens
+            .with(|t| t.typed().min(t.used().len()) >= 2)
+            && !cross()
+    };
     let hover_a = RwSignal::new(None);
     let hover_b = RwSignal::new(None);
 

@@ -51,7 +51,7 @@ pub fn PositionsPage() -> impl IntoView {
         k: RwSignal::new(1),
     };
     let n = Memo::new(move |_| {
-        let tokens = state.tokens.with(|t| t.used().len());
+        let tokens = state.derived.tokens.with(|t| t.used().len());
         local
             .count
             .get()
@@ -83,7 +83,7 @@ pub fn PositionsPage() -> impl IntoView {
     });
     let spread = Memo::new(move |_| dot.with(positions::diagonal_spread));
     let input_shape = move || {
-        state.encoded.with(|x| {
+        state.derived.encoded.with(|x| {
             x.as_ref().ok().map(|x| {
                 let how = match state.lab.model().with(|m| m.position.combine) {
                     attnlab_core::position::Combine::Add => "x = e + PE",

@@ -199,7 +199,7 @@ pub fn PositionKnobs(
             <Knob label=tr("positions drawn", "画出的位置数") id="pos-count" why=Signal::derive(count_error)>
                 <input type="number" min="1" max=MAX_TOKENS.to_string() step="1" data-testid="pos-count"
                     aria-describedby=why_id("pos-count")
-                    placeholder=move || state.tokens.with(|t| t.used().len()).max(super::POSITIONS_DRAWN_AT_LEAST).to_string()
+                    placeholder=move || state.derived.tokens.with(|t| t.used().len()).max(super::POSITIONS_DRAWN_AT_LEAST).to_string()
                     prop:value=move || local.count.get().map(|c| c.to_string()).unwrap_or_default()
                     on:change=move |ev| {
                         let v = event_target_value(&ev);

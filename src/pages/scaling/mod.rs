@@ -24,7 +24,7 @@ use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 pub fn ScalingPage() -> impl IntoView {
     let state = use_app_state();
     let lang = state.lang;
-    let keys = Memo::new(move |_| state.key_tokens.with(|t| t.used().len()));
+    let keys = Memo::new(move |_| state.derived.key_tokens.with(|t| t.used().len()));
     let seed = Memo::new(move |_| state.lab.model().with(|m| m.seed));
     let study: Memo<ScalingStudy> = Memo::new(move |_| scaling::study(keys.get(), seed.get()));
     let sentence: Memo<Option<SentenceValues>> = Memo::new(move |_| {

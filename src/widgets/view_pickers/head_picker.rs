@@ -11,7 +11,7 @@ pub fn HeadPicker(
     id: String,
 ) -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.used_model.with(|m| m.heads);
+    let count = move || state.derived.used_model.with(|m| m.heads);
     let lang = use_lang();
     view! {
         <label class="view-picker">

@@ -13,13 +13,13 @@ pub fn VariantPicker(
 ) -> impl IntoView {
     let state = use_app_state();
     let names = move || {
-        state.variants.with(|vs| {
+        state.derived.variants.with(|vs| {
             vs.iter()
                 .map(|s| s.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()
         })
     };
-    let shown = move || state.shown_variant.get();
+    let shown = move || state.derived.shown_variant.get();
     view! {
         <label class="view-picker">
             <span>{t("Variant", "变体")}</span>

@@ -13,8 +13,8 @@ use attnlab_plot::{Heatmap, Labels};
 use leptos::prelude::*;
 use reactive_stores::Store;
 
-use super::heads_job::{Shared, heads_of};
-use super::store::{LabFields, ViewFields};
+use crate::state::heads_job::{Shared, heads_of};
+use crate::state::store::{LabFields, ViewFields};
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
 /// the head average. Created once per variant, under the variant's own owner, so
@@ -41,7 +41,7 @@ pub struct VariantMemos {
     /// The figure of the head average.
     pub average_figure: Memo<Option<Heatmap>>,
     /// Why this variant cannot be computed, as one sentence: the one path of a variant's
-    /// errors to its panel (settings every variant shares go to [`super::AppState::notice`]).
+    /// errors to its panel (settings every variant shares go to [`super::Derived::notice`]).
     pub error: Memo<Option<String>>,
 }
 
@@ -65,7 +65,7 @@ pub struct VariantSlot {
 
 impl VariantSlot {
     /// Moves the slot to place `at` among the variants (`None`: removed).
-    pub(super) fn place(&self, at: Option<usize>) {
+    pub(in crate::state) fn place(&self, at: Option<usize>) {
         if self.index.get_untracked() != at {
             self.place.set(at);
         }
@@ -75,21 +75,21 @@ impl VariantSlot {
 /// What every variant's memos read (the lab's state, the shared work) and where new
 /// variants' memos are owned.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct VariantFactory {
-    pub(super) lab: Store<LabState>,
-    pub(super) model: Memo<ModelConfig>,
-    pub(super) projected: Memo<Result<Projected, CoreError>>,
-    pub(super) tokens: Memo<Tokens>,
-    pub(super) key_tokens: Memo<Tokens>,
-    pub(super) lang: RwSignal<Lang>,
-    pub(super) next_id: StoredValue<u64>,
-    pub(super) owner: StoredValue<Owner>,
+pub(in crate::state) struct VariantFactory {
+    pub(in crate::state) lab: Store<LabState>,
+    pub(in crate::state) model: Memo<ModelConfig>,
+    pub(in crate::state) projected: Memo<Result<Projected, CoreError>>,
+    pub(in crate::state) tokens: Memo<Tokens>,
+    pub(in crate::state) key_tokens: Memo<Tokens>,
+    pub(in crate::state) lang: RwSignal<Lang>,
+    pub(in crate::state) next_id: StoredValue<u64>,
+    pub(in crate::state) owner: StoredValue<Owner>,
 }
 
 impl VariantFactory {
     /// A new slot for the lab's variant `i`, with its memos, owned by a child of the
     /// app's owner.
-    pub(super) fn slot(self, i: usize) -> VariantSlot {
+    pub(in crate::state) fn slot(self, i: usize) -> VariantSlot {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         let owner = self.owner.with_value(Owner::child);
