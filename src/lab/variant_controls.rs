@@ -35,11 +35,7 @@ pub fn VariantControls(
     });
     let v = move || knobs.get();
     let temperature = move || variant.with(|v| v.temperature);
-    let set = move |f: &dyn Fn(&mut Variant)| {
-        if let Some(i) = index.get_untracked() {
-            state.edit_variant(i, f);
-        }
-    };
+    let set = move |f: &dyn Fn(&mut Variant)| state.edit_variant(index.get_untracked(), f);
     let uid = StoredValue::new(uid);
     let id = move |what: &str| format!("{}-{what}", uid.get_value());
     // A typed value refused: the reason, in every language.

@@ -21,9 +21,16 @@ pub fn VariantPanel(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
-    let (id, place, variant) = (entry.id, entry.index, entry.variant);
+    let (id, variant) = (entry.id, entry.variant);
     let memos = entry.memos.clone();
-    let index = Memo::new(move |_| place.get().unwrap_or(0));
+    // The panel's own place, from the list of slots: a removed variant's panel, on the
+    // page for a moment, reads nothing of its dropped slot when the others move.
+    let index = Memo::new(move |_| {
+        state
+            .derived
+            .variants
+            .with(|s| s.iter().position(|s| s.id == id).unwrap_or(0))
+    });
     let uid = format!("v{id}");
     let name = move || variant.with(|v| v.name.clone());
     let rename_error = RwSignal::new(None::<Said>);

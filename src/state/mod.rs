@@ -176,12 +176,9 @@ impl AppState {
         }
         slots.with_untracked(|slots| {
             for (i, slot) in slots.iter().enumerate() {
-                slot.place(Some(i));
+                slot.place(i);
             }
         });
-        for slot in &dropped {
-            slot.place(None);
-        }
         dropped
     }
 

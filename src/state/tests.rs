@@ -444,3 +444,31 @@ fn an_edit_wakes_the_readers_of_the_fields_it_changes_only() {
         );
     });
 }
+
+#[test]
+fn removing_a_variant_wakes_nothing_that_read_its_slot() {
+    with_state(|state| {
+        // What a panel reads of its slot, in an effect that outlives the slot a moment.
+        let slot = state.derived.variants.get_untracked()[0].clone();
+        let (index, variant, memos) = (slot.index, slot.variant, slot.memos.clone());
+        drop(slot);
+        let panel = runs_of(move || {
+            index.get();
+            variant.with(|_| ());
+            memos.selected.with(|_| ());
+            memos.busy.get();
+        });
+        let runs = panel.get_value();
+        state.edit_variants(VariantEdit::Remove(0)).unwrap();
+        settle();
+        assert_eq!(panel.get_value(), runs, "the removed slot's readers sleep");
+        assert!(index.try_get_untracked().is_none(), "the slot is gone");
+        // The variant that moved to place 0 keeps its memos and follows its settings.
+        let b = state.derived.variants.get_untracked()[0].clone();
+        assert_eq!(b.index.get_untracked(), 0);
+        assert_eq!(b.variant.get().name, "B");
+        state.edit_variant(0, |v| v.temperature = 0.5);
+        settle();
+        assert_eq!(b.memos.selected.get(), lab_figure(state, 0));
+    });
+}

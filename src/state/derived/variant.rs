@@ -50,22 +50,23 @@ pub struct VariantMemos {
 pub struct VariantSlot {
     /// Stable across renames and removals of other variants.
     pub id: u64,
-    /// The variant's place among the lab's variants; `None` once it is removed (its
-    /// memos then keep their last values until the views showing them are gone).
-    pub index: ReadSignal<Option<usize>>,
+    /// The variant's place among the lab's variants. A removed variant's slot keeps
+    /// its last place: nothing that read the slot is woken by its removal, so a view
+    /// still on the page for a moment never reads its disposed memos.
+    pub index: ReadSignal<usize>,
     /// The variant's settings, as the lab's state holds them: the first memo of the
     /// variant, so a change of another variant stops here.
     pub variant: Memo<Variant>,
     /// What is computed from them.
     pub memos: VariantMemos,
-    place: WriteSignal<Option<usize>>,
+    place: WriteSignal<usize>,
     /// Owns the memos: dropped (and with it the memos) when the variant is removed.
     _owner: Owner,
 }
 
 impl VariantSlot {
-    /// Moves the slot to place `at` among the variants (`None`: removed).
-    pub(in crate::state) fn place(&self, at: Option<usize>) {
+    /// Moves the slot to place `at` among the variants.
+    pub(in crate::state) fn place(&self, at: usize) {
         if self.index.get_untracked() != at {
             self.place.set(at);
         }
@@ -95,12 +96,14 @@ impl VariantFactory {
         let owner = self.owner.with_value(Owner::child);
         let lab = self.lab;
         let first = lab.variants().with_untracked(|vs| vs[i].clone());
-        let (index, place) = owner.with(|| signal(Some(i)));
+        let (index, place) = owner.with(|| signal(i));
         let variant = owner.with(|| {
             Memo::new(move |last: Option<&Variant>| {
-                index
-                    .get()
-                    .and_then(|i| lab.variants().with(|vs| vs.get(i).cloned()))
+                // Past the end, the variant was dropped with a link's fewer variants: the
+                // slot keeps its settings until it goes.
+                let i = index.get();
+                lab.variants()
+                    .with(|vs| vs.get(i).cloned())
                     .or_else(|| last.cloned())
                     .unwrap_or_else(|| first.clone())
             })
