@@ -7,7 +7,7 @@ use attnlab_lab::pretrained::{Checkpoint, ModelRun};
 use leptos::prelude::*;
 use ndarray::Array2;
 
-use super::worker::{Message, ModelWorker};
+use crate::workers::{Message, ModelWorker};
 
 /// What the model is doing.
 #[derive(Debug, Clone, PartialEq)]
