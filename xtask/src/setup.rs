@@ -12,7 +12,7 @@ use crate::cmd::{Ctx, Error, Result, human, say, shown};
 /// The trunk release the project is built with.
 pub const TRUNK_VERSION: &str = "0.21.14";
 /// wasm-split-cli (crate `wasm_split_cli_support`), which splits the app's `#[lazy]`
-/// modules off its wasm (web/bin/wasm-bindgen); it reads the split points that
+/// modules off its wasm (web/build/wasm-bindgen); it reads the split points that
 /// `wasm_split_helpers` (through leptos, in Cargo.lock) marks.
 pub const WASM_SPLIT_VERSION: &str = "0.2.4";
 /// The binaryen (wasm-opt) release from npm; Trunk.toml says `version_<this>`.
@@ -35,7 +35,7 @@ pub enum Browser {
     NotNeeded,
 }
 
-/// The directories that go in front of `PATH` for every tool xtask runs: `web/bin` (the
+/// The directories that go in front of `PATH` for every tool xtask runs: `web/build` (the
 /// wasm-bindgen that trunk calls, which splits the app's lazy modules off first), the npm
 /// packages' bin dir (for wasm-opt 132, which must win over any other wasm-opt on the
 /// machine) and the cargo bin dir (for trunk, wasm-bindgen and wasm-split-cli).
@@ -44,7 +44,7 @@ pub fn tool_path(root: &Path) -> Vec<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
     let mut dirs = vec![
-        root.join("web").join("bin"),
+        root.join("web").join("build"),
         root.join("end2end").join("node_modules").join(".bin"),
     ];
     dirs.extend(cargo_home.map(|h| h.join("bin")));

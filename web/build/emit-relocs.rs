@@ -1,6 +1,6 @@
 //! The app's wasm keeps the linker's relocations (`--emit-relocs`): wasm-split-cli reads
 //! them to split the code behind every `#[lazy]` function into modules of its own
-//! (web/bin/wasm-bindgen), and that step removes them. Only this binary, only for wasm:
+//! (web/build/wasm-bindgen), and that step removes them. Only this binary, only for wasm:
 //! the workers and the native builds link as before.
 
 fn main() {

@@ -1,14 +1,14 @@
 // Puts the app's lazily loaded modules into the site (Trunk.toml's post-build hook, before
 // the service worker's file list is made), and their loader among index.html's preloads.
 //
-// web/bin/wasm-bindgen split them off the app's wasm into
+// web/build/wasm-bindgen split them off the app's wasm into
 // <target>/wasm-bindgen/<profile>/split/lazy-<hash>/: one module per `#[lazy]` function,
 // the modules they share, and __wasm_split.js, which fetches and instantiates them against
 // the main module's memory and function table. This script copies that folder beside the
 // app, optimises each module with the app's own wasm-opt level and features (read from
 // index.html) in release builds, and points the loader at the main bindings' hashed name.
 //
-//   TRUNK_STAGING_DIR=… TRUNK_PROFILE=release node web/lazy.mjs
+//   TRUNK_STAGING_DIR=… TRUNK_PROFILE=release node web/build/lazy.mjs
 
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,21 +16,21 @@ import { pathToFileURL } from 'node:url';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 const profile = process.env.TRUNK_PROFILE ?? 'debug';
-if (!staging) throw new Error('web/lazy.mjs: TRUNK_STAGING_DIR is not set (run it as a trunk hook)');
+if (!staging) throw new Error('web/build/lazy.mjs: TRUNK_STAGING_DIR is not set (run it as a trunk hook)');
 
 const fail = (message) => {
-  console.error(`web/lazy.mjs: ${message}`);
+  console.error(`web/build/lazy.mjs: ${message}`);
   process.exit(1);
 };
 
 const mainJs = readdirSync(staging).find((f) => /^attnlab-web-[0-9a-f]+\.js$/.test(f));
 if (!mainJs) fail(`no attnlab-web-<hash>.js in ${staging}`);
 const folder = readFileSync(path.join(staging, mainJs), 'utf8').match(/\.\/(lazy-[0-9a-f]{16})\/__wasm_split\.js/)?.[1];
-if (!folder) fail(`${mainJs} imports no lazy-<hash>/__wasm_split.js: was it bound by web/bin/wasm-bindgen?`);
+if (!folder) fail(`${mainJs} imports no lazy-<hash>/__wasm_split.js: was it bound by web/build/wasm-bindgen?`);
 
 const target = process.env.CARGO_TARGET_DIR ?? 'target';
 const source = path.join(target, 'wasm-bindgen', profile, 'split', folder);
-if (!existsSync(source)) fail(`${source} is missing: web/bin/wasm-bindgen writes it`);
+if (!existsSync(source)) fail(`${source} is missing: web/build/wasm-bindgen writes it`);
 const dest = path.join(staging, folder);
 cpSync(source, dest, { recursive: true });
 
@@ -64,7 +64,7 @@ if (profile === 'release') {
   };
   let features = binaryen.Features.MVP;
   for (const p of params) {
-    if (!(p in named)) fail(`index.html passes ${p} to wasm-opt; web/lazy.mjs knows only ${Object.keys(named).join(' ')}`);
+    if (!(p in named)) fail(`index.html passes ${p} to wasm-opt; web/build/lazy.mjs knows only ${Object.keys(named).join(' ')}`);
     features |= named[p];
   }
   if (levels[level]) {

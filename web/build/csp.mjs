@@ -3,7 +3,7 @@
 // everything else comes from the page's own origin. Styles may be inline: the app sets
 // style attributes (sizes, colours) from code.
 //
-//   node web/csp.mjs dist/index.html
+//   node web/build/csp.mjs dist/index.html
 
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
