@@ -115,13 +115,13 @@ impl ModelWorker {
                 Some("浏览器无法启动模型工作线程".into()),
             )
         })?;
-        let alive = worker.link().clone();
+        let link = worker.link().clone();
         leptos::task::spawn_local(async move {
             let read = reply_reader().await;
             let kept: Vec<JsValue> = waiting.borrow_mut().drain(..).collect();
             reader.set(Some(read));
             for data in kept {
-                if alive.alive() {
+                if link.alive() {
                     on_message(reply_of(read, &data));
                 }
             }
