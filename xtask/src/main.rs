@@ -153,7 +153,7 @@ fn dist(ctx: &Ctx) -> Result {
 
 fn serve(ctx: &Ctx, trunk_args: &[String]) -> Result {
     setup::run(ctx, setup::Browser::NotNeeded)?;
-    // The real model's asset, which the build copies beside the app (Trunk.toml's hook):
+    // The real model's asset, which the build copies beside the app (web/build/post-build.mjs):
     // without pip or the registry the app is served without it and says how to get it.
     if let model::Availability::Unavailable(why) = model::ensure(ctx)? {
         say!("the real model is unavailable ({why}): the app is served without it");

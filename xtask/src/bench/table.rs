@@ -475,24 +475,11 @@ fn app_rows(report: &Value) -> Result<Vec<Row>, String> {
         ));
     }
     if let Some(k) = report.get("typing").filter(|k| k.is_object()) {
-        out.push(row(
-            "typing at 508–512 tokens: keystroke → last canvas painted, p50 / p95",
-            format!(
-                "{:.1} / {:.1} ms",
-                number(k, "paintedP50")?,
-                number(k, "paintedP95")?
-            ),
-            Some("app.typing".to_owned()),
-        ));
-        out.push(row(
-            "typing: keystroke → next painted frame, p50 / p95",
-            format!(
-                "{:.1} / {:.1} ms",
-                number(k, "nextFrameP50")?,
-                number(k, "nextFrameP95")?
-            ),
-            None,
-        ));
+        out.extend(typing_rows(
+            k,
+            "typing at 508–512 tokens".to_owned(),
+            Some("app.typing"),
+        )?);
         let long = numbers(k, "longTasks")?;
         out.push(row(
             "long tasks while typing",
@@ -584,7 +571,7 @@ fn phone_rows(report: &Value) -> Result<Vec<Row>, String> {
     let l = field(p, "load")?;
     let c = field(p, "interaction")?;
     let k = field(p, "typing")?;
-    Ok(vec![
+    Ok([
         row(
             format!(
                 "navigation → first heatmap, median of {} cold loads",
@@ -601,25 +588,35 @@ fn phone_rows(report: &Value) -> Result<Vec<Row>, String> {
             format!("{:.1} / {:.1} ms", number(c, "p50")?, number(c, "p95")?),
             Some("phone.interaction".to_owned()),
         ),
+    ]
+    .into_iter()
+    .chain(typing_rows(
+        k,
+        format!("typing after {} tokens", int(number(k, "tokensBefore")?)),
+        None,
+    )?)
+    .collect())
+}
+
+/// The two rows of a typing measurement: each keystroke to the last canvas painted (the
+/// row `target` names), and to the next painted frame.
+fn typing_rows(k: &Value, what: String, target: Option<&str>) -> Result<[Row; 2], String> {
+    let pair = |p50: &str, p95: &str| -> Result<String, String> {
+        Ok(format!(
+            "{:.1} / {:.1} ms",
+            number(k, p50)?,
+            number(k, p95)?
+        ))
+    };
+    Ok([
         row(
-            format!(
-                "typing after {} tokens: keystroke → last canvas painted, p50 / p95",
-                int(number(k, "tokensBefore")?)
-            ),
-            format!(
-                "{:.1} / {:.1} ms",
-                number(k, "paintedP50")?,
-                number(k, "paintedP95")?
-            ),
-            None,
+            format!("{what}: keystroke → last canvas painted, p50 / p95"),
+            pair("paintedP50", "paintedP95")?,
+            target.map(str::to_owned),
         ),
         row(
             "typing: keystroke → next painted frame, p50 / p95",
-            format!(
-                "{:.1} / {:.1} ms",
-                number(k, "nextFrameP50")?,
-                number(k, "nextFrameP95")?
-            ),
+            pair("nextFrameP50", "nextFrameP95")?,
             None,
         ),
     ])
