@@ -311,6 +311,20 @@ function machine(browserVersion) {
   };
 }
 
+// The commit measured: its hash, and whether files other than markdown differed from it
+// (docs/benchmarks.md is rewritten from this report, so its own change does not count).
+// null outside a git checkout.
+function commit() {
+  const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const hash = git('rev-parse', 'HEAD');
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)*.md');
+    return { hash, dirty: changed !== '' };
+  } catch {
+    return null;
+  }
+}
+
 function derive(kernels) {
   const find = (group, kernel, n, engine) =>
     kernels.rows.find((r) => r.group === group && r.kernel === kernel && r.n === n && r.engine === engine);
@@ -352,12 +366,14 @@ function forwardTargets(forward, add) {
     const ours = find('forward', n, 'attnlab simd');
     const tfjs = forward.rows.find((r) => r.kernel === 'forward' && r.n === n && r.fastestTfjs);
     const r = tfjs.ms / ours.ms;
-    add(`forward ${n} tokens: attnlab simd ≥ ${TARGETS.forwardSpeedup.toFixed(1)}× tfjs-wasm`, r >= TARGETS.forwardSpeedup,
+    add(`forward.speedup-${n}`, `forward ${n} tokens: attnlab simd ≥ ${TARGETS.forwardSpeedup.toFixed(1)}× tfjs-wasm`,
+      `≥ ${TARGETS.forwardSpeedup.toFixed(1)}× the faster tfjs-wasm`, r >= TARGETS.forwardSpeedup,
       `${r.toFixed(2)}× (${fmtMs(tfjs.ms)} / ${fmtMs(ours.ms)} ms; ${tfjs.engine}, the faster tfjs composition)`);
   }
   for (const n of forward.options.tokens) {
     const p = find('products', n, 'attnlab simd');
-    add(`forward ${n} tokens: matrix products ≥ ${TARGETS.roofFraction * 100}% of the roof`, p.roofFraction >= TARGETS.roofFraction,
+    add(`forward.products-${n}`, `forward ${n} tokens: matrix products ≥ ${TARGETS.roofFraction * 100}% of the roof`,
+      `≥ ${TARGETS.roofFraction * 100}% of the roof`, p.roofFraction >= TARGETS.roofFraction,
       `${(p.roofFraction * 100).toFixed(0)}% (${p.gflops.toFixed(2)} of ${forward.roofGflops.toFixed(2)} GFLOP/s; ` +
         `best samples: ${(p.bestRoofFraction * 100).toFixed(0)}%)`);
   }
@@ -365,18 +381,21 @@ function forwardTargets(forward, add) {
 
 function targets(report) {
   const out = [];
-  // met: true, false, or null when the rows were skipped.
-  const add = (name, met, measured) => out.push({ name, met, measured });
+  // id: `section.what`, stable (docs/benchmarks.md's table finds a target's row by it);
+  // target: the threshold alone; met: true, false, or null when the rows were skipped.
+  const add = (id, name, target, met, measured) => out.push({ id, name, target, met, measured });
   if (report.kernels) kernelTargets(report.kernels, report.findKernel, report.roofGflops, add);
   if (report.forward?.rows) forwardTargets(report.forward, add);
   if (report.forward?.skipped) {
-    add('forward 16 and 128 tokens: attnlab simd ≥ 1.0× tfjs-wasm, matrix products ≥ 50% of the roof', null, `skipped: ${report.forward.skipped}`);
+    add('forward.skipped', 'forward 16 and 128 tokens: attnlab simd ≥ 1.0× tfjs-wasm, matrix products ≥ 50% of the roof',
+      '≥ 1.0× tfjs-wasm, products ≥ 50% of the roof', null, `skipped: ${report.forward.skipped}`);
   }
   if (report.interaction) appTargets(report, add);
   if (report.phone) phoneTargets(report.phone, report.interaction, report.load, add);
   if (report.modelLoad) {
     const m = report.modelLoad;
-    add(`real model from the Cache API + first atlas ≤ ${TARGETS.modelFromCacheMs} ms after navigation`, m.cachedMs <= TARGETS.modelFromCacheMs,
+    add('app.model-from-cache', `real model from the Cache API + first atlas ≤ ${TARGETS.modelFromCacheMs} ms after navigation`,
+      `≤ ${TARGETS.modelFromCacheMs} ms`, m.cachedMs <= TARGETS.modelFromCacheMs,
       `${m.cachedMs.toFixed(0)} ms (median of ${m.loads}; from the network after the click: ${m.networkMs.toFixed(0)} ms)`);
   }
   return out;
@@ -387,35 +406,36 @@ function kernelTargets(kernels, find, roofGflops, add) {
     const ours = find('softmax', 'app', n, 'attnlab simd');
     const tfjs = find('softmax', 'app', n, 'tfjs-wasm');
     const r = tfjs.ms / ours.ms;
-    add(`softmax n=${n}: attnlab simd (app path) ≥ 1.0× tfjs-wasm`, r >= 1, `${r.toFixed(2)}× (${tfjs.ms.toFixed(3)} / ${ours.ms.toFixed(3)} ms)`);
+    add(`kernels.softmax-tfjs-${n}`, `softmax n=${n}: attnlab simd (app path) ≥ 1.0× tfjs-wasm`, '≥ 1.0× tfjs-wasm', r >= 1, `${r.toFixed(2)}× (${tfjs.ms.toFixed(3)} / ${ours.ms.toFixed(3)} ms)`);
   }
   for (const n of kernels.options.softmaxN.filter((n) => n >= 512)) {
     const ours = find('softmax', 'app', n, 'attnlab simd');
     const sc = find('softmax', 'app', n, 'attnlab scalar');
     const r = sc.ms / ours.ms;
-    add(`softmax n=${n}: attnlab simd ≥ 3× attnlab scalar (app path)`, r >= 3, `${r.toFixed(2)}× (${sc.ms.toFixed(3)} / ${ours.ms.toFixed(3)} ms)`);
+    add(`kernels.softmax-scalar-${n}`, `softmax n=${n}: attnlab simd ≥ 3× attnlab scalar (app path)`, '≥ 3× attnlab scalar', r >= 3, `${r.toFixed(2)}× (${sc.ms.toFixed(3)} / ${ours.ms.toFixed(3)} ms)`);
   }
   for (const n of kernels.options.linearN) {
     const ours = find('linear', 'global', n, 'attnlab simd');
     const tfjs = find('linear', 'global', n, 'tfjs-wasm');
     const r = tfjs.ms / ours.ms;
-    add(`linear elu1 non-causal n=${n}: attnlab simd ≥ 1.0× tfjs-wasm`, r >= 1, `${r.toFixed(2)}× (${tfjs.ms.toFixed(3)} / ${ours.ms.toFixed(3)} ms)`);
+    add(`kernels.linear-tfjs-${n}`, `linear elu1 non-causal n=${n}: attnlab simd ≥ 1.0× tfjs-wasm`, '≥ 1.0× tfjs-wasm', r >= 1, `${r.toFixed(2)}× (${tfjs.ms.toFixed(3)} / ${ours.ms.toFixed(3)} ms)`);
   }
   const nMax = Math.max(...kernels.options.linearN);
-  add(`linear elu1 n=${nMax} completes without an n×n buffer`, !!find('linear', 'global', nMax, 'attnlab simd'),
+  add('kernels.linear-no-nxn', `linear elu1 n=${nMax} completes without an n×n buffer`, 'completes without an n×n buffer',
+    !!find('linear', 'global', nMax, 'attnlab simd'),
     `completed; an n×n f32 buffer would be ${((nMax * nMax * 4) / 2 ** 30).toFixed(0)} GiB, wasm32 memory is at most 4 GiB`);
   const k = KERNEL_TARGETS;
   const atN = (kernel) => find('softmax', kernel, k.n, 'attnlab simd');
   if (atN('app') && atN('qk')) {
     for (const [kernel, what, fraction] of [['app', 'softmax attention (app path)', k.softmaxRoof], ['qk', 'Q·Kᵀ', k.qkRoof]]) {
       const r = atN(kernel);
-      add(`${what} n=${k.n} ≥ ${fraction * 100}% of the roof`, r.roofFraction >= fraction,
+      add(`kernels.${kernel}-roof`, `${what} n=${k.n} ≥ ${fraction * 100}% of the roof`, `≥ ${fraction * 100}% of the roof`, r.roofFraction >= fraction,
         `${(r.roofFraction * 100).toFixed(0)}% (${r.gflops.toFixed(2)} of ${roofGflops.toFixed(2)} GFLOP/s, ${r.ms.toFixed(3)} ms)`);
     }
   }
   const lin = find('linear', 'global', k.linearN, 'attnlab simd');
   if (lin) {
-    add(`linear elu1 non-causal n=${k.linearN} ≤ ${k.linearMs} ms`, lin.ms <= k.linearMs, `${lin.ms.toFixed(1)} ms (best sample ${lin.bestMs.toFixed(1)} ms)`);
+    add('kernels.linear-ms', `linear elu1 non-causal n=${k.linearN} ≤ ${k.linearMs} ms`, `≤ ${k.linearMs} ms`, lin.ms <= k.linearMs, `${lin.ms.toFixed(1)} ms (best sample ${lin.bestMs.toFixed(1)} ms)`);
   }
   const qkN = Math.max(...kernels.options.softmaxN);
   const qk = find('softmax', 'qk', qkN, 'attnlab simd');
@@ -423,7 +443,8 @@ function kernelTargets(kernels, find, roofGflops, add) {
   // slows the short roof loop and the long kernel by different factors.
   const roof = find('roof', 'roof', null, 'attnlab simd');
   const bestFraction = (qk.flops / qk.bestMs) / (roof.flops / roof.bestMs);
-  add(`Q·Kᵀ n=${qkN} ≥ ${TARGETS.roofFraction * 100}% of the roof`, qk.roofFraction >= TARGETS.roofFraction,
+  add('kernels.qk-roof-largest', `Q·Kᵀ n=${qkN} ≥ ${TARGETS.roofFraction * 100}% of the roof`, `≥ ${TARGETS.roofFraction * 100}% of the roof`,
+    qk.roofFraction >= TARGETS.roofFraction,
     `${(qk.roofFraction * 100).toFixed(0)}% (${qk.gflops.toFixed(2)} of ${roofGflops.toFixed(2)} GFLOP/s; ` +
       `best samples: ${(bestFraction * 100).toFixed(0)}%)`);
 }
@@ -431,22 +452,27 @@ function kernelTargets(kernels, find, roofGflops, add) {
 function appTargets(report, add) {
   const { interaction: inter, load, typing: typed, memory } = report;
   for (const c of inter.filter((c) => c.targetP95 !== undefined)) {
-    add(`interaction p95 at ${c.label} ≤ ${c.targetP95} ms`, c.p95 <= c.targetP95, `p95 ${c.p95.toFixed(1)} ms (p50 ${c.p50.toFixed(1)} ms)`);
+    add(`app.interaction-${c.tokens}`, `interaction p95 at ${c.label} ≤ ${c.targetP95} ms`, `p95 ≤ ${c.targetP95} ms`, c.p95 <= c.targetP95, `p95 ${c.p95.toFixed(1)} ms (p50 ${c.p50.toFixed(1)} ms)`);
   }
   if (typed) {
-    add(`typing at ${DESKTOP_TYPING.config.tokens}–${MAX_TOKENS} tokens: keystroke → repainted p95 ≤ ${DESKTOP_TYPING.targetP95Ms} ms`,
+    add('app.typing', `typing at ${DESKTOP_TYPING.config.tokens}–${MAX_TOKENS} tokens: keystroke → repainted p95 ≤ ${DESKTOP_TYPING.targetP95Ms} ms`,
+      `p95 ≤ ${DESKTOP_TYPING.targetP95Ms} ms`,
       typed.paintedP95 <= DESKTOP_TYPING.targetP95Ms, `p95 ${typed.paintedP95.toFixed(1)} ms (p50 ${typed.paintedP50.toFixed(1)} ms)`);
-    add(`typing at ${DESKTOP_TYPING.config.tokens}–${MAX_TOKENS} tokens: no task blocks input > ${DESKTOP_TYPING.longTaskMs} ms`,
+    add('app.long-tasks', `typing at ${DESKTOP_TYPING.config.tokens}–${MAX_TOKENS} tokens: no task blocks input > ${DESKTOP_TYPING.longTaskMs} ms`,
+      `none over ${DESKTOP_TYPING.longTaskMs} ms`,
       typed.longTasks.length === 0, typed.longTasks.length === 0 ? 'no long task' :
         `${typed.longTasks.length} long tasks, longest ${Math.max(...typed.longTasks).toFixed(0)} ms`);
   }
   if (memory) {
-    add(`peak wasm memory at 512 tokens, 16 heads, 4 variants ≤ ${memory.targetMB} MB`, memory.peakMB <= memory.targetMB,
+    add('app.memory', `peak wasm memory at 512 tokens, 16 heads, 4 variants ≤ ${memory.targetMB} MB`, `≤ ${memory.targetMB} MB`,
+      memory.peakMB <= memory.targetMB,
       `${memory.peakMB.toFixed(0)} MB`);
   }
-  add(`main wasm ≤ ${TARGETS.mainWasmGzipKB} KB gzip`, load.mainWasmGzipBytes <= TARGETS.mainWasmGzipKB * 1000,
+  add('app.main-wasm', `main wasm ≤ ${TARGETS.mainWasmGzipKB} KB gzip`, `≤ ${TARGETS.mainWasmGzipKB} KB gzip`,
+    load.mainWasmGzipBytes <= TARGETS.mainWasmGzipKB * 1000,
     `${(load.mainWasmGzipBytes / 1000).toFixed(1)} KB (${(load.mainWasmBytes / 1000).toFixed(1)} KB raw)`);
-  add(`first heatmap ≤ ${TARGETS.firstPaintMs} ms after navigation`, load.firstPaintMs <= TARGETS.firstPaintMs,
+  add('app.first-heatmap', `first heatmap ≤ ${TARGETS.firstPaintMs} ms after navigation`, `≤ ${TARGETS.firstPaintMs} ms`,
+    load.firstPaintMs <= TARGETS.firstPaintMs,
     `${load.firstPaintMs.toFixed(0)} ms (median of ${load.loads})`);
 }
 
@@ -456,7 +482,9 @@ const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.
 
 function table(report) {
   const lines = [];
-  lines.push(`attnlab bench — ${report.machine.cpu}, ${report.machine.nproc} cores, Chromium ${report.machine.chromium}, ${report.date}`);
+  const at = report.commit ? `, commit ${report.commit.hash.slice(0, 7)}${report.commit.dirty ? ' with uncommitted changes' : ''}` : '';
+  lines.push(`attnlab bench — ${report.machine.cpu}, ${report.machine.nproc} cores, Chromium ${report.machine.chromium}, ${report.date}${at}` +
+    (report.quick ? ' (--quick)' : ''));
   const load = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
   lines.push(`load average (1, 5, 15 min) before: ${load(report.machine.loadBefore)}, after: ${load(report.machine.loadAfter)} on ${report.machine.nproc} cores`);
   const tfjs = report.kernels?.tfjs ?? report.forward?.tfjs;
@@ -672,8 +700,9 @@ async function main() {
   try {
     const loadBefore = os.loadavg();
     const report = {
-      format: 'attnlab-bench/2',
+      format: 'attnlab-bench/3',
       date: new Date().toISOString(),
+      commit: commit(),
       quick,
       sections: SECTIONS.filter((s) => sections.has(s)),
       builds,

@@ -12,8 +12,9 @@
 //! - [`lab`]: the lab page (the variants side by side, the comparison);
 //! - [`pages`]: the explanatory pages, one folder each;
 //! - [`lessons`]: the lesson player (the list, the lesson bar, the pointer, predict steps);
-//! - [`model`]: the real (pretrained) model's worker and session;
-//! - [`widgets`]: knobs and pickers the pages share.
+//! - [`model`]: the real (pretrained) model's session;
+//! - [`widgets`]: knobs and pickers the pages share;
+//! - [`workers`]: the page's handles on its Web Workers (model, timing, brought files).
 //!
 //! Components hold no maths; canvas drawing happens only in an `Effect` reading a memo.
 
@@ -28,6 +29,7 @@ mod pages;
 mod shell;
 mod state;
 mod widgets;
+mod workers;
 
 fn main() {
     shell::panic_banner::install();

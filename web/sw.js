@@ -1,6 +1,6 @@
 // attnlab's service worker: the app works offline after the first visit.
 //
-// The build (Trunk.toml's post_build hook) fills in the two placeholders below: VERSION
+// The build (web/build/post-build.mjs, last) fills in the two placeholders below: VERSION
 // with a hash of the built files, FILES with their list, so every release has its own
 // cache, installed
 // whole before it takes over; the previous release's cache is deleted when it does.

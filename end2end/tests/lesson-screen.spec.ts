@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { type LessonFile as Lesson, type LessonStep as Step, lessonFiles } from './lesson-files';
 
 // A lesson in class (src/lessons/pointer.rs, predict.rs; style/display.css, lessons.css):
 // at every step the step's text and the figure it points at share the screen, on a
@@ -16,37 +17,11 @@ import { expect, test } from './fixtures';
 // data-cells = "x0 y0 x1 y1" (backing pixels) are heatmaps.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../lessons');
 const dist = path.resolve(here, '..', '..', 'dist');
 /** The real model's page needs its weights, which `cargo xtask model` builds. */
 const haveModel = existsSync(path.join(dist, 'model/all-minilm-l6-v2.q8.safetensors'));
 
-type Step = { id: string; page: string; predict: boolean; figures: string[] };
-type Lesson = { id: string; steps: Step[] };
-
-/** A TOML string on one line: `key = "…"`. */
-const stringValue = (line: string) => JSON.parse(line.slice(line.indexOf('=') + 1).trim());
-
-function readLessons(): Lesson[] {
-  return readdirSync(root)
-    .filter((d) => /^\d\d-/.test(d))
-    .sort()
-    .map((folder) => {
-      const steps: Step[] = [];
-      for (const line of readFileSync(path.join(root, folder, 'lesson.toml'), 'utf8').split('\n')) {
-        if (/^\[\[steps\]\]/.test(line)) steps.push({ id: '', page: '', predict: false, figures: [] });
-        const step = steps[steps.length - 1];
-        if (!step) continue;
-        if (/^id\s*=/.test(line)) step.id = stringValue(line);
-        else if (/^page\s*=/.test(line)) step.page = stringValue(line);
-        else if (/^kind\s*=/.test(line)) step.predict = stringValue(line) === 'predict';
-        else if (/^point\s*=/.test(line)) step.figures = [...line.matchAll(/figure = "([^"]+)"/g)].map((m) => m[1]);
-      }
-      return { id: folder.replace(/^\d\d-/, ''), steps };
-    });
-}
-
-const LESSONS = readLessons();
+const LESSONS = lessonFiles();
 
 type Box = { left: number; top: number; right: number; bottom: number; width: number; height: number };
 

@@ -1,8 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Page } from '@playwright/test';
 import { englishLeft } from './english';
+import { lessonFiles } from './lesson-files';
 import { expect, test } from './fixtures';
 
 // The lesson player (src/lessons/): every lesson, step by step, in both languages; the
@@ -15,8 +13,6 @@ import { expect, test } from './fixtures';
 // predict-reveal (data-right), predict-answer; lessons-open, lesson-list, lesson-item,
 // lesson-progress, lesson-notice, lang-en / lang-zh.
 
-const root = fileURLToPath(new URL('../../lessons/', import.meta.url));
-
 type Lesson = {
   id: string;
   steps: string[];
@@ -25,38 +21,12 @@ type Lesson = {
   titles: Record<string, Record<string, string>>;
 };
 
-/** A TOML string on one line: `key = "…"`. */
-const stringValue = (line: string) => JSON.parse(line.slice(line.indexOf('=') + 1).trim());
-
-function readLessons(): Lesson[] {
-  return readdirSync(root)
-    .filter((d) => /^\d\d-/.test(d))
-    .sort()
-    .map((folder) => {
-      const file = (name: string) => readFileSync(join(root, folder, name), 'utf8');
-      const lines = file('lesson.toml').split('\n');
-      const steps = lines.filter((l) => /^id\s*=/.test(l)).map(stringValue);
-      const onModel = new Set<string>();
-      let last = '';
-      for (const l of lines) {
-        if (/^id\s*=/.test(l)) last = stringValue(l);
-        else if (/^page\s*=/.test(l) && stringValue(l) === 'model') onModel.add(last);
-      }
-      const titles: Record<string, Record<string, string>> = {};
-      for (const lang of ['en', 'zh']) {
-        titles[lang] = {};
-        let step = '';
-        for (const line of file(`${lang}.toml`).split('\n')) {
-          const header = line.match(/^\[steps\.([\w-]+)\]/);
-          if (header) step = header[1];
-          else if (/^title\s*=/.test(line)) titles[lang][step || '$lesson'] = stringValue(line);
-        }
-      }
-      return { id: folder.replace(/^\d\d-/, ''), steps, onModel, titles };
-    });
-}
-
-const LESSONS = readLessons();
+const LESSONS: Lesson[] = lessonFiles().map((l) => ({
+  id: l.id,
+  steps: l.steps.map((s) => s.id),
+  onModel: new Set(l.steps.filter((s) => s.page === 'model').map((s) => s.id)),
+  titles: l.titles,
+}));
 const CJK = /[\u4e00-\u9fff]/;
 
 test('the lesson files are all found', () => {

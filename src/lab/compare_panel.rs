@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::{CellInfo, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, use_lang};
-use crate::state::{CompareWhat, Compared, use_app_state};
+use crate::state::{CompareWhat, Compared, LabFields, ViewFields, use_app_state};
 
 /// Two variants compared: a diverging heatmap of `A − B` and a table of max/mean |ΔA|,
 /// mean row KL and JS divergence, and each one's mean row entropy.
@@ -17,7 +17,7 @@ pub fn ComparePanel() -> impl IntoView {
     // One copy of the figure per comparison (a derived signal would copy it on every
     // read).
     let figure: Signal<Option<attnlab_plot::Heatmap>> = Signal::from(Memo::new(move |_| {
-        state.comparison.with(|c| match c {
+        state.derived.comparison.with(|c| match c {
             Compared::Shown(c) => Some(c.figure.clone()),
             Compared::Nothing | Compared::Refused(_) => None,
         })
@@ -26,14 +26,14 @@ pub fn ComparePanel() -> impl IntoView {
     let zoomed_figure = zoomed(figure);
     let label_step = RwSignal::new(1usize);
     let error = move || {
-        state.comparison.with(|c| match c {
+        state.derived.comparison.with(|c| match c {
             Compared::Refused(why) => Some(why.clone()),
             Compared::Nothing | Compared::Shown(_) => None,
         })
     };
     let fmt = |x: f32| number::decimals(x, 4);
     let table = move || {
-        state.comparison.with(|c| {
+        state.derived.comparison.with(|c| {
             let Compared::Shown(c) = c else {
                 return None;
             };
@@ -73,15 +73,15 @@ pub fn ComparePanel() -> impl IntoView {
                 <label>{t("second ", "第二个 ")} <ComparedPick second=true testid="compare-b"/></label>
                 <label>{t(" of ", " 比较 ")}
                     <select data-testid="compare-what" on:change=move |ev| {
-                        state.compare_what.set(if event_target_value(&ev) == "average" { CompareWhat::Average } else { CompareWhat::Head });
+                        state.lab.view().compare_what().set(if event_target_value(&ev) == "average" { CompareWhat::Average } else { CompareWhat::Head });
                     }>
-                        <option value="head" selected=move || state.compare_what.get() == CompareWhat::Head>{t("the selected head", "所选的头")}</option>
-                        <option value="average" selected=move || state.compare_what.get() == CompareWhat::Average>{t("the head average", "各头的平均")}</option>
+                        <option value="head" selected=move || state.lab.view().compare_what().get() == CompareWhat::Head>{t("the selected head", "所选的头")}</option>
+                        <option value="average" selected=move || state.lab.view().compare_what().get() == CompareWhat::Average>{t("the head average", "各头的平均")}</option>
                     </select>
                 </label>
             </div>
             {move || {
-                let (a, b) = state.compare.get();
+                let (a, b) = state.lab.view().compare().get();
                 (a == b).then(|| view! { <p class="why is-shown">{t("Pick two different variants to compare (add a variant if there is only one).", "请选择两个不同的变体进行比较（只有一个时请先添加变体）。")}</p> })
             }}
             {move || error().map(|e| view! { <p class="variant-error" role="status">{e}</p> })}
@@ -113,7 +113,7 @@ pub fn ComparedPick(
 ) -> impl IntoView {
     let state = use_app_state();
     let names = move || {
-        state.variants.with(|s| {
+        state.derived.variants.with(|s| {
             s.iter()
                 .map(|s| s.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()
@@ -124,11 +124,11 @@ pub fn ComparedPick(
         <select data-testid=testid aria-label=move || label.as_ref().map(|l| l.get())
             on:change=move |ev| {
                 if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                    state.compare.update(|c| *c = View::compare_picked(*c, second, i));
+                    state.lab.view().compare().update(|c| *c = View::compare_picked(*c, second, i));
                 }
             }>
             {move || names().into_iter().enumerate().map(|(i, n)| {
-                let sel = move || side(state.compare.get()) == i;
+                let sel = move || side(state.lab.view().compare().get()) == i;
                 view! { <option value=i.to_string() selected=sel translate="no">{n}</option> }
             }).collect_view()}
         </select>

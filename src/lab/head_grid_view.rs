@@ -7,7 +7,7 @@ use super::CellInfo;
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
 use crate::i18n::{Lang, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// Every head of a variant as small multiples on one colour scale; the selected head is
 /// outlined. Clicking a head (or Left/Right on the focused grid) selects it in every
@@ -54,7 +54,7 @@ pub fn HeadGridView(
         };
         let (x, y) = to_backing_pixels(&el, ev.offset_x() as f64, ev.offset_y() as f64);
         if let Some(h) = tiles.with_value(|t| t.as_ref().and_then(|t| t.head_at(x, y))) {
-            state.head.set(h);
+            state.lab.view().head().set(h);
         }
     };
     let on_key = move |ev: KeyboardEvent| {
@@ -69,7 +69,7 @@ pub fn HeadGridView(
             _ => return,
         };
         ev.prevent_default();
-        state.head.set(next);
+        state.lab.view().head().set(next);
     };
     // The cell under the pointer: (head, query row, key column).
     let hover = RwSignal::new(None::<(usize, usize, usize)>);

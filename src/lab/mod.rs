@@ -4,7 +4,6 @@
 mod cell_info;
 mod compare_panel;
 mod head_grid_view;
-mod measured;
 mod variant_controls;
 mod variant_panel;
 mod zoom;

@@ -5,7 +5,7 @@ use attnlab_lab::{MaskKind, Variant};
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, Tr, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, VariantSlot, use_app_state};
 use crate::widgets::knob::{Knob, sentence, why_id};
 
 /// The knobs of one variant: score function, temperature (a log slider and a typed
@@ -14,7 +14,7 @@ use crate::widgets::knob::{Knob, sentence, why_id};
 #[component]
 pub fn VariantControls(
     /// The variant edited.
-    variant: RwSignal<Variant>,
+    variant: VariantSlot,
     /// A prefix for element ids, unique per variant.
     #[prop(into)]
     uid: String,
@@ -23,6 +23,7 @@ pub fn VariantControls(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
+    let VariantSlot { index, variant, .. } = variant;
     // What every knob but the temperature's reads: the variant without its temperature
     // and name, so dragging τ reruns only the temperature's own bindings.
     let knobs = Memo::new(move |_| {
@@ -34,13 +35,7 @@ pub fn VariantControls(
     });
     let v = move || knobs.get();
     let temperature = move || variant.with(|v| v.temperature);
-    let set = move |f: &dyn Fn(&mut Variant)| {
-        let mut next = variant.get_untracked();
-        f(&mut next);
-        if next != variant.get_untracked() {
-            variant.set(next);
-        }
-    };
+    let set = move |f: &dyn Fn(&mut Variant)| state.edit_variant(index.get_untracked(), f);
     let uid = StoredValue::new(uid);
     let id = move |what: &str| format!("{}-{what}", uid.get_value());
     // A typed value refused: the reason, in every language.
@@ -63,7 +58,7 @@ pub fn VariantControls(
     };
     let padding_why = move || {
         mask_why(MaskKind::Padding).or_else(|| {
-            (variant.with(|v| v.masks.padding) && state.pad_to.with(Option::is_none)).then(|| {
+            (variant.with(|v| v.masks.padding) && state.lab.pad_to().with(Option::is_none)).then(|| {
                 lang.get()
                     .pick(
                         "there are no <pad> tokens to block yet: set “pad keys to length” in the model settings",
@@ -230,7 +225,7 @@ pub fn VariantControls(
                 <span class="mask-with-param">{checkbox(MaskKind::Window, "mask-window")} " r " {number(MaskKind::Window, "window-r", 0)}</span>
                 <span class="mask-with-param">{checkbox(MaskKind::Strided, "mask-strided")} " s " {number(MaskKind::Strided, "strided-s", 1)}</span>
             </div>
-            <GlobalTokens variant=variant why=Signal::derive(move || mask_why(MaskKind::Global)) uid=id("global")/>
+            <GlobalTokens variant=variant on_toggle=Callback::new(move |i: usize| set(&|v| v.masks.toggle_global(i))) why=Signal::derive(move || mask_why(MaskKind::Global)) uid=id("global")/>
             <Knob label=t("custom cells", "自定义单元格") id=id("custom") why=Signal::derive(move || mask_why(MaskKind::Custom))>
                 <input type="checkbox" data-testid="edit-custom" aria-describedby=why_id(&id("custom"))
                     disabled=move || mask_why(MaskKind::Custom).is_some()
@@ -251,7 +246,9 @@ pub fn VariantControls(
 /// token) when clicked.
 #[component]
 fn GlobalTokens(
-    variant: RwSignal<Variant>,
+    variant: Memo<Variant>,
+    /// Makes token `i` global, or not.
+    on_toggle: Callback<usize>,
     #[prop(into)] why: Signal<Option<String>>,
     #[prop(into)] uid: String,
 ) -> impl IntoView {
@@ -268,7 +265,7 @@ fn GlobalTokens(
             <span class="chips" role="group" aria-label=t("global tokens", "全局词元") aria-describedby=why_el.clone()
                 translate="no">
                 <For
-                    each=move || state.tokens.with(|t| t.labels()).into_iter().enumerate()
+                    each=move || state.derived.tokens.with(|t| t.labels()).into_iter().enumerate()
                     key=|(i, t)| (*i, t.clone())
                     children=move |(i, t)| {
                         let on = move || global.with(|g| g.contains(&i));
@@ -276,7 +273,7 @@ fn GlobalTokens(
                             <button type="button" class="chip" data-testid="global-token"
                                 aria-pressed=move || on().to_string()
                                 disabled=move || why.with(Option::is_some) && !on()
-                                on:click=move |_| variant.update(|v| v.masks.toggle_global(i))>
+                                on:click=move |_| on_toggle.run(i)>
                                 {t}<sub>{i}</sub>
                             </button>
                         }

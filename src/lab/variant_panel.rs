@@ -3,12 +3,11 @@ use attnlab_lab::contribution::{Measure, VALUE_NOTE};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::measured::use_measured;
 use super::{CellInfo, HeadGridView, VariantControls, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, use_lang};
 use crate::neuron::{MeasureSwitch, NeuronPanel};
-use crate::state::{VariantEdit, VariantSlot, use_app_state};
+use crate::state::{LabFields, VariantEdit, VariantSlot, ViewFields, use_app_state, use_measured};
 use attnlab_i18n::Said;
 use attnlab_i18n::Tr;
 
@@ -22,11 +21,13 @@ pub fn VariantPanel(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
-    let VariantSlot {
-        id, variant, memos, ..
-    } = entry;
+    let (id, variant) = (entry.id, entry.variant);
+    let memos = entry.memos.clone();
+    // The panel's own place, from the list of slots: a removed variant's panel, on the
+    // page for a moment, reads nothing of its dropped slot when the others move.
     let index = Memo::new(move |_| {
         state
+            .derived
             .variants
             .with(|s| s.iter().position(|s| s.id == id).unwrap_or(0))
     });
@@ -44,7 +45,7 @@ pub fn VariantPanel(
     let measured = use_measured(memos.clone(), measure, picked);
     let on_cell = Callback::new(move |cell: (usize, usize)| {
         if edit_custom.get_untracked() {
-            variant.update(|v| v.masks.toggle_custom(cell));
+            state.edit_variant(index.get_untracked(), |v| v.masks.toggle_custom(cell));
         } else {
             picked.set(Some(cell));
         }
@@ -62,15 +63,8 @@ pub fn VariantPanel(
     let rename = move |ev: leptos::ev::Event| {
         let new = event_target_value(&ev);
         let i = index.get_untracked();
-        let mut lab = state.lab.get_untracked();
-        match lab.rename_variant(i, &new) {
-            Ok(()) => {
-                rename_error.set(None);
-                let name = lab.variants[i].name.clone();
-                variant.update(|v| v.name = name);
-            }
-            Err(e) => rename_error.set(Some(e)),
-        }
+        let renamed = state.edit(|lab| lab.rename_variant(i, &new));
+        rename_error.set(renamed.err());
     };
     let remove_why = move || state.lab.with(|l| l.why_not_remove_variant());
     let add_why = move || state.lab.with(|l| l.why_not_add_variant());
@@ -88,8 +82,8 @@ pub fn VariantPanel(
             let p = p
                 .as_ref()
                 .map_err(|e| attnlab_lab::explain::explain_in(e, lang))?;
-            let queries = state.tokens.with_untracked(|t| t.labels());
-            let keys = state.key_tokens.with_untracked(|t| t.labels());
+            let queries = state.derived.tokens.with_untracked(|t| t.labels());
+            let keys = state.derived.key_tokens.with_untracked(|t| t.labels());
             let name = export::file_name(&format!("{} tensors", name()), "json");
             export::tensors(p, &queries, &keys).map(|doc| (name, doc))
         })
@@ -98,7 +92,7 @@ pub fn VariantPanel(
     let command = Signal::derive(move || {
         // The file is named in English, whatever the page's language.
         let head = state.shown_head();
-        let title = state.used_model.with(|m| {
+        let title = state.derived.used_model.with(|m| {
             variant.with(|v| {
                 let head_title = attnlab_lab::figure::head_title(m, v, head, Lang::En);
                 format!("{} \u{b7} {head_title}", v.name)
@@ -107,7 +101,7 @@ pub fn VariantPanel(
         let file = export::file_name(&title, "svg");
         format!(
             "attnlab render --state '{}' --figure heatmap --variant '{}' --head {} -o {file}",
-            attnlab_link::encode(&state.lab.get()),
+            attnlab_link::encode(&state.link_state()),
             name().replace('\'', ""),
             state.shown_head()
         )
@@ -117,8 +111,8 @@ pub fn VariantPanel(
         <section class="panel variant" data-testid="variant" data-variant=name
             // With three or four variants the compared pair comes first, side by side.
             style:order=move || {
-                let (i, (a, b)) = (index.get(), state.compare.get());
-                let many = state.variants.with(Vec::len) > 2;
+                let (i, (a, b)) = (index.get(), state.lab.view().compare().get());
+                let many = state.derived.variants.with(Vec::len) > 2;
                 match () {
                     () if !many => "0",
                     () if i == a => "0",
@@ -132,9 +126,8 @@ pub fn VariantPanel(
                 Lang::Zh => format!("变体 {}", name()),
             }
             on:focusin=move |_| {
-                if state.selected_variant.get_untracked() != index.get_untracked() {
-                    state.selected_variant.set(index.get_untracked());
-                }
+                let i = index.get_untracked();
+                state.edit(|lab| lab.view.variant = i);
             }>
             <header class="variant-header">
                 <input class="variant-name" data-testid="variant-name" aria-label=t("variant name", "变体名称")
@@ -168,7 +161,7 @@ pub fn VariantPanel(
             <CellInfo figure=selected cell=hover/>
             <NeuronPanel view=measured.neuron labels=measured.labels on_close=Callback::new(move |()| picked.set(None))/>
             // The knobs below the figure, so the heatmap is on the first screen.
-            <VariantControls variant=variant uid=uid.clone() edit_custom=edit_custom/>
+            <VariantControls variant=entry.clone() uid=uid.clone() edit_custom=edit_custom/>
             <HeadGridView heads=grid
                 export_testid=Signal::derive(move || if index.get() == 0 { "head-grid".to_string() } else { "variant-head-grid".to_string() })
                 title=Signal::derive(move || match lang.get() {

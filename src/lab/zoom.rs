@@ -9,7 +9,7 @@ use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// The part of `figure` the zoom shows: the whole figure when there is no zoom or the
 /// zoom covers it, else its [`Heatmap::window`], cut at the figure's end (a zoom past a
@@ -17,7 +17,7 @@ use crate::state::use_app_state;
 pub fn zoomed(figure: Signal<Option<Heatmap>>) -> Memo<Option<Heatmap>> {
     let state = use_app_state();
     Memo::new(move |_| {
-        let zoom = state.zoom.get();
+        let zoom = state.lab.view().zoom().get();
         figure.with(|h| {
             let h = h.as_ref()?;
             Some(match zoom {
@@ -34,7 +34,9 @@ pub fn zoomed(figure: Signal<Option<Heatmap>>) -> Memo<Option<Heatmap>> {
 /// Sets the zoom to the rectangle between two cells (indices of the whole matrix).
 pub fn zoom_to(((r1, c1), (r2, c2)): ((usize, usize), (usize, usize))) {
     use_app_state()
-        .zoom
+        .lab
+        .view()
+        .zoom()
         .set(Some(Zoom::new((r1, r2), (c1, c2))));
 }
 
@@ -81,13 +83,18 @@ pub fn ZoomNote(
 #[component]
 pub fn ZoomBar() -> impl IntoView {
     let state = use_app_state();
-    let n = Memo::new(move |_| state.tokens.with(|t| t.used().len()));
-    let m = Memo::new(move |_| state.key_tokens.with(|t| t.used().len()));
+    let n = Memo::new(move |_| state.derived.tokens.with(|t| t.used().len()));
+    let m = Memo::new(move |_| state.derived.key_tokens.with(|t| t.used().len()));
     // The ranges shown: the zoom cut at the texts' ends, or everything.
     let shown = Memo::new(move |_| {
         let (n, m) = (n.get(), m.get());
         let whole = (0..n, 0..m);
-        let (rows, cols) = state.zoom.get().map_or(whole, |z| z.within(n, m));
+        let (rows, cols) = state
+            .lab
+            .view()
+            .zoom()
+            .get()
+            .map_or(whole, |z| z.within(n, m));
         (
             (rows.start, rows.end.saturating_sub(1)),
             (cols.start, cols.end.saturating_sub(1)),
@@ -106,7 +113,7 @@ pub fn ZoomBar() -> impl IntoView {
         }
         let last = attnlab_lab::MAX_TOKENS - 1;
         let zoom = Zoom::new((a.min(last), b.min(last)), (c.min(last), d.min(last)));
-        state.zoom.set(Some(zoom));
+        state.lab.view().zoom().set(Some(zoom));
     };
     let input = move |which: usize,
                       testid: &'static str,
@@ -128,7 +135,9 @@ pub fn ZoomBar() -> impl IntoView {
     };
     let zoomed = move || {
         state
-            .zoom
+            .lab
+            .view()
+            .zoom()
             .get()
             .is_some_and(|z| !z.is_whole(n.get(), m.get()))
     };
@@ -148,7 +157,7 @@ pub fn ZoomBar() -> impl IntoView {
                 {input(3, "zoom-key-to", "last key shown", "显示的最后一个键")}
             </span>
             <button type="button" data-testid="zoom-reset" disabled=move || !zoomed()
-                on:click=move |_| state.zoom.set(None)>{t("whole matrix", "整个矩阵")}</button>
+                on:click=move |_| state.lab.view().zoom().set(None)>{t("whole matrix", "整个矩阵")}</button>
             <span class="zoom-hint">{t("or drag a rectangle on a heatmap", "或在热力图上拖出一个矩形")}</span>
         </div>
     }

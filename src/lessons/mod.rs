@@ -37,8 +37,8 @@ use leptos::prelude::*;
 
 pub use list::LessonsEntry;
 
-use crate::shell::BringWorker;
 use crate::state::AppState;
+use crate::workers::FilesWorker;
 
 /// What a lesson step selects on pages that keep their own selection (the steps page's
 /// query and stage); provided as context so those pages can follow it.
@@ -81,7 +81,7 @@ pub struct Player {
     pub tensors_error: RwSignal<Option<attnlab_formats::tensors::Refusal>>,
     /// What the step selects on the steps page.
     pub focus: LessonFocus,
-    worker: StoredValue<Option<BringWorker>, LocalStorage>,
+    worker: StoredValue<Option<FilesWorker>, LocalStorage>,
     /// The lessons' module, once it is in.
     pub code: RwSignal<Option<LessonsCode>>,
     /// The page's own lesson link while the step it names waits for the lessons' module:
@@ -274,7 +274,7 @@ impl Player {
         }
         let (lesson, index) = self.open.get()?;
         let step = lesson.steps.get(index)?;
-        let changed = self.state.lab.with(|lab| *lab != step.state);
+        let changed = self.state.link_state() != step.state;
         Some(lesson.link(index).fragment(changed.then_some(v1)))
     }
 
@@ -319,7 +319,7 @@ impl Player {
                 Err(e) => player.tensors_error.set(Some(e)),
             }
         };
-        match BringWorker::spawn_in(vec![(name, bytes)], done) {
+        match FilesWorker::spawn_in(vec![(name, bytes)], done) {
             Ok(worker) => self.worker.set_value(Some(worker)),
             Err(e) => {
                 self.reading.set(false);

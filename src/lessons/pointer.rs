@@ -47,13 +47,13 @@ fn quoted(text: &str) -> String {
 fn selector(pointer: &Pointer, state: &AppState) -> String {
     let variant = pointer
         .variant
-        .unwrap_or_else(|| state.shown_variant.get_untracked());
+        .unwrap_or_else(|| state.derived.shown_variant.get_untracked());
     let own = format!(
         "[data-testid={}]",
         quoted(pointer.figure.testid_for(variant))
     );
     if pointer.figure.per_variant() {
-        let name = state.variants.with_untracked(|slots| {
+        let name = state.derived.variants.with_untracked(|slots| {
             slots
                 .get(variant)
                 .map(|s| s.variant.with_untracked(|v| v.name.clone()))

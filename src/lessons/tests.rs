@@ -5,7 +5,7 @@ use attnlab_lab::LabState;
 use attnlab_lessons::Catalog;
 use leptos::prelude::*;
 
-use crate::state::AppState;
+use crate::state::{AppState, LabFields, ViewFields};
 
 #[test]
 fn every_step_applies_its_whole_state() {
@@ -18,11 +18,12 @@ fn every_step_applies_its_whole_state() {
         for lesson in catalog.lessons() {
             for step in &lesson.steps {
                 app.apply(step.state.clone());
+                crate::state::settle();
                 let label = format!("{}/{}", lesson.id, step.id);
-                assert_eq!(app.lab.get(), step.state, "{label}");
-                assert_eq!(app.page.get(), step.page, "{label}");
+                assert_eq!(app.link_state(), step.state, "{label}");
+                assert_eq!(app.lab.view().page().get(), step.page, "{label}");
                 assert!(app.brought.with(Option::is_none), "{label}");
-                let slots = app.variants.get();
+                let slots = app.derived.variants.get();
                 assert_eq!(slots.len(), step.state.variants.len(), "{label}");
                 for (slot, v) in slots.iter().zip(&step.state.variants) {
                     assert_eq!(slot.variant.get(), *v, "{label}");
@@ -47,18 +48,24 @@ fn applying_keeps_the_slots_of_variants_that_stay() {
     let owner = Owner::new();
     owner.with(|| {
         let app = AppState::from_lab(LabState::default());
-        let before: Vec<u64> = app.variants.with(|s| s.iter().map(|s| s.id).collect());
+        let before: Vec<u64> = app
+            .derived
+            .variants
+            .with(|s| s.iter().map(|s| s.id).collect());
         let mut lab = LabState::default();
         lab.variants[1].temperature = 2.0;
         lab.variants.push(lab.variants[0].clone());
         lab.variants[2].name = "C".into();
         app.apply(lab.clone());
-        let after: Vec<u64> = app.variants.with(|s| s.iter().map(|s| s.id).collect());
+        let after: Vec<u64> = app
+            .derived
+            .variants
+            .with(|s| s.iter().map(|s| s.id).collect());
         assert_eq!(&after[..2], &before[..], "kept variants keep their memos");
         assert_eq!(after.len(), 3);
-        assert_eq!(app.lab.get(), lab);
+        assert_eq!(app.link_state(), lab);
         app.apply(LabState::default());
-        assert_eq!(app.variants.with(Vec::len), 2);
-        assert_eq!(app.lab.get(), LabState::default());
+        assert_eq!(app.derived.variants.with(Vec::len), 2);
+        assert_eq!(app.link_state(), LabState::default());
     });
 }

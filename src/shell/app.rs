@@ -9,7 +9,7 @@ use super::{
 use crate::i18n::{t, tr};
 use crate::lab::{ComparePanel, ComparedPick, VariantPanel, ZoomBar};
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
-use crate::model::provide_model_session;
+use crate::model::{ModelSession, Status, provide_model_session};
 use crate::pages::complexity::ComplexityView;
 use crate::pages::linear::LinearPage;
 use crate::pages::lines::LinesView;
@@ -17,7 +17,9 @@ use crate::pages::model::ModelPage;
 use crate::pages::positions::PositionsPage;
 use crate::pages::scaling::ScalingPage;
 use crate::pages::steps::StepsView;
-use crate::state::{VariantEdit, provide_app_state, use_app_state};
+use crate::state::{
+    AppState, LabFields, VariantEdit, ViewFields, provide_app_state, use_app_state,
+};
 
 /// The whole lab: the text and model on top, the variants side by side, the
 /// comparison below.
@@ -29,7 +31,7 @@ pub fn App() -> impl IntoView {
     let session = provide_model_session();
     // Before the link bar, which writes the open lesson step's link.
     let player = provide_player(state);
-    crate::model::drive(state, session);
+    drive_model(state, session);
     let pages = LoadedPages::new();
     view! {
         <AppHeader/>
@@ -46,7 +48,7 @@ pub fn App() -> impl IntoView {
                     <BringTensors/>
                     <TokenStrip side=Side::Queries/>
                     <Show when=move || {
-                        state.mode.get() == attnlab_lab::Mode::Cross
+                        state.lab.mode().get() == attnlab_lab::Mode::Cross
                             || state.brought.with(|b| b.as_ref().is_some_and(|b| b.is_cross()))
                     }>
                         <TokenStrip side=Side::Keys/>
@@ -62,7 +64,7 @@ pub fn App() -> impl IntoView {
             {lesson_list(player)}
             {lesson_bar(player)}
             <Notice/>
-            {move || pages.view(state.page.get())}
+            {move || pages.view(state.lab.view().page().get())}
             </div>
         </main>
         {lesson_pointers(player)}
@@ -167,13 +169,43 @@ fn model_page() -> MakePage {
     || view! { <ModelPage/> }.into_any()
 }
 
+/// Keeps the model in step with the state: loads the chosen checkpoint whenever it is not
+/// the one the session holds (a click, a link, a switch from one real model to the other;
+/// after a cancel or a failure of the same checkpoint, only the person's "Load again"
+/// asks again) and runs the sentence whenever it changes once the model is ready.
+fn drive_model(state: AppState, session: ModelSession) {
+    let chosen = Memo::new(move |_| state.lab.pretrained().with(|p| p.map(|p| p.checkpoint)));
+    Effect::new(move |_| {
+        if let Some(checkpoint) = chosen.get()
+            && session.checkpoint.get_untracked() != Some(checkpoint)
+        {
+            session.load(checkpoint);
+        }
+    });
+    let ready = Memo::new(move |_| {
+        chosen
+            .get()
+            .is_some_and(|c| matches!(session.status_of(c), Status::Ready(_)))
+    });
+    Effect::new(move |_| {
+        let text = state.lab.text().get();
+        let pair = state
+            .lab
+            .pair()
+            .with(|p| (!p.trim().is_empty()).then(|| p.clone()));
+        if ready.get() && chosen.with(Option::is_some) {
+            session.run_text(text, pair);
+        }
+    });
+}
+
 /// The lab itself: the variants side by side and their comparison.
 #[component]
 fn LabPage() -> impl IntoView {
     let state = use_app_state();
     let add_why = move || state.lab.with(|l| l.why_not_add_variant());
     let lang = state.lang;
-    let count = move || state.variants.with(Vec::len);
+    let count = move || state.derived.variants.with(Vec::len);
     // On a phone one variant is shown at a time, or their difference
     // (style/phone.css); a screen shows them all side by side and ignores this.
     let difference = RwSignal::new(false);
@@ -182,14 +214,16 @@ fn LabPage() -> impl IntoView {
             "difference".to_string()
         } else {
             state
-                .selected_variant
+                .lab
+                .view()
+                .variant()
                 .get()
                 .min(count().saturating_sub(1))
                 .to_string()
         }
     };
     let names = move || {
-        state.variants.with(|v| {
+        state.derived.variants.with(|v| {
             v.iter()
                 .map(|slot| slot.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()
@@ -225,10 +259,10 @@ fn LabPage() -> impl IntoView {
                     aria-label=t("Variant shown", "显示的变体")>
                     {move || names().into_iter().enumerate().map(|(i, name)| view! {
                         <button type="button" data-testid="variant-switch-tab" translate="no"
-                            aria-pressed=move || (!difference.get() && state.selected_variant.get() == i).to_string()
+                            aria-pressed=move || (!difference.get() && state.lab.view().variant().get() == i).to_string()
                             on:click=move |_| {
                                 difference.set(false);
-                                state.selected_variant.set(i);
+                                state.lab.view().variant().set(i);
                             }>{name}</button>
                     }).collect_view()}
                     <button type="button" data-testid="variant-switch-difference"
@@ -239,9 +273,9 @@ fn LabPage() -> impl IntoView {
             <ZoomBar/>
             <div class="lab-variants" data-phone-show=phone_show>
                 <div class="variants" style=move || format!("--variant-count: {}", count())
-                    data-side-by-side=move || { let (a, b) = state.compare.get(); format!("{a} {b}") }>
+                    data-side-by-side=move || { let (a, b) = state.lab.view().compare().get(); format!("{a} {b}") }>
                     <For
-                        each=move || state.variants.get()
+                        each=move || state.derived.variants.get()
                         key=|slot| slot.id
                         children=move |slot| view! { <VariantPanel entry=slot/> }
                     />

@@ -1,5 +1,5 @@
 //! Bring your own tensors: files picked here or dropped anywhere on the page are read by
-//! `attnlab_formats::tensors::bring` in the worker ([`BringWorker`]) and, if they are good,
+//! `attnlab_formats::tensors::bring` in the worker ([`FilesWorker`]) and, if they are good,
 //! every variant and view computes on them; if not, the message names the file and what
 //! is wrong, and nothing else changes. Sizes are checked before a byte is read.
 
@@ -10,9 +10,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::bring_worker::BringWorker;
 use crate::i18n::{Lang, t, use_lang};
 use crate::state::{AppState, use_app_state};
+use crate::workers::FilesWorker;
 
 /// The files of a `FileList`.
 fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
@@ -48,7 +48,7 @@ struct Reading {
     state: AppState,
     error: RwSignal<Option<Refusal>>,
     busy: RwSignal<bool>,
-    worker: StoredValue<Option<BringWorker>, LocalStorage>,
+    worker: StoredValue<Option<FilesWorker>, LocalStorage>,
 }
 
 /// Starts reading `files`; the outcome lands in `state.brought` or in `error`.
@@ -77,7 +77,7 @@ fn take(r: Reading, files: Vec<web_sys::File>) {
                 Err(e) => r.error.set(Some(e)),
             }
         };
-        match BringWorker::spawn_in(read, done) {
+        match FilesWorker::spawn_in(read, done) {
             // A newer set of files ends the reading of an older one.
             Ok(worker) => r.worker.set_value(Some(worker)),
             Err(e) => {

@@ -20,7 +20,7 @@ pub fn LinkBar() -> impl IntoView {
     // In a lesson, the lesson step's link (with the state after it once it was changed).
     // The language rides after both.
     let link = Memo::new(move |_| {
-        let v1 = state.lab.with(attnlab_link::encode);
+        let v1 = attnlab_link::encode(&state.link_state());
         let place = lesson.and_then(|p| p.fragment(&v1)).unwrap_or(v1);
         attnlab_link::with_lang(&place, state.lang.get())
     });

@@ -4,7 +4,6 @@
 mod app;
 mod app_header;
 mod bring_tensors;
-mod bring_worker;
 mod link_bar;
 mod model_choice;
 mod model_settings;
@@ -18,7 +17,6 @@ mod token_strip;
 pub use app::App;
 pub use app_header::AppHeader;
 pub use bring_tensors::BringTensors;
-pub use bring_worker::BringWorker;
 pub use link_bar::LinkBar;
 pub use model_choice::ModelChoice;
 pub use model_settings::ModelSettingsPanel;

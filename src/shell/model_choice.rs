@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::{Status, use_model_session};
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// "Model: toy (seeded) | MiniLM-L6 (real) | multilingual-E5-small". Choosing a real model loads it (once per
 /// visit; from the browser's cache after the first) and opens its page; with it, the
@@ -14,31 +14,27 @@ pub fn ModelChoice() -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
-    let real = move || state.pretrained.with(Option::is_some);
-    let choose_toy = move |_| state.pretrained.set(None);
+    let real = move || state.lab.pretrained().with(Option::is_some);
+    let choose_toy = move |_| state.lab.pretrained().set(None);
     let choose_real = move |c: Checkpoint| {
         if state
-            .pretrained
+            .lab
+            .pretrained()
             .with_untracked(|p| p.is_none_or(|p| p.checkpoint != c))
         {
-            state.pretrained.set(Some(PretrainedView::new(c)));
+            state.lab.pretrained().set(Some(PretrainedView::new(c)));
         }
-        state.page.set(Page::Model);
+        state.lab.view().page().set(Page::Model);
     };
-    let chosen = move || state.pretrained.with(|p| p.map(|p| p.checkpoint));
+    let chosen = move || state.lab.pretrained().with(|p| p.map(|p| p.checkpoint));
     let shape = move || chosen().map_or((0, 0), Checkpoint::shape);
     let layer_head = move || {
         state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)))
     };
-    let set = move |f: &dyn Fn(&mut PretrainedView)| {
-        state.pretrained.update(|p| {
-            if let Some(p) = p {
-                f(p);
-            }
-        })
-    };
+    let set = move |f: &dyn Fn(&mut PretrainedView)| state.edit_model_page(f);
     let status = move || {
         let lang = lang.get();
         let Some(c) = chosen() else {
@@ -75,7 +71,7 @@ pub fn ModelChoice() -> impl IntoView {
             {Checkpoint::ALL.into_iter().map(|c| view! {
                 <label class="knob check">
                     <input type="radio" name="model-kind" data-testid=format!("model-{}", c.name())
-                        prop:checked=move || state.pretrained.with(|p| p.is_some_and(|p| p.checkpoint == c))
+                        prop:checked=move || state.lab.pretrained().with(|p| p.is_some_and(|p| p.checkpoint == c))
                         on:change=move |_| choose_real(c)/>
                     {move || format!(" {}", c.label(lang.get()))}
                 </label>

@@ -6,7 +6,7 @@ use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, Tr, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
 /// A typed value refused: the rules' reason (in the language it was typed in, kept for
@@ -41,7 +41,7 @@ fn refused(why: impl Fn(Lang) -> Option<String>) -> Option<Refused> {
 pub fn ModelSettingsPanel() -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
-    let model = state.model;
+    let model = state.lab.model();
     let m = move || model.get();
     // What was typed into a box and refused, with the reason.
     let d_model_error = RwSignal::new(None::<Refused>);
@@ -50,13 +50,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
     let shown =
         move |e: RwSignal<Option<Refused>>| e.with(|e| e.as_ref().map(|e| e.text(lang.get())));
 
-    let set = move |f: &dyn Fn(&mut ModelConfig)| {
-        let mut next = model.get_untracked();
-        f(&mut next);
-        if next != model.get_untracked() {
-            model.set(next);
-        }
-    };
+    let set = move |f: &dyn Fn(&mut ModelConfig)| state.edit(|lab| f(&mut lab.model));
 
     let on_d_model = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
@@ -263,13 +257,11 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                 <Knob label=t("pad keys to length", "把键填充到长度") id="pad-to" why=Signal::derive(|| None::<String>)>
                     <input type="number" min="0" max=MAX_TOKENS.to_string() step="1" data-testid="pad-to"
                         placeholder=t("off", "关")
-                        prop:value=move || state.pad_to.get().map(|p| p.to_string()).unwrap_or_default()
+                        prop:value=move || state.lab.pad_to().get().map(|p| p.to_string()).unwrap_or_default()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             let pad = v.trim().parse::<usize>().ok().filter(|&p| p >= 1).map(|p| p.min(MAX_TOKENS));
-                            if state.pad_to.get_untracked() != pad {
-                                state.pad_to.set(pad);
-                            }
+                            state.edit(|lab| lab.pad_to = pad);
                         }/>
                 </Knob>
             </div>

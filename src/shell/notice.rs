@@ -17,7 +17,7 @@ pub fn Notice() -> impl IntoView {
                 .link_notice
                 .with(|n| n.as_ref().map(|n| n.get(lang).to_string())),
         );
-        all.extend(state.notice.get());
+        all.extend(state.derived.notice.get());
         all
     };
     view! {

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::{Tr, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// The pages a person can open, in order, with their tab labels. A page missing here
 /// is not offered (a link naming it opens the lab).
@@ -35,7 +35,7 @@ pub fn PageNav() -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
     let shown = move || {
-        let p = state.page.get();
+        let p = state.lab.view().page().get();
         if offered(p) { p } else { Page::Lab }
     };
     let on_key = move |ev: KeyboardEvent| {
@@ -48,7 +48,7 @@ pub fn PageNav() -> impl IntoView {
         let at = PAGES.iter().position(|&(p, _)| p == shown()).unwrap_or(0) as isize;
         let next = (at + step).rem_euclid(PAGES.len() as isize) as usize;
         let page = PAGES[next].0;
-        state.page.set(page);
+        state.lab.view().page().set(page);
         focus_tab(page);
     };
     view! {
@@ -63,7 +63,7 @@ pub fn PageNav() -> impl IntoView {
                             data-testid=format!("page-{}", page.name())
                             aria-selected=move || selected().to_string()
                             tabindex=move || if selected() { "0" } else { "-1" }
-                            on:click=move |_| state.page.set(page)>
+                            on:click=move |_| state.lab.view().page().set(page)>
                             {move || label.get(lang.get())}
                         </button>
                     }

@@ -3,8 +3,9 @@ use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SENTENCE_ZH, DEFAULT_SOURCE, DEFAULT
 use leptos::prelude::*;
 
 use crate::i18n::{Tr, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use leptos::text_prop::TextProp;
+use reactive_stores::Field;
 
 /// The examples offered, as (what it shows, its beginning as the menu shows it, text).
 /// The sentences are content, shown as they are in every language.
@@ -58,15 +59,11 @@ a window keeps only the neighbours, and padding hides the filler at the end of a
 pub fn SentenceInput() -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
-    let cross = move || state.mode.get() == Mode::Cross;
+    let cross = move || state.lab.mode().get() == Mode::Cross;
     let set_mode = move |mode: Mode| {
-        if state.mode.get_untracked() == mode {
-            return;
+        if state.lab.mode().get_untracked() != mode {
+            state.edit(|lab| lab.set_mode(mode));
         }
-        let mut lab = state.lab.get_untracked();
-        lab.set_mode(mode);
-        state.sentence.set(lab.text);
-        state.mode.set(mode);
     };
     view! {
         <fieldset class="mode" data-testid="mode">
@@ -88,14 +85,14 @@ pub fn SentenceInput() -> impl IntoView {
                 (false, l) => l.pick("Sentence", "句子"),
             }}
         </label>
-        <TextBox text=state.sentence id="sentence-input" rows=3 cut_testid="text-cut"
+        <TextBox text=state.lab.text() id="sentence-input" rows=3 cut_testid="text-cut"
             placeholder=t("Type a sentence, in any language…", "输入一个句子，任何语言都可以……")/>
         <label class="example-picker">
             <span class="field-label-inline">{t("Examples ", "示例 ")}</span>
             <select data-testid="examples" on:change=move |ev| {
                 let i: usize = event_target_value(&ev).parse().unwrap_or(usize::MAX);
                 if let Some((_, _, text)) = EXAMPLES.get(i) {
-                    state.sentence.set(text.to_string());
+                    state.lab.text().set(text.to_string());
                 }
             }>
                 <option value="" selected=true disabled=true>{t("pick an example…", "选择一个示例……")}</option>
@@ -109,7 +106,7 @@ pub fn SentenceInput() -> impl IntoView {
         </label>
         <Show when=cross>
             <label class="field-label" for="source-input">{t("Source (keys and values, the encoder's words)", "源句（键和值，编码器的词）")}</label>
-            <TextBox text=state.source id="source-input" rows=2 cut_testid="source-cut"
+            <TextBox text=state.lab.source() id="source-input" rows=2 cut_testid="source-cut"
                 placeholder=t("The sentence being translated…", "要翻译的句子……")/>
         </Show>
     }
@@ -120,7 +117,8 @@ pub fn SentenceInput() -> impl IntoView {
 #[component]
 pub fn TextBox(
     /// The text.
-    text: RwSignal<String>,
+    #[prop(into)]
+    text: Field<String>,
     /// The element's id and test id.
     id: &'static str,
     /// Visible lines.
@@ -135,7 +133,6 @@ pub fn TextBox(
     let cut = RwSignal::new(None::<attnlab_i18n::Said>);
     let on_input = move |ev: leptos::ev::Event| {
         // The heads' budget in this task counts the text's own work too.
-        #[cfg(target_arch = "wasm32")]
         crate::state::input_began();
         let (kept, said) = clip_text(&event_target_value(&ev));
         cut.set(said);

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, Tr, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use attnlab_lab::MAX_TOKENS;
 use attnlab_lab::tokens::MAX_TOKEN_CHIPS;
 
@@ -23,8 +23,8 @@ pub fn TokenStrip(
 ) -> impl IntoView {
     let state = use_app_state();
     let tokens = match side {
-        Side::Queries => state.tokens,
-        Side::Keys => state.key_tokens,
+        Side::Queries => state.derived.tokens,
+        Side::Keys => state.derived.key_tokens,
     };
     let count = move || tokens.with(|t| t.total());
     let hover = state.hover;
@@ -35,7 +35,7 @@ pub fn TokenStrip(
     };
     let is_here = move |i: usize| {
         hover.get().is_some_and(|(r, c)| match side {
-            Side::Queries if state.mode.get() == attnlab_lab::Mode::Cross => r == i,
+            Side::Queries if state.lab.mode().get() == attnlab_lab::Mode::Cross => r == i,
             Side::Queries => r == i || c == i,
             Side::Keys => c == i,
         })

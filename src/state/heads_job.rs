@@ -1,32 +1,39 @@
 //! A variant's heads, computed a head at a time.
 //!
 //! A [`Job`] holds one request (the problem, the labels of its figures, the number of the
-//! inputs its raw scores follow) and computes one head per [`Job::step`]. Natively the
-//! steps run at once. In the browser (`start`) they run at once while the task that
-//! asked for them has time left (`TASK_BUDGET_MS`, shared by every variant's job in that
-//! task, counted from the keystroke when the text box calls `input_began`); what is left
-//! runs in later tasks (`QUEUE_BUDGET_MS` each), so the page answers input in between. A
-//! task lands one job at most (the landing's figures are painted at its end), so two
-//! variants land in two tasks. A newer request ends an older one at its next head, so
-//! only the newest request's heads land.
+//! inputs its raw scores follow) and computes one head per [`Job::step`]. [`heads_of`]
+//! asks for a new job whenever a variant's inputs change, and [`start`] runs it at once
+//! while the task that asked for it has time left (`TASK_BUDGET_MS`, shared by every
+//! variant's job in that task, counted from the keystroke when the text box calls
+//! [`input_began`]); what is left runs in later tasks (`QUEUE_BUDGET_MS` each), so the
+//! page answers input in between. A task lands one job at most (the landing's figures
+//! are painted at its end), so two variants land in two tasks. A newer request ends an
+//! older one at its next head, so only the newest request's heads land.
+//!
+//! The same scheduler runs in the browser and in the native tests: only the time and
+//! the later task come from the place it runs in ([`super::tasks`]).
 
 use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
 use attnlab_plot::Labels;
+use leptos::prelude::*;
+use leptos::reactive::effect::RenderEffect;
 use ndarray::ArcArray2;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::ops::Deref;
 use std::sync::Arc;
+
+use super::tasks::{next_task, now};
 
 /// The time the task that asks for heads spends on them before the page gets the main
 /// thread back, counted from the first job it starts, or from the keystroke when the
 /// text box says so ([`input_began`]): with the task's other work (the tokens, the
 /// projections, the page's own updates), well under the 50 ms after which input waits.
-#[cfg(target_arch = "wasm32")]
 const TASK_BUDGET_MS: f64 = 24.0;
 
 /// The time a later task (one that only computes queued heads) spends on them: with the
 /// paints of a variant that lands, under 50 ms.
-#[cfg(target_arch = "wasm32")]
 const QUEUE_BUDGET_MS: f64 = 12.0;
 
 /// What one request computed: its problem, its heads, and the labels its figures carry.
@@ -47,7 +54,6 @@ pub struct Computed {
 impl Computed {
     /// What stands in for a variant's heads before its first request is computed (and
     /// is replaced before anything reads it).
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub fn pending() -> Computed {
         let e = CoreError::InvalidSetting {
             field: "heads",
@@ -164,7 +170,6 @@ impl Job {
     }
 
     /// Steps while `go_on` says so; whether the job is done.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub fn run_while(&mut self, go_on: impl Fn() -> bool) -> bool {
         while !self.is_done() {
             if !go_on() {
@@ -199,14 +204,78 @@ impl Job {
     }
 }
 
+/// The heads of `problem`, computed whenever the problem, the labels or the score inputs
+/// change, and whether newer ones are being computed: the first request at once, later
+/// ones by [`start`] (at once while the task has time, the rest in later tasks, only the
+/// newest request landing).
+pub fn heads_of(
+    problem: Memo<Result<Problem, CoreError>>,
+    labels: Memo<(Labels, Labels)>,
+    score_inputs: Memo<u64>,
+) -> (Signal<Shared>, Signal<bool>) {
+    #[cfg(not(target_arch = "wasm32"))]
+    super::tasks::init();
+    // A new number for every request: a change of the problem, the labels or the inputs.
+    let requests = StoredValue::new(0u64);
+    let request = Memo::new(move |_| {
+        // Read, not only tracked: a memo tracked before its first computation would
+        // count that computation as a change, and number the same request twice.
+        problem.with(|_| ());
+        labels.with(|_| ());
+        score_inputs.with(|_| ());
+        requests.update_value(|r| *r += 1);
+        requests.get_value()
+    });
+    let job = move |last: Option<&Shared>| {
+        Job::new(
+            problem.get_untracked(),
+            labels.get_untracked(),
+            score_inputs.get_untracked(),
+            last,
+        )
+    };
+    // Request 0 is never asked: the render effect's first run replaces it at once.
+    let landed = RwSignal::new((0, Shared::from(Computed::pending())));
+    let busy = RwSignal::new(false);
+    // A render effect's first run is now, so the first request is computed at once (a new
+    // variant never shows an empty panel), and the request memo has its reader from the
+    // start; the later runs follow the request.
+    let effect = RenderEffect::new(move |_| {
+        let asked = request.get();
+        let done = landed.with_untracked(|(done, _)| *done);
+        if done == asked {
+            return;
+        }
+        let job = landed.with_untracked(|(_, last)| job((done != 0).then_some(last)));
+        if done == 0 {
+            landed.set((asked, job.run().into()));
+            return;
+        }
+        let now = start(
+            job,
+            move || request.try_get_untracked() == Some(asked),
+            move |done| {
+                landed.try_set((asked, done.into()));
+                busy.try_set(false);
+            },
+        );
+        busy.set(!now);
+    });
+    // Kept while the variant's owner lives: removing the variant ends the effect.
+    StoredValue::new_local(effect);
+    (
+        Signal::derive(move || landed.with(|(_, c)| c.clone())),
+        busy.into(),
+    )
+}
+
 /// Computes `job` while this task has time left and hands its result to `land`; returns
 /// whether it landed now. What is left runs in later tasks, jobs one after another in
 /// the order they were asked for (so only one job's heads are held beside the results
 /// on screen, and the first variant lands first), unless `current` stops returning
 /// `true` first (a newer request, or the variant removed): then the job ends at its next
 /// head without landing.
-#[cfg(target_arch = "wasm32")]
-pub fn start(
+fn start(
     mut job: Job,
     current: impl Fn() -> bool + 'static,
     land: impl FnOnce(Computed) + 'static,
@@ -236,7 +305,6 @@ pub fn start(
 /// the task, so one landing is all a task takes (two variants' paints on top of their
 /// heads would hold input back for more than 50 ms); the next job waits for the next
 /// task.
-#[cfg(target_arch = "wasm32")]
 fn landed_in_this_task() -> bool {
     BUDGET
         .get()
@@ -244,43 +312,30 @@ fn landed_in_this_task() -> bool {
 }
 
 /// Hands `job`'s result to `land`, noting the task it landed in.
-#[cfg(target_arch = "wasm32")]
 fn landing(land: impl FnOnce(Computed), job: Job) {
     LANDED.set(BUDGET.get().map(|(task, _)| task));
     land(job.finish());
 }
 
 /// A job waiting for its turn, with its request's test and its landing.
-#[cfg(target_arch = "wasm32")]
 struct Queued {
     job: Job,
     current: Box<dyn Fn() -> bool>,
     land: Box<dyn FnOnce(Computed)>,
 }
 
-#[cfg(target_arch = "wasm32")]
 thread_local! {
-    static QUEUE: std::cell::RefCell<std::collections::VecDeque<Queued>> =
-        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
-    static RUNNING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static QUEUE: RefCell<VecDeque<Queued>> = const { RefCell::new(VecDeque::new()) };
+    static RUNNING: Cell<bool> = const { Cell::new(false) };
     /// The running task's number and when its budget ends; `None` between tasks.
-    static BUDGET: std::cell::Cell<Option<(u64, f64)>> = const { std::cell::Cell::new(None) };
-    static TASKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static BUDGET: Cell<Option<(u64, f64)>> = const { Cell::new(None) };
+    static TASKS: Cell<u64> = const { Cell::new(0) };
     /// The task a job last landed in.
-    static LANDED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
-}
-
-/// `performance.now()`, in ms.
-#[cfg(target_arch = "wasm32")]
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    static LANDED: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
 /// When this task's budget ends: the first job of a task starts its budget, and a later
 /// task clears it.
-#[cfg(target_arch = "wasm32")]
 fn task_deadline() -> f64 {
     match BUDGET.get() {
         Some((_, deadline)) => deadline,
@@ -290,7 +345,6 @@ fn task_deadline() -> f64 {
 
 /// Starts this task's budget now, at a keystroke, before the text's tokens and
 /// projections: heads then get what is left of [`TASK_BUDGET_MS`] after them.
-#[cfg(target_arch = "wasm32")]
 pub fn input_began() {
     if BUDGET.get().is_none() {
         new_budget(TASK_BUDGET_MS);
@@ -298,7 +352,6 @@ pub fn input_began() {
 }
 
 /// A new budget of `ms`, from now, for the running task; a later task clears it.
-#[cfg(target_arch = "wasm32")]
 fn new_budget(ms: f64) -> f64 {
     let task = TASKS.get() + 1;
     TASKS.set(task);
@@ -314,7 +367,6 @@ fn new_budget(ms: f64) -> f64 {
 }
 
 /// Runs the queued jobs, a budget per task, until none is left.
-#[cfg(target_arch = "wasm32")]
 async fn run_queue() {
     while let Some(Queued {
         mut job,
@@ -336,67 +388,6 @@ async fn run_queue() {
         }
     }
     RUNNING.set(false);
-}
-
-/// Resolves in a later task, so the page can answer input and paint in between:
-/// `scheduler.yield()` where the browser has it, else a message to a channel of our own
-/// (a timer would be held back to 4 ms once timers nest).
-#[cfg(target_arch = "wasm32")]
-async fn next_task() {
-    use wasm_bindgen::{JsCast, JsValue};
-    let promise = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("scheduler"))
-        .ok()
-        .filter(|s| s.is_object())
-        .and_then(|scheduler| {
-            let f = js_sys::Reflect::get(&scheduler, &JsValue::from_str("yield")).ok()?;
-            let f = f.dyn_into::<js_sys::Function>().ok()?;
-            f.call0(&scheduler).ok()?.dyn_into::<js_sys::Promise>().ok()
-        })
-        .unwrap_or_else(channel_message);
-    // Either way the promise resolves; a rejection would only mean "go on now".
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
-/// A promise resolved by a message through a `MessageChannel` kept for the page's life.
-#[cfg(target_arch = "wasm32")]
-fn channel_message() -> js_sys::Promise {
-    use std::cell::RefCell;
-    use std::collections::VecDeque;
-    use wasm_bindgen::prelude::*;
-
-    struct Channel {
-        channel: web_sys::MessageChannel,
-        waiting: std::rc::Rc<RefCell<VecDeque<js_sys::Function>>>,
-        _on_message: Closure<dyn FnMut()>,
-    }
-    thread_local! {
-        static CHANNEL: Option<Channel> = web_sys::MessageChannel::new().ok().map(|channel| {
-            let waiting = std::rc::Rc::new(RefCell::new(VecDeque::<js_sys::Function>::new()));
-            let queue = waiting.clone();
-            let on_message = Closure::<dyn FnMut()>::new(move || {
-                if let Some(resolve) = queue.borrow_mut().pop_front() {
-                    let _ = resolve.call0(&JsValue::NULL);
-                }
-            });
-            channel.port1().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            Channel { channel, waiting, _on_message: on_message }
-        });
-    }
-    js_sys::Promise::new(&mut |resolve, _reject| {
-        CHANNEL.with(|c| match c {
-            Some(c) => {
-                c.waiting.borrow_mut().push_back(resolve);
-                if c.channel.port2().post_message(&JsValue::NULL).is_err()
-                    && let Some(resolve) = c.waiting.borrow_mut().pop_back()
-                {
-                    let _ = resolve.call0(&JsValue::NULL);
-                }
-            }
-            None => {
-                let _ = resolve.call0(&JsValue::NULL);
-            }
-        });
-    })
 }
 
 #[cfg(test)]

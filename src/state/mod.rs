@@ -1,7 +1,14 @@
-//! The one `AppState`: the signals a person changes, and the memos derived from them by
-//! the domain functions of `attnlab_lab` (the lab's domain model, shared with the CLI).
-//! Provided once by the root component; every component reads it with
-//! [`use_app_state`].
+//! The one `AppState`: the lab's state held once in a store (what a link carries), the
+//! few signals around it (the language, brought tensors, the hovered cell, the link's
+//! notice), and what is derived from them by the domain functions of `attnlab_lab` (the
+//! lab's domain model, shared with the CLI): [`derived`], one module for the lab's
+//! figures and for the real model page's. Provided once by the root component; every
+//! component reads it with [`use_app_state`].
+//!
+//! Each field of the state is read and written on its own (`state.lab.text()`,
+//! `state.lab.view().head()`: [`LabFields`], [`ViewFields`]); an edit by the lab's rules
+//! changes the state in place through [`AppState::edit`], which wakes the readers of the
+//! fields it changed and no others.
 //!
 //! The memos follow `attnlab_lab::compute`'s steps, so a change recomputes only what it
 //! touches:
@@ -9,50 +16,35 @@
 //! ```text
 //! text, mode, pad_to ─▶ queries ─┐            source ─▶ keys ─┐
 //! model ─────────────────────────┴▶ encoded ─▶ projected ◀────┘   (shared by all variants)
-//! projected + variant i ─▶ problem i ─▶ heads i ─▶ grid i (every head's figure) ─▶ selected i
-//!                                          └─────▶ average i ─▶ average figure i
+//! variants[i] ─▶ variant i ─▶ problem i (with projected) ─▶ heads i ─▶ grid i ─▶ selected i
+//!                                                         └─────▶ average i ─▶ average figure i
 //! two variants' heads (or averages) and figures ─▶ comparison
-//! the signals ─▶ lab (the whole state, for the link)
 //! ```
 //!
 //! Every memo is built from the ones before it, once: none is a placeholder replaced
 //! later. A variant's errors (its problem's or a head's) reach its panel through one memo,
-//! [`VariantMemos::error`]; what every variant shares (no text, refused model settings,
-//! a cut text) reaches the notice above the figures through [`AppState::notice`].
+//! [`derived::VariantMemos::error`]; what every variant shares (no text, refused model
+//! settings, a cut text) reaches the notice above the figures through [`Derived::notice`].
 //!
 //! A temperature drag on variant B reruns B's problem and B's heads, and repaints B's
-//! canvases only: A's memos do not read B's signal.
+//! canvases only: the variants are one field of the store, and A's first memo (`variant
+//! 0` above) finds A unchanged, so nothing after it reruns.
 //!
-//! A variant's heads (`heads i` above) are computed by [`heads_job`]: in the browser, a
-//! large variant's heads run over several tasks so that typing never waits for them, and
-//! its figures keep showing the last result, all of one request, until the newest lands.
+//! A variant's heads (`heads i` above) are computed by [`heads_job`]: a large variant's
+//! heads run over several tasks so that typing never waits for them, and its figures keep
+//! showing the last result, all of one request, until the newest lands. The native tests
+//! run the same scheduler, on an executor they drive task by task ([`tasks`]).
 
-use attnlab_core::CoreError;
-use attnlab_core::model::{Encoded, Projected};
 use attnlab_formats::tensors::Brought;
+use attnlab_i18n::Lang;
 use attnlab_i18n::Said;
-use attnlab_i18n::{Lang, Tr};
 pub use attnlab_lab::CompareWhat;
-use attnlab_lab::compute::{self, VariantComparison, WeightsRef};
-use attnlab_lab::figure;
 use attnlab_lab::state::PretrainedView;
-use attnlab_lab::tokens::{self, Tokens};
-use attnlab_lab::{LabState, Mode, ModelConfig, Page, Variant, View, Zoom};
+use attnlab_lab::{LabState, Variant, View};
 use attnlab_link::Loaded;
-use attnlab_plot::Heatmap;
 use leptos::prelude::*;
+use reactive_stores::Store;
 use std::sync::Arc;
-
-/// The comparison of two variants: the difference figure and the metrics.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Comparison {
-    /// `A − B` on a diverging scale.
-    pub figure: Heatmap,
-    /// max/mean |ΔA|, KL, JS and the mean entropies.
-    pub result: VariantComparison,
-    /// The names of the two variants.
-    pub names: (String, String),
-}
 
 /// An edit of the variant list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,368 +57,42 @@ pub enum VariantEdit {
     Remove(usize),
 }
 
-/// What the comparison area shows.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Compared {
-    /// Nothing to compare: a variant compared with itself, or a variant that is gone.
-    Nothing,
-    /// Why the two variants cannot be compared, as one sentence.
-    Refused(String),
-    /// The difference and its metrics.
-    Shown(Box<Comparison>),
-}
-
-/// Why a comparison is refused when either variant has no figure.
-const NO_FIGURE: Tr = Tr::new(
-    "One of the two variants has no figure to compare (see its panel).",
-    "两个变体中有一个没有可比较的图（见其面板）。",
-);
-
-/// Variants `a` and `b` of `slots` compared on head `head`, or on their head averages
-/// (`None`), in `lang`.
-fn compare_slots(
-    slots: &[VariantSlot],
-    (a, b): (usize, usize),
-    head: Option<usize>,
-    lang: Lang,
-) -> Compared {
-    let (Some(sa), Some(sb)) = (slots.get(a), slots.get(b)) else {
-        return Compared::Nothing;
-    };
-    if a == b {
-        return Compared::Nothing;
-    }
-    let (fa, fb) = match head {
-        Some(_) => (sa.memos.selected, sb.memos.selected),
-        None => (sa.memos.average_figure, sb.memos.average_figure),
-    };
-    if fa.with(Option::is_none) || fb.with(Option::is_none) {
-        return Compared::Refused(NO_FIGURE.get(lang).into());
-    }
-    let result = match head {
-        Some(h) => sa
-            .memos
-            .computed
-            .with(|ca| {
-                sb.memos.computed.with(|cb| {
-                    let (ra, rb) = (
-                        ca.heads.as_ref().ok()?.get(h)?,
-                        cb.heads.as_ref().ok()?.get(h)?,
-                    );
-                    Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
-                })
-            })
-            .ok_or(Tr::new(
-                "The selected head could not be computed.",
-                "无法计算所选的头。",
-            )),
-        None => sa
-            .memos
-            .average
-            .with(|ra| {
-                sb.memos.average.with(|rb| {
-                    let (ra, rb) = (ra.as_ref()?, rb.as_ref()?);
-                    Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
-                })
-            })
-            .ok_or(Tr::new(
-                "The head averages could not be computed.",
-                "无法计算各头的平均。",
-            )),
-    };
-    let result = match result {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => return Compared::Refused(e.text(lang)),
-        Err(e) => return Compared::Refused(e.get(lang).into()),
-    };
-    let figure = fa.with(|fa| {
-        fb.with(|fb| {
-            let (fa, fb) = (fa.as_ref()?, fb.as_ref()?);
-            sa.variant.with(|va| {
-                sb.variant
-                    .with(|vb| Some(figure::difference_figure(va, vb, head, fa, fb, lang)))
-            })
-        })
-    });
-    match figure {
-        Some(Ok(figure)) => Compared::Shown(Box::new(Comparison {
-            figure,
-            result,
-            names: (
-                sa.variant.with(|v| v.name.clone()),
-                sb.variant.with(|v| v.name.clone()),
-            ),
-        })),
-        Some(Err(e)) => Compared::Refused(e.to_string()),
-        None => Compared::Refused(NO_FIGURE.get(lang).into()),
-    }
-}
-
 /// Everything the lab's components share. All fields are `Copy` handles.
 #[derive(Debug, Clone, Copy)]
 pub struct AppState {
+    /// The lab's whole state, as a link carries it (texts, mode, model settings, the
+    /// variants, the view, the real model's page), held once: each field is read and
+    /// written on its own ([`LabFields`], [`ViewFields`]), and an edit by the lab's rules
+    /// goes through [`AppState::edit`].
+    pub lab: Store<LabState>,
     /// The language every text is shown in (a link's `lang=`, else the one chosen
     /// before, else the browser's).
     pub lang: RwSignal<Lang>,
-    /// The page on screen: the lab or one of the explanatory views.
-    pub page: RwSignal<Page>,
-    /// Self-attention or cross-attention.
-    pub mode: RwSignal<Mode>,
-    /// The sentence (self) or target (cross), exactly as typed.
-    pub sentence: RwSignal<String>,
-    /// The source sentence of cross-attention.
-    pub source: RwSignal<String>,
-    /// The real model's second sentence (a pair); empty: the sentence alone.
-    pub pair: RwSignal<String>,
-    /// The model settings (shared by every variant).
-    pub model: RwSignal<ModelConfig>,
     /// Tensors brought in place of the sentence (`None`: the sentence through the seeded
     /// model). The sentence and the settings stay as they were, for when they are put away.
     pub brought: RwSignal<Option<Arc<Brought>>>,
-    /// The settings every variant computes with: [`AppState::model`], or, on brought
-    /// tensors, the seeded draws that fit their heads ([`Brought::model`]).
-    pub used_model: Memo<ModelConfig>,
-    /// "Pad keys to length L", if set.
-    pub pad_to: RwSignal<Option<usize>>,
-    /// The variants, side by side.
-    pub variants: RwSignal<Vec<VariantSlot>>,
-    /// The variant last added or worked on (restored from links); pages read
-    /// [`AppState::shown_variant`], which always names an existing variant.
-    pub selected_variant: RwSignal<usize>,
-    /// The variant every page shows: the selected one, within the variants there are.
-    pub shown_variant: Memo<usize>,
-    /// Which head the large heatmaps show.
-    pub head: RwSignal<usize>,
-    /// The two variants compared (indices).
-    pub compare: RwSignal<(usize, usize)>,
-    /// Head or average in the comparison.
-    pub compare_what: RwSignal<CompareWhat>,
-    /// The range of queries and keys the lab's large heatmaps (each variant's selected
-    /// head, the difference) show; `None`: the whole matrix.
-    pub zoom: RwSignal<Option<Zoom>>,
-    /// The Lines page draws only lines of at least this weight, in thousandths.
-    pub lines_threshold: RwSignal<usize>,
     /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
     pub hover: RwSignal<Option<(usize, usize)>>,
     /// A notice about the link the page was opened with, if any, in every language.
     pub link_notice: RwSignal<Option<Said>>,
-    /// The real model and what its page selects; `None`: the toy (seeded) model.
-    pub pretrained: RwSignal<Option<PretrainedView>>,
-    /// The query tokens (the sentence, or the target).
-    pub tokens: Memo<Tokens>,
-    /// The key tokens (the source in cross mode, else the query tokens).
-    pub key_tokens: Memo<Tokens>,
-    /// The queries' input rows: word vectors, positions and `X` (shared by every variant).
-    pub encoded: Memo<Result<Encoded, CoreError>>,
-    /// The sentence above the figures, if any (nothing typed, text cut, settings refused).
-    pub notice: Memo<Option<String>>,
-    /// The comparison of the two compared variants.
-    pub comparison: Memo<Compared>,
-    /// The whole state, as a link carries it.
-    pub lab: Memo<LabState>,
-    factory: VariantFactory,
+    /// What is computed from the rest: the tokens, each variant's memos and figures, the
+    /// comparison ([`derived`]).
+    pub derived: Derived,
 }
 
 impl AppState {
     /// The state of the lab opened with `lab`.
     pub fn from_lab(lab: LabState) -> AppState {
-        let owner = Owner::current().unwrap_or_default();
+        let lab = Store::new(lab);
         let lang = RwSignal::new(Lang::default());
-        let mode = RwSignal::new(lab.mode);
-        let sentence = RwSignal::new(lab.text.clone());
-        let source = RwSignal::new(lab.source.clone());
-        let model = RwSignal::new(lab.model);
-        let head = RwSignal::new(lab.view.head);
-        let hover = RwSignal::new(None);
-        let pad_to = RwSignal::new(lab.pad_to);
-        let pretrained = RwSignal::new(lab.pretrained);
-        let pair = RwSignal::new(lab.pair.clone());
-        let brought: RwSignal<Option<Arc<Brought>>> = RwSignal::new(None);
-        let used_model = Memo::new(move |_| {
-            brought.with(|b| match b {
-                Some(b) => b.model(model.with(|m| m.seed)),
-                None => model.get(),
-            })
-        });
-        // The typed text's tokens, and the tokens every view labels (the brought ones).
-        let typed = Memo::new(move |_| {
-            sentence.with(|s| tokens::query_tokens(mode.get(), s, pad_to.get()))
-        });
-        let typed_keys =
-            Memo::new(move |_| source.with(|s| tokens::key_tokens(mode.get(), s, pad_to.get())));
-        let tokens = Memo::new(move |_| {
-            brought.with(|b| match b {
-                Some(b) => Tokens::pretokenized(&b.queries),
-                None => typed.get(),
-            })
-        });
-        let cross_keys = Memo::new(move |_| {
-            brought.with(|b| match b {
-                Some(b) => Some(Tokens::pretokenized(&b.keys)),
-                None => typed_keys.get(),
-            })
-        });
-        let key_tokens = Memo::new(move |_| cross_keys.get().unwrap_or_else(|| tokens.get()));
-        // The model and tokens of the last encoding: after an edit, unchanged tokens keep
-        // their vectors (`compute::encode_after`).
-        let encoded_from = StoredValue::new(None::<(ModelConfig, Tokens)>);
-        let encoded: Memo<Result<Encoded, CoreError>> =
-            Memo::new(move |last: Option<&Result<Encoded, CoreError>>| {
-                typed.with(|t| {
-                    model.with(|m| {
-                        let from = encoded_from.get_value();
-                        let before = from
-                            .as_ref()
-                            .zip(last.and_then(|e| e.as_ref().ok()))
-                            .map(|((m0, t0), e0)| (m0, t0, e0));
-                        let e = compute::encode_after(m, t, before);
-                        encoded_from.set_value(e.is_ok().then(|| (*m, t.clone())));
-                        e
-                    })
-                })
-            });
-        let encoded_keys: Memo<Option<Result<Encoded, CoreError>>> = Memo::new(move |_| {
-            typed_keys.with(|k| k.as_ref().map(|t| model.with(|m| compute::encode(m, t))))
-        });
-        // The seeded W^Q, W^K, W^V, W^O: drawn when the model changes, not per keystroke.
-        let weights = Memo::new(move |_| model.with(|m| m.projection_weights().ok().flatten()));
-        // The model and inputs of the last projection: after an edit, the rows of
-        // unchanged tokens keep their projections (`compute::project_after`).
-        let projected_from = StoredValue::new(None::<compute::ProjectedFrom>);
-        let projected: Memo<Result<Projected, CoreError>> =
-            Memo::new(move |last: Option<&Result<Projected, CoreError>>| {
-                if let Some(b) = brought.get() {
-                    projected_from.set_value(None);
-                    return Ok(b.projected.clone());
-                }
-                let from = projected_from.get_value();
-                let before = from.as_ref().zip(last.and_then(|p| p.as_ref().ok()));
-                let result = encoded.with(|x| {
-                    let x = x.as_ref().map_err(Clone::clone)?;
-                    weights.with(|w| {
-                        let w = w.as_ref();
-                        encoded_keys.with(|k| {
-                            let k = match k {
-                                None => None,
-                                Some(Err(e)) => return Err(e.clone()),
-                                Some(Ok(k)) => Some(k),
-                            };
-                            model.with(|m| {
-                                let p = compute::project_after(m, w, x, k, before)?;
-                                projected_from
-                                    .set_value(Some(compute::ProjectedFrom::new(m, x, k)));
-                                Ok(p)
-                            })
-                        })
-                    })
-                });
-                if result.is_err() {
-                    projected_from.set_value(None);
-                }
-                result
-            });
-        let notice = Memo::new(move |_| {
-            if brought.with(Option::is_some) {
-                return None;
-            }
-            tokens.with(|q| {
-                cross_keys.with(|k| {
-                    projected.with(|p| tokens::notice(q, k.as_ref(), p.as_ref().err(), lang.get()))
-                })
-            })
-        });
-
-        let factory = VariantFactory {
-            model: used_model,
-            projected,
-            tokens,
-            key_tokens,
-            head,
-            lang,
-            next_id: StoredValue::new(0),
-            owner: StoredValue::new(owner),
-        };
-        let slots: Vec<VariantSlot> = lab.variants.into_iter().map(|v| factory.slot(v)).collect();
-        let variants = RwSignal::new(slots);
-        let selected_variant = RwSignal::new(lab.view.variant);
-        let shown_variant = Memo::new(move |_| {
-            View::shown_variant(selected_variant.get(), variants.with(Vec::len))
-        });
-        let page = RwSignal::new(lab.view.page);
-        let compare = RwSignal::new(lab.view.compare);
-        let compare_what = RwSignal::new(lab.view.compare_what);
-        let zoom = RwSignal::new(lab.view.zoom);
-        let lines_threshold = RwSignal::new(lab.view.lines_threshold);
-        let comparison = Memo::new(move |last: Option<&Compared>| {
-            // While a compared variant's heads are being computed, the last comparison
-            // stays: one variant's new heads against the other's old ones would be
-            // computed, drawn for a moment and thrown away.
-            let (a, b) = compare.get();
-            let busy = variants.with(|slots| {
-                [a, b]
-                    .iter()
-                    .any(|&i| slots.get(i).is_some_and(|s| s.memos.busy.get()))
-            });
-            if let (true, Some(last)) = (busy, last) {
-                return last.clone();
-            }
-            let head = match compare_what.get() {
-                CompareWhat::Head => {
-                    Some(View::shown_head(head.get(), used_model.with(|m| m.heads)))
-                }
-                CompareWhat::Average => None,
-            };
-            variants.with(|slots| compare_slots(slots, compare.get(), head, lang.get()))
-        });
-        let lab = Memo::new(move |_| LabState {
-            mode: mode.get(),
-            text: sentence.get(),
-            source: source.get(),
-            model: model.get(),
-            pad_to: pad_to.get(),
-            variants: variants.with(|vs| vs.iter().map(|s| s.variant.get()).collect()),
-            view: View {
-                page: page.get(),
-                variant: shown_variant.get(),
-                // The head shown (a head past the count is never written to a link).
-                head: View::shown_head(head.get(), model.with(|m| m.heads)),
-                compare: compare.get(),
-                compare_what: compare_what.get(),
-                zoom: zoom.get(),
-                lines_threshold: lines_threshold.get(),
-            },
-            pretrained: pretrained.get(),
-            pair: pair.get(),
-        });
+        let brought = RwSignal::new(None);
         AppState {
-            page,
-            mode,
-            sentence,
-            source,
-            model,
-            brought,
-            used_model,
-            pad_to,
-            variants,
-            selected_variant,
-            shown_variant,
-            head,
-            compare,
-            compare_what,
-            zoom,
-            lines_threshold,
-            hover,
-            link_notice: RwSignal::new(None),
-            pretrained,
-            pair,
-            tokens,
-            key_tokens,
-            encoded,
-            notice,
-            comparison,
             lab,
             lang,
-            factory,
+            brought,
+            hover: RwSignal::new(None),
+            link_notice: RwSignal::new(None),
+            derived: Derived::new(lab, lang, brought),
         }
     }
 
@@ -449,84 +115,113 @@ impl AppState {
         app
     }
 
+    /// Applies `f` to the lab's state in place, by the lab's rules (`LabState`'s
+    /// methods), and tells the readers of the fields it changed; returns what `f` returns.
+    /// A change of the variants' count goes through [`AppState::edit_variants`] or
+    /// [`AppState::apply`], whose slots follow.
+    pub fn edit<R>(&self, f: impl FnOnce(&mut LabState) -> R) -> R {
+        store::edit(self.lab, f)
+    }
+
+    /// Applies `f` to variant `i`'s settings (nothing when there is no variant `i`).
+    pub fn edit_variant(&self, i: usize, f: impl FnOnce(&mut Variant)) {
+        self.edit(|lab| {
+            if let Some(v) = lab.variants.get_mut(i) {
+                f(v);
+            }
+        });
+    }
+
+    /// Applies `f` to the real model page's part of the state (nothing on the toy model).
+    pub fn edit_model_page(&self, f: impl FnOnce(&mut PretrainedView)) {
+        self.edit(|lab| {
+            if let Some(p) = &mut lab.pretrained {
+                f(p);
+            }
+        });
+    }
+
     /// Applies `edit` to the variant list by the lab's rules ([`LabState::add_variant`],
     /// …): the slots follow, the other variants keep their memos. Returns why the edit
     /// was refused, as a sentence in every language.
     pub fn edit_variants(&self, edit: VariantEdit) -> Result<(), Said> {
-        let mut lab = self.lab.get_untracked();
-        let removed = match edit {
+        let removed = self.edit(|lab| match edit {
             VariantEdit::Add => lab.add_variant().map(|_| None),
             VariantEdit::Duplicate(i) => lab.duplicate_variant(i).map(|_| None),
             VariantEdit::Remove(i) => lab.remove_variant(i).map(|()| Some(i)),
-        }?;
-        self.sync_slots(removed, &lab.variants);
-        self.selected_variant.set(lab.view.variant);
-        self.compare.set(lab.view.compare);
+        })?;
+        self.sync_slots(removed);
         Ok(())
     }
 
-    /// The slots made to hold `variants` (after removing slot `removed`): the slots kept
-    /// keep their memos, only a changed variant is set, missing slots are created. Returns
-    /// the slots dropped from the end.
-    fn sync_slots(&self, removed: Option<usize>, variants: &[Variant]) -> Vec<VariantSlot> {
+    /// Makes the slots follow the lab's variants (after variant `removed` was removed):
+    /// the slots kept keep their memos and learn their new places, missing slots are
+    /// created. Returns the slots dropped.
+    fn sync_slots(&self, removed: Option<usize>) -> Vec<VariantSlot> {
+        let (slots, factory) = (self.derived.variants, self.derived.factory);
+        let count = self.lab.variants().with_untracked(Vec::len);
         let mut dropped = Vec::new();
-        self.variants.update(|slots| {
+        slots.update(|slots| {
             if let Some(i) = removed
                 && i < slots.len()
             {
-                slots.remove(i);
+                dropped.push(slots.remove(i));
             }
-            dropped = slots.split_off(variants.len().min(slots.len()));
-            for (slot, v) in slots.iter().zip(variants) {
-                if slot.variant.with_untracked(|s| s != v) {
-                    slot.variant.set(v.clone());
-                }
-            }
-            let have = slots.len();
-            for v in &variants[have..] {
-                slots.push(self.factory.slot(v.clone()));
+            dropped.extend(slots.split_off(count.min(slots.len())));
+        });
+        let have = slots.with_untracked(Vec::len);
+        if have < count {
+            let new: Vec<_> = (have..count).map(|i| factory.slot(i)).collect();
+            slots.update(|slots| slots.extend(new));
+        }
+        slots.with_untracked(|slots| {
+            for (i, slot) in slots.iter().enumerate() {
+                slot.place(i);
             }
         });
         dropped
     }
 
     /// Puts the whole app in `lab`'s state, as a link opening it would, without a new
-    /// page: every signal is set and the variant slots follow (through the same code as
-    /// [`AppState::edit_variants`]); brought tensors are put away.
+    /// page: the state is replaced (the readers of the fields that change are told) and
+    /// the variant slots follow (through the same code as [`AppState::edit_variants`]);
+    /// brought tensors are put away.
     pub fn apply(&self, lab: LabState) {
+        self.edit(|state| *state = lab);
         // The slots dropped keep their memos until the views that showed them are gone:
-        // every other signal below changes too, and a panel still on the page for a
-        // moment must not read a disposed memo.
-        drop_later(self.sync_slots(None, &lab.variants));
+        // the rest of the state changes too, and a panel still on the page for a moment
+        // must not read a disposed memo.
+        drop_later(self.sync_slots(None));
         self.brought.set(None);
-        self.mode.set(lab.mode);
-        self.sentence.set(lab.text);
-        self.source.set(lab.source);
-        self.model.set(lab.model);
-        self.pad_to.set(lab.pad_to);
-        self.pretrained.set(lab.pretrained);
-        self.pair.set(lab.pair);
-        self.selected_variant.set(lab.view.variant);
-        self.head.set(lab.view.head);
-        self.compare.set(lab.view.compare);
-        self.compare_what.set(lab.view.compare_what);
-        self.zoom.set(lab.view.zoom);
-        self.lines_threshold.set(lab.view.lines_threshold);
-        self.page.set(lab.view.page);
         self.hover.set(None);
         self.link_notice.set(None);
     }
 
-    /// The head every page shows (the selected one, within the head count).
-    pub fn shown_head(&self) -> usize {
-        View::shown_head(self.head.get(), self.used_model.with(|m| m.heads))
+    /// The lab's state as a link carries it: the head and the variant shown (a head past
+    /// the model's count is never written to a link). Tracked: it follows every change.
+    pub fn link_state(&self) -> LabState {
+        let count = self.derived.variants.with(Vec::len);
+        self.lab.with(|lab| {
+            let mut lab = lab.clone();
+            lab.view.variant = View::shown_variant(lab.view.variant, count);
+            lab.view.head = View::shown_head(lab.view.head, lab.model.heads);
+            lab
+        })
     }
 
-    /// The slot of the variant every page shows ([`AppState::shown_variant`]); `None`
+    /// The head every page shows (the selected one, within the head count).
+    pub fn shown_head(&self) -> usize {
+        View::shown_head(
+            self.lab.view().head().get(),
+            self.derived.used_model.with(|m| m.heads),
+        )
+    }
+
+    /// The slot of the variant every page shows ([`Derived::shown_variant`]); `None`
     /// only while there is no variant.
     pub fn shown_slot(&self) -> Option<VariantSlot> {
-        let i = self.shown_variant.get();
-        self.variants.with(|slots| slots.get(i).cloned())
+        let i = self.derived.shown_variant.get();
+        self.derived.variants.with(|slots| slots.get(i).cloned())
     }
 }
 
@@ -557,7 +252,7 @@ pub fn provide_app_state(first_lang: Lang) -> AppState {
 }
 
 /// Once the page is first idle, computes an edit of the sentence (a letter appended) with
-/// the model and the first variant ([`compute::rehearse_edit`]) and writes the link once,
+/// the model and the first variant ([`attnlab_lab::compute::rehearse_edit`]) and writes the link once,
 /// without using either: the browser compiles a wasm function when it is first called,
 /// optimises it after it has run a while, and grows the memory when a keystroke's results
 /// first sit beside the ones on screen, and the first keystroke would otherwise wait for
@@ -567,8 +262,8 @@ fn rehearse_when_idle(state: AppState) {
     use wasm_bindgen::{JsCast, JsValue};
     let rehearse = wasm_bindgen::closure::Closure::once_into_js(move || {
         let (Some(model), Some(lab)) = (
-            state.used_model.try_get_untracked(),
-            state.lab.try_get_untracked(),
+            state.derived.used_model.try_get_untracked(),
+            state.lab.try_with_untracked(LabState::clone),
         ) else {
             return;
         };
@@ -577,7 +272,7 @@ fn rehearse_when_idle(state: AppState) {
             .first()
             .cloned()
             .unwrap_or_else(|| Variant::named("A"));
-        let score = compute::rehearse_edit(&model, &variant, &lab.text);
+        let score = attnlab_lab::compute::rehearse_edit(&model, &variant, &lab.text);
         let link = attnlab_link::encode(&lab);
         std::hint::black_box((score, link));
     });
@@ -684,11 +379,14 @@ pub fn use_app_state() -> AppState {
 }
 
 mod heads_job;
-#[cfg(target_arch = "wasm32")]
 pub use heads_job::input_began;
+mod store;
+pub use store::{LabFields, ViewFields};
+mod tasks;
+#[cfg(test)]
+pub use tasks::settle;
+mod derived;
 #[cfg(test)]
 mod tests;
-mod variant;
 
-use variant::VariantFactory;
-pub use variant::{VariantMemos, VariantSlot};
+pub use derived::{Compared, Derived, ModelFigures, VariantSlot, example_pair, use_measured};

@@ -3,6 +3,9 @@
 
 use super::*;
 use attnlab_core::attention::AttentionKind;
+use attnlab_lab::Mode;
+use attnlab_lab::tokens::Tokens;
+use attnlab_plot::Heatmap;
 
 fn with_state(f: impl FnOnce(AppState)) {
     let owner = Owner::new();
@@ -12,9 +15,9 @@ fn with_state(f: impl FnOnce(AppState)) {
 #[test]
 fn memos_follow_the_sentence_and_the_head() {
     with_state(|state| {
-        assert_eq!(state.tokens.with(Tokens::total), 11);
-        assert_eq!(state.notice.get(), None);
-        let slots = state.variants.get_untracked();
+        assert_eq!(state.derived.tokens.with(Tokens::total), 11);
+        assert_eq!(state.derived.notice.get(), None);
+        let slots = state.derived.variants.get_untracked();
         assert_eq!(slots.len(), 2);
         let a = slots[0].memos.selected;
         assert_eq!(a.with(|h| h.as_ref().map(Heatmap::n_rows)), Some(11));
@@ -26,19 +29,28 @@ fn memos_follow_the_sentence_and_the_head() {
         );
         assert_eq!(slots[0].memos.grid.with(Vec::len), 4);
 
-        state.sentence.set("   ".into());
-        assert!(state.notice.get().unwrap().contains("type a sentence"));
+        state.lab.text().set("   ".into());
+        settle();
+        assert!(
+            state
+                .derived
+                .notice
+                .get()
+                .unwrap()
+                .contains("type a sentence")
+        );
         assert_eq!(a.get(), None);
 
-        state.sentence.set("我爱机器学习".into());
-        state.head.set(3);
+        state.lab.text().set("我爱机器学习".into());
+        state.lab.view().head().set(3);
+        settle();
         assert!(
             a.get()
                 .unwrap()
                 .title()
                 .starts_with("A \u{b7} scaled dot-product softmax \u{b7} Head 3")
         );
-        state.head.set(99);
+        state.lab.view().head().set(99);
         assert!(
             a.get()
                 .unwrap()
@@ -51,14 +63,15 @@ fn memos_follow_the_sentence_and_the_head() {
 #[test]
 fn a_knob_changes_its_variant_only() {
     with_state(|state| {
-        let slots = state.variants.get_untracked();
+        let slots = state.derived.variants.get_untracked();
         let (a, b) = (slots[0].memos.selected, slots[1].memos.selected);
         let (a0, b0) = (a.get().unwrap(), b.get().unwrap());
-        slots[1].variant.update(|v| v.temperature = 0.5);
+        state.edit_variant(1, |v| v.temperature = 0.5);
+        settle();
         assert_eq!(a.get().unwrap(), a0);
         assert_ne!(b.get().unwrap().values(), b0.values());
-        let Compared::Shown(cmp) = state.comparison.get() else {
-            panic!("A and B are compared: {:?}", state.comparison.get());
+        let Compared::Shown(cmp) = state.derived.comparison.get() else {
+            panic!("A and B are compared: {:?}", state.derived.comparison.get());
         };
         assert!(cmp.result.metrics.max_abs > 0.0);
         assert_eq!(cmp.names, ("A".to_string(), "B".to_string()));
@@ -68,11 +81,12 @@ fn a_knob_changes_its_variant_only() {
 #[test]
 fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
     with_state(|state| {
-        let slots = state.variants.get_untracked();
-        slots[0].variant.update(|v| {
+        let slots = state.derived.variants.get_untracked();
+        state.edit_variant(0, |v| {
             v.attention = AttentionKind::Linformer;
             v.linformer_k = 3;
         });
+        settle();
         assert_eq!(
             slots[0]
                 .memos
@@ -80,8 +94,9 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
                 .with(|h| h.as_ref().map(Heatmap::n_cols)),
             Some(3)
         );
-        state.model.update(|m| m.heads = 5);
-        let msg = state.notice.get().expect("a notice");
+        state.lab.model().update(|m| m.heads = 5);
+        settle();
+        let msg = state.derived.notice.get().expect("a notice");
         assert!(msg.starts_with("These settings cannot be used:"), "{msg}");
     });
 }
@@ -90,30 +105,33 @@ fn settings_errors_are_sentences_and_kinds_reach_the_problem() {
 fn variants_are_added_and_removed_and_the_link_follows() {
     with_state(|state| {
         state.edit_variants(VariantEdit::Add).unwrap();
-        assert_eq!(state.variants.with_untracked(Vec::len), 3);
-        assert_eq!(state.lab.get().variants[2].name, "C");
-        let b_id = state.variants.with_untracked(|s| s[1].id);
+        assert_eq!(state.derived.variants.with_untracked(Vec::len), 3);
+        assert_eq!(state.link_state().variants[2].name, "C");
+        let b_id = state.derived.variants.with_untracked(|s| s[1].id);
         state.edit_variants(VariantEdit::Remove(0)).unwrap();
-        assert_eq!(state.variants.with_untracked(|s| s[0].id), b_id);
-        state.head.set(9);
+        assert_eq!(state.derived.variants.with_untracked(|s| s[0].id), b_id);
+        state.lab.view().head().set(9);
         assert_eq!(
-            state.lab.get().view.head,
+            state.link_state().view.head,
             3,
             "the head shown, not past the count"
         );
-        state.compare_what.set(CompareWhat::Average);
-        let link = attnlab_link::encode(&state.lab.get());
+        state.lab.view().compare_what().set(CompareWhat::Average);
+        let link = attnlab_link::encode(&state.link_state());
         let back = AppState::from_fragment(&link, Lang::En);
-        assert_eq!(back.lab.get(), state.lab.get());
-        assert_eq!(back.compare_what.get_untracked(), CompareWhat::Average);
+        assert_eq!(back.link_state(), state.link_state());
+        assert_eq!(
+            back.lab.view().compare_what().get_untracked(),
+            CompareWhat::Average
+        );
     });
 }
 
 #[test]
 fn long_text_is_cut_at_512_tokens_and_says_so() {
     with_state(|state| {
-        state.sentence.set("word ".repeat(600));
-        let msg = state.notice.get().expect("a notice");
+        state.lab.text().set("word ".repeat(600));
+        let msg = state.derived.notice.get().expect("a notice");
         assert!(
             msg.contains("600 tokens") && msg.contains("first 512"),
             "{msg}"
@@ -164,10 +182,10 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
         let owner = Owner::new();
         owner.with(|| {
             let app = AppState::from_fragment(&link, Lang::En);
-            let lab = app.lab.get();
+            let lab = app.link_state();
             let run = Pipeline::new(&lab);
             let head = app.shown_head();
-            let slots = app.variants.get_untracked();
+            let slots = app.derived.variants.get_untracked();
             for (i, slot) in slots.iter().enumerate() {
                 let want = run.figure(FigureRequest::Head { variant: i, head }).ok();
                 assert_eq!(slot.memos.selected.get(), want, "{link}: variant {i}");
@@ -187,7 +205,7 @@ fn the_app_draws_the_figures_the_lab_builds_for_a_link() {
                 CompareWhat::Average => Which::Average,
             };
             let want = run.figure(FigureRequest::Difference { a, b, which });
-            match (app.comparison.get(), want) {
+            match (app.derived.comparison.get(), want) {
                 (Compared::Shown(got), Ok(want)) => assert_eq!(got.figure, want, "{link}"),
                 (Compared::Refused(got), Err(want)) => {
                     assert_eq!(got, want.sentence(), "{link}")
@@ -204,7 +222,7 @@ fn a_tampered_link_keeps_the_text_and_says_so() {
     owner.with(|| {
         let state = AppState::from_fragment("v1.!!!", Lang::En);
         assert!(state.link_notice.get().is_some());
-        assert_eq!(state.variants.with_untracked(Vec::len), 2);
+        assert_eq!(state.derived.variants.with_untracked(Vec::len), 2);
     });
 }
 
@@ -215,11 +233,11 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
     let owner = Owner::new();
     owner.with(|| {
         let app = AppState::from_fragment("", Lang::En);
-        let slot = app.variants.get_untracked()[0].clone();
+        let slot = app.derived.variants.get_untracked()[0].clone();
         let english = slot.memos.selected.get().expect("a figure");
         assert!(english.title().contains("Head 0"));
         app.lang.set(Lang::Zh);
-        let lab = app.lab.get();
+        let lab = app.link_state();
         let want = Pipeline::new(&lab)
             .figure_in(
                 FigureRequest::Head {
@@ -232,10 +250,22 @@ fn a_language_switch_rebuilds_the_figures_and_the_notice_in_it() {
         let chinese = slot.memos.selected.get();
         assert_eq!(chinese, want);
         assert!(chinese.unwrap().title().contains("头 0"));
-        app.sentence.set(String::new());
-        assert!(app.notice.get().unwrap().contains("还没有可关注的内容"));
+        app.lab.text().set(String::new());
+        assert!(
+            app.derived
+                .notice
+                .get()
+                .unwrap()
+                .contains("还没有可关注的内容")
+        );
         app.lang.set(Lang::En);
-        assert!(app.notice.get().unwrap().contains("type a sentence"));
+        assert!(
+            app.derived
+                .notice
+                .get()
+                .unwrap()
+                .contains("type a sentence")
+        );
     });
 }
 
@@ -252,4 +282,193 @@ fn a_reload_reopens_the_latest_state_from_any_address_the_page_wrote() {
     // Nothing kept, or a torn record: nothing reopened.
     assert_eq!(reopened("", ""), None);
     assert_eq!(reopened("v1.latest", "v1.latest"), None);
+}
+
+/// B's selected head as the lab builds it for the state's link.
+fn lab_figure(state: AppState, variant: usize) -> Option<Heatmap> {
+    use attnlab_lab::compute::Pipeline;
+    use attnlab_lab::figure::FigureRequest;
+    let lab = state.link_state();
+    let head = state.shown_head();
+    Pipeline::new(&lab)
+        .figure(FigureRequest::Head { variant, head })
+        .ok()
+}
+
+#[test]
+fn two_variants_asked_in_one_task_land_in_two() {
+    use super::tasks::{run_microtasks, run_task};
+    with_state(|state| {
+        let slots = state.derived.variants.get_untracked();
+        let (a, b) = (&slots[0].memos, &slots[1].memos);
+        let b_before = b.computed.get_untracked();
+        state.lab.text().set("the cat sat on the mat".into());
+        // The task of the keystroke: A lands in it, B waits for a later task.
+        run_microtasks();
+        assert!(!a.busy.get_untracked());
+        assert!(b.busy.get_untracked(), "B waits for the next task");
+        assert_eq!(
+            b.computed.get_untracked(),
+            b_before,
+            "B still shows its last heads"
+        );
+        let mut tasks = 0;
+        while b.busy.get_untracked() {
+            assert!(run_task(), "B is waiting for a task that never comes");
+            tasks += 1;
+        }
+        assert!(tasks >= 1);
+        assert_ne!(b.computed.get_untracked(), b_before);
+        for (i, slot) in slots.iter().enumerate() {
+            assert_eq!(
+                slot.memos.selected.get(),
+                lab_figure(state, i),
+                "variant {i}"
+            );
+        }
+    });
+}
+
+#[test]
+fn a_variant_whose_heads_outlast_the_budget_lands_them_all_at_once_tasks_later() {
+    use super::tasks::{run_microtasks, run_task, set_tick};
+    with_state(|state| {
+        // Each look at the clock is 10 ms later: two heads fit in the first task's 24 ms,
+        // one in each later task's 12 ms.
+        set_tick(10.0);
+        let slots = state.derived.variants.get_untracked();
+        let b = &slots[1].memos;
+        let weights = move || b.selected.with(|h| h.as_ref().map(|h| h.values().to_vec()));
+        let before = weights();
+        state.edit_variant(1, |v| v.temperature = 0.5);
+        run_microtasks();
+        let mut tasks = 0;
+        while b.busy.get_untracked() {
+            // Until the last head is computed, B's weights are the last request's, whole.
+            assert_eq!(weights(), before, "after {tasks} tasks");
+            assert!(run_task());
+            tasks += 1;
+        }
+        assert!(tasks >= 3, "four heads over {tasks} tasks");
+        assert_eq!(b.selected.get(), lab_figure(state, 1));
+    });
+}
+
+#[test]
+fn a_newer_request_ends_an_older_one_and_only_the_newest_lands() {
+    use super::tasks::{run_microtasks, set_tick};
+    with_state(|state| {
+        set_tick(10.0);
+        let slots = state.derived.variants.get_untracked();
+        let b = slots[1].memos.clone();
+        let landed = StoredValue::new(Vec::<heads_job::Shared>::new());
+        let before = b.computed.get_untracked();
+        Effect::new(move |_| {
+            let c = b.computed.get();
+            landed.update_value(|l| l.push(c));
+        });
+        state.edit_variant(1, |v| v.temperature = 0.5);
+        run_microtasks();
+        assert!(
+            b.busy.get_untracked(),
+            "the first request is still being computed"
+        );
+        state.edit_variant(1, |v| v.temperature = 2.0);
+        settle();
+        let landed = landed.get_value();
+        let new: Vec<_> = landed.iter().filter(|c| **c != before).collect();
+        assert_eq!(new.len(), 1, "one landing, the newest request's");
+        assert_eq!(*new[0], b.computed.get_untracked());
+        assert_eq!(b.selected.get(), lab_figure(state, 1));
+    });
+}
+
+/// Counts the runs of an effect that reads what `read` reads.
+fn runs_of(read: impl Fn() + 'static) -> StoredValue<usize> {
+    let runs = StoredValue::new(0);
+    Effect::new(move |_| {
+        read();
+        runs.update_value(|r| *r += 1);
+    });
+    settle();
+    runs
+}
+
+#[test]
+fn a_knob_on_b_leaves_a_computation_and_figures_untouched() {
+    with_state(|state| {
+        let slots = state.derived.variants.get_untracked();
+        let a = slots[0].memos.clone();
+        let painted = runs_of(move || {
+            a.selected.track();
+            a.grid.track();
+            a.average_figure.track();
+        });
+        let (runs, computed) = (painted.get_value(), a.computed.get_untracked());
+        for t in [0.5, 0.25, 2.0] {
+            state.edit_variant(1, |v| v.temperature = t);
+            settle();
+        }
+        assert_eq!(painted.get_value(), runs, "A's figures were not notified");
+        assert_eq!(
+            a.computed.get_untracked(),
+            computed,
+            "A's heads are the same computation"
+        );
+    });
+}
+
+#[test]
+fn an_edit_wakes_the_readers_of_the_fields_it_changes_only() {
+    with_state(|state| {
+        let lab = state.lab;
+        let text = runs_of(move || lab.text().track());
+        let head = runs_of(move || lab.view().head().track());
+        let variants = runs_of(move || lab.variants().track());
+        let whole = runs_of(move || lab.track());
+        let count = |r: StoredValue<usize>| r.get_value();
+        let before = [count(text), count(head), count(variants), count(whole)];
+        state.edit_variant(1, |v| v.temperature = 0.5);
+        settle();
+        assert_eq!(
+            [count(text), count(head), count(variants), count(whole)],
+            [before[0], before[1], before[2] + 1, before[3] + 1]
+        );
+        state.lab.text().set("a new sentence".into());
+        state.edit(|l| l.view.head = 0);
+        settle();
+        assert_eq!(
+            [count(text), count(head), count(variants), count(whole)],
+            [before[0] + 1, before[1], before[2] + 1, before[3] + 2],
+            "the head was 0 already: its readers sleep"
+        );
+    });
+}
+
+#[test]
+fn removing_a_variant_wakes_nothing_that_read_its_slot() {
+    with_state(|state| {
+        // What a panel reads of its slot, in an effect that outlives the slot a moment.
+        let slot = state.derived.variants.get_untracked()[0].clone();
+        let (index, variant, memos) = (slot.index, slot.variant, slot.memos.clone());
+        drop(slot);
+        let panel = runs_of(move || {
+            index.get();
+            variant.with(|_| ());
+            memos.selected.with(|_| ());
+            memos.busy.get();
+        });
+        let runs = panel.get_value();
+        state.edit_variants(VariantEdit::Remove(0)).unwrap();
+        settle();
+        assert_eq!(panel.get_value(), runs, "the removed slot's readers sleep");
+        assert!(index.try_get_untracked().is_none(), "the slot is gone");
+        // The variant that moved to place 0 keeps its memos and follows its settings.
+        let b = state.derived.variants.get_untracked()[0].clone();
+        assert_eq!(b.index.get_untracked(), 0);
+        assert_eq!(b.variant.get().name, "B");
+        state.edit_variant(0, |v| v.temperature = 0.5);
+        settle();
+        assert_eq!(b.memos.selected.get(), lab_figure(state, 0));
+    });
 }

@@ -4,9 +4,12 @@
 //! kernels and the model's forward pass against TensorFlow.js's wasm backend and the app's
 //! interaction and load in Debian's Chromium (on a desktop and on a phone with its CPU
 //! slowed 4×), prints a table and writes
-//! `target/bench/report.json`. `--only` runs a subset and builds only what it needs.
+//! `target/bench/report.json`, from which [`table`] rewrites the table of
+//! `docs/benchmarks.md`. `--only` runs a subset and builds only what it needs.
 
-use crate::cmd::{Ctx, Result, human, say};
+mod table;
+
+use crate::cmd::{Ctx, Error, Result, human, say};
 use crate::model::{self, Availability};
 use crate::setup::{self, Browser, CHROMIUM};
 
@@ -84,23 +87,31 @@ impl Section {
     }
 }
 
+/// The driver's report, and the document whose table is written from it.
+const REPORT: &str = "target/bench/report.json";
+const DOC: &str = "docs/benchmarks.md";
+
 /// What `cargo xtask bench` was asked for.
 pub struct Options {
     sizes: Sizes,
     sections: Vec<Section>,
+    /// Run nothing: rewrite the table from the report there is.
+    table_only: bool,
 }
 
 impl Options {
-    /// `[--quick] [--only kernels,forward,app,phone]`.
+    /// `[--quick] [--only kernels,forward,app,phone] [--table-only]`.
     pub fn parse(args: &[String]) -> std::result::Result<Options, String> {
         let mut options = Options {
             sizes: Sizes::Full,
             sections: Section::ALL.to_vec(),
+            table_only: false,
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--quick" => options.sizes = Sizes::Quick,
+                "--table-only" => options.table_only = true,
                 "--only" => {
                     let list = args.next().ok_or("--only needs a list of sections")?;
                     options.sections = list
@@ -120,6 +131,9 @@ impl Options {
                 other => return Err(format!("unknown option `{other}`")),
             }
         }
+        if options.table_only && (options.sizes == Sizes::Quick || args.len() > 1) {
+            return Err("--table-only runs nothing: it takes no other option".to_owned());
+        }
         Ok(options)
     }
 
@@ -129,6 +143,9 @@ impl Options {
 }
 
 pub fn run(ctx: &Ctx, options: &Options) -> Result {
+    if options.table_only {
+        return write_table(ctx);
+    }
     setup::run(ctx, Browser::Needed)?;
     setup::npm_ci(ctx, "bench")?;
 
@@ -184,7 +201,7 @@ pub fn run(ctx: &Ctx, options: &Options) -> Result {
     let mut driver = ctx
         .cmd("node")
         .arg(ctx.at("bench/run.mjs"))
-        .args(["--out", "target/bench/report.json"])
+        .args(["--out", REPORT])
         .env("ATTNLAB_CHROMIUM", CHROMIUM)
         .env(
             "ATTNLAB_WASM_DIS",
@@ -205,5 +222,53 @@ pub fn run(ctx: &Ctx, options: &Options) -> Result {
     say!("running the benchmark ({driver})");
     let took = driver.run_timed()?;
     say!("benchmark done in {}", human(took));
+    write_table(ctx)
+}
+
+/// Rewrites the table of `docs/benchmarks.md` from `target/bench/report.json`.
+fn write_table(ctx: &Ctx) -> Result {
+    let (report_path, doc_path) = (ctx.at(REPORT), ctx.at(DOC));
+    let read = |path: &std::path::Path| {
+        std::fs::read_to_string(path)
+            .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))
+    };
+    let report: serde_json::Value = serde_json::from_str(&read(&report_path)?)
+        .map_err(|e| Error::new(format!("{REPORT} is not JSON: {e}")))?;
+    let doc = table::rewrite(&read(&doc_path)?, &report).map_err(|e| {
+        Error::new(format!(
+            "cannot write the table of {DOC} from {REPORT}: {e}"
+        ))
+    })?;
+    std::fs::write(&doc_path, doc)
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", doc_path.display())))?;
+    let ran = report["sections"]
+        .as_array()
+        .map(|s| {
+            s.iter()
+                .filter_map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    say!("rewrote the table of {DOC} from {REPORT} (sections run: {ran}; the others kept)");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> std::result::Result<Options, String> {
+        Options::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn options() {
+        let o = parse(&["--quick", "--only", "forward,app"]).unwrap();
+        assert!(o.sizes == Sizes::Quick && !o.table_only);
+        assert!(o.sections == [Section::Forward, Section::App]);
+        assert!(parse(&["--table-only"]).unwrap().table_only);
+        assert!(parse(&["--table-only", "--quick"]).is_err());
+        assert!(parse(&["--only", "gpu"]).is_err_and(|e| e.contains("unknown section `gpu`")));
+    }
 }

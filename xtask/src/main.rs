@@ -15,7 +15,7 @@
 //!   int8, multilingual-E5-small's 4-bit).
 //!
 //! Every install is idempotent and announced with an `[xtask]` line before it runs.
-//! std only, so that a cold `cargo xtask` compiles in seconds.
+//! std and serde_json only, so that a cold `cargo xtask` compiles in seconds.
 
 mod bench;
 mod cmd;
@@ -41,15 +41,17 @@ commands:
   test          install what is missing (Chromium and the real model too), then run
                 every check CI runs: fmt, clippy, native tests, docs, core tests on wasm32 (simd128 and
                 scalar, under Node), trunk release build, Playwright browser tests
-  bench [--quick] [--only SECTIONS]
+  bench [--quick] [--only SECTIONS] [--table-only]
                 install what is missing, build the benchmark wasm (SIMD128 and
                 scalar) and the app, then time attnlab against TensorFlow.js (wasm)
                 in headless Chromium: the kernels, the pretrained model's forward
                 pass (16 and 128 tokens, against the same BERT from tfjs ops) and the
                 app's interaction and load, on a desktop and on a phone (390 × 844,
-                CPU slowed 4×); prints a table, writes target/bench/report.json
+                CPU slowed 4×); prints a table, writes target/bench/report.json and
+                rewrites the table of docs/benchmarks.md from it (the sections run)
                 (--quick: fewer samples, smaller kernel sizes; --only: a
-                comma-separated subset of kernels, forward, app, phone)
+                comma-separated subset of kernels, forward, app, phone;
+                --table-only: run nothing, rewrite the table from report.json)
   fuzz [--minutes N] [--target T]
                 install cargo-afl (and the AFL++ it builds) when missing, build the
                 fuzz targets of crates/attnlab-fuzz with coverage, and fuzz each
@@ -145,13 +147,13 @@ fn dist(ctx: &Ctx) -> Result {
     let trunk = ctx.cmd("trunk").args(["build", "--release", "--offline"]);
     say!("running {trunk}");
     trunk.run()?;
-    say!("dist/ is ready: copy it to any static host (any base path); see README, Deployment");
+    say!("dist/ is ready: copy it to any static host (any base path); see docs/deployment.md");
     Ok(())
 }
 
 fn serve(ctx: &Ctx, trunk_args: &[String]) -> Result {
     setup::run(ctx, setup::Browser::NotNeeded)?;
-    // The real model's asset, which the build copies beside the app (Trunk.toml's hook):
+    // The real model's asset, which the build copies beside the app (web/build/post-build.mjs):
     // without pip or the registry the app is served without it and says how to get it.
     if let model::Availability::Unavailable(why) = model::ensure(ctx)? {
         say!("the real model is unavailable ({why}): the app is served without it");

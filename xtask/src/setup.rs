@@ -12,7 +12,7 @@ use crate::cmd::{Ctx, Error, Result, human, say, shown};
 /// The trunk release the project is built with.
 pub const TRUNK_VERSION: &str = "0.21.14";
 /// wasm-split-cli (crate `wasm_split_cli_support`), which splits the app's `#[lazy]`
-/// modules off its wasm (web/bin/wasm-bindgen); it reads the split points that
+/// modules off its wasm (web/build/wasm-bindgen); it reads the split points that
 /// `wasm_split_helpers` (through leptos, in Cargo.lock) marks.
 pub const WASM_SPLIT_VERSION: &str = "0.2.4";
 /// The binaryen (wasm-opt) release from npm; Trunk.toml says `version_<this>`.
@@ -35,7 +35,7 @@ pub enum Browser {
     NotNeeded,
 }
 
-/// The directories that go in front of `PATH` for every tool xtask runs: `web/bin` (the
+/// The directories that go in front of `PATH` for every tool xtask runs: `web/build` (the
 /// wasm-bindgen that trunk calls, which splits the app's lazy modules off first), the npm
 /// packages' bin dir (for wasm-opt 132, which must win over any other wasm-opt on the
 /// machine) and the cargo bin dir (for trunk, wasm-bindgen and wasm-split-cli).
@@ -44,7 +44,7 @@ pub fn tool_path(root: &Path) -> Vec<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
     let mut dirs = vec![
-        root.join("web").join("bin"),
+        root.join("web").join("build"),
         root.join("end2end").join("node_modules").join(".bin"),
     ];
     dirs.extend(cargo_home.map(|h| h.join("bin")));
@@ -421,6 +421,63 @@ version = "0.2.100"
 name = "web-sys"
 version = "0.3.77"
 "#;
+
+    /// The repository, from xtask's own folder.
+    fn repository() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask is in the repository")
+            .to_path_buf()
+    }
+
+    #[test]
+    fn the_first_tool_folder_holds_the_wasm_bindgen_that_splits_the_app() {
+        let shim = tool_path(&repository())[0].join("wasm-bindgen");
+        let text = fs::read_to_string(&shim).unwrap_or_default();
+        assert!(
+            text.contains("wasm-split-cli"),
+            "{} should run wasm-split-cli",
+            shim.display()
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&shim).map(|m| m.permissions().mode());
+            assert!(
+                mode.is_ok_and(|m| m & 0o111 != 0),
+                "{} is not executable",
+                shim.display()
+            );
+        }
+    }
+
+    #[test]
+    fn trunk_hooks_run_the_build_scripts_and_no_shell_program() {
+        let root = repository();
+        let trunk_toml = fs::read_to_string(root.join("Trunk.toml")).expect("Trunk.toml");
+        let value = |line: &str, key: &str| {
+            let (k, v) = line.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().to_string())
+        };
+        let commands: Vec<String> = trunk_toml
+            .lines()
+            .filter_map(|l| value(l, "command"))
+            .collect();
+        let arguments: Vec<String> = trunk_toml
+            .lines()
+            .filter_map(|l| value(l, "command_arguments"))
+            .collect();
+        assert_eq!(commands, [r#""node""#], "one hook, a node script");
+        assert_eq!(arguments.len(), 1);
+        let script = arguments[0]
+            .trim_matches(|c| c == '[' || c == ']')
+            .trim_matches('"');
+        assert!(
+            script.starts_with("web/build/"),
+            "{script} is not in web/build/"
+        );
+        assert!(root.join(script).is_file(), "{script} does not exist");
+    }
 
     #[test]
     fn finds_the_locked_version_of_exactly_that_package() {

@@ -16,7 +16,7 @@ use crate::{Failure, input};
                   the weights, what each key contributes (norms: |α_ij| ‖v_j‖), output, row \
                   entropy and empty rows; the combined output) as JSON on standard output.\n\n\
                   Fields that are not part of attnlab-tensors/1 are reported as warnings on \
-                  standard error and ignored. README.md documents the format."
+                  standard error and ignored. docs/tensors.md documents the format."
 )]
 pub struct ComputeArgs {
     /// The attnlab-tensors/1 JSON document to read, or - for standard input

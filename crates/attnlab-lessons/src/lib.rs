@@ -6,8 +6,8 @@
 //! A folder `NN-id/` holds `lesson.toml` (everything that does not depend on the
 //! language: the steps' ids, kinds, pages, states, selections and what they point at),
 //! one text file per language (`en.toml`, `zh.toml`: the titles and each step's text by
-//! step id) and any small `attnlab-tensors/1` documents its steps show. The README's
-//! "Writing a lesson" describes the format.
+//! step id) and any small `attnlab-tensors/1` documents its steps show.
+//! `docs/lessons.md` describes the format.
 //!
 //! - a step's state is the link's own version-1 JSON object
 //!   ([`attnlab_link::decode_value`]), so it is exactly what a link can hold; a state

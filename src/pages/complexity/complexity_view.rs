@@ -5,9 +5,9 @@ use attnlab_plot::number;
 use leptos::prelude::*;
 
 use super::TimingTable;
-use super::timing_worker::{Failure, TimingWorker};
 use crate::canvas::LineChartCanvas;
 use crate::i18n::{Lang, t, use_lang};
+use crate::workers::{Failure, TimingWorker};
 
 /// Where a run is.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,11 +1,10 @@
 //! The complexity page: softmax and linear attention timed against `n` in a Web Worker,
 //! plotted on log–log axes with their fitted slopes and crossover. The sizes, the timing
 //! policy, the fit and the chart are `attnlab_pages::complexity`'s; the timing runs in
-//! `crates/attnlab-worker`.
+//! `crates/attnlab-timing-worker` (`workers::timing`).
 
 mod complexity_view;
 mod timing_table;
-mod timing_worker;
 
 pub use complexity_view::ComplexityView;
 pub use timing_table::TimingTable;

@@ -33,8 +33,8 @@ pub fn KernelPanel(
     let figures = Memo::new(move |_| {
         cmp.with(|c| {
             let c = c.as_ref().ok()?;
-            let rows = state.tokens.with(Tokens::labels);
-            let cols = state.key_tokens.with(Tokens::labels);
+            let rows = state.derived.tokens.with(Tokens::labels);
+            let cols = state.derived.key_tokens.with(Tokens::labels);
             comparison_figures(c, &rows, &cols, lang.get()).ok()
         })
     });

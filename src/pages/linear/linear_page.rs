@@ -36,7 +36,7 @@ pub fn LinearPage() -> impl IntoView {
             .unwrap_or_else(|| default_kernel(variant_kind.get()))
     });
     let head = Signal::derive(move || state.shown_head());
-    let has_tokens = move || !state.tokens.with(Tokens::is_empty);
+    let has_tokens = move || !state.derived.tokens.with(Tokens::is_empty);
     view! {
         <section class="explain linear-lab" data-testid="linear-page" aria-label=t("Linear attention", "线性注意力")>
             <h2 class="section-title">{t(

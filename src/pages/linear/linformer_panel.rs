@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::{ProblemMemo, from_problem};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 
 /// Linformer on the selected head: the seeded projections `E`, `F` (keys × k) and the
 /// `n × k` attention over projected keys, with `k` from the variant or this panel's knob.
@@ -31,14 +31,15 @@ pub fn LinformerPanel(
     let k = Memo::new(move |_| picked.get().unwrap_or_else(|| variant_k.get()));
     let view_memo: Memo<Result<LinformerView, String>> = from_problem(problem, move |p| {
         state
-            .model
+            .lab
+            .model()
             .with(|m| linformer_view(m, p, head.get(), k.get()))
     });
     let figures = Memo::new(move |_| {
         view_memo.with(|v| {
             let v = v.as_ref().ok()?;
-            let rows = state.tokens.with(Tokens::labels);
-            let keys = state.key_tokens.with(Tokens::labels);
+            let rows = state.derived.tokens.with(Tokens::labels);
+            let keys = state.derived.key_tokens.with(Tokens::labels);
             linformer_figures(v, &rows, &keys, lang.get()).ok()
         })
     });

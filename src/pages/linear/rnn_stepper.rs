@@ -68,7 +68,7 @@ pub fn RnnStepper(
         let l = lang.get();
         step.with(|s| {
             let s = s.as_ref()?;
-            let labels = state.tokens.with(Tokens::labels);
+            let labels = state.derived.tokens.with(Tokens::labels);
             let token = format!("\u{201c}{}\u{201d}", labels.get(s.t).cloned().unwrap_or_default());
             let t = s.t;
             let p = if t == 0 { "\u{2212}1 (= 0)".to_string() } else { (t - 1).to_string() };

@@ -11,7 +11,7 @@ pub fn HeadToggles(
     shown: RwSignal<Vec<usize>>,
 ) -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.used_model.with(|m| m.heads);
+    let count = move || state.derived.used_model.with(|m| m.heads);
     view! {
         <fieldset class="head-toggles" data-testid="head-toggles">
             <legend>{t("Heads", "头")}</legend>

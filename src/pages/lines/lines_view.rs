@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::{HeadToggles, TokenLinesCanvas};
 use crate::i18n::{Lang, t, tr};
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 use crate::widgets::view_pickers::VariantPicker;
 
 /// How many of a token's strongest links the readout lists per head.
@@ -26,10 +26,12 @@ pub fn LinesView() -> impl IntoView {
 
     // The ticked heads that exist, with their results.
     let results = Memo::new(move |_| -> Result<Vec<(usize, HeadResult)>, String> {
-        if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
+        if state.derived.tokens.with(Tokens::is_empty)
+            || state.derived.key_tokens.with(Tokens::is_empty)
+        {
             return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
-        let count = state.used_model.with(|m| m.heads);
+        let count = state.derived.used_model.with(|m| m.heads);
         let computed = state
             .shown_slot()
             .map(|s| s.memos.computed)
@@ -53,9 +55,12 @@ pub fn LinesView() -> impl IntoView {
     });
     let labels = Memo::new(move |_| {
         let variant = state.shown_slot().map(|s| s.variant.get());
-        let rows = state.tokens.with(Tokens::labels);
+        let rows = state.derived.tokens.with(Tokens::labels);
         let cols = match variant {
-            Some(v) => state.key_tokens.with(|t| compute::key_labels(t, &v)),
+            Some(v) => state
+                .derived
+                .key_tokens
+                .with(|t| compute::key_labels(t, &v)),
             None => Vec::new(),
         };
         (rows, cols)
@@ -76,7 +81,7 @@ pub fn LinesView() -> impl IntoView {
                     return None;
                 }
                 let lang = lang.get();
-                let threshold = state.lines_threshold.get() as f32 / 1000.0;
+                let threshold = state.lab.view().lines_threshold().get() as f32 / 1000.0;
                 // The threshold is in the title, so an exported image says it too.
                 let least = number::decimals(threshold, 3);
                 let t = match (lang, threshold > 0.0) {
@@ -208,7 +213,8 @@ pub fn LinesView() -> impl IntoView {
 #[component]
 fn LinesThreshold() -> impl IntoView {
     let state = use_app_state();
-    let value = move || number::decimals(state.lines_threshold.get() as f32 / 1000.0, 3);
+    let value =
+        move || number::decimals(state.lab.view().lines_threshold().get() as f32 / 1000.0, 3);
     let set = move |text: String| {
         let Ok(w) = text.trim().parse::<f64>() else {
             return;
@@ -221,8 +227,8 @@ fn LinesThreshold() -> impl IntoView {
             *attnlab_lab::LINES_THRESHOLD_RANGE.end(),
         );
         let t = ((w * 1000.0).round().max(0.0) as usize).clamp(lo, hi);
-        if state.lines_threshold.get_untracked() != t {
-            state.lines_threshold.set(t);
+        if state.lab.view().lines_threshold().get_untracked() != t {
+            state.lab.view().lines_threshold().set(t);
         }
     };
     view! {

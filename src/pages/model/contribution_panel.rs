@@ -1,22 +1,10 @@
-use attnlab_lab::contribution::{Measure, PAPER_URL};
+use attnlab_lab::contribution::PAPER_URL;
 use leptos::prelude::*;
 
 use crate::canvas::{ChartLegend, LineChartCanvas};
 use crate::i18n::{Lang, t, use_lang};
-use crate::model::use_model_session;
 use crate::neuron::NeuronPanel;
-
-/// `weight()` or `contribution()`, as `measure` says.
-pub fn measured<T>(
-    measure: Measure,
-    weight: impl FnOnce() -> T,
-    contribution: impl FnOnce() -> T,
-) -> T {
-    match measure {
-        Measure::Weight => weight(),
-        Measure::Contribution => contribution(),
-    }
-}
+use crate::state::ModelFigures;
 
 /// The neuron view of the picked cell of the selected head, and the per-layer shares of
 /// weight and of contribution on the special tokens for the text.
@@ -24,36 +12,18 @@ pub fn measured<T>(
 pub fn ContributionPanel(
     /// The cell the neuron view explains (indices of the whole text).
     picked: RwSignal<Option<(usize, usize)>>,
-    /// The selected `(layer, head)`.
-    #[prop(into)]
-    layer_head: Signal<(usize, usize)>,
+    /// The page's figures.
+    figures: ModelFigures,
 ) -> impl IntoView {
-    let session = use_model_session();
     let lang = use_lang();
-    let neuron = Memo::new(move |_| {
-        let (i, j) = picked.get()?;
-        let (l, h) = layer_head.get();
-        session.with_run(|r| {
-            attnlab_model_page::model_neuron(r, l, h, i, j).map_err(|e| e.to_string())
-        })
-    });
-    let labels = Memo::new(move |_| {
-        let tokens = session
-            .with_run(|r| r.labels().to_vec())
-            .unwrap_or_default();
-        (tokens.clone(), tokens)
-    });
-    let chart = Memo::new(move |_| {
-        session
-            .with_run(|r| attnlab_model_page::share_chart(lang.get(), r).ok())
-            .flatten()
-    });
-    let shares = Memo::new(move |_| {
-        session
-            .with_run(|r| attnlab_model_page::special_shares(r).ok())
-            .flatten()
-            .unwrap_or_default()
-    });
+    let ModelFigures {
+        neuron,
+        neuron_labels: labels,
+        share_chart: chart,
+        shares,
+        layer_head,
+        ..
+    } = figures;
     let table = move || {
         shares
             .get()

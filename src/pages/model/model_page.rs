@@ -1,20 +1,20 @@
 use attnlab_lab::state::DEFAULT_SENTENCE;
 use attnlab_lab::state::{PretrainedView, Relevance};
 use attnlab_model_page::{
-    ATLAS_CAPTION, HideSpecial, MAX_FLOW_TOKENS, ModelRun, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE,
+    ATLAS_CAPTION, HideSpecial, MAX_FLOW_TOKENS, SEARCH_CAUTION, SPECIAL_TOKENS_NOTE,
     WORD_START_NOTE,
 };
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use super::contribution_panel::{ContributionPanel, measured};
+use super::contribution_panel::ContributionPanel;
 use super::{AtlasView, ModelStatusPanel, PairPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, tr, use_lang};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
 use crate::neuron::MeasureSwitch;
-use crate::state::use_app_state;
+use crate::state::{LabFields, ModelFigures, example_pair, use_app_state};
 use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 
 /// The real model's page: its status, then (once a text has run) the layer and head
@@ -35,19 +35,20 @@ pub fn ModelPage() -> impl IntoView {
     // cell the neuron view explains (indices of the whole text).
     let measure = RwSignal::new(Measure::Weight);
     let picked = RwSignal::new(None::<(usize, usize)>);
+    let figures = ModelFigures::new(use_app_state(), session, measure, picked);
     view! {
         <div class="model-page" data-testid="model-page">
             <ModelStatusPanel/>
             {move || run_error().map(|e| view! {
                 <p class="variant-error" role="alert" data-testid="model-run-error">{e.get(lang.get()).to_string()}</p>
             })}
-            <ReplacedNote/>
+            <ReplacedNote figures=figures/>
             <Show when=has_run>
-                <FirstScreen measure=measure picked=picked/>
+                <FirstScreen measure=measure picked=picked figures=figures/>
             </Show>
-            <PairPanel/>
+            <PairPanel figures=figures/>
             <Show when=has_run>
-                <ModelViews measure=measure picked=picked/>
+                <ModelViews picked=picked figures=figures/>
             </Show>
         </div>
     }
@@ -74,27 +75,12 @@ fn quoted_list(lang: Lang, items: &[&str]) -> String {
 /// holds no piece of them, and why, in one sentence; the replaced tokens' labels (as
 /// the figures show them) in `data-replaced`, as a JSON array.
 #[component]
-fn ReplacedNote() -> impl IntoView {
-    let session = use_model_session();
+fn ReplacedNote(
+    /// The page's figures.
+    figures: ModelFigures,
+) -> impl IntoView {
     let lang = use_lang();
-    let replaced = Memo::new(move |_| {
-        session
-            .with_run(|r| {
-                r.replaced_outside()
-                    .into_iter()
-                    .map(String::from)
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-    });
-    let shown = Memo::new(move |_| {
-        replaced.with(|typed| {
-            typed
-                .iter()
-                .map(|t| attnlab_model_page::shown_token("", Some(t)))
-                .collect::<Vec<_>>()
-        })
-    });
+    let (replaced, shown) = (figures.replaced, figures.replaced_shown);
     move || {
         let typed = replaced.get();
         if typed.is_empty() {
@@ -143,25 +129,9 @@ fn ReplacedNote() -> impl IntoView {
     }
 }
 
-/// The chosen model's short name, for figure titles.
-fn name(state: crate::state::AppState) -> &'static str {
-    state
-        .pretrained
-        .with(|p| p.map_or("", |p| p.checkpoint.short_name()))
-}
-
-/// Whether the `[CLS]`/`[SEP]` switch hides the special tokens (tracked).
-fn hidden(state: crate::state::AppState) -> HideSpecial {
-    HideSpecial::from(state.pretrained.with(|p| p.is_some_and(|p| p.hide_special)))
-}
-
 /// Edits the model page's part of the state.
 fn edit(state: crate::state::AppState, f: impl FnOnce(&mut PretrainedView)) {
-    state.pretrained.update(|p| {
-        if let Some(p) = p {
-            f(p);
-        }
-    });
+    state.edit_model_page(f);
 }
 
 /// The layer and head controls, then every head of every layer beside the selected head
@@ -172,58 +142,22 @@ fn FirstScreen(
     measure: RwSignal<Measure>,
     /// The cell the neuron view explains.
     picked: RwSignal<Option<(usize, usize)>>,
+    /// The page's figures.
+    figures: ModelFigures,
 ) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
-    let view_of = move || state.pretrained.get();
-    let hide = Memo::new(move |_| hidden(state));
-    let layer_head = Memo::new(move |_| view_of().map_or((0, 0), |p| (p.layer, p.head)));
-    let shape = Memo::new(move |_| {
-        session
-            .with_run(|r| (r.layers(), r.heads(), r.n()))
-            .unwrap_or_default()
-    });
-    let tiles = Memo::new(move |_| {
-        let (hide, m, lang) = (hide.get(), measure.get(), lang.get());
-        session
-            .with_run(|r| {
-                let view = r.token_view(hide);
-                measured(
-                    m,
-                    || attnlab_model_page::atlas_figures(lang, r, &view),
-                    || attnlab_model_page::atlas_contribution_figures(lang, r, &view),
-                )
-            })
-            .unwrap_or_default()
-    });
-    let titles = Memo::new(move |_| {
-        let (l, h, _) = shape.get();
-        attnlab_model_page::atlas_titles(l, h)
-    });
-    let head_figure = Memo::new(move |_| {
-        let (l, h) = layer_head.get();
-        let (hide, m, lang) = (hide.get(), measure.get(), lang.get());
-        session
-            .with_run(|r| {
-                let view = r.token_view(hide);
-                measured(
-                    m,
-                    || attnlab_model_page::head_figure(lang, r, name(state), l, h, &view),
-                    || {
-                        attnlab_model_page::head_contribution_figure(
-                            lang,
-                            r,
-                            name(state),
-                            l,
-                            h,
-                            &view,
-                        )
-                    },
-                )
-            })
-            .flatten()
-    });
+    let ModelFigures {
+        hide,
+        layer_head,
+        shape,
+        tiles,
+        titles,
+        head: head_figure,
+        word_starts,
+        ..
+    } = figures;
     let pick = Callback::new(move |(l, h): (usize, usize)| {
         edit(state, |p| {
             p.layer = l;
@@ -279,18 +213,14 @@ fn FirstScreen(
     };
     let hide_label = move || {
         let (a, b) = state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or(("[CLS]", "[SEP]"), |p| p.checkpoint.special_tokens()));
         match lang.get() {
             Lang::En => view! { " hide " <span translate="no">{a}</span> " and " <span translate="no">{b}</span> }.into_any(),
             Lang::Zh => view! { " 隐藏 " <span translate="no">{a}</span> " 和 " <span translate="no">{b}</span> }.into_any(),
         }
     };
-    let word_starts = Memo::new(move |_| {
-        session
-            .with_run(ModelRun::marks_word_starts)
-            .unwrap_or(false)
-    });
     view! {
         <section class="panel model-controls" aria-label=t("Layer, head and tokens", "层、头和词元")>
             <div class="knobs">
@@ -341,35 +271,18 @@ fn FirstScreen(
 /// variants on the selected head and inside the model, the head search, rollout and flow.
 #[component]
 fn ModelViews(
-    /// Weights or contributions.
-    measure: RwSignal<Measure>,
     /// The cell the neuron view explains.
     picked: RwSignal<Option<(usize, usize)>>,
+    /// The page's figures.
+    figures: ModelFigures,
 ) -> impl IntoView {
-    let state = use_app_state();
-    let layer_head = Memo::new(move |_| {
-        state
-            .pretrained
-            .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)))
-    });
     view! {
-        <ContributionPanel picked=picked layer_head=layer_head/>
-        <VariantsOnHead/>
+        <ContributionPanel picked=picked figures=figures/>
+        <VariantsOnHead figures=figures/>
         <SubstitutionPanel/>
-        <HeadSearch/>
-        <RelevancePanel measure=measure/>
+        <HeadSearch figures=figures/>
+        <RelevancePanel figures=figures/>
     }
-}
-
-/// The example the head search opens with: from "it" to "animal", when both are tokens
-/// (WordPiece's `it`, or SentencePiece's `▁it` that starts a word).
-fn example_pair(tokens: &[String]) -> Option<(usize, usize)> {
-    let at = |w: &str| {
-        tokens
-            .iter()
-            .position(|t| t.strip_prefix('\u{2581}').unwrap_or(t) == w)
-    };
-    Some((at("it")?, at("animal")?))
 }
 
 /// Brings the selected head's large heatmap into the window (as little scrolling as
@@ -389,47 +302,26 @@ fn show_large_head() {
 }
 
 #[component]
-fn HeadSearch() -> impl IntoView {
+fn HeadSearch(
+    /// The page's figures.
+    figures: ModelFigures,
+) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
-    let tokens = Memo::new(move |_| {
-        session
-            .with_run(|r| r.tokens().to_vec())
-            .unwrap_or_default()
-    });
-    // The searched pair: the link's, else "it" → "animal", else the first word to itself.
-    let pair = Memo::new(move |_| {
-        let n = tokens.with(Vec::len);
-        state
-            .pretrained
-            .with(|p| p.and_then(|p| p.search))
-            .filter(|&(q, k)| q < n && k < n)
-            .or_else(|| tokens.with(|t| example_pair(t)))
-            .unwrap_or((n.min(2) / 2, n.min(2) / 2))
-    });
-    let ranked = Memo::new(move |_| {
-        let (q, k) = pair.get();
-        let hide = hidden(state);
-        let lang = lang.get();
-        session
-            .with_run(|r| {
-                r.rank_heads(q, k, &r.token_view(hide))
-                    .map_err(|e| e.text(lang))
-            })
-            .unwrap_or(Ok(Vec::new()))
-    });
+    let ModelFigures {
+        hide,
+        labels,
+        search: pair,
+        ranked,
+        ..
+    } = figures;
     let set_pair = move |q: Option<usize>, k: Option<usize>| {
         let (pq, pk) = pair.get_untracked();
         edit(state, |p| {
             p.search = Some((q.unwrap_or(pq), k.unwrap_or(pk)))
         });
     };
-    let labels = Memo::new(move |_| {
-        session
-            .with_run(|r| r.labels().to_vec())
-            .unwrap_or_default()
-    });
     let token_options = move || {
         labels.with(|t| {
             t.iter()
@@ -443,9 +335,9 @@ fn HeadSearch() -> impl IntoView {
     // before it (a later one is the example's; 0 when its sentence was there already).
     let jump = RwSignal::new(None::<u64>);
     let example = move |_| {
-        let after = if state.sentence.with_untracked(|s| s != DEFAULT_SENTENCE) {
+        let after = if state.lab.text().with_untracked(|s| s != DEFAULT_SENTENCE) {
             let after = session.latest();
-            state.sentence.set(DEFAULT_SENTENCE.to_string());
+            state.lab.text().set(DEFAULT_SENTENCE.to_string());
             after
         } else {
             0
@@ -457,7 +349,7 @@ fn HeadSearch() -> impl IntoView {
         let Some(after) = jump.get() else {
             return;
         };
-        let hide = hidden(state);
+        let hide = hide.get();
         // None: not the example's run yet; Some(top): its run, and the head ranked first.
         let done = session
             .with_run(|r| {
@@ -493,7 +385,7 @@ fn HeadSearch() -> impl IntoView {
             view! {
                 <ol class="head-ranking" data-testid="head-ranking">
                     {list.into_iter().map(|r| {
-                        let shown = move || state.pretrained.with(|p| p.is_some_and(|p| (p.layer, p.head) == (r.layer, r.head)));
+                        let shown = move || state.lab.pretrained().with(|p| p.is_some_and(|p| (p.layer, p.head) == (r.layer, r.head)));
                         let width = format!("width: {}%", number::decimals(100.0 * r.weight / top, 1));
                         view! {
                             <li>
@@ -546,17 +438,20 @@ fn HeadSearch() -> impl IntoView {
 
 #[component]
 fn RelevancePanel(
-    /// Weights or contributions in the layer's mean.
-    measure: RwSignal<Measure>,
+    /// The page's figures.
+    figures: ModelFigures,
 ) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
-    let view_of = move || state.pretrained.get();
-    let relevance = Memo::new(move |_| view_of().map_or(Relevance::Rollout, |p| p.relevance));
-    let layer = Memo::new(move |_| view_of().map_or(0, |p| p.layer));
-    let hide = Memo::new(move |_| hidden(state));
-    let n = Memo::new(move |_| session.with_run(ModelRun::n).unwrap_or(0));
+    let ModelFigures {
+        relevance,
+        layer,
+        n,
+        layer_average: raw,
+        relevant,
+        ..
+    } = figures;
     // Flow is computed in the worker, on demand, up to MAX_FLOW_TOKENS tokens.
     Effect::new(move |_| {
         if relevance.get() == Relevance::Flow && n.get() > 0 && n.get() <= MAX_FLOW_TOKENS {
@@ -564,49 +459,6 @@ fn RelevancePanel(
             session.run.track();
             session.request_flow(layer.get());
         }
-    });
-    let raw = Memo::new(move |_| {
-        let (l, hide, m, lang) = (layer.get(), hide.get(), measure.get(), lang.get());
-        session
-            .with_run(|r| {
-                let view = r.token_view(hide);
-                measured(
-                    m,
-                    || attnlab_model_page::layer_average_figure(lang, r, name(state), l, &view),
-                    || {
-                        attnlab_model_page::layer_average_contribution_figure(
-                            lang,
-                            r,
-                            name(state),
-                            l,
-                            &view,
-                        )
-                    },
-                )
-            })
-            .flatten()
-    });
-    let relevant = Memo::new(move |_| {
-        let (kind, l, hide, lang) = (relevance.get(), layer.get(), hide.get(), lang.get());
-        session
-            .with_run(|r| {
-                session.flow.with(|f| {
-                    let flow = f
-                        .as_ref()
-                        .filter(|f| f.id == session.latest() && f.layer == l)
-                        .and_then(|f| f.result.as_ref().ok())
-                        .map(|m| m.view());
-                    attnlab_model_page::relevance_figure(
-                        lang,
-                        r,
-                        kind,
-                        l,
-                        flow,
-                        &r.token_view(hide),
-                    )
-                })
-            })
-            .flatten()
     });
     let note = move || {
         let lang = lang.get();

@@ -1,5 +1,5 @@
 use attnlab_lab::state::{Checkpoint, PretrainedView};
-use attnlab_model_page::alignment::{ALIGNMENT_NOTE, Direction, alignment_lines, rank_crossing};
+use attnlab_model_page::alignment::{ALIGNMENT_NOTE, Direction};
 use attnlab_plot::{Focus, number};
 use leptos::prelude::*;
 
@@ -7,7 +7,7 @@ use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::use_model_session;
 use crate::pages::lines::TokenLinesCanvas;
 use crate::shell::TextBox;
-use crate::state::use_app_state;
+use crate::state::{LabFields, ModelFigures, use_app_state};
 
 /// The built-in pair: a Chinese sentence and its English translation.
 const EXAMPLE: (&str, &str) = ("我的猫喜欢吃鱼", "My cat likes eating fish.");
@@ -19,25 +19,25 @@ const RANKED: usize = 12;
 /// selected head's weights across the two as lines, and every head ranked by the share
 /// of its weight that crosses between them.
 #[component]
-pub fn PairPanel() -> impl IntoView {
+pub fn PairPanel(
+    /// The page's figures.
+    figures: ModelFigures,
+) -> impl IntoView {
     let state = use_app_state();
     let session = use_model_session();
     let lang = use_lang();
     let direction = RwSignal::new(Direction::FirstToSecond);
     let focus = RwSignal::new(Focus::None);
-    let view_of = move || state.pretrained.get();
-    let name = move || view_of().map_or("", |p| p.checkpoint.short_name());
+    let view_of = move || state.lab.pretrained().get();
     let select = move |layer: usize, head: usize| {
-        state.pretrained.update(|p| {
-            if let Some(p) = p {
-                p.layer = layer;
-                p.head = head;
-            }
+        state.edit_model_page(|p| {
+            p.layer = layer;
+            p.head = head;
         })
     };
     let example = move |_| {
-        state.sentence.set(EXAMPLE.0.to_string());
-        state.pair.set(EXAMPLE.1.to_string());
+        state.lab.text().set(EXAMPLE.0.to_string());
+        state.lab.pair().set(EXAMPLE.1.to_string());
         // multilingual-E5-small's layer 5, head 5 aligns this pair (the README measures it).
         if view_of()
             .is_some_and(|p: PretrainedView| p.checkpoint == Checkpoint::MultilingualE5Small)
@@ -46,19 +46,8 @@ pub fn PairPanel() -> impl IntoView {
         }
     };
     let is_pair = move || session.with_run(|r| r.second().is_some()).unwrap_or(false);
-    let lines = Signal::derive(move || {
-        let (layer, head) = view_of().map_or((0, 0), |p| (p.layer, p.head));
-        session
-            .with_run(|r| alignment_lines(lang.get(), r, name(), layer, head, direction.get()))
-            .flatten()
-            .map(|l| l.with_focus(focus.get()))
-    });
-    let ranking = Memo::new(move |_| {
-        session
-            .with_run(rank_crossing)
-            .flatten()
-            .unwrap_or_default()
-    });
+    let lines = figures.alignment(direction, focus);
+    let ranking = figures.crossing;
     let selected = move || view_of().map_or((0, 0), |p| (p.layer, p.head));
     view! {
         <section class="panel pair-panel" aria-label=t("A sentence and its translation", "一个句子及其译文") data-testid="pair-panel">
@@ -70,7 +59,7 @@ pub fn PairPanel() -> impl IntoView {
             {move || {
                 let placeholder = tr(lang.get(), "e.g. a translation of the sentence", "例如该句子的译文");
                 view! {
-                    <TextBox text=state.pair id="pair-input" rows=2 cut_testid="pair-cut"
+                    <TextBox text=state.lab.pair() id="pair-input" rows=2 cut_testid="pair-cut"
                         placeholder=placeholder/>
                 }
             }}

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{Lang, t, use_lang};
 use crate::model::{Status, use_model_session};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 
 fn megabytes(bytes: u64) -> String {
     format!("{} MB", number::decimals(bytes as f64 / 1e6, 1))
@@ -19,15 +19,16 @@ pub fn ModelStatusPanel() -> impl IntoView {
     let lang = use_lang();
     let checkpoint = move || {
         state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or(Checkpoint::MiniLmL6, |p| p.checkpoint))
     };
     let use_real = move |_| {
         let c = checkpoint();
         // Choosing the real model starts the load (`model::drive`); after a cancel or a
         // failure of this checkpoint, this asks again.
-        if state.pretrained.with_untracked(Option::is_none) {
-            state.pretrained.set(Some(PretrainedView::new(c)));
+        if state.lab.pretrained().with_untracked(Option::is_none) {
+            state.lab.pretrained().set(Some(PretrainedView::new(c)));
         }
         let stopped = matches!(
             session.status.get_untracked(),
@@ -41,7 +42,7 @@ pub fn ModelStatusPanel() -> impl IntoView {
         let c = checkpoint();
         let lang = lang.get();
         let label = c.label(lang);
-        let chosen = state.pretrained.with(Option::is_some);
+        let chosen = state.lab.pretrained().with(Option::is_some);
         match session.status_of(c) {
             _ if !chosen => view! {
                 <p>{t(

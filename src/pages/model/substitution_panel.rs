@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{Lang, t, tr, use_lang};
 use crate::model::use_model_session;
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 
 /// The second sentence the pair opens with (the first is the sentence being studied).
 const PAIR: &str = "a cat was sitting on a mat";
@@ -31,7 +31,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
     let chosen = RwSignal::new(1usize);
     let reach = RwSignal::new(Reach::Every);
     // The sentence pair the page reads together, when there is one; else an example.
-    let pair = RwSignal::new(state.pair.with_untracked(|p| {
+    let pair = RwSignal::new(state.lab.pair().with_untracked(|p| {
         if p.trim().is_empty() {
             PAIR.to_string()
         } else {
@@ -39,13 +39,13 @@ pub fn SubstitutionPanel() -> impl IntoView {
         }
     }));
     Effect::new(move |_| {
-        let together = state.pair.get();
+        let together = state.lab.pair().get();
         if !together.trim().is_empty() {
             pair.set(together);
         }
     });
     let names = move || {
-        state.variants.with(|s| {
+        state.derived.variants.with(|s| {
             s.iter()
                 .map(|v| v.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()
@@ -54,7 +54,8 @@ pub fn SubstitutionPanel() -> impl IntoView {
     let shown_variant = move || chosen.get().min(names().len().saturating_sub(1));
     let place = move || {
         let (layer, head) = state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)));
         match reach.get() {
             Reach::Head => Place::Head { layer, head },
@@ -63,10 +64,10 @@ pub fn SubstitutionPanel() -> impl IntoView {
         }
     };
     let run = move |_| {
-        let link = attnlab_link::encode(&state.lab.get_untracked());
+        let link = attnlab_link::encode(&untrack(|| state.link_state()));
         let other = pair.get_untracked();
         session.substitute(
-            state.sentence.get_untracked(),
+            state.lab.text().get_untracked(),
             Some(other).filter(|p| !p.trim().is_empty()),
             link,
             shown_variant(),
@@ -74,7 +75,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
         );
     };
     let example = move |_| {
-        state.sentence.set(FIRST.to_string());
+        state.lab.text().set(FIRST.to_string());
         pair.set(PAIR.to_string());
     };
     let result = move || {
@@ -91,7 +92,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
                     number::decimals(p.substituted, 3),
                     number::signed_decimals(p.substituted - p.own, 3),
                 );
-                let first = state.sentence.get_untracked();
+                let first = state.lab.text().get_untracked();
                 let rest = match lang {
                     Lang::En => view! {
                         {format!("”: similarity {own} with the model's own attention, {with} with ")}

@@ -1,30 +1,32 @@
-use attnlab_model_page::OnHead;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, tr, use_lang};
 use crate::lab::{CellInfo, VariantControls};
-use crate::model::use_model_session;
-use crate::state::{VariantSlot, use_app_state};
+use crate::state::{LabFields, ModelFigures, VariantSlot, use_app_state};
 
 /// The lab's variants computed on the selected real head's `Q`, `K`, `V`, each beside
 /// its difference from the model's own attention, with the comparison's numbers. The
 /// knobs are the lab's own: a change here is a change in the lab.
 #[component]
-pub fn VariantsOnHead() -> impl IntoView {
+pub fn VariantsOnHead(
+    /// The page's figures.
+    figures: ModelFigures,
+) -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
     let title = move || {
         let (layer, head) = state
-            .pretrained
+            .lab
+            .pretrained()
             .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)));
         match lang.get() {
             Lang::En => format!("The lab's variants on layer {layer} · head {head}"),
             Lang::Zh => format!("实验室的变体作用于第 {layer} 层 · 头 {head}"),
         }
     };
-    let count = move || state.variants.with(Vec::len);
+    let count = move || state.derived.variants.with(Vec::len);
     view! {
         <section class="panel" aria-label=t("Lab variants on this head", "这个头上的实验室变体") data-testid="variants-on-head">
             <h2 class="section-title">{title}</h2>
@@ -39,27 +41,18 @@ pub fn VariantsOnHead() -> impl IntoView {
                  在这里改动也会改动实验室。",
             )}</p>
             <div class="variants" style=move || format!("--variant-count: {}", count())>
-                <For each=move || state.variants.get() key=|slot| slot.id
-                    children=move |slot| view! { <VariantOnHeadCard entry=slot/> }/>
+                <For each=move || state.derived.variants.get() key=|slot| slot.id
+                    children=move |slot| view! { <VariantOnHeadCard entry=slot figures=figures/> }/>
             </div>
         </section>
     }
 }
 
 #[component]
-fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
-    let state = use_app_state();
-    let session = use_model_session();
+fn VariantOnHeadCard(entry: VariantSlot, figures: ModelFigures) -> impl IntoView {
     let lang = use_lang();
     let variant = entry.variant;
-    let result = Memo::new(move |_| -> Option<Result<OnHead, String>> {
-        let (layer, head) = state.pretrained.with(|p| p.map(|p| (p.layer, p.head)))?;
-        let seed = state.model.with(|m| m.seed);
-        let lang = lang.get();
-        session.with_run(|r| {
-            variant.with(|v| attnlab_model_page::variant_on_head(lang, r, layer, head, v, seed))
-        })
-    });
+    let result = figures.variant_on_head(variant);
     let figure = Signal::derive(move || {
         result.with(|r| r.as_ref()?.as_ref().ok().map(|o| o.figure.clone()))
     });
@@ -101,7 +94,7 @@ fn VariantOnHeadCard(entry: VariantSlot) -> impl IntoView {
     view! {
         <article class="variant" data-testid="variant-on-head">
             <h3 class="section-title" translate="no">{move || variant.with(|v| v.name.clone())}</h3>
-            <VariantControls variant=variant uid=format!("m{}", entry.id) edit_custom=RwSignal::new(false)/>
+            <VariantControls variant=entry.clone() uid=format!("m{}", entry.id) edit_custom=RwSignal::new(false)/>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="variant-on-head-error">{e}</p> })}
             <HeatmapCanvas figure=figure pointing=Pointing::Cells { hover, on_cell: None }
                 testid="variant-on-head-heatmap" kind="variant-on-head"/>

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The central argument for position encodings (docs/maths.md §2): shuffle the tokens, run the
@@ -25,11 +25,11 @@ pub fn BagOfWordsPanel() -> impl IntoView {
     let variant = Memo::new(move |_| state.shown_slot().map(|s| s.variant.get()));
     let permutation = Memo::new(move |_| {
         let d = draw.get()?;
-        let (n, typed) = state.tokens.with(|t| (t.used().len(), t.typed()));
-        let seed = state.model.with(|m| m.seed);
+        let (n, typed) = state.derived.tokens.with(|t| (t.used().len(), t.typed()));
+        let seed = state.lab.model().with(|m| m.seed);
         Some(Permutation::shuffled(n, typed, seed, d))
     });
-    let cross = move || state.mode.get() == Mode::Cross;
+    let cross = move || state.lab.mode().get() == Mode::Cross;
     let check: Memo<Option<Result<BagOfWords, String>>> = Memo::new(move |_| {
         if cross() {
             return None;
@@ -37,8 +37,9 @@ pub fn BagOfWordsPanel() -> impl IntoView {
         let p = permutation.get()?;
         let v = variant.get()?;
         let head = state.shown_head();
-        Some(state.model.with(|m| {
+        Some(state.lab.model().with(|m| {
             state
+                .derived
                 .tokens
                 .with(|t| positions::bag_of_words(m, &v, t, head, &p).map_err(|e| e.sentence()))
         }))
@@ -49,18 +50,22 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                 .and_then(|v| positions::position_dependence(v, lang.get()))
         })
     });
-    let labels = Memo::new(move |_| state.tokens.with(Tokens::labels));
+    let labels = Memo::new(move |_| state.derived.tokens.with(Tokens::labels));
     let figures: Memo<Option<(Heatmap, Heatmap)>> = Memo::new(move |_| {
         check.with(|c| {
             let b = c.as_ref()?.as_ref().ok()?;
-            let current = if state.model.with(|m| m.position.kind == PositionKind::None) {
+            let current = if state
+                .lab
+                .model()
+                .with(|m| m.position.kind == PositionKind::None)
+            {
                 &b.without_positions
             } else {
                 &b.with_positions
             };
             let v = variant.get()?;
             let rows = labels.get();
-            let cols = state.tokens.with(|t| compute::key_labels(t, &v));
+            let cols = state.derived.tokens.with(|t| compute::key_labels(t, &v));
             current.figures(&rows, &cols, lang.get()).ok()
         })
     });
@@ -77,7 +82,13 @@ pub fn BagOfWordsPanel() -> impl IntoView {
                 .join(" "),
         )
     };
-    let can_shuffle = move || state.tokens.with(|t| t.typed().min(t.used().len()) >= 2) && !cross();
+    let can_shuffle = move || {
+        state
+            .derived
+            .tokens
+            .with(|t| t.typed().min(t.used().len()) >= 2)
+            && !cross()
+    };
     let hover_a = RwSignal::new(None);
     let hover_b = RwSignal::new(None);
 

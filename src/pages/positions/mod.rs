@@ -21,7 +21,7 @@ use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 
 /// Positions drawn when none are asked for, at the least: enough for the slow
 /// dimensions' waves to show (a sentence's dozen positions show barely a turn of them).
@@ -51,7 +51,7 @@ pub fn PositionsPage() -> impl IntoView {
         k: RwSignal::new(1),
     };
     let n = Memo::new(move |_| {
-        let tokens = state.tokens.with(|t| t.used().len());
+        let tokens = state.derived.tokens.with(|t| t.used().len());
         local
             .count
             .get()
@@ -59,15 +59,15 @@ pub fn PositionsPage() -> impl IntoView {
             .clamp(1, MAX_TOKENS)
     });
     let invalid = Memo::new(move |_| {
-        state.model.with(|m| {
+        state.lab.model().with(|m| {
             m.position
                 .validate(m.d_model)
                 .err()
                 .map(|e| attnlab_lab::explain(&e))
         })
     });
-    let table = Memo::new(move |_| state.model.with(|m| positions::table(m, n.get())));
-    let kind = move || state.model.with(|m| m.position.kind);
+    let table = Memo::new(move |_| state.lab.model().with(|m| positions::table(m, n.get())));
+    let kind = move || state.lab.model().with(|m| m.position.kind);
     let pe_figure = Signal::derive(move || {
         if invalid.with(Option::is_some) || kind() == PositionKind::None {
             return None;
@@ -83,9 +83,9 @@ pub fn PositionsPage() -> impl IntoView {
     });
     let spread = Memo::new(move |_| dot.with(positions::diagonal_spread));
     let input_shape = move || {
-        state.encoded.with(|x| {
+        state.derived.encoded.with(|x| {
             x.as_ref().ok().map(|x| {
-                let how = match state.model.with(|m| m.position.combine) {
+                let how = match state.lab.model().with(|m| m.position.combine) {
                     attnlab_core::position::Combine::Add => "x = e + PE",
                     attnlab_core::position::Combine::Concat { .. } => "x = [e, PE]",
                 };
@@ -152,7 +152,7 @@ pub fn PositionsPage() -> impl IntoView {
                             "The position vectors: one row per position, one column per dimension (red +, blue \u{2212}) \u{b7} ",
                             "位置向量：每个位置一行，每个维度一列（红色为 +，蓝色为 \u{2212}）\u{b7} ",
                         )}
-                        {move || state.model.with(|m| super::with_symbols(&positions::describe(&m.position, lang.get())))}
+                        {move || state.lab.model().with(|m| super::with_symbols(&positions::describe(&m.position, lang.get())))}
                     </figcaption>
                     <HeatmapCanvas figure=pe_figure testid="pe-heatmap" kind="matrix" pointing=Pointing::Reading/>
                 </figure>

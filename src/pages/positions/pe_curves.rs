@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use super::PositionView;
 use crate::canvas::LineChartCanvas;
 use crate::i18n::tr;
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
 /// At most this many dimensions are drawn as curves.
@@ -30,7 +30,7 @@ pub fn PeCurves(
     };
     let dims = Memo::new(move |_| {
         let width = table.with(|t| t.ncols());
-        let defaults = state.model.with(positions::default_dims);
+        let defaults = state.lab.model().with(positions::default_dims);
         match local.dims.get() {
             Some(text) => {
                 positions::parse_dims(&text, width, MAX_CURVES, lang.get()).unwrap_or(defaults)
@@ -46,7 +46,7 @@ pub fn PeCurves(
             .join(", ")
     };
     let chart = Signal::derive(move || {
-        let config = state.model.with(|m| m.position);
+        let config = state.lab.model().with(|m| m.position);
         (config.kind != attnlab_core::position::PositionKind::None).then(|| {
             table.with(|t| dims.with(|d| positions::curves_chart(&config, t, d, lang.get())))
         })

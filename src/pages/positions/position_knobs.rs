@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::PositionView;
 use crate::i18n::{Lang, tr};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
 /// Why a typed width was not taken.
@@ -46,7 +46,7 @@ pub fn PositionKnobs(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = state.lang;
-    let model = state.model;
+    let model = state.lab.model();
     let m = move || model.get();
     // What was typed and refused; the reasons are written in the language of the moment.
     let base_refused = RwSignal::new(false);
@@ -76,13 +76,7 @@ pub fn PositionKnobs(
             Lang::Zh => format!("位置数在 1 到 {MAX_TOKENS} 之间；留空 = 句子的长度"),
         })
     };
-    let set = move |f: &dyn Fn(&mut ModelConfig)| {
-        let mut next = model.get_untracked();
-        f(&mut next);
-        if next != model.get_untracked() {
-            model.set(next);
-        }
-    };
+    let set = move |f: &dyn Fn(&mut ModelConfig)| state.edit(|lab| f(&mut lab.model));
     let set_base = move |b: f64| {
         base_refused.set(false);
         set(&|m| m.position.base = b);
@@ -205,7 +199,7 @@ pub fn PositionKnobs(
             <Knob label=tr("positions drawn", "画出的位置数") id="pos-count" why=Signal::derive(count_error)>
                 <input type="number" min="1" max=MAX_TOKENS.to_string() step="1" data-testid="pos-count"
                     aria-describedby=why_id("pos-count")
-                    placeholder=move || state.tokens.with(|t| t.used().len()).max(super::POSITIONS_DRAWN_AT_LEAST).to_string()
+                    placeholder=move || state.derived.tokens.with(|t| t.used().len()).max(super::POSITIONS_DRAWN_AT_LEAST).to_string()
                     prop:value=move || local.count.get().map(|c| c.to_string()).unwrap_or_default()
                     on:change=move |ev| {
                         let v = event_target_value(&ev);

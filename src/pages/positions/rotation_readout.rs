@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::PositionView;
 use crate::i18n::{Lang, t, tr};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
 /// The measured residual of `PE(p+k) = R_k·PE(p)` for the chosen offset `k`, or why
@@ -32,7 +32,8 @@ pub fn RotationReadout(
     let check = Memo::new(move |_| {
         let k = local.k.get();
         state
-            .model
+            .lab
+            .model()
             .with(|m| table.with(|t| positions::rotation_check(&m.position, t, k)))
     });
     let on_k = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<usize>() {

@@ -16,7 +16,7 @@ use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, t};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The "why √d_k" page.
@@ -24,8 +24,8 @@ use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 pub fn ScalingPage() -> impl IntoView {
     let state = use_app_state();
     let lang = state.lang;
-    let keys = Memo::new(move |_| state.key_tokens.with(|t| t.used().len()));
-    let seed = Memo::new(move |_| state.model.with(|m| m.seed));
+    let keys = Memo::new(move |_| state.derived.key_tokens.with(|t| t.used().len()));
+    let seed = Memo::new(move |_| state.lab.model().with(|m| m.seed));
     let study: Memo<ScalingStudy> = Memo::new(move |_| scaling::study(keys.get(), seed.get()));
     let sentence: Memo<Option<SentenceValues>> = Memo::new(move |_| {
         let h = state.shown_head();
@@ -58,7 +58,7 @@ pub fn ScalingPage() -> impl IntoView {
                     let (queries, draws, n, seed) =
                         (s.queries, scaling::trials_for(s.keys), s.keys, s.seed);
                     let ceiling = number::decimals(s.max_entropy(), 2);
-                    let cross = state.mode.get() == attnlab_lab::Mode::Cross;
+                    let cross = state.lab.mode().get() == attnlab_lab::Mode::Cross;
                     let short = keys.get() < 2;
                     match lang.get() {
                         Lang::En => format!(

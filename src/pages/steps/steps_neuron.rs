@@ -18,12 +18,12 @@ pub fn StepsNeuron(
     let state = use_app_state();
     let key = RwSignal::new(None::<usize>);
     let labels = Memo::new(move |_| {
-        let queries = state.tokens.with(Tokens::labels);
+        let queries = state.derived.tokens.with(Tokens::labels);
         let keys = state
             .shown_slot()
             .map(|s| {
                 s.variant
-                    .with(|v| state.key_tokens.with(|t| compute::key_labels(t, v)))
+                    .with(|v| state.derived.key_tokens.with(|t| compute::key_labels(t, v)))
             })
             .unwrap_or_default();
         (queries, keys)

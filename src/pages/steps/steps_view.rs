@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use super::steps_neuron::StepsNeuron;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{Lang, t, tr};
-use crate::state::use_app_state;
+use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The pipeline of the selected variant for one head and one query token: each stage as
@@ -21,11 +21,13 @@ pub fn StepsView() -> impl IntoView {
     let lang = state.lang;
     let at = RwSignal::new(0usize);
     let query = RwSignal::new(0usize);
-    let n_queries = move || state.tokens.with(|t| t.used().len());
+    let n_queries = move || state.derived.tokens.with(|t| t.used().len());
     let shown_query = move || query.get().min(n_queries().saturating_sub(1));
 
     let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
-        if state.tokens.with(Tokens::is_empty) || state.key_tokens.with(Tokens::is_empty) {
+        if state.derived.tokens.with(Tokens::is_empty)
+            || state.derived.key_tokens.with(Tokens::is_empty)
+        {
             return Err(tokens::NOTHING_TO_ATTEND.get(state.lang.get()).to_string());
         }
         let (variant, problem) = state
@@ -41,20 +43,20 @@ pub fn StepsView() -> impl IntoView {
             })?;
         let head = state.shown_head();
         let query = shown_query();
-        let mode = state.mode.get();
+        let mode = state.lab.mode().get();
         problem.with(|p| {
             let p = p.as_ref().map_err(attnlab_lab::explain::explain)?;
             let brought = state.brought.with(Option::is_some);
-            state.encoded.with(|e| {
+            state.derived.encoded.with(|e| {
                 // Brought tensors have no X: their stages start at Q, K, V.
                 let e = match brought {
                     true => None,
                     false => Some(e.as_ref().map_err(attnlab_lab::explain::explain)?),
                 };
                 variant.with(|v| {
-                    state.used_model.with(|m| {
-                        let queries = state.tokens.with(Tokens::labels);
-                        let keys = state.key_tokens.with(Tokens::labels);
+                    state.derived.used_model.with(|m| {
+                        let queries = state.derived.tokens.with(Tokens::labels);
+                        let keys = state.derived.key_tokens.with(Tokens::labels);
                         let input = StepsInput {
                             model: m,
                             variant: v,
@@ -190,7 +192,7 @@ pub fn StepsView() -> impl IntoView {
                                 query.set(q);
                             }
                         }>
-                        {move || state.tokens.with(Tokens::labels).into_iter().enumerate().map(|(i, t)| view! {
+                        {move || state.derived.tokens.with(Tokens::labels).into_iter().enumerate().map(|(i, t)| view! {
                             <option value=i.to_string() translate="no" selected=move || shown_query() == i>{format!("{i}: {t}")}</option>
                         }).collect_view()}
                     </select>

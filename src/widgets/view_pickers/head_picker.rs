@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, t, use_lang};
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// A select of the heads, bound to the shared `head` (clamped to the head count).
 #[component]
@@ -11,7 +11,7 @@ pub fn HeadPicker(
     id: String,
 ) -> impl IntoView {
     let state = use_app_state();
-    let count = move || state.used_model.with(|m| m.heads);
+    let count = move || state.derived.used_model.with(|m| m.heads);
     let lang = use_lang();
     view! {
         <label class="view-picker">
@@ -19,7 +19,7 @@ pub fn HeadPicker(
             <select id=id data-testid="pick-head"
                 on:change=move |ev| {
                     if let Ok(h) = event_target_value(&ev).parse::<usize>() {
-                        state.head.set(h);
+                        state.lab.view().head().set(h);
                     }
                 }>
                 {move || (0..count()).map(|h| view! {

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::t;
-use crate::state::use_app_state;
+use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// A select of the variants by name, bound to the shared `selected_variant` (so the
 /// choice is the lab's and the link's).
@@ -13,20 +13,20 @@ pub fn VariantPicker(
 ) -> impl IntoView {
     let state = use_app_state();
     let names = move || {
-        state.variants.with(|vs| {
+        state.derived.variants.with(|vs| {
             vs.iter()
                 .map(|s| s.variant.with(|v| v.name.clone()))
                 .collect::<Vec<_>>()
         })
     };
-    let shown = move || state.shown_variant.get();
+    let shown = move || state.derived.shown_variant.get();
     view! {
         <label class="view-picker">
             <span>{t("Variant", "变体")}</span>
             <select id=id data-testid="pick-variant"
                 on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                        state.selected_variant.set(i);
+                        state.lab.view().variant().set(i);
                     }
                 }>
                 {move || names().into_iter().enumerate().map(|(i, name)| view! {

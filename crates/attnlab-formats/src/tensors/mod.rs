@@ -4,7 +4,7 @@
 //! them). [`bring`] reads the files a person dropped or picked into one [`Brought`],
 //! which every variant and view then computes on, or says in one sentence, naming the
 //! file, the array and what is wrong, why it cannot. The app reads files in its worker
-//! (`crates/attnlab-worker`), which sends the result back in the [`wire`] format, so
+//! (`crates/attnlab-files-worker`), which sends the result back in the [`wire`] format, so
 //! neither the readers nor a large file's parse weigh on the page.
 //!
 //! # NumPy arrays

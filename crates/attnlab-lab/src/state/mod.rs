@@ -11,11 +11,14 @@ pub use attnlab_core::model::ModelConfig;
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
+use attnlab_i18n::said::Said;
 use attnlab_i18n::Lang;
 use attnlab_i18n::msg::lab;
+
 mod pretrained;
-use attnlab_i18n::said::Said;
+mod view;
 pub use pretrained::{Checkpoint, PretrainedView, Relevance};
+pub use view::{CompareWhat, DEFAULT_LINES_THRESHOLD, LINES_THRESHOLD_RANGE, Page, View, Zoom};
 
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
 pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
@@ -364,187 +367,6 @@ pub fn score_label(score: ScoreFunction, lang: Lang) -> &'static str {
         ScoreFunction::Cosine => lab::SCORE_COSINE,
     }
     .get(lang)
-}
-
-/// What the comparison compares: the selected head of both variants, or their head
-/// averages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CompareWhat {
-    /// The selected head of each variant.
-    #[default]
-    Head,
-    /// The head average of each.
-    Average,
-}
-
-/// The page on screen: the lab itself, or one of the explanatory views that read the
-/// same sentence, model and variants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum Page {
-    /// Variants side by side, their heads and the comparison.
-    #[default]
-    Lab,
-    /// The pipeline of one variant, stage by stage, for one query token.
-    Steps,
-    /// Position encodings and the bag-of-words check.
-    Positions,
-    /// Why the scores are divided by `√d_k`.
-    Scaling,
-    /// Softmax against linear attention: implied matrices, ranks, the RNN form.
-    Linear,
-    /// Token-to-token lines of the selected head.
-    Lines,
-    /// Softmax and linear attention timed in the browser against n.
-    Complexity,
-    /// The real (pretrained) model: every head, the head search, rollout and flow.
-    Model,
-}
-
-impl Page {
-    /// Every page, in the order of the navigation.
-    pub const ALL: [Page; 8] = [
-        Page::Lab,
-        Page::Model,
-        Page::Steps,
-        Page::Positions,
-        Page::Scaling,
-        Page::Linear,
-        Page::Lines,
-        Page::Complexity,
-    ];
-
-    /// The page's name in links.
-    pub fn name(self) -> &'static str {
-        match self {
-            Page::Lab => "lab",
-            Page::Steps => "steps",
-            Page::Positions => "positions",
-            Page::Scaling => "scaling",
-            Page::Linear => "linear",
-            Page::Lines => "lines",
-            Page::Complexity => "complexity",
-            Page::Model => "model",
-        }
-    }
-
-    /// The page called `name` in links.
-    pub fn parse(name: &str) -> Option<Page> {
-        Page::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-/// The least weight of a line the Lines page draws, in thousandths, when a link does not
-/// say: 0.05. A query's weights add up to 1, so at most 20 of its lines are that strong
-/// (at 300 tokens, a few hundred lines per head instead of 90 000); lines weaker than
-/// 0.05 are drawn at under 5 % opacity, nearly invisible on their own, so a short
-/// sentence looks as it did.
-pub const DEFAULT_LINES_THRESHOLD: usize = 50;
-
-/// The choices of the Lines page's threshold, in thousandths of a weight (0: every line).
-pub const LINES_THRESHOLD_RANGE: RangeInclusive<usize> = 0..=1000;
-
-/// A range of queries and keys the lab's large heatmaps show: token indices, both ends
-/// included, `first ≤ last < MAX_TOKENS`. A zoom past the current text's end is kept and
-/// clamped when drawn ([`Zoom::within`]), so shortening a text never loses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Zoom {
-    /// The first and last query (row).
-    pub queries: (usize, usize),
-    /// The first and last key (column).
-    pub keys: (usize, usize),
-}
-
-impl Zoom {
-    /// The zoom on queries `a..=b` and keys `c..=d`, each pair in either order.
-    pub fn new((a, b): (usize, usize), (c, d): (usize, usize)) -> Zoom {
-        Zoom {
-            queries: (a.min(b), a.max(b)),
-            keys: (c.min(d), c.max(d)),
-        }
-    }
-
-    /// The rows and columns (half-open) it shows of an `n × m` matrix: each range as it
-    /// is when it fits; moved back to end at the matrix's end when it runs past it (a
-    /// shortened text keeps a range as long); the whole axis when it is as long as that.
-    pub fn within(&self, n: usize, m: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
-        let fit = |(a, b): (usize, usize), len: usize| {
-            let (first, last) = (a.min(b), a.max(b));
-            let span = last - first + 1;
-            if span >= len {
-                0..len
-            } else if last >= len {
-                len - span..len
-            } else {
-                first..last + 1
-            }
-        };
-        (fit(self.queries, n), fit(self.keys, m))
-    }
-
-    /// Whether it shows all of an `n × m` matrix.
-    pub fn is_whole(&self, n: usize, m: usize) -> bool {
-        self.within(n, m) == (0..n, 0..m)
-    }
-}
-
-/// What is selected on screen, so that a shared link opens on the same view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct View {
-    /// The page shown.
-    pub page: Page,
-    /// The variant shown large (an index into [`LabState::variants`]).
-    pub variant: usize,
-    /// The head shown large.
-    pub head: usize,
-    /// The two variants compared (equal when there is only one variant).
-    pub compare: (usize, usize),
-    /// Whether they are compared on the selected head or on the head average.
-    pub compare_what: CompareWhat,
-    /// The range of queries and keys the large heatmaps show (`None`: the whole matrix).
-    pub zoom: Option<Zoom>,
-    /// The Lines page draws only lines whose weight is at least this many thousandths.
-    pub lines_threshold: usize,
-}
-
-impl Default for View {
-    fn default() -> View {
-        View {
-            page: Page::Lab,
-            variant: 0,
-            head: 0,
-            compare: (0, 0),
-            compare_what: CompareWhat::Head,
-            zoom: None,
-            lines_threshold: DEFAULT_LINES_THRESHOLD,
-        }
-    }
-}
-
-impl View {
-    /// The variant every page shows among `count` variants: the selected one, or the
-    /// last when the selected one no longer exists. (0 when there are none.)
-    pub fn shown_variant(selected: usize, count: usize) -> usize {
-        selected.min(count.saturating_sub(1))
-    }
-
-    /// The head every page shows among `heads` heads: the selected one, or the last when
-    /// the model has fewer heads. (0 when there are none.)
-    pub fn shown_head(selected: usize, heads: usize) -> usize {
-        selected.min(heads.saturating_sub(1))
-    }
-
-    /// The pair compared after the person picks variant `picked` as the first (`second`
-    /// false) or the second of `compare`: picking the variant the other side shows swaps
-    /// the two, so the app never compares a variant with itself.
-    pub fn compare_picked(compare: (usize, usize), second: bool, picked: usize) -> (usize, usize) {
-        let (a, b) = compare;
-        match (second, picked) {
-            (false, p) if p == b => (p, a),
-            (false, p) => (p, b),
-            (true, p) if p == a => (b, p),
-            (true, p) => (a, p),
-        }
-    }
 }
 
 /// The whole configuration of the lab.

@@ -1,9 +1,8 @@
-//! The page's handle on the worker that reads brought files (`crates/attnlab-worker`, the
-//! same worker as the complexity page's timing): the files go over as transferred
-//! buffers, the tensors come back in `attnlab_formats::tensors::wire`'s format, read by a
-//! module of its own (the reply's JSON reader), fetched when the first reply arrives.
+//! The page's handle on the worker that reads brought files
+//! (`crates/attnlab-files-worker`): the files go over as transferred buffers, the tensors
+//! come back in `attnlab_formats::tensors::wire`'s format, read by a module of its own (the
+//! reply's JSON reader), fetched when the first reply arrives.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use attnlab_formats::tensors::wire::Reply;
@@ -12,19 +11,13 @@ use js_sys::{Array, ArrayBuffer, Float32Array};
 use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-/// The worker's loader, beside `index.html`.
-const WORKER_SCRIPT: &str = "./attnlab-worker_loader.js";
+use super::{Job, Link, Stop, WorkerHandle};
 
 /// A worker reading one set of files. Dropping it ends the worker (a newer set of files
-/// replaces an older one still being read).
-pub struct BringWorker {
-    worker: Worker,
-    /// Cleared when the handle is dropped: a reply still being read is not reported.
-    alive: Rc<Cell<bool>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+/// replaces an older one still being read), and a reply still being read is not reported.
+pub struct FilesWorker {
+    _worker: WorkerHandle,
 }
 
 /// The reader of the worker's replies, from its own module.
@@ -54,91 +47,66 @@ fn read_reply(data: &JsValue) -> Result<Brought, Refusal> {
     }
 }
 
-impl BringWorker {
+impl FilesWorker {
     /// Starts a worker that reads `files` (names and bytes) and calls `done` once with
     /// the tensors or why not, in every language.
     pub fn spawn_in(
         files: Vec<(String, ArrayBuffer)>,
         done: impl Fn(Result<Brought, Refusal>) + 'static,
-    ) -> Result<BringWorker, Refusal> {
-        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| {
-            Refusal::new(
-                format!("the browser could not start the file reader: {e:?}"),
-                "浏览器无法启动文件读取器",
-            )
-        })?;
-        let done = std::rc::Rc::new(done);
+    ) -> Result<FilesWorker, Refusal> {
+        let done = Rc::new(done);
         let message = Array::new();
         let transfer = Array::new();
         for (name, bytes) in &files {
             message.push(&Array::of2(&JsValue::from_str(name), bytes));
             transfer.push(bytes);
         }
-        let replies = worker.clone();
         let report = done.clone();
-        let alive = Rc::new(Cell::new(true));
-        let reading = alive.clone();
         let mut sent = false;
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let data = ev.data();
+        let on_message = move |replies: &Link, data: JsValue| {
             if data.is_string() {
                 // Ready (the worker's first message): send the files once.
                 if !sent {
                     sent = true;
-                    if let Err(e) = replies.post_message_with_transfer(&message, &transfer) {
-                        replies.terminate();
+                    if let Err(e) = replies.post_with_transfer(&message, &transfer) {
+                        replies.end();
                         report(Err(Refusal::new(
-                            format!("could not hand the files to the reader: {e:?}"),
+                            format!("could not hand the files to the reader: {e}"),
                             "无法把文件交给读取器",
                         )));
                     }
                 }
                 return;
             }
-            replies.terminate();
-            let (report, reading) = (report.clone(), reading.clone());
+            replies.end();
+            let (report, reading) = (report.clone(), replies.clone());
             leptos::task::spawn_local(async move {
                 let read = reply_reader().await;
-                if reading.get() {
+                if reading.alive() {
                     report(read(&data));
                 }
             });
-        });
-        let failed = worker.clone();
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            ev.prevent_default();
-            failed.terminate();
-            let m = ev.message();
-            done(Err(if m.is_empty() {
-                Refusal::new(
+        };
+        let on_stop = move |stop| {
+            done(Err(match stop {
+                Stop::NotLoaded => Refusal::new(
                     "the file reader stopped: it could not be loaded",
                     "文件读取器停止了：它无法加载",
-                )
-            } else {
+                ),
                 // The browser's own words, which are in its language, are the English
                 // sentence's detail only.
-                Refusal::new(
+                Stop::Error(m) => Refusal::new(
                     format!("the file reader stopped: {m}"),
                     "文件读取器因出错而停止了",
-                )
-            }));
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(BringWorker {
-            worker,
-            alive,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
-    }
-}
-
-impl Drop for BringWorker {
-    fn drop(&mut self) {
-        self.alive.set(false);
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
+                ),
+            }))
+        };
+        let worker = WorkerHandle::spawn(Job::Files, on_message, on_stop).map_err(|e| {
+            Refusal::new(
+                format!("the browser could not start the file reader: {e}"),
+                "浏览器无法启动文件读取器",
+            )
+        })?;
+        Ok(FilesWorker { _worker: worker })
     }
 }

@@ -1,38 +1,25 @@
-//! The page's worker: the complexity page's timing, and the reading of brought files.
-//! The page creates it (`attnlab-worker_loader.js`) and waits for [`Report::Ready`]. Then:
-//!
-//! - **Timing:** it posts one [`Request`] as JSON text, and receives one
-//!   [`Report::Progress`] per measured point and a final [`Report::Finished`] (or
-//!   [`Report::Failed`]). The run is synchronous: the page cancels it by terminating the
-//!   worker. The policy, the sizes and the maths are `attnlab_pages::complexity`'s.
-//! - **Brought files:** it posts an array of `[name, ArrayBuffer]` pairs (the buffers
-//!   transferred), and receives `[reply, numbers]`: a [`wire::Reply`] as JSON text and,
-//!   when the files were read, a `Float32Array` of every number
-//!   (`attnlab_formats::tensors::wire`). The readers (NumPy, zip, the tensors document) are
-//!   in this wasm only, and a large file is parsed off the page's thread.
+//! The worker that reads brought files. The page creates it
+//! (`attnlab-files-worker_loader.js`) and waits for its first message, the text
+//! `ready`; then it posts an array of `[name, ArrayBuffer]` pairs (the buffers
+//! transferred) and receives `[reply, numbers]`: a [`wire::Reply`] as JSON text and,
+//! when the files were read, a `Float32Array` of every number (`attnlab_formats::tensors::wire`).
+//! The readers (NumPy, zip, the tensors document) are in this wasm only, and a large
+//! file is parsed off the page's thread. The page uses a worker for one set of files.
 //!
 //! Natively this binary has nothing to do.
 //!
-//! [`Report::Ready`]: attnlab_pages::complexity::Report::Ready
-//! [`Report::Progress`]: attnlab_pages::complexity::Report::Progress
-//! [`Report::Finished`]: attnlab_pages::complexity::Report::Finished
-//! [`Report::Failed`]: attnlab_pages::complexity::Report::Failed
-//! [`Request`]: attnlab_pages::complexity::Request
 //! [`wire::Reply`]: attnlab_formats::tensors::wire::Reply
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use attnlab_formats::tensors::{self, File, wire::Reply};
-    use attnlab_pages::complexity::{Report, Request, run};
     use js_sys::{Array, Float32Array, Uint8Array};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-    fn post(scope: &DedicatedWorkerGlobalScope, report: &Report) {
-        // Posting a string cannot fail for a live worker; a dead one has no one to tell.
-        let _ = scope.post_message(&JsValue::from_str(&report.to_json()));
-    }
+    /// The worker's first message: its handler is set, the files may come.
+    const READY: &str = "ready";
 
     /// The brought files of a message: `[name, ArrayBuffer]` pairs.
     fn files(data: &JsValue) -> Option<Vec<(String, Vec<u8>)>> {
@@ -79,29 +66,14 @@ mod worker {
     pub fn start() {
         console_error_panic_hook::set_once();
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-        let performance = scope.performance();
         let replies = scope.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            if !ev.data().is_string() {
-                bring(&replies, &ev.data());
-                return;
-            }
-            let request = ev
-                .data()
-                .as_string()
-                .ok_or_else(|| "the request is not text".to_string())
-                .and_then(|text| Request::from_json(&text));
-            match request {
-                Ok(request) => {
-                    let mut clock = || performance.as_ref().map_or(0.0, |p| p.now());
-                    run(&request, &mut clock, &mut |r| post(&replies, &r));
-                }
-                Err(message) => post(&replies, &Report::Failed { message }),
-            }
+            bring(&replies, &ev.data());
         });
         scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
-        post(&scope, &Report::Ready);
+        // Posting a string cannot fail for a live worker; a dead one has no one to tell.
+        let _ = scope.post_message(&JsValue::from_str(READY));
     }
 }
 

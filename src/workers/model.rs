@@ -11,11 +11,8 @@ use js_sys::{Float32Array, Reflect};
 use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-/// The loader trunk writes for the worker (`data-loader-shim` in `index.html`), beside
-/// `index.html`.
-pub const WORKER_SCRIPT: &str = "./attnlab-model-worker_loader.js";
+use super::{Job, Link, Stop, WorkerHandle};
 
 /// A reply, with the floats that came beside it (empty for most replies).
 pub struct Message {
@@ -25,14 +22,10 @@ pub struct Message {
     pub floats: Vec<f32>,
 }
 
-/// A running model worker. Dropping the handle ends it (a cancel).
+/// A running model worker. Dropping the handle ends it (a cancel), and replies kept
+/// until the reader came are not reported.
 pub struct ModelWorker {
-    worker: Worker,
-    /// Cleared when the handle is dropped: replies kept until the reader came are not
-    /// reported.
-    alive: Rc<Cell<bool>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    worker: WorkerHandle,
 }
 
 /// A reply from the data of a `message` event: JSON text, or `{ json, floats }`.
@@ -84,95 +77,68 @@ impl ModelWorker {
     /// Starts the worker; `on_message` receives every reply (a worker that fails to
     /// start or stops reports a [`Reply::Failed`] for a load).
     pub fn spawn(on_message: impl Fn(Message) + 'static) -> Result<ModelWorker, Said> {
-        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| {
-            Said::new(
-                format!("the browser could not start the model worker: {e:?}"),
-                Some("浏览器无法启动模型工作线程".into()),
-            )
-        })?;
         let on_message = Rc::new(on_message);
-        let alive = Rc::new(Cell::new(true));
         // The reader once its module is in; until then the replies wait here, in order.
         let reader: Rc<Cell<Option<Reader>>> = Rc::new(Cell::new(None));
         let waiting: Rc<RefCell<VecDeque<JsValue>>> = Rc::new(RefCell::new(VecDeque::new()));
-        {
-            let (reader, waiting, report, alive) = (
-                reader.clone(),
-                waiting.clone(),
-                on_message.clone(),
-                alive.clone(),
-            );
-            leptos::task::spawn_local(async move {
-                let read = reply_reader().await;
-                let kept: Vec<JsValue> = waiting.borrow_mut().drain(..).collect();
-                reader.set(Some(read));
-                for data in kept {
-                    if alive.get() {
-                        report(reply_of(read, &data));
-                    }
-                }
-            });
-        }
         let report = on_message.clone();
-        let message =
-            Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| match reader.get() {
-                Some(read) => report(reply_of(read, &ev.data())),
-                None => waiting.borrow_mut().push_back(ev.data()),
-            });
-        let failed = worker.clone();
-        let error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            ev.prevent_default();
-            failed.terminate();
-            let text = ev.message();
-            on_message(Message {
+        let message = {
+            let (reader, waiting) = (reader.clone(), waiting.clone());
+            move |_: &Link, data: JsValue| match reader.get() {
+                Some(read) => report(reply_of(read, &data)),
+                None => waiting.borrow_mut().push_back(data),
+            }
+        };
+        let report = on_message.clone();
+        let error = move |stop| {
+            report(Message {
                 reply: Reply::Failed {
                     stage: attnlab_model_page::protocol::Stage::Load,
                     id: None,
-                    message: if text.is_empty() {
-                        "the model worker could not be started".into()
-                    } else {
-                        format!("the model worker stopped: {text}")
+                    message: match &stop {
+                        Stop::NotLoaded => "the model worker could not be started".into(),
+                        Stop::Error(text) => format!("the model worker stopped: {text}"),
                     },
                     missing: false,
-                    zh: Some(if text.is_empty() {
-                        "模型工作线程无法启动".into()
-                    } else {
+                    zh: Some(match stop {
+                        Stop::NotLoaded => "模型工作线程无法启动".into(),
                         // The browser's words are the English detail only.
-                        "模型工作线程因出错而停止了".into()
+                        Stop::Error(_) => "模型工作线程因出错而停止了".into(),
                     }),
                 },
                 floats: Vec::new(),
             });
+        };
+        let worker = WorkerHandle::spawn(Job::Model, message, error).map_err(|e| {
+            Said::new(
+                format!("the browser could not start the model worker: {e}"),
+                Some("浏览器无法启动模型工作线程".into()),
+            )
+        })?;
+        let link = worker.link().clone();
+        leptos::task::spawn_local(async move {
+            let read = reply_reader().await;
+            let kept: Vec<JsValue> = waiting.borrow_mut().drain(..).collect();
+            reader.set(Some(read));
+            for data in kept {
+                if link.alive() {
+                    on_message(reply_of(read, &data));
+                }
+            }
         });
-        worker.set_onmessage(Some(message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(error.as_ref().unchecked_ref()));
-        Ok(ModelWorker {
-            worker,
-            alive,
-            _on_message: message,
-            _on_error: error,
-        })
+        Ok(ModelWorker { worker })
     }
 
     /// Sends `request`; says why when the worker cannot take it.
     pub fn send(&self, request: &Request) -> Result<(), Said> {
         self.worker
-            .post_message(&JsValue::from_str(&request.to_json()))
+            .link()
+            .post(&JsValue::from_str(&request.to_json()))
             .map_err(|e| {
                 Said::new(
-                    format!("could not send a request to the model worker: {e:?}"),
+                    format!("could not send a request to the model worker: {e}"),
                     Some("无法向模型工作线程发送请求".into()),
                 )
             })
-    }
-}
-
-impl Drop for ModelWorker {
-    fn drop(&mut self) {
-        // No message may reach the closures after they are gone.
-        self.alive.set(false);
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
     }
 }

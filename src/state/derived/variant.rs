@@ -8,13 +8,13 @@ use attnlab_i18n::Lang;
 use attnlab_lab::compute::{self, HeadAverage};
 use attnlab_lab::figure;
 use attnlab_lab::tokens::Tokens;
-use attnlab_lab::{Masks, ModelConfig, Variant, View};
+use attnlab_lab::{LabState, Masks, ModelConfig, Variant, View};
 use attnlab_plot::{Heatmap, Labels};
 use leptos::prelude::*;
-#[cfg(target_arch = "wasm32")]
-use leptos::reactive::effect::RenderEffect;
+use reactive_stores::Store;
 
-use super::heads_job::{Job, Shared};
+use crate::state::heads_job::{Shared, heads_of};
+use crate::state::store::{LabFields, ViewFields};
 
 /// The memos of one variant: its problem, each head, each head's figure, the grid and
 /// the head average. Created once per variant, under the variant's own owner, so
@@ -41,7 +41,7 @@ pub struct VariantMemos {
     /// The figure of the head average.
     pub average_figure: Memo<Option<Heatmap>>,
     /// Why this variant cannot be computed, as one sentence: the one path of a variant's
-    /// errors to its panel (settings every variant shares go to [`super::AppState::notice`]).
+    /// errors to its panel (settings every variant shares go to [`super::Derived::notice`]).
     pub error: Memo<Option<String>>,
 }
 
@@ -50,51 +50,82 @@ pub struct VariantMemos {
 pub struct VariantSlot {
     /// Stable across renames and removals of other variants.
     pub id: u64,
-    /// The variant's settings.
-    pub variant: RwSignal<Variant>,
+    /// The variant's place among the lab's variants. A removed variant's slot keeps
+    /// its last place: nothing that read the slot is woken by its removal, so a view
+    /// still on the page for a moment never reads its disposed memos.
+    pub index: ReadSignal<usize>,
+    /// The variant's settings, as the lab's state holds them: the first memo of the
+    /// variant, so a change of another variant stops here.
+    pub variant: Memo<Variant>,
     /// What is computed from them.
     pub memos: VariantMemos,
+    place: WriteSignal<usize>,
     /// Owns the memos: dropped (and with it the memos) when the variant is removed.
     _owner: Owner,
 }
 
-/// What every variant's memos read (the shared work, the selected head) and where new
+impl VariantSlot {
+    /// Moves the slot to place `at` among the variants.
+    pub(in crate::state) fn place(&self, at: usize) {
+        if self.index.get_untracked() != at {
+            self.place.set(at);
+        }
+    }
+}
+
+/// What every variant's memos read (the lab's state, the shared work) and where new
 /// variants' memos are owned.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct VariantFactory {
-    pub(super) model: Memo<ModelConfig>,
-    pub(super) projected: Memo<Result<Projected, CoreError>>,
-    pub(super) tokens: Memo<Tokens>,
-    pub(super) key_tokens: Memo<Tokens>,
-    pub(super) head: RwSignal<usize>,
-    pub(super) lang: RwSignal<Lang>,
-    pub(super) next_id: StoredValue<u64>,
-    pub(super) owner: StoredValue<Owner>,
+pub(in crate::state) struct VariantFactory {
+    pub(in crate::state) lab: Store<LabState>,
+    pub(in crate::state) model: Memo<ModelConfig>,
+    pub(in crate::state) projected: Memo<Result<Projected, CoreError>>,
+    pub(in crate::state) tokens: Memo<Tokens>,
+    pub(in crate::state) key_tokens: Memo<Tokens>,
+    pub(in crate::state) lang: RwSignal<Lang>,
+    pub(in crate::state) next_id: StoredValue<u64>,
+    pub(in crate::state) owner: StoredValue<Owner>,
 }
 
 impl VariantFactory {
-    /// A new variant slot with its memos, owned by a child of the app's owner.
-    pub(super) fn slot(self, variant: Variant) -> VariantSlot {
+    /// A new slot for the lab's variant `i`, with its memos, owned by a child of the
+    /// app's owner.
+    pub(in crate::state) fn slot(self, i: usize) -> VariantSlot {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         let owner = self.owner.with_value(Owner::child);
-        let variant = owner.with(|| RwSignal::new(variant));
+        let lab = self.lab;
+        let first = lab.variants().with_untracked(|vs| vs[i].clone());
+        let (index, place) = owner.with(|| signal(i));
+        let variant = owner.with(|| {
+            Memo::new(move |last: Option<&Variant>| {
+                // Past the end, the variant was dropped with a link's fewer variants: the
+                // slot keeps its settings until it goes.
+                let i = index.get();
+                lab.variants()
+                    .with(|vs| vs.get(i).cloned())
+                    .or_else(|| last.cloned())
+                    .unwrap_or_else(|| first.clone())
+            })
+        });
         let memos = owner.with(|| self.variant_memos(variant));
         VariantSlot {
             id,
+            index,
             variant,
             memos,
+            place,
             _owner: owner,
         }
     }
 
-    fn variant_memos(self, variant: RwSignal<Variant>) -> VariantMemos {
+    fn variant_memos(self, variant: Memo<Variant>) -> VariantMemos {
         let VariantFactory {
+            lab,
             model,
             projected,
             tokens,
             key_tokens,
-            head,
             lang,
             ..
         } = self;
@@ -168,7 +199,7 @@ impl VariantFactory {
             })
         });
         let selected = Memo::new(move |_| {
-            let h = View::shown_head(head.get(), model.with(|m| m.heads));
+            let h = View::shown_head(lab.view().head().get(), model.with(|m| m.heads));
             grid.with(|g| g.get(h).cloned())
         });
         let average = Memo::new(move |_| {
@@ -217,83 +248,4 @@ impl VariantFactory {
             error,
         }
     }
-}
-
-/// The heads of `problem`, computed at once whenever the problem, the labels or the score
-/// inputs change (natively: the app's state tests), and never busy.
-#[cfg(not(target_arch = "wasm32"))]
-fn heads_of(
-    problem: Memo<Result<Problem, CoreError>>,
-    labels: Memo<(Labels, Labels)>,
-    score_inputs: Memo<u64>,
-) -> (Signal<Shared>, Signal<bool>) {
-    let computed = Memo::new(move |last: Option<&Shared>| {
-        let job = Job::new(problem.get(), labels.get(), score_inputs.get(), last);
-        Shared::from(job.run())
-    });
-    (computed.into(), Signal::stored(false))
-}
-
-/// The heads of `problem`, computed whenever the problem, the labels or the score inputs
-/// change, and whether newer ones are being computed: the first request at once, later
-/// ones by [`start`] (at once while the task has time, the rest in later tasks, only the
-/// newest request landing).
-#[cfg(target_arch = "wasm32")]
-fn heads_of(
-    problem: Memo<Result<Problem, CoreError>>,
-    labels: Memo<(Labels, Labels)>,
-    score_inputs: Memo<u64>,
-) -> (Signal<Shared>, Signal<bool>) {
-    use super::heads_job::{Computed, start};
-    // A new number for every request: a change of the problem, the labels or the inputs.
-    let requests = StoredValue::new(0u64);
-    let request = Memo::new(move |_| {
-        // Read, not only tracked (see `score_inputs`).
-        problem.with(|_| ());
-        labels.with(|_| ());
-        score_inputs.with(|_| ());
-        requests.update_value(|r| *r += 1);
-        requests.get_value()
-    });
-    let job = move |last: Option<&Shared>| {
-        Job::new(
-            problem.get_untracked(),
-            labels.get_untracked(),
-            score_inputs.get_untracked(),
-            last,
-        )
-    };
-    // Request 0 is never asked: the render effect's first run replaces it at once.
-    let landed = RwSignal::new((0, Shared::from(Computed::pending())));
-    let busy = RwSignal::new(false);
-    // A render effect's first run is now, so the first request is computed at once (a new
-    // variant never shows an empty panel), and the request memo has its reader from the
-    // start; the later runs follow the request.
-    let effect = RenderEffect::new(move |_| {
-        let asked = request.get();
-        let done = landed.with_untracked(|(done, _)| *done);
-        if done == asked {
-            return;
-        }
-        let job = landed.with_untracked(|(_, last)| job((done != 0).then_some(last)));
-        if done == 0 {
-            landed.set((asked, job.run().into()));
-            return;
-        }
-        let now = start(
-            job,
-            move || request.try_get_untracked() == Some(asked),
-            move |done| {
-                landed.try_set((asked, done.into()));
-                busy.try_set(false);
-            },
-        );
-        busy.set(!now);
-    });
-    // Kept while the variant's owner lives: removing the variant ends the effect.
-    StoredValue::new_local(effect);
-    (
-        Signal::derive(move || landed.with(|(_, c)| c.clone())),
-        busy.into(),
-    )
 }

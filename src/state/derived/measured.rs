@@ -1,10 +1,13 @@
+//! A variant's figures as its weight | contribution switch shows them.
+
 use attnlab_lab::contribution::{self, Measure};
 use attnlab_pages::neuron::{self, Neuron};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 use ndarray::Array2;
 
-use crate::state::{VariantMemos, use_app_state};
+use super::VariantMemos;
+use crate::state::use_app_state;
 
 /// A variant's figures as the switch shows them, and the neuron view of its picked cell.
 #[derive(Debug, Clone, Copy)]

@@ -1,10 +1,12 @@
-//! The page's handle on the timing worker (`crates/attnlab-worker`).
+//! The page's handle on the timing worker (`crates/attnlab-timing-worker`), which the
+//! complexity page runs.
+
+use std::rc::Rc;
 
 use attnlab_pages::complexity::{Report, Request};
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
 
+use super::{Job, Link, Stop, WorkerHandle};
 use crate::i18n::Lang;
 
 /// Why a run stopped before its end, written in any language when shown. The details
@@ -61,17 +63,11 @@ impl Failure {
     }
 }
 
-/// The loader trunk writes for the worker (`data-loader-shim` in `index.html`), beside
-/// `index.html`.
-pub const WORKER_SCRIPT: &str = "./attnlab-worker_loader.js";
-
 /// A running timing worker. It posts the request once the worker says it is ready,
 /// hands every report to the callback, and ends the worker after the last report.
 /// Dropping the handle ends the worker too (a cancel).
 pub struct TimingWorker {
-    worker: Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _worker: WorkerHandle,
 }
 
 impl TimingWorker {
@@ -82,66 +78,45 @@ impl TimingWorker {
         request: &Request,
         on_report: impl Fn(Result<Report, Failure>) + 'static,
     ) -> Result<TimingWorker, Failure> {
-        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| Failure::Start(format!("{e:?}")))?;
-        let on_report = std::rc::Rc::new(on_report);
+        let on_report = Rc::new(on_report);
         let text = request.to_json();
-        let replies = worker.clone();
         let report = on_report.clone();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let parsed = ev
-                .data()
+        let on_message = move |replies: &Link, data: JsValue| {
+            let parsed = data
                 .as_string()
                 .ok_or(Failure::NotText)
                 .and_then(|t| Report::from_json(&t).map_err(Failure::Unreadable));
             match parsed {
                 Ok(Report::Ready) => {
-                    if let Err(e) = replies.post_message(&JsValue::from_str(&text)) {
-                        report(Err(Failure::Send(format!("{e:?}"))));
+                    if let Err(e) = replies.post(&JsValue::from_str(&text)) {
+                        report(Err(Failure::Send(e)));
                     }
                 }
                 Ok(Report::Failed { message }) => {
-                    replies.terminate();
+                    replies.end();
                     report(Err(Failure::Refused(message)));
                 }
                 Ok(r) => {
                     let last = matches!(r, Report::Finished { .. });
                     report(Ok(r));
                     if last {
-                        replies.terminate();
+                        replies.end();
                     }
                 }
                 Err(failure) => {
-                    replies.terminate();
+                    replies.end();
                     report(Err(failure));
                 }
             }
-        });
-        let failed = worker.clone();
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            ev.prevent_default();
-            failed.terminate();
-            let message = ev.message();
-            on_report(Err(if message.is_empty() {
-                Failure::NotLoaded
-            } else {
-                Failure::Stopped(message)
-            }));
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(TimingWorker {
-            worker,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
-    }
-}
-
-impl Drop for TimingWorker {
-    fn drop(&mut self) {
-        // No message may reach the closures after they are gone.
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
+        };
+        let on_stop = move |stop| {
+            on_report(Err(match stop {
+                Stop::NotLoaded => Failure::NotLoaded,
+                Stop::Error(message) => Failure::Stopped(message),
+            }))
+        };
+        let worker =
+            WorkerHandle::spawn(Job::Timing, on_message, on_stop).map_err(Failure::Start)?;
+        Ok(TimingWorker { _worker: worker })
     }
 }
