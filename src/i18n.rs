@@ -28,6 +28,13 @@ pub fn t(en: &'static str, zh: &'static str) -> impl Fn() -> &'static str + Copy
     move || lang.get().pick(en, zh)
 }
 
+/// A catalogue text that follows the app's language, in a `view!`:
+/// `{text(msg::shell::VIEWS)}`, `aria-label=text(msg::lab::ZOOM_LABEL)`.
+pub fn text(msg: Tr) -> impl Fn() -> &'static str + Copy + Send + Sync {
+    let lang = use_lang();
+    move || msg.get(lang.get())
+}
+
 /// `en` in English, `zh` in Chinese.
 pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     lang.pick(en, zh)
