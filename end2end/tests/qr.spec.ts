@@ -18,13 +18,23 @@ import { expect, test, toChinese } from './fixtures';
 const variant = (page: Page, i: number) => page.getByTestId('variant').nth(i);
 const shareLink = (page: Page) => page.getByTestId('share-link').inputValue();
 
-/** The text of the QR code that `code` shows, read from a screenshot of it. */
-async function decode(code: Locator): Promise<string> {
-  const png = PNG.sync.read(await code.screenshot());
-  const pixels = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
-  const read = jsQR(pixels, png.width, png.height);
-  expect(read, 'a QR code jsQR can read in the screenshot').not.toBeNull();
-  return read!.data;
+/**
+ * The text of the QR code that `code` shows, read from a screenshot of it, once the code
+ * on screen holds `expected`. The screenshot is taken again until then (the corner code
+ * can be drawn again while presentation mode lays the page out), and the test fails
+ * with the last reading when it never does.
+ */
+async function expectCode(code: Locator, expected: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const png = PNG.sync.read(await code.screenshot());
+        const pixels = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
+        return jsQR(pixels, png.width, png.height)?.data ?? 'no code jsQR can read in the screenshot';
+      },
+      { message: 'the QR code on screen, read back from a screenshot' },
+    )
+    .toBe(expected);
 }
 
 /**
@@ -70,7 +80,7 @@ test('the QR code holds the link, and the link opens the same lab', async ({ pag
   const box = (await code.boundingBox())!;
   const viewport = page.viewportSize()!;
   expect(box.width).toBeGreaterThan(0.6 * Math.min(viewport.width, viewport.height));
-  expect(await decode(code)).toBe(link);
+  await expectCode(code, link);
   expect(await seriousViolations(page)).toEqual([]);
 
   // Esc closes it and the focus returns to the button.
@@ -105,7 +115,7 @@ test('in 中文 and the dark theme, the dialog speaks Chinese and its code, blac
     return { light: cs(svg.querySelector('rect')), dark: cs(svg.querySelector('path')) };
   });
   expect(corners).toEqual({ light: 'rgb(255, 255, 255)', dark: 'rgb(0, 0, 0)' });
-  expect(await decode(page.getByTestId('qr-code'))).toBe(link);
+  await expectCode(page.getByTestId('qr-code'), link);
   await page.getByTestId('qr-close').click();
   await expect(page.getByTestId('qr-dialog')).toBeHidden();
   await expect(page.getByTestId('show-qr')).toBeFocused();
@@ -134,12 +144,12 @@ test('presentation mode shows the code in a corner; a click enlarges it and Esc 
   expect(rights.length).toBeGreaterThan(0);
   for (const right of rights) expect(right).toBeLessThanOrEqual(box.x);
   const link = await shareLink(page);
-  expect(await decode(small)).toBe(link);
+  await expectCode(small, link);
 
   await corner.click();
   const dialog = page.getByTestId('qr-dialog');
   await expect(dialog).toBeVisible();
-  expect(await decode(page.getByTestId('qr-code'))).toBe(link);
+  await expectCode(page.getByTestId('qr-code'), link);
   expect(await seriousViolations(page)).toEqual([]);
   // Esc closes the dialog, not presentation mode; a second Esc leaves it.
   await page.keyboard.press('Escape');
@@ -200,7 +210,7 @@ test('in a lesson, a link too long for a code offers the lesson step\'s link, wh
   await page.getByTestId('qr-show-step').click();
   await expect(page.getByTestId('qr-caption')).toHaveAttribute('data-shown', 'step');
   const stepLink = await page.getByTestId('qr-link').innerText();
-  expect(await decode(page.getByTestId('qr-code'))).toBe(stepLink);
+  await expectCode(page.getByTestId('qr-code'), stepLink);
   expect(stepLink.split('#')[0]).toBe(link.split('#')[0]);
   expect(stepLink).toMatch(new RegExp(`#lesson=masks/${step}&lang=en$`));
   await page.keyboard.press('Escape');
@@ -208,7 +218,7 @@ test('in a lesson, a link too long for a code offers the lesson step\'s link, wh
   // The corner of presentation mode shows the step's code, named as such.
   await page.getByTestId('present').click();
   await expect(page.getByTestId('qr-corner')).toHaveAttribute('data-shown', 'step');
-  expect(await decode(page.getByTestId('qr-corner-code'))).toBe(stepLink);
+  await expectCode(page.getByTestId('qr-corner-code'), stepLink);
   await page.keyboard.press('Escape');
 
   // A phone opens the step as the lesson sets it.
