@@ -1,8 +1,8 @@
-use attnlab_i18n::Tr;
+use attnlab_i18n::{Tr, msg};
 use attnlab_lab::contribution::{Measure, PAPER_NOTE, PAPER_URL};
 use leptos::prelude::*;
 
-use crate::i18n::{t, use_lang};
+use crate::i18n::{text, use_lang};
 
 /// The "weight | contribution" switch over a view's heatmaps, and, while contributions
 /// are shown, what they are (`note`: where `f(x_j)` comes from) and what the paper found.
@@ -26,14 +26,14 @@ pub fn MeasureSwitch(
         })
         .collect_view();
     view! {
-        <div class="measure-switch" data-testid="measure-switch" role="group" aria-label=t("What the heatmaps show", "热图显示的内容")>
-            <span class="measure-label">{t("Show", "显示")}</span>
+        <div class="measure-switch" data-testid="measure-switch" role="group" aria-label=text(msg::neuron::NEURON_MEASURE_LABEL)>
+            <span class="measure-label">{text(msg::neuron::NEURON_MEASURE_SHOW)}</span>
             {buttons}
         </div>
         <Show when=move || measure.get() == Measure::Contribution>
             <p class="measure-note" data-testid="measure-note">
                 {move || PAPER_NOTE.get(lang.get())} " " {move || note.get(lang.get())} " "
-                <a href=PAPER_URL target="_blank" rel="noopener">{t("The paper (ACL Anthology)", "论文原文")}</a>
+                <a href=PAPER_URL target="_blank" rel="noopener">{text(msg::neuron::NEURON_PAPER_LINK)}</a>
             </p>
         </Show>
     }

@@ -1,8 +1,38 @@
+use attnlab_i18n::msg;
 use attnlab_pages::neuron::{Neuron, Order, RowEntry, Strip};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{Lang, text, use_lang};
+
+/// Where the query's token goes in the title (a private-use character).
+const QUERY_TOKEN: char = '\u{e000}';
+/// Where the key's token goes in the title.
+const KEY_TOKEN: char = '\u{e001}';
+
+/// The title said in the language with its two tokens kept as they are (not translated):
+/// the sentence is cut where [`QUERY_TOKEN`] and [`KEY_TOKEN`] mark them.
+fn title_view(said: &str, query: String, key: String) -> Vec<AnyView> {
+    let mut parts = Vec::new();
+    let mut rest = said;
+    while let Some(at) = rest.find([QUERY_TOKEN, KEY_TOKEN]) {
+        if at > 0 {
+            parts.push(rest[..at].to_string().into_any());
+        }
+        let mark = rest[at..].chars().next().unwrap_or(QUERY_TOKEN);
+        let token = if mark == QUERY_TOKEN {
+            query.clone()
+        } else {
+            key.clone()
+        };
+        parts.push(view! { <span translate="no">{token}</span> }.into_any());
+        rest = &rest[at + mark.len_utf8()..];
+    }
+    if !rest.is_empty() {
+        parts.push(rest.to_string().into_any());
+    }
+    parts
+}
 
 fn strip_view(lang: Lang, strip: Strip) -> impl IntoView {
     let cells = strip
@@ -10,10 +40,11 @@ fn strip_view(lang: Lang, strip: Strip) -> impl IntoView {
         .into_iter()
         .map(|(d, v, c)| {
             let colour = format!("background: rgb({}, {}, {})", c.0, c.1, c.2);
-            let tip = match lang {
-                Lang::En => format!("dimension {d}: {}", number::full(v)),
-                Lang::Zh => format!("维度 {d}：{}", number::full(v)),
-            };
+            let tip = msg::neuron::NeuronCellTip {
+                dim: &d,
+                value: &number::full(v),
+            }
+            .say(lang);
             view! { <span class="neuron-cell" style=colour title=tip.clone() aria-label=tip data-value=number::full(v)></span> }
         })
         .collect_view();
@@ -41,7 +72,7 @@ fn row_view(lang: Lang, entries: Vec<RowEntry>) -> impl IntoView {
                     <td class="num">{if e.allowed {
                         number::significant(e.score, 4)
                     } else {
-                        format!("\u{2212}\u{221e} {}", tr(lang, "(masked)", "（已掩码）"))
+                        format!("\u{2212}\u{221e} {}", msg::neuron::NEURON_MASKED.get(lang))
                     }}</td>
                     <td class="num">{number::significant(e.weight, 4)}</td>
                     <td class="neuron-bar"><span style=format!("width: {width:.1}%")></span></td>
@@ -51,11 +82,11 @@ fn row_view(lang: Lang, entries: Vec<RowEntry>) -> impl IntoView {
         .collect_view();
     view! {
         <table class="neuron-row" data-testid="neuron-row">
-            <caption>{tr(lang, "The whole row: every key's raw score and weight", "整行：每个键的原始分数和权重")}</caption>
+            <caption>{msg::neuron::NEURON_ROW_CAPTION.get(lang)}</caption>
             <thead><tr>
-                <th scope="col">{tr(lang, "key", "键")}</th>
-                <th scope="col">{tr(lang, "raw score", "原始分数")}</th>
-                <th scope="col">{tr(lang, "weight", "权重")}</th>
+                <th scope="col">{msg::neuron::NEURON_KEY.get(lang)}</th>
+                <th scope="col">{msg::neuron::NEURON_RAW_SCORE.get(lang)}</th>
+                <th scope="col">{msg::neuron::NEURON_WEIGHT.get(lang)}</th>
                 <th></th>
             </tr></thead>
             <tbody>{rows}</tbody>
@@ -100,29 +131,23 @@ pub fn NeuronPanel(
                 let steps = n.steps(lang).into_iter().map(|s| view! { <li>{s}</li> }).collect_view();
                 let (head, query, key) = (n.head, n.query, n.key);
                 let place = place.get();
-                let title = match lang {
-                    Lang::En => view! {
-                        {format!("Neuron view \u{b7} {place}head {head} \u{b7} query \u{201c}")}
-                        <span translate="no">{q_label}</span>
-                        {format!("\u{201d} ({query}) \u{2192} key \u{201c}")}
-                        <span translate="no">{k_label}</span>
-                        {format!("\u{201d} ({key})")}
-                    }.into_any(),
-                    Lang::Zh => view! {
-                        {format!("神经元视图 \u{b7} {place}头 {head} \u{b7} 查询\u{201c}")}
-                        <span translate="no">{q_label}</span>
-                        {format!("\u{201d}（{query}）\u{2192} 键\u{201c}")}
-                        <span translate="no">{k_label}</span>
-                        {format!("\u{201d}（{key}）")}
-                    }.into_any(),
-                };
+                let said = msg::neuron::NeuronTitle {
+                    place: &place,
+                    head: &head,
+                    query_token: &QUERY_TOKEN,
+                    query: &query,
+                    key_token: &KEY_TOKEN,
+                    key: &key,
+                }
+                .say(lang);
+                let title = title_view(&said, q_label, k_label);
                 Some(view! {
                     <h3 class="neuron-title" data-testid="neuron-title">{title}</h3>
                     <label class="neuron-sort">
                         <input type="checkbox" data-testid="neuron-sort"
                             prop:checked=move || order.get() == Order::Magnitude
                             on:change=move |ev| order.set(if event_target_checked(&ev) { Order::Magnitude } else { Order::Dimension })/>
-                        {tr(lang, " sort dimensions by |product|, largest first", " 按 |乘积| 从大到小排列维度")}
+                        {msg::neuron::NEURON_SORT.get(lang)}
                     </label>
                     <div class="neuron-strips">{strips}</div>
                     <p class="neuron-sum" data-testid="neuron-sum" data-value=number::full(n.sum)>
@@ -130,7 +155,7 @@ pub fn NeuronPanel(
                     </p>
                     <ol class="neuron-steps" data-testid="neuron-steps">{steps}</ol>
                     <p class="neuron-weight" data-testid="neuron-weight" data-value=number::full(n.weight)>
-                        {format!("{} \u{3b1} = {}", tr(lang, "weight", "权重"), number::full(n.weight))}
+                        {format!("{} \u{3b1} = {}", msg::neuron::NEURON_WEIGHT.get(lang), number::full(n.weight))}
                     </p>
                     {row_view(lang, n.row(&keys))}
                 }.into_any())
@@ -139,9 +164,9 @@ pub fn NeuronPanel(
     };
     view! {
         <Show when=move || view.with(Option::is_some)>
-            <section class="neuron-panel" data-testid="neuron-panel" aria-label=t("Neuron view", "神经元视图")>
+            <section class="neuron-panel" data-testid="neuron-panel" aria-label=text(msg::neuron::NEURON_PANEL_LABEL)>
                 <button type="button" class="neuron-close" data-testid="neuron-close"
-                    aria-label=t("close the neuron view", "关闭神经元视图")
+                    aria-label=text(msg::neuron::NEURON_CLOSE)
                     on:click=move |_| on_close.run(())>"\u{d7}"</button>
                 {body}
             </section>

@@ -25,6 +25,7 @@ use attnlab_core::softmax;
 use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, RGBColor, Series, Ticks, number};
 
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::scaling as text;
 
 /// Unscaled `q·k` on the charts (orange).
 pub const UNSCALED: RGBColor = RGBColor(217, 95, 2);
@@ -189,7 +190,7 @@ pub fn example_row(d_k: usize, keys: usize, seed: u64) -> ExampleRow {
 
 fn d_k_axis(lang: Lang) -> Axis {
     Axis {
-        label: lang.pick("d_k (log scale)", "d_k（对数刻度）").into(),
+        label: text::SCALING_AXIS_D_K.get(lang).into(),
         scale: AxisScale::Log10,
         ticks: Ticks::At(D_KS.iter().map(|&d| d as f64).collect()),
     }
@@ -224,14 +225,11 @@ fn sentence_dots(
         markers: true,
     };
     let d_k = s.d_k;
-    let unscaled_name = match lang {
-        Lang::En => format!("sentence, unscaled (d_k {d_k})"),
-        Lang::Zh => format!("句子，未缩放（d_k {d_k}）"),
-    };
+    let unscaled_name = text::ScalingSentenceUnscaled { d_k: &d_k }.say(lang);
     vec![
         dot(unscaled_name, SENTENCE_UNSCALED, unscaled),
         dot(
-            lang.pick("sentence, scaled", "句子，已缩放").into(),
+            text::SCALING_SENTENCE_SCALED.get(lang).into(),
             SENTENCE_SCALED,
             scaled,
         ),
@@ -270,17 +268,14 @@ pub fn spread_chart(
             markers: false,
         },
         curve(
-            lang.pick("std of q\u{b7}k", "q\u{b7}k 的标准差"),
+            text::SCALING_STD_UNSCALED.get(lang),
             UNSCALED,
             pts.iter()
                 .map(|p| (p.d_k as f64, f64::from(p.logit_std_unscaled)))
                 .collect(),
         ),
         curve(
-            lang.pick(
-                "std of q\u{b7}k/\u{221a}d_k",
-                "q\u{b7}k/\u{221a}d_k 的标准差",
-            ),
+            text::SCALING_STD_SCALED.get(lang),
             SCALED,
             pts.iter()
                 .map(|p| (p.d_k as f64, f64::from(p.logit_std_scaled)))
@@ -295,12 +290,10 @@ pub fn spread_chart(
     // Headroom for the legend in the upper-left corner.
     series.push(undrawn(300.0));
     LineChart {
-        title: lang.pick("Spread of the logits", "分数的离散程度").into(),
+        title: text::SCALING_SPREAD_TITLE.get(lang).into(),
         x: d_k_axis(lang),
         y: Axis {
-            label: lang
-                .pick("standard deviation (log)", "标准差（对数）")
-                .into(),
+            label: text::SCALING_SPREAD_AXIS.get(lang).into(),
             scale: AxisScale::Log10,
             ticks: Ticks::At(vec![
                 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 300.0,
@@ -308,13 +301,7 @@ pub fn spread_chart(
         },
         series,
         markers: vec![],
-        note: Some(
-            lang.pick(
-                "dots: your sentence, selected head",
-                "圆点：你的句子，所选的头",
-            )
-            .into(),
-        ),
+        note: Some(text::SCALING_DOTS_NOTE.get(lang).into()),
     }
 }
 
@@ -330,10 +317,12 @@ pub fn entropy_chart(
     let ceiling = f64::from(study.max_entropy());
     let mut series = vec![
         Series {
-            name: Some(match lang {
-                Lang::En => format!("maximum ln n = {}", number::decimals(ceiling, 2)),
-                Lang::Zh => format!("最大值 ln n = {}", number::decimals(ceiling, 2)),
-            }),
+            name: Some(
+                text::ScalingMaxEntropy {
+                    ceiling: &number::decimals(ceiling, 2),
+                }
+                .say(lang),
+            ),
             points: vec![
                 (D_KS[0] as f64, ceiling),
                 (D_KS[D_KS.len() - 1] as f64, ceiling),
@@ -365,24 +354,16 @@ pub fn entropy_chart(
     // Zero at the bottom and headroom for the legend at the top.
     series.extend([undrawn(0.0), undrawn(ceiling * 1.9)]);
     LineChart {
-        title: lang
-            .pick("Mean row entropy of the softmax", "softmax 的平均行熵")
-            .into(),
+        title: text::SCALING_ENTROPY_TITLE.get(lang).into(),
         x: d_k_axis(lang),
         y: Axis {
-            label: lang.pick("entropy (nats)", "熵（奈特）").into(),
+            label: text::SCALING_ENTROPY_AXIS.get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
         series,
         markers: vec![],
-        note: Some(
-            lang.pick(
-                "dots: your sentence, selected head",
-                "圆点：你的句子，所选的头",
-            )
-            .into(),
-        ),
+        note: Some(text::SCALING_DOTS_NOTE.get(lang).into()),
     }
 }
 

@@ -1,4 +1,5 @@
 use attnlab_core::position::PositionKind;
+use attnlab_i18n::msg;
 use attnlab_lab::Mode;
 use attnlab_lab::compute;
 use attnlab_lab::tokens::Tokens;
@@ -7,7 +8,7 @@ use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t};
+use crate::i18n::text;
 use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
@@ -93,109 +94,78 @@ pub fn BagOfWordsPanel() -> impl IntoView {
     let hover_b = RwSignal::new(None);
 
     view! {
-        <section class="explain-figure bag-of-words" data-testid="bag-of-words" aria-label=t("Bag of words", "词袋")>
-            <h3 class="figure-title">{t("Bag of words: shuffle the sentence", "词袋：打乱句子")}</h3>
+        <section class="explain-figure bag-of-words" data-testid="bag-of-words" aria-label=text(msg::positions::POSITIONS_BOW_LABEL)>
+            <h3 class="figure-title">{text(msg::positions::POSITIONS_BOW_TITLE)}</h3>
             <p class="explain-note">
-                {t(
-                    "Shuffle the tokens, run the same variant and head on the shuffled sentence, then put each row and column back where its token came from. \
-                     Without positions the two matrices are the same: attention only sees which words are there, not their order. With positions they differ.",
-                    "打乱词元，在打乱后的句子上运行同一个变体和同一个头，再把每一行、每一列放回其词元原来的位置。\
-                     没有位置编码时两个矩阵相同：注意力只看到有哪些词，看不到它们的顺序。有位置编码时两者不同。",
-                )}
+                {text(msg::positions::POSITIONS_BOW_EXPLAIN)}
             </p>
             <div class="bow-controls">
                 <VariantPicker id="bag-variant"/>
                 <HeadPicker id="bag-head"/>
                 <button type="button" data-testid="bow-shuffle" disabled=move || !can_shuffle()
-                    title=move || match (cross(), lang.get()) {
-                        (true, l) => l.pick(
-                            "the shuffle check runs on one sentence in self-attention mode",
-                            "打乱检验在自注意力模式下对一个句子进行",
-                        ),
-                        (false, l) => l.pick(
-                            "shuffle the tokens (seeded: the same order every time for this seed)",
-                            "打乱词元（按种子：同一个种子每次得到相同的顺序）",
-                        ),
+                    title=move || match cross() {
+                        true => msg::positions::POSITIONS_BOW_CROSS_TIP,
+                        false => msg::positions::POSITIONS_BOW_SHUFFLE_TIP,
                     }
+                    .get(lang.get())
                     on:click=move |_| {
                         let d = next_draw.get_value();
                         next_draw.set_value(d + 1);
                         draw.set(Some(d));
-                    }>{t("shuffle tokens", "打乱词元")}</button>
+                    }>{text(msg::positions::POSITIONS_BOW_SHUFFLE)}</button>
                 <button type="button" data-testid="bow-restore" disabled=move || draw.get().is_none()
-                    on:click=move |_| draw.set(None)>{t("restore", "还原")}</button>
+                    on:click=move |_| draw.set(None)>{text(msg::positions::POSITIONS_BOW_RESTORE)}</button>
             </div>
             <p class="bow-order" data-testid="bow-order">
-                {t("order: ", "顺序：")}
+                {text(msg::positions::POSITIONS_BOW_ORDER)}
                 {move || match permutation.get() {
                     Some(p) => p.describe(),
-                    None => lang.get().pick("as typed", "按输入顺序").to_string(),
+                    None => msg::positions::POSITIONS_BOW_ORDER_AS_TYPED.get(lang.get()).to_string(),
                 }}
             </p>
             {move || shuffled_words().map(|w| view! {
-                <p class="bow-words" data-testid="bow-words">{t("shuffled: ", "打乱后：")}<span translate="no">{w}</span></p>
+                <p class="bow-words" data-testid="bow-words">{text(msg::positions::POSITIONS_BOW_SHUFFLED)}<span translate="no">{w}</span></p>
             })}
             {move || cross().then(|| view! {
-                <p class="explain-message" data-testid="bow-cross">{t(
-                    "The shuffle check runs on one sentence: switch the mode to self-attention to use it.",
-                    "打乱检验针对一个句子：请把模式切换为自注意力后使用。",
-                )}</p>
+                <p class="explain-message" data-testid="bow-cross">{text(msg::positions::POSITIONS_BOW_CROSS)}</p>
             })}
             {move || (!cross() && !can_shuffle()).then(|| view! {
-                <p class="explain-message" data-testid="bow-short">{t(
-                    "Type at least two words to shuffle them.",
-                    "请至少输入两个词才能打乱。",
-                )}</p>
+                <p class="explain-message" data-testid="bow-short">{text(msg::positions::POSITIONS_BOW_SHORT)}</p>
             })}
             {move || (draw.get().is_none() && can_shuffle()).then(|| view! {
-                <p class="explain-note" data-testid="bow-prompt">{t(
-                    "Press \u{201c}shuffle tokens\u{201d} to run the check.",
-                    "按\u{201c}打乱词元\u{201d}运行检验。",
-                )}</p>
+                <p class="explain-note" data-testid="bow-prompt">{text(msg::positions::POSITIONS_BOW_PROMPT)}</p>
             })}
             {move || check.get().map(|c| match c {
                 Err(msg) => view! { <p class="explain-message" data-testid="bow-error">{msg}</p> }.into_any(),
                 Ok(b) => view! {
                     <div class="bow-results">
                         <div class="bow-result" data-testid="bow-off">
-                            <span class="bow-label">{t(
-                                "positions off: max |difference| after un-permuting = ",
-                                "关闭位置编码：放回原位后的最大 |差异| = ",
-                            )}</span>
+                            <span class="bow-label">{text(msg::positions::POSITIONS_BOW_OFF)}</span>
                             {match caveat.get() {
                                 Some(why) => view! {
                                     <span class="explain-message" data-testid="bow-caveat">
-                                        {match lang.get() {
-                                            Lang::En => format!("not a bag of words here: {why}. Turn such masks off to see the check read \u{2248} 0."),
-                                            Lang::Zh => format!("这里不是词袋：{why}。关闭这类掩码，检验结果就会 \u{2248} 0。"),
-                                        }}
+                                        {msg::positions::PositionsBowCaveat { why: &why }.say(lang.get())}
                                     </span>
                                 }.into_any(),
                                 None => view! {
                                     <strong data-testid="bow-diff-off" data-value=b.without_positions.max_difference.to_string()>
                                         {number::readable(b.without_positions.max_difference)}
                                     </strong>
-                                    <span>{t(" (\u{2248} 0: the same matrix, permuted)", "（\u{2248} 0：同一个矩阵，只是换了顺序）")}</span>
+                                    <span>{text(msg::positions::POSITIONS_BOW_OFF_SAME)}</span>
                                 }.into_any(),
                             }}
                         </div>
                         <div class="bow-result" data-testid="bow-on">
                             <span class="bow-label">{move || {
                                 let how = positions::describe(&b.with_positions.position, lang.get());
-                                super::super::with_symbols(&match lang.get() {
-                                    Lang::En => format!("positions on ({how}): max |difference| = "),
-                                    Lang::Zh => format!("开启位置编码（{how}）：最大 |差异| = "),
-                                })
+                                super::super::with_symbols(&msg::positions::PositionsBowOn { how: &how }.say(lang.get()))
                             }}</span>
                             <strong data-testid="bow-diff-on" data-value=b.with_positions.max_difference.to_string()>
                                 {number::readable(b.with_positions.max_difference)}
                             </strong>
-                            <span>{t(" (the weights change when the words move)", "（词移动时权重随之改变）")}</span>
+                            <span>{text(msg::positions::POSITIONS_BOW_ON_CHANGE)}</span>
                             {b.positions_substituted.then(|| view! {
-                                <span class="explain-note">{t(
-                                    " \u{2014} the model has positions off, so this side uses sinusoids.",
-                                    " \u{2014} 模型关闭了位置编码，所以这一侧使用正弦编码。",
-                                )}</span>
+                                <span class="explain-note">{text(msg::positions::POSITIONS_BOW_SUBSTITUTED)}</span>
                             })}
                         </div>
                     </div>

@@ -14,13 +14,14 @@ pub use position_knobs::PositionKnobs;
 pub use rotation_readout::RotationReadout;
 
 use attnlab_core::position::PositionKind;
+use attnlab_i18n::msg;
 use attnlab_lab::state::MAX_TOKENS;
 use attnlab_pages::positions;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t};
+use crate::i18n::text;
 use crate::state::{LabFields, use_app_state};
 
 /// Positions drawn when none are asked for, at the least: enough for the slow
@@ -90,99 +91,62 @@ pub fn PositionsPage() -> impl IntoView {
                     attnlab_core::position::Combine::Concat { .. } => "x = [e, PE]",
                 };
                 let (n, d, p) = (x.x.nrows(), x.x.ncols(), x.positions.ncols());
-                match lang.get() {
-                    Lang::En => format!(
-                        "The lab's input: {how}, so X is {n} tokens \u{d7} {d} (positions {p} wide)."
-                    ),
-                    Lang::Zh => format!(
-                        "实验室的输入：{how}，所以 X 是 {n} 个词元 \u{d7} {d}（位置向量宽 {p}）。"
-                    ),
+                msg::positions::PositionsInputShape {
+                    how: &how,
+                    n: &n,
+                    d: &d,
+                    p: &p,
                 }
+                .say(lang.get())
             })
         })
     };
 
     view! {
-        <section class="explain positions" data-testid="positions-page" aria-label=t("Position encodings", "位置编码")>
-            <h2 class="section-title">{t("Position encodings", "位置编码")}</h2>
+        <section class="explain positions" data-testid="positions-page" aria-label=text(msg::positions::POSITIONS_TITLE)>
+            <h2 class="section-title">{text(msg::positions::POSITIONS_TITLE)}</h2>
             <p class="explain-lead">
-                {t(
-                    "Attention compares every token with every other one, and nothing in that comparison says where a token stands: \
-                     without positions, shuffling the words shuffles the attention matrix and changes nothing else. \
-                     A position encoding adds to each token a vector PE(p) for its place p. The sinusoids use a frequency per pair of dimensions, ",
-                    "注意力把每个词元与其他每个词元相比较，而这种比较本身并不说明词元处在哪里：\
-                     没有位置编码时，打乱词序只会打乱注意力矩阵，别的什么都不变。\
-                     位置编码给每个词元加上一个表示其位置 p 的向量 PE(p)。正弦编码为每一对维度使用一个频率 ",
-                )}
+                {text(msg::positions::POSITIONS_LEAD_START)}
                 <span translate="no">"\u{3c9}_i = base^(\u{2212}2i/d)"</span>
-                {t(
-                    ", so that moving by k positions is the same rotation R_k at every place, \
-                     and PE(a)\u{b7}PE(b) depends only on the distance a \u{2212} b.",
-                    "，使得在任何位置上移动 k 个位置都是同一个旋转 R_k，\
-                     并且 PE(a)\u{b7}PE(b) 只取决于距离 a \u{2212} b。",
-                )}
+                {text(msg::positions::POSITIONS_LEAD_END)}
             </p>
             <PositionKnobs local=local/>
             <p class="explain-note" data-testid="pe-input-shape">{input_shape}</p>
             {move || state.brought.with(Option::is_some).then(|| view! {
                 <p class="hint" data-testid="positions-brought">
-                    {t(
-                        "This page shows the seeded model's position encodings for the sentence in the box. \
-                         Brought tensors already carry whatever positions their own model added.",
-                        "本页显示的是按种子生成的模型为输入框中的句子计算的位置编码。\
-                         导入的张量已经带有它们自己的模型所加的位置信息。",
-                    )}
+                    {text(msg::positions::POSITIONS_BROUGHT)}
                 </p>
             })}
             {move || invalid.get().map(|msg| view! { <p class="explain-message" data-testid="positions-invalid">{msg}</p> })}
             {move || (kind() == PositionKind::None).then(|| view! {
                 <p class="explain-message" data-testid="pe-none-message">
-                    {t(
-                        "Positions are off: every PE(p) is the zero vector, so the model sees the sentence as a bag of words. \
-                         Choose sinusoidal or learned positions to draw them — and see the shuffle check below.",
-                        "位置编码已关闭：每个 PE(p) 都是零向量，模型把句子看作一个词袋。\
-                         选择正弦或可学习的位置编码即可画出它们——并看看下面的打乱检验。",
-                    )}
+                    {text(msg::positions::POSITIONS_NONE)}
                 </p>
             })}
             <div class="positions-figures">
                 <figure class="explain-figure wide" data-testid="pe-table-figure">
                     <figcaption>
-                        {t(
-                            "The position vectors: one row per position, one column per dimension (red +, blue \u{2212}) \u{b7} ",
-                            "位置向量：每个位置一行，每个维度一列（红色为 +，蓝色为 \u{2212}）\u{b7} ",
-                        )}
+                        {text(msg::positions::POSITIONS_TABLE_CAPTION)}
                         {move || state.lab.model().with(|m| super::with_symbols(&positions::describe(&m.position, lang.get())))}
                     </figcaption>
                     <HeatmapCanvas figure=pe_figure testid="pe-heatmap" kind="matrix" pointing=Pointing::Reading/>
                 </figure>
                 <figure class="explain-figure wide" data-testid="pe-curves-figure">
-                    <figcaption>{t(
-                        "The chosen dimensions as curves over position: low dimensions turn fast, high ones slowly.",
-                        "所选维度随位置变化的曲线：低维转得快，高维转得慢。",
-                    )}</figcaption>
+                    <figcaption>{text(msg::positions::POSITIONS_CURVES_CAPTION)}</figcaption>
                     <PeCurves table=table local=local/>
                 </figure>
                 <figure class="explain-figure" data-testid="pe-dot-figure">
                     <figcaption>
-                        {t(
-                            "PE(a)\u{b7}PE(b): constant along each diagonal when it depends only on a \u{2212} b. Largest spread along a diagonal: ",
-                            "PE(a)\u{b7}PE(b)：若只取决于 a \u{2212} b，则沿每条对角线不变。沿对角线的最大波动：",
-                        )}
+                        {text(msg::positions::POSITIONS_DOT_CAPTION)}
                         <strong data-testid="pe-diagonal-spread" data-value=move || spread.get().to_string()>
                             {move || number::readable(spread.get())}
                         </strong>
                         {move || match kind() {
-                            PositionKind::Sinusoidal => lang.get().pick(
-                                " (\u{2248} 0: only the distance matters).",
-                                "（\u{2248} 0：只有距离起作用）。",
-                            ),
-                            PositionKind::Learned => lang.get().pick(
-                                " (learned vectors know nothing of distance).",
-                                "（可学习的向量对距离一无所知）。",
-                            ),
-                            PositionKind::None => lang.get().pick(" (all zeros).", "（全为 0）。"),
-                        }}
+                            PositionKind::Sinusoidal => msg::positions::POSITIONS_SPREAD_SINUSOIDAL,
+                            PositionKind::Learned => msg::positions::POSITIONS_SPREAD_LEARNED,
+                            PositionKind::None => msg::positions::POSITIONS_SPREAD_NONE,
+                        }
+                        .get(lang.get())}
                     </figcaption>
                     <HeatmapCanvas figure=dot_figure testid="pe-dot-heatmap" kind="matrix" pointing=Pointing::Reading/>
                 </figure>

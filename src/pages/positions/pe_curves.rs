@@ -1,9 +1,10 @@
+use attnlab_i18n::msg;
 use attnlab_pages::positions;
 use leptos::prelude::*;
 
 use super::PositionView;
 use crate::canvas::LineChartCanvas;
-use crate::i18n::tr;
+
 use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
@@ -55,7 +56,7 @@ pub fn PeCurves(
         <div class="pe-curves">
             <LineChartCanvas chart=chart testid="pe-curves" class="line-canvas"/>
             {move || view! {
-            <Knob label=tr(lang.get(), "dimensions", "维度") id="pos-dims" why=Signal::derive(dims_error)>
+            <Knob label=msg::positions::POSITIONS_KNOB_DIMS.get(lang.get()) id="pos-dims" why=Signal::derive(dims_error)>
                 <input type="text" data-testid="pos-dims" aria-describedby=why_id("pos-dims")
                     prop:value=dims_text
                     on:change=move |ev| {

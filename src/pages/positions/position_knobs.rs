@@ -1,10 +1,11 @@
 use attnlab_core::position::{Combine, Layout, PositionKind};
+use attnlab_i18n::{Tr, msg};
 use attnlab_lab::state::{BASE_RANGE, MAX_TOKENS};
 use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
 use super::PositionView;
-use crate::i18n::{Lang, tr};
+use crate::i18n::Lang;
 use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
@@ -23,15 +24,8 @@ fn width_refusal(model: &ModelConfig, d: usize, lang: Lang) -> Option<String> {
         Combine::Add => model.why_not_d_model(d, lang),
         Combine::Concat { .. } => model.why_not_d_pos(d, lang),
     };
-    let odd =
-        (model.position.kind == PositionKind::Sinusoidal && !d.is_multiple_of(2)).then(|| {
-            tr(
-                lang,
-                "sinusoids need an even width: sines and cosines come in pairs",
-                "正弦位置编码需要偶数宽度：正弦与余弦成对出现",
-            )
-            .to_string()
-        });
+    let odd = (model.position.kind == PositionKind::Sinusoidal && !d.is_multiple_of(2))
+        .then(|| msg::positions::POSITIONS_WIDTH_ODD.get(lang).to_string());
     why.or(odd)
 }
 
@@ -54,27 +48,23 @@ pub fn PositionKnobs(
     let count_refused = RwSignal::new(false);
     let base_error = move || {
         base_refused.get().then(|| {
-            tr(
-                lang.get(),
-                "the base is a number between 2 and 100000000",
-                "底数是 2 到 100000000 之间的数",
-            )
-            .to_string()
+            msg::positions::POSITIONS_BASE_RANGE
+                .get(lang.get())
+                .to_string()
         })
     };
     let width_error = move || match width_refused.get()? {
-        WidthWhy::NotWhole => {
-            Some(tr(lang.get(), "the width is a whole number", "宽度是一个整数").to_string())
-        }
+        WidthWhy::NotWhole => Some(
+            msg::positions::POSITIONS_WIDTH_WHOLE
+                .get(lang.get())
+                .to_string(),
+        ),
         WidthWhy::Refused(d) => model.with(|m| width_refusal(m, d, lang.get())),
     };
     let count_error = move || {
-        count_refused.get().then(|| match lang.get() {
-            Lang::En => {
-                format!("between 1 and {MAX_TOKENS} positions; empty = the sentence's length")
-            }
-            Lang::Zh => format!("位置数在 1 到 {MAX_TOKENS} 之间；留空 = 句子的长度"),
-        })
+        count_refused
+            .get()
+            .then(|| msg::positions::PositionsCountRange { max: &MAX_TOKENS }.say(lang.get()))
     };
     let set = move |f: &dyn Fn(&mut ModelConfig)| state.edit(|lab| f(&mut lab.model));
     let set_base = move |b: f64| {
@@ -123,10 +113,10 @@ pub fn PositionKnobs(
     // (every value they show lives in the signals above).
     move || {
         let l = lang.get();
-        let tr = move |en, zh| tr(l, en, zh);
+        let say = move |text: Tr| text.get(l);
         view! {
         <div class="knobs positions-knobs" data-testid="positions-knobs">
-            <Knob label=tr("positions", "位置编码") id="pos-kind" why=Signal::derive(|| None::<String>)>
+            <Knob label=say(msg::positions::POSITIONS_KNOB_KIND) id="pos-kind" why=Signal::derive(|| None::<String>)>
                 <select data-testid="pos-kind" prop:value=kind
                     on:change=move |ev| {
                         let k = match event_target_value(&ev).as_str() {
@@ -138,25 +128,25 @@ pub fn PositionKnobs(
                             set(&|m| m.position.kind = k);
                         }
                     }>
-                    <option value="none" selected=move || kind() == "none">{tr("none", "无")}</option>
+                    <option value="none" selected=move || kind() == "none">{say(msg::positions::POSITIONS_KIND_NONE)}</option>
                     <option value="sinusoidal" selected=move || kind() == "sinusoidal"
                         disabled=move || m().why_not_position(PositionKind::Sinusoidal, lang.get()).is_some()
-                        title=move || m().why_not_position(PositionKind::Sinusoidal, lang.get())>{tr("sinusoidal", "正弦")}</option>
-                    <option value="learned" selected=move || kind() == "learned">{tr("learned", "可学习")}</option>
+                        title=move || m().why_not_position(PositionKind::Sinusoidal, lang.get())>{say(msg::positions::POSITIONS_KIND_SINUSOIDAL)}</option>
+                    <option value="learned" selected=move || kind() == "learned">{say(msg::positions::POSITIONS_KIND_LEARNED)}</option>
                 </select>
             </Knob>
-            <Knob label=tr("base", "底数") id="pos-base" why=Signal::derive(move || base_error().or_else(sinus_why))>
+            <Knob label=say(msg::positions::POSITIONS_KNOB_BASE) id="pos-base" why=Signal::derive(move || base_error().or_else(sinus_why))>
                 <input type="number" min="2" step="any" data-testid="pos-base"
                     aria-describedby=why_id("pos-base")
                     disabled=move || sinus_why().is_some()
                     prop:value=move || m().position.base.to_string()
                     on:change=on_base/>
-                <span class="presets" role="group" aria-label=tr("base presets", "底数预设")>
+                <span class="presets" role="group" aria-label=say(msg::positions::POSITIONS_BASE_PRESETS)>
                     {preset(10_000.0, "10000", "pos-base-10000")}
                     {preset(1_000.0, "1000", "pos-base-1000")}
                 </span>
             </Knob>
-            <Knob label=tr("layout", "排列") id="pos-layout" why=Signal::derive(sinus_why)>
+            <Knob label=say(msg::positions::POSITIONS_KNOB_LAYOUT) id="pos-layout" why=Signal::derive(sinus_why)>
                 <select data-testid="pos-layout" aria-describedby=why_id("pos-layout")
                     disabled=move || sinus_why().is_some()
                     on:change=move |ev| {
@@ -164,12 +154,12 @@ pub fn PositionKnobs(
                         set(&|m| m.position.layout = layout);
                     }>
                     <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>
-                        {tr("interleaved (sin, cos, sin, cos …)", "交错排列（sin, cos, sin, cos …）")}</option>
+                        {say(msg::positions::POSITIONS_LAYOUT_INTERLEAVED_OPTION)}</option>
                     <option value="split" selected=move || m().position.layout == Layout::Split>
-                        {tr("split (all sin, then all cos)", "分半排列（先全部 sin，再全部 cos）")}</option>
+                        {say(msg::positions::POSITIONS_LAYOUT_SPLIT_OPTION)}</option>
                 </select>
             </Knob>
-            <Knob label=tr("combine", "组合方式") id="pos-combine" why=Signal::derive(|| None::<String>)>
+            <Knob label=say(msg::positions::POSITIONS_KNOB_COMBINE) id="pos-combine" why=Signal::derive(|| None::<String>)>
                 <select data-testid="pos-combine"
                     on:change=move |ev| {
                         let combine = if event_target_value(&ev) == "concat" {
@@ -180,11 +170,11 @@ pub fn PositionKnobs(
                         width_refused.set(None);
                         set(&|m| m.position.combine = combine);
                     }>
-                    <option value="add" selected=move || !concat()>{tr("add (x = e + PE)", "相加（x = e + PE）")}</option>
-                    <option value="concat" selected=concat>{tr("concat (x = [e, PE])", "拼接（x = [e, PE]）")}</option>
+                    <option value="add" selected=move || !concat()>{say(msg::positions::POSITIONS_COMBINE_ADD_OPTION)}</option>
+                    <option value="concat" selected=concat>{say(msg::positions::POSITIONS_COMBINE_CONCAT_OPTION)}</option>
                 </select>
             </Knob>
-            <Knob label=tr("width d", "宽度 d") id="pos-width"
+            <Knob label=say(msg::positions::POSITIONS_KNOB_WIDTH) id="pos-width"
                 why=Signal::derive(width_error)>
                 <input type="number" min="2" max="512" step="2" data-testid="pos-width"
                     aria-describedby=why_id("pos-width")
@@ -193,10 +183,10 @@ pub fn PositionKnobs(
                 <span class="knob-hint">
                     <span translate="no">{move || if concat() { "d_pos" } else { "= d_model" }}</span>
                     " "
-                    {move || if concat() { tr("(concatenated)", "（拼接）") } else { tr("(added)", "（相加）") }}
+                    {move || if concat() { say(msg::positions::POSITIONS_WIDTH_CONCATENATED) } else { say(msg::positions::POSITIONS_WIDTH_ADDED) }}
                 </span>
             </Knob>
-            <Knob label=tr("positions drawn", "画出的位置数") id="pos-count" why=Signal::derive(count_error)>
+            <Knob label=say(msg::positions::POSITIONS_KNOB_COUNT) id="pos-count" why=Signal::derive(count_error)>
                 <input type="number" min="1" max=MAX_TOKENS.to_string() step="1" data-testid="pos-count"
                     aria-describedby=why_id("pos-count")
                     placeholder=move || state.derived.tokens.with(|t| t.used().len()).max(super::POSITIONS_DRAWN_AT_LEAST).to_string()

@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_pages::scaling::{self, D_KS, ScalingStudy};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, tr};
+use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// One query's softmax over the keys, as two rows of bars: without scaling (nearly
@@ -21,10 +22,7 @@ pub fn ExampleRows(
             .map(|w| number::decimals(*w, 2))
             .collect::<Vec<_>>()
             .join(", ");
-        let label = match lang.get() {
-            Lang::En => format!("weights {values}"),
-            Lang::Zh => format!("权重 {values}"),
-        };
+        let label = msg::scaling::ScalingWeightsLabel { values: &values }.say(lang.get());
         view! {
             <div class="weight-bars" data-testid=testid role="img" aria-label=label>
                 {weights.into_iter().map(|w| view! {
@@ -37,10 +35,7 @@ pub fn ExampleRows(
     };
     view! {
         <div class="explain-figure example-rows" data-testid="example-rows">
-            <h3 class="figure-title">{t(
-                "One row of weights: the same random logits, without and with scaling",
-                "一行权重：同样的随机分数，不缩放与缩放",
-            )}</h3>
+            <h3 class="figure-title">{text(msg::scaling::SCALING_EXAMPLE_TITLE)}</h3>
             <label class="knob-label">
                 <span class="knob-name">"d_k"</span>
                 <select data-testid="example-d-k" on:change=move |ev| {
@@ -54,13 +49,13 @@ pub fn ExampleRows(
                 let (mu, ms) = (r.max_unscaled(), r.max_scaled());
                 view! {
                     <div class="example-row">
-                        <p class="example-caption">{tr(lang.get(), "softmax(q\u{b7}k): largest weight ", "softmax(q\u{b7}k)：最大权重 ")}
+                        <p class="example-caption">{msg::scaling::SCALING_EXAMPLE_UNSCALED.get(lang.get())}
                             <strong data-testid="example-max-unscaled" data-value=mu.to_string()>{number::decimals(mu, 2)}</strong>
-                            {if mu > 0.9 { tr(lang.get(), " \u{2014} nearly one-hot", " \u{2014} 近乎独热") } else { "" }}</p>
+                            {if mu > 0.9 { msg::scaling::SCALING_EXAMPLE_ONE_HOT.get(lang.get()) } else { "" }}</p>
                         {bars(r.unscaled.clone(), "example-unscaled")}
                     </div>
                     <div class="example-row">
-                        <p class="example-caption">{tr(lang.get(), "softmax(q\u{b7}k/\u{221a}d_k): largest weight ", "softmax(q\u{b7}k/\u{221a}d_k)：最大权重 ")}
+                        <p class="example-caption">{msg::scaling::SCALING_EXAMPLE_SCALED.get(lang.get())}
                             <strong data-testid="example-max-scaled" data-value=ms.to_string()>{number::decimals(ms, 2)}</strong></p>
                         {bars(r.scaled, "example-scaled")}
                     </div>

@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_pages::scaling::{self, ScalingStudy, SentenceValues};
 use leptos::prelude::*;
 
 use crate::canvas::LineChartCanvas;
-use crate::i18n::t;
+use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// The spread of the logits and the mean row entropy against d_k (log x), without and
@@ -26,17 +27,11 @@ pub fn ScalingCharts(
     view! {
         <div class="scaling-charts" data-testid="scaling-charts">
             <figure class="explain-figure">
-                <figcaption>{t(
-                    "Without scaling the spread grows as \u{221a}d_k; with it, it stays at 1.",
-                    "不缩放时离散程度按 \u{221a}d_k 增长；缩放后保持在 1。",
-                )}</figcaption>
+                <figcaption>{text(msg::scaling::SCALING_SPREAD_CAPTION)}</figcaption>
                 <LineChartCanvas chart=spread testid="scaling-spread-chart" class="line-canvas"/>
             </figure>
             <figure class="explain-figure">
-                <figcaption>{t(
-                    "Without scaling the softmax collapses onto one key (entropy \u{2192} 0); with it, the rows stay soft.",
-                    "不缩放时 softmax 塌缩到一个键上（熵 \u{2192} 0）；缩放后各行保持平缓。",
-                )}</figcaption>
+                <figcaption>{text(msg::scaling::SCALING_ENTROPY_CAPTION)}</figcaption>
                 <LineChartCanvas chart=entropy testid="scaling-entropy-chart" class="line-canvas"/>
             </figure>
         </div>

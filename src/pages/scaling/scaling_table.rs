@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_pages::scaling::{ScalingStudy, SentenceValues};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t};
+use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// The experiment's numbers, one row per d_k, and the sentence's own row.
@@ -19,20 +20,17 @@ pub fn ScalingTable(
     };
     view! {
         <table class="scaling-table" tabindex="0" data-testid="scaling-table">
-            <caption>{t(
-                "Spread of the logits and sharpness of the softmax, without and with 1/\u{221a}d_k",
-                "分数的离散程度与 softmax 的尖锐程度：不乘与乘以 1/\u{221a}d_k",
-            )}</caption>
+            <caption>{text(msg::scaling::SCALING_TABLE_CAPTION)}</caption>
             <thead>
                 <tr>
                     <th scope="col">"d_k"</th>
                     <th scope="col">"\u{221a}d_k"</th>
-                    <th scope="col">{t("std of q\u{b7}k", "q\u{b7}k 的标准差")}</th>
-                    <th scope="col">{t("std of q\u{b7}k/\u{221a}d_k", "q\u{b7}k/\u{221a}d_k 的标准差")}</th>
-                    <th scope="col">{t("entropy, unscaled", "熵，未缩放")}</th>
-                    <th scope="col">{t("entropy, scaled", "熵，已缩放")}</th>
-                    <th scope="col">{t("max weight, unscaled", "最大权重，未缩放")}</th>
-                    <th scope="col">{t("max weight, scaled", "最大权重，已缩放")}</th>
+                    <th scope="col">{text(msg::scaling::SCALING_STD_UNSCALED)}</th>
+                    <th scope="col">{text(msg::scaling::SCALING_STD_SCALED)}</th>
+                    <th scope="col">{text(msg::scaling::SCALING_ENTROPY_UNSCALED)}</th>
+                    <th scope="col">{text(msg::scaling::SCALING_ENTROPY_SCALED)}</th>
+                    <th scope="col">{text(msg::scaling::SCALING_MAX_WEIGHT_UNSCALED)}</th>
+                    <th scope="col">{text(msg::scaling::SCALING_MAX_WEIGHT_SCALED)}</th>
                 </tr>
             </thead>
             <tbody>
@@ -55,10 +53,7 @@ pub fn ScalingTable(
                     Some(s) => view! {
                         <tr class="sentence-row" data-testid="sentence-row">
                             <th scope="row" data-testid="sentence-d-k" data-value=s.d_k.to_string()>
-                                {match state.lang.get() {
-                                    Lang::En => format!("{} (sentence, head {})", s.d_k, state.shown_head()),
-                                    Lang::Zh => format!("{}（句子，头 {}）", s.d_k, state.shown_head()),
-                                }}
+                                {msg::scaling::ScalingSentenceRow { d_k: &s.d_k, head: &state.shown_head() }.say(state.lang.get())}
                             </th>
                             <td>{number::decimals((s.d_k as f32).sqrt(), 2)}</td>
                             {cell("sentence-std-unscaled".into(), s.std_unscaled, 2)}
@@ -71,10 +66,7 @@ pub fn ScalingTable(
                     }.into_any(),
                     None => view! {
                         <tr class="sentence-row" data-testid="sentence-row">
-                            <td colspan="8">{t(
-                                "The sentence's own values appear here once the sentence and the model can be computed.",
-                                "句子和模型能够计算之后，句子自己的数值会显示在这里。",
-                            )}</td>
+                            <td colspan="8">{text(msg::scaling::SCALING_SENTENCE_PENDING)}</td>
                         </tr>
                     }.into_any(),
                 }}

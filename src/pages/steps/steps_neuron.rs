@@ -1,9 +1,10 @@
+use attnlab_i18n::msg;
 use attnlab_lab::compute;
 use attnlab_lab::tokens::Tokens;
 use attnlab_pages::neuron;
 use leptos::prelude::*;
 
-use crate::i18n::t;
+use crate::i18n::text;
 use crate::neuron::NeuronPanel;
 use crate::state::use_app_state;
 
@@ -47,18 +48,15 @@ pub fn StepsNeuron(
     };
     view! {
         <div class="knobs steps-neuron">
-            <label class="knob">{t("Why this weight? Key ", "为什么是这个权重？键 ")}
+            <label class="knob">{text(msg::steps::STEPS_NEURON_KEY)}
                 <select data-testid="steps-neuron-key"
                     prop:value=move || key.get().map_or(String::new(), |j| j.to_string())
                     on:change=move |ev| key.set(event_target_value(&ev).parse().ok())>
-                    <option value="">{t("\u{2014} pick a key \u{2014}", "\u{2014} 选择一个键 \u{2014}")}</option>
+                    <option value="">{text(msg::steps::STEPS_NEURON_PICK_KEY)}</option>
                     {options}
                 </select>
             </label>
-            <span class="hint">{t(
-                "opens the neuron view of the query's cell on that key",
-                "打开该查询在这个键上的单元格的神经元视图",
-            )}</span>
+            <span class="hint">{text(msg::steps::STEPS_NEURON_HINT)}</span>
         </div>
         <NeuronPanel view=view labels=labels on_close=Callback::new(move |()| key.set(None))/>
     }

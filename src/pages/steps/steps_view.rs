@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_lab::tokens::{self, Tokens};
 use attnlab_pages::steps::{self, Readout, Stage, StepsInput};
 use attnlab_plot::Heatmap;
@@ -7,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::steps_neuron::StepsNeuron;
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t, tr};
+use crate::i18n::text;
 use crate::state::{LabFields, use_app_state};
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
@@ -33,14 +34,7 @@ pub fn StepsView() -> impl IntoView {
         let (variant, problem) = state
             .shown_slot()
             .map(|s| (s.variant, s.memos.problem))
-            .ok_or_else(|| {
-                tr(
-                    lang.get(),
-                    "There is no variant to walk through.",
-                    "没有可以逐步查看的变体。",
-                )
-                .to_string()
-            })?;
+            .ok_or_else(|| msg::steps::STEPS_NO_VARIANT.get(lang.get()).to_string())?;
         let head = state.shown_head();
         let query = shown_query();
         let mode = state.lab.mode().get();
@@ -104,10 +98,13 @@ pub fn StepsView() -> impl IntoView {
         let (k, len, head, lang) = (current(), count(), state.shown_head(), lang.get());
         stage.with(|s| {
             let s = s.as_ref()?;
-            let title = match lang {
-                Lang::En => format!("{} / {len} \u{b7} {} \u{b7} head {head}", k + 1, s.name),
-                Lang::Zh => format!("{} / {len} \u{b7} {} \u{b7} 头 {head}", k + 1, s.name),
-            };
+            let title = msg::steps::StepsFigureTitle {
+                at: &(k + 1),
+                len: &len,
+                stage: &s.name,
+                head: &head,
+            }
+            .say(lang);
             s.heatmap(title, lang).ok()
         })
     });
@@ -167,25 +164,16 @@ pub fn StepsView() -> impl IntoView {
 
     view! {
         <section class="explain steps" data-testid="steps-view" tabindex="0"
-            aria-label=t(
-                "Step by step: the pipeline of one variant. ArrowLeft and ArrowRight step through the stages.",
-                "逐步查看：一个变体的完整流程。用左右方向键在各阶段之间切换。",
-            )
+            aria-label=text(msg::steps::STEPS_VIEW_LABEL)
             on:keydown=on_key>
             <p class="explain-lead">
-                {t(
-                    "Follow one query token through the whole attention layer of the selected variant: \
-                     from its input vector to the layer's output. Every matrix is the one the lab computes; \
-                     the outlined row is the chosen query.",
-                    "跟随一个查询词元走完所选变体的整个注意力层：从它的输入向量到这一层的输出。\
-                     每个矩阵都是实验室实际算出的矩阵；加框的行就是所选的查询。",
-                )}
+                {text(msg::steps::STEPS_LEAD)}
             </p>
             <div class="steps-controls">
                 <VariantPicker id="steps-variant"/>
                 <HeadPicker id="steps-head"/>
                 <label class="view-picker">
-                    <span>{t("Query token", "查询词元")}</span>
+                    <span>{text(msg::steps::STEPS_QUERY_TOKEN)}</span>
                     <select data-testid="pick-query"
                         on:change=move |ev| {
                             if let Ok(q) = event_target_value(&ev).parse::<usize>() {
@@ -199,16 +187,16 @@ pub fn StepsView() -> impl IntoView {
                 </label>
                 <div class="steps-nav">
                     <button type="button" data-testid="steps-prev" on:click=move |_| step(-1)
-                        disabled=move || current() == 0>{t("\u{2190} Prev", "\u{2190} 上一步")}</button>
+                        disabled=move || current() == 0>{text(msg::steps::STEPS_PREV)}</button>
                     <span class="steps-indicator" data-testid="steps-indicator" aria-live="polite">
                         {move || format!("{} / {}", if count() == 0 { 0 } else { current() + 1 }, count())}
                     </span>
                     <button type="button" data-testid="steps-next" on:click=move |_| step(1)
-                        disabled=move || { current() + 1 >= count() }>{t("Next \u{2192}", "下一步 \u{2192}")}</button>
+                        disabled=move || { current() + 1 >= count() }>{text(msg::steps::STEPS_NEXT)}</button>
                 </div>
             </div>
             {move || error().map(|e| view! { <p class="notice" role="status" data-testid="steps-error">{e}</p> })}
-            <ol class="steps-list" aria-label=t("Stages", "阶段")>
+            <ol class="steps-list" aria-label=text(msg::steps::STEPS_STAGES_LABEL)>
                 {move || stages.with(|s| s.as_ref().map(|s| s.iter().map(|st| st.name).collect::<Vec<_>>()).unwrap_or_default())
                     .into_iter()
                     .enumerate()

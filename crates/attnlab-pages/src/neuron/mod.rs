@@ -34,7 +34,8 @@ use attnlab_core::linear::{self, EPSILON, FeatureMap};
 use attnlab_core::mask::Mask;
 use attnlab_core::score::{self, ScoreFunction, ScoreParams};
 use attnlab_core::softmax;
-use attnlab_i18n::{Lang, Tr};
+use attnlab_i18n::Lang;
+use attnlab_i18n::msg::neuron as text;
 use ndarray::{Array2, ArrayView1, s};
 
 use crate::steps::Family;
@@ -101,14 +102,11 @@ impl Form {
     /// What the sum of the products is, in words, in `lang`.
     pub fn sum_name(self, lang: Lang) -> &'static str {
         match self {
-            Form::Kernel(_) => Tr::new(
-                "similarity \u{3c6}(q_i)\u{b7}\u{3c6}(k_j)",
-                "相似度 \u{3c6}(q_i)\u{b7}\u{3c6}(k_j)",
-            )
-            .get(lang),
-            Form::Efficient => Tr::new("weight", "权重").get(lang),
-            _ => Tr::new("raw score", "原始分数").get(lang),
+            Form::Kernel(_) => text::NEURON_SUM_SIMILARITY,
+            Form::Efficient => text::NEURON_WEIGHT,
+            _ => text::NEURON_RAW_SCORE,
         }
+        .get(lang)
     }
 }
 

@@ -4,7 +4,8 @@
 use attnlab_plot::{ColorScale, RGBColor, ValueRange, number};
 
 use super::{Form, Neuron, Normalisation, Order};
-use attnlab_i18n::{Lang, Tr};
+use attnlab_i18n::Lang;
+use attnlab_i18n::msg::neuron as text;
 
 /// One vector as a strip of cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,22 +94,19 @@ impl Neuron {
     pub fn steps(&self, lang: Lang) -> Vec<String> {
         let f = |v: f32| number::full(v);
         let (n, sum_name, sum) = (self.products.len(), self.form.sum_name(lang), f(self.sum));
-        let mut lines = vec![match lang {
-            Lang::En => format!("Sum over the {n} dimensions: {sum_name} = {sum}"),
-            Lang::Zh => format!("对 {n} 个维度求和：{sum_name} = {sum}"),
-        }];
+        let mut lines = vec![
+            text::NeuronStepSum {
+                n: &n,
+                sum_name: &sum_name,
+                sum: &sum,
+            }
+            .say(lang),
+        ];
         if let Form::Cosine { q_norm, k_norm } = self.form {
             let (q, k) = (f(q_norm), f(k_norm));
-            lines.push(match lang {
-                Lang::En => format!(
-                    "Cosine: each vector was divided by its norm first, \u{2016}q_i\u{2016} = {q}, \u{2016}k_j\u{2016} = {k} (a zero vector scores 0)."
-                ),
-                Lang::Zh => format!(
-                    "余弦：每个向量先除以它的范数，\u{2016}q_i\u{2016} = {q}，\u{2016}k_j\u{2016} = {k}（零向量得分为 0）。"
-                ),
-            });
+            lines.push(text::NeuronStepCosine { q: &q, k: &k }.say(lang));
         }
-        let allows = Tr::new("The mask allows this cell.", "掩码允许这个单元格。");
+        let allows = text::NEURON_STEP_ALLOWED;
         match &self.normalisation {
             Normalisation::Softmax {
                 scale,
@@ -117,68 +115,49 @@ impl Neuron {
             } => {
                 if *scale != 1.0 {
                     let (s, v) = (f(*scale), f(self.sum * scale));
-                    lines.push(match lang {
-                        Lang::En => format!("Scaled by 1/\u{221a}d_k = {s}: {v}"),
-                        Lang::Zh => format!("乘以 1/\u{221a}d_k = {s}：{v}"),
-                    });
+                    lines.push(
+                        text::NeuronStepScaled {
+                            scale: &s,
+                            value: &v,
+                        }
+                        .say(lang),
+                    );
                 }
                 let (t, logit) = (f(*temperature), f(logits[self.key]));
-                lines.push(match lang {
-                    Lang::En => format!("Divided by the temperature \u{3c4} = {t}: logit {logit}"),
-                    Lang::Zh => format!("除以温度 \u{3c4} = {t}：logit {logit}"),
-                });
+                lines.push(
+                    text::NeuronStepTemperature {
+                        tau: &t,
+                        logit: &logit,
+                    }
+                    .say(lang),
+                );
                 lines.push(if self.is_allowed() {
                     allows.get(lang).to_string()
                 } else {
-                    Tr::new(
-                        "The mask blocks this cell: its logit counts as \u{2212}\u{221e}, its weight is 0.",
-                        "掩码屏蔽了这个单元格：它的 logit 记为 \u{2212}\u{221e}，权重为 0。",
-                    )
-                    .get(lang)
-                    .to_string()
+                    text::NEURON_STEP_BLOCKED_LOGIT.get(lang).to_string()
                 });
                 let allowed = self.allowed.iter().filter(|a| **a).count();
                 let w = f(self.weight);
-                lines.push(match lang {
-                    Lang::En => format!(
-                        "Softmax over the row's {allowed} allowed keys: weight \u{3b1} = {w}"
-                    ),
-                    Lang::Zh => {
-                        format!("对该行 {allowed} 个允许的键做 softmax：权重 \u{3b1} = {w}")
+                lines.push(
+                    text::NeuronStepSoftmax {
+                        allowed: &allowed,
+                        weight: &w,
                     }
-                });
+                    .say(lang),
+                );
             }
             Normalisation::Kernel { normaliser } => {
                 lines.push(if self.is_allowed() {
                     allows.get(lang).to_string()
                 } else {
-                    Tr::new(
-                        "The mask blocks this cell: its similarity does not count, its weight is 0.",
-                        "掩码屏蔽了这个单元格：它的相似度不计入，权重为 0。",
-                    )
-                    .get(lang)
-                    .to_string()
+                    text::NEURON_STEP_BLOCKED_SIMILARITY.get(lang).to_string()
                 });
                 let (z, w) = (f(*normaliser), f(self.weight));
-                lines.push(match lang {
-                    Lang::En => format!(
-                        "Divided by the row normaliser \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {z}: weight \u{3b1} = {w}"
-                    ),
-                    Lang::Zh => format!(
-                        "除以该行的归一化因子 \u{3a3}_j' \u{3c6}(q_i)\u{b7}\u{3c6}(k_j') + \u{3b5} = {z}：权重 \u{3b1} = {w}"
-                    ),
-                });
+                lines.push(text::NeuronStepNormaliser { z: &z, weight: &w }.say(lang));
             }
             Normalisation::None => {
                 let w = f(self.weight);
-                lines.push(match lang {
-                    Lang::En => format!(
-                        "Efficient attention normalised q_i over its features and every key feature over the positions: the sum is the weight \u{3b1} = {w}"
-                    ),
-                    Lang::Zh => format!(
-                        "高效注意力把 q_i 在其特征上归一化，把每个键特征在各位置上归一化：和就是权重 \u{3b1} = {w}"
-                    ),
-                });
+                lines.push(text::NeuronStepEfficient { weight: &w }.say(lang));
             }
         }
         lines

@@ -7,6 +7,7 @@ use attnlab_core::rng;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::{Array2, ArrayRef2};
 
+use attnlab_i18n::msg::positions as text;
 use attnlab_i18n::{Lang, plot_words};
 use attnlab_lab::compute::{self, LabError};
 use attnlab_lab::state::{MaskKind, ModelConfig, Variant};
@@ -158,14 +159,14 @@ impl ShuffleRun {
         lang: Lang,
     ) -> Result<(Heatmap, Heatmap), HeatmapError> {
         let original = attnlab_lab::figure::head_heatmap(
-            lang.pick("As typed", "按输入顺序"),
+            text::POSITIONS_BOW_AS_TYPED.get(lang),
             rows,
             cols,
             &self.original,
         )?
         .with_words(plot_words(lang));
         let restored = Heatmap::weights(
-            lang.pick("Shuffled, then put back", "打乱后再放回原位"),
+            text::POSITIONS_BOW_PUT_BACK.get(lang),
             rows.to_vec(),
             cols.to_vec(),
             self.restored.iter().copied().collect::<Vec<_>>(),
@@ -180,14 +181,7 @@ impl ShuffleRun {
 /// this variant (a mask or a map that depends on position), in `lang`, or `None`.
 pub fn position_dependence(variant: &Variant, lang: Lang) -> Option<String> {
     if variant.attention == AttentionKind::Linformer {
-        return Some(
-            lang.pick(
-                "Linformer's projection E mixes the keys by position, so even without position \
-                 encodings its weights change when the tokens move",
-                "Linformer 的投影 E 按位置混合键，所以即使没有位置编码，词元移动时它的权重也会改变",
-            )
-            .into(),
-        );
+        return Some(text::POSITIONS_LINFORMER_DEPENDS.get(lang).into());
     }
     let kinds: Vec<&str> = variant
         .masks
@@ -197,20 +191,12 @@ pub fn position_dependence(variant: &Variant, lang: Lang) -> Option<String> {
         .map(|k| super::super::mask_name(k, lang))
         .collect();
     (!kinds.is_empty()).then(|| {
-        let name = &variant.name;
-        match lang {
-            Lang::En => format!(
-                "the {} mask{} of variant {name} {} on positions, not on words, so even without \
-                 position encodings the shuffled sentence is masked differently",
-                kinds.join(" and "),
-                if kinds.len() > 1 { "s" } else { "" },
-                if kinds.len() > 1 { "depend" } else { "depends" },
-            ),
-            Lang::Zh => format!(
-                "变体 {name} 的{}掩码取决于位置而不是词，所以即使没有位置编码，打乱后的句子也会被不同地屏蔽",
-                kinds.join("、"),
-            ),
+        text::PositionsMasksDepend {
+            masks: &kinds.join(text::POSITIONS_MASK_JOINER.get(lang)),
+            count: kinds.len(),
+            name: &variant.name,
         }
+        .say(lang)
     })
 }
 

@@ -8,6 +8,7 @@ use attnlab_plot::{
 };
 use ndarray::Array2;
 
+use attnlab_i18n::msg::positions as text;
 use attnlab_i18n::{Lang, Tr, plot_words};
 use attnlab_lab::state::ModelConfig;
 
@@ -57,27 +58,22 @@ fn signed_heatmap(
 /// The PE table as a figure in `lang`: positions on the rows, dimensions on the columns.
 pub fn table_heatmap(table: &Array2<f32>, lang: Lang) -> Result<Heatmap, HeatmapError> {
     let (n, d) = (table.nrows(), table.ncols());
-    let title = match lang {
-        Lang::En => format!("PE \u{b7} {n} positions \u{d7} {d} dimensions"),
-        Lang::Zh => format!("PE \u{b7} {n} 个位置 \u{d7} {d} 个维度"),
-    };
+    let title = text::PositionsTableTitle { n: &n, d: &d }.say(lang);
     let axes = (
-        lang.pick("position", "位置"),
-        lang.pick("dimension", "维度"),
+        text::POSITIONS_AXIS_POSITION.get(lang),
+        text::POSITIONS_AXIS_DIMENSION.get(lang),
     );
-    signed_heatmap(title, table, lang.pick("PE value", "PE 值"), axes, lang)
+    let value = text::POSITIONS_VALUE_LABEL.get(lang);
+    signed_heatmap(title, table, value, axes, lang)
 }
 
 /// The `PE(a)·PE(b)` matrix as a figure in `lang`.
 pub fn dot_heatmap(g: &Array2<f32>, lang: Lang) -> Result<Heatmap, HeatmapError> {
     let n = g.nrows();
-    let title = match lang {
-        Lang::En => format!("PE(a)\u{b7}PE(b) \u{b7} {n} positions"),
-        Lang::Zh => format!("PE(a)\u{b7}PE(b) \u{b7} {n} 个位置"),
-    };
+    let title = text::PositionsDotTitle { n: &n }.say(lang);
     let axes = (
-        lang.pick("position a", "位置 a"),
-        lang.pick("position b", "位置 b"),
+        text::POSITIONS_AXIS_POSITION_A.get(lang),
+        text::POSITIONS_AXIS_POSITION_B.get(lang),
     );
     signed_heatmap(title, g, "PE(a)\u{b7}PE(b)", axes, lang)
 }
@@ -85,26 +81,24 @@ pub fn dot_heatmap(g: &Array2<f32>, lang: Lang) -> Result<Heatmap, HeatmapError>
 /// A position setting in a few words in `lang`, e.g. `"sinusoidal, base 10000,
 /// interleaved, added"`.
 pub fn describe(p: &PositionConfig, lang: Lang) -> String {
-    let combine = match (p.combine, lang) {
-        (Combine::Add, Lang::En) => "added".to_string(),
-        (Combine::Add, Lang::Zh) => "相加".to_string(),
-        (Combine::Concat { d_pos }, Lang::En) => format!("concatenated (d_pos {d_pos})"),
-        (Combine::Concat { d_pos }, Lang::Zh) => format!("拼接（d_pos {d_pos}）"),
+    let combine = match p.combine {
+        Combine::Add => text::POSITIONS_COMBINE_ADDED.get(lang).to_string(),
+        Combine::Concat { d_pos } => text::PositionsCombineConcatenated { d_pos: &d_pos }.say(lang),
     };
     let layout = match p.layout {
-        Layout::Interleaved => lang.pick("interleaved", "交错排列"),
-        Layout::Split => lang.pick("split", "分半排列"),
-    };
-    match (p.kind, lang) {
-        (PositionKind::None, _) => lang.pick("no positions", "无位置编码").into(),
-        (PositionKind::Learned, Lang::En) => format!("learned, {combine}"),
-        (PositionKind::Learned, Lang::Zh) => format!("可学习，{combine}"),
-        (PositionKind::Sinusoidal, Lang::En) => {
-            format!("sinusoidal, base {}, {layout}, {combine}", p.base)
+        Layout::Interleaved => text::POSITIONS_LAYOUT_INTERLEAVED,
+        Layout::Split => text::POSITIONS_LAYOUT_SPLIT,
+    }
+    .get(lang);
+    match p.kind {
+        PositionKind::None => text::POSITIONS_DESCRIBE_NONE.get(lang).into(),
+        PositionKind::Learned => text::PositionsDescribeLearned { combine: &combine }.say(lang),
+        PositionKind::Sinusoidal => text::PositionsDescribeSinusoidal {
+            base: &p.base,
+            layout: &layout,
+            combine: &combine,
         }
-        (PositionKind::Sinusoidal, Lang::Zh) => {
-            format!("正弦，底数 {}，{layout}，{combine}", p.base)
-        }
+        .say(lang),
     }
 }
 
@@ -152,10 +146,7 @@ pub const CURVE_COLOURS: [RGBColor; 4] = [
 /// What dimension `dim` of a width-`d` sinusoidal table is, in `lang`, e.g.
 /// `"dim 16: sin, ω = 0.1"`.
 pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize, lang: Lang) -> String {
-    let name = match lang {
-        Lang::En => format!("dim {dim}"),
-        Lang::Zh => format!("维度 {dim}"),
-    };
+    let name = text::PositionsDim { dim: &dim }.say(lang);
     if config.kind != PositionKind::Sinusoidal || d < 2 {
         return name;
     }
@@ -166,10 +157,12 @@ pub fn dimension_label(config: &PositionConfig, d: usize, dim: usize, lang: Lang
         Layout::Split => (dim - half, "cos"),
     };
     let w = attnlab_plot::number::significant(position::frequency(i, d, config.base), 3);
-    match lang {
-        Lang::En => format!("{name}: {wave}, \u{3c9} = {w}"),
-        Lang::Zh => format!("{name}：{wave}，\u{3c9} = {w}"),
+    text::PositionsDimWave {
+        name: &name,
+        wave: &wave,
+        omega: &w,
     }
+    .say(lang)
 }
 
 /// The chosen dimensions of `table` as curves over position (sines solid, cosines
@@ -215,17 +208,14 @@ pub fn curves_chart(
         markers: false,
     });
     LineChart {
-        title: match lang {
-            Lang::En => format!("PE over {} positions", table.nrows()),
-            Lang::Zh => format!("{} 个位置上的 PE", table.nrows()),
-        },
+        title: text::PositionsCurvesTitle { n: &table.nrows() }.say(lang),
         x: Axis {
-            label: lang.pick("position p", "位置 p").into(),
+            label: text::POSITIONS_AXIS_POSITION_P.get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
         y: Axis {
-            label: lang.pick("PE(p, dim)", "PE(p, 维度)").into(),
+            label: text::POSITIONS_AXIS_PE.get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
@@ -244,36 +234,27 @@ pub fn parse_dims(text: &str, width: usize, max: usize, lang: Lang) -> Result<Ve
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|p| !p.is_empty())
     {
-        let d: usize = part.parse().map_err(|_| match lang {
-            Lang::En => format!("“{part}” is not a dimension: type whole numbers like 0, 1, 8"),
-            Lang::Zh => format!("“{part}”不是维度：请输入整数，例如 0, 1, 8"),
-        })?;
+        let d: usize = part
+            .parse()
+            .map_err(|_| text::PositionsDimsNotNumber { part: &part }.say(lang))?;
         if d >= width {
             let last = width.saturating_sub(1);
-            return Err(match lang {
-                Lang::En => format!(
-                    "dimension {d} does not exist: the position vectors have {width} dimensions (0 to {last})"
-                ),
-                Lang::Zh => format!("维度 {d} 不存在：位置向量有 {width} 个维度（0 到 {last}）"),
-            });
+            return Err(text::PositionsDimsNoSuch {
+                dim: &d,
+                width: &width,
+                last: &last,
+            }
+            .say(lang));
         }
         if !dims.contains(&d) {
             dims.push(d);
         }
     }
     if dims.is_empty() {
-        return Err(lang
-            .pick(
-                "type at least one dimension, e.g. 0, 1, 8, 9",
-                "请至少输入一个维度，例如 0, 1, 8, 9",
-            )
-            .into());
+        return Err(text::POSITIONS_DIMS_EMPTY.get(lang).into());
     }
     if dims.len() > max {
-        return Err(match lang {
-            Lang::En => format!("at most {max} dimensions can be drawn at once"),
-            Lang::Zh => format!("一次最多画 {max} 个维度"),
-        });
+        return Err(text::PositionsDimsTooMany { max: &max }.say(lang));
     }
     Ok(dims)
 }
@@ -323,16 +304,10 @@ pub enum RotationCheck {
 }
 
 /// Why learned positions have no `R_k`.
-pub const LEARNED_HAS_NO_ROTATION: Tr = Tr::new(
-    "Learned position vectors are free parameters: no single rotation R_k carries PE(p) to PE(p+k) for every p, so there is no residual to measure.",
-    "可学习的位置向量是自由参数：不存在对每个 p 都把 PE(p) 变为 PE(p+k) 的同一个旋转 R_k，因此没有残差可测。",
-);
+pub const LEARNED_HAS_NO_ROTATION: Tr = text::POSITIONS_LEARNED_NO_ROTATION;
 
 /// Why no encoding has no `R_k`.
-pub const NONE_HAS_NO_ROTATION: Tr = Tr::new(
-    "Positions are off: every PE(p) is the zero vector, so there is nothing to rotate — and attention sees the sentence as a bag of words.",
-    "位置编码已关闭：每个 PE(p) 都是零向量，没有什么可旋转的——注意力把句子看作一个词袋。",
-);
+pub const NONE_HAS_NO_ROTATION: Tr = text::POSITIONS_NONE_NO_ROTATION;
 
 /// Measures `PE(p+k) = R_k·PE(p)` on `table` (built from `config`).
 pub fn rotation_check(config: &PositionConfig, table: &Array2<f32>, k: usize) -> RotationCheck {

@@ -14,6 +14,7 @@ use ndarray::{Array2, ArrayRef2};
 use super::formula::{self, LinformerInput, Qkv, Side};
 use super::stages::{self as meta, Axis, Family, Keys, Query, Stage, StageKind};
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::steps as text;
 use attnlab_lab::compute::{self, LabError};
 use attnlab_lab::state::{Mode, ModelConfig, Variant};
 
@@ -169,43 +170,27 @@ pub fn steps(
             StageKind::Queries,
             hin.q.clone(),
             formula::projection(Qkv::Queries, head, input.mode, input.model.projection),
-            match lang {
-                Lang::En => format!(
-                    "Each query token's row of X times head {head}'s W^Q: {n} queries of width d_k = {d_k}."
-                ),
-                Lang::Zh => format!(
-                    "每个查询词元在 X 中的行乘以头 {head} 的 W^Q：{n} 个查询，宽度 d_k = {d_k}。"
-                ),
-            },
+            text::StepsQueriesNote {
+                head: &head,
+                n: &n,
+                d_k: &d_k,
+            }
+            .say(lang),
         );
         b.push(
             StageKind::Keys,
             hin.k.clone(),
             formula::projection(Qkv::Keys, head, input.mode, input.model.projection),
-            match (input.mode, lang) {
-                (Mode::Cross, Lang::En) => {
-                    format!("Keys come from the source sentence: {m} keys of width {d_k}.")
-                }
-                (Mode::Cross, Lang::Zh) => {
-                    format!("键来自源句：{m} 个键，宽度 {d_k}。")
-                }
-                (Mode::SelfAttention, Lang::En) => {
-                    format!("The same tokens, projected with W^K: {m} keys of width {d_k}.")
-                }
-                (Mode::SelfAttention, Lang::Zh) => {
-                    format!("同样的词元，用 W^K 投影：{m} 个键，宽度 {d_k}。")
-                }
+            match input.mode {
+                Mode::Cross => text::StepsKeysCross { m: &m, d_k: &d_k }.say(lang),
+                Mode::SelfAttention => text::StepsKeysSelf { m: &m, d_k: &d_k }.say(lang),
             },
         );
         b.push(
             StageKind::Values,
             hin.v.clone(),
             formula::projection(Qkv::Values, head, input.mode, input.model.projection),
-            lang.pick(
-                "The values are what the weights will mix, one row per key.",
-                "值是权重将要混合的内容，每个键一行。",
-            )
-            .to_string(),
+            text::STEPS_VALUES_NOTE.get(lang).to_string(),
         );
     } else {
         let d_v = hin.v.ncols();
@@ -213,34 +198,32 @@ pub fn steps(
             (
                 StageKind::Queries,
                 Qkv::Queries,
-                match lang {
-                    Lang::En => {
-                        format!("Head {head}'s queries as brought: {n} rows of width d_k = {d_k}.")
-                    }
-                    Lang::Zh => format!("导入的头 {head} 的查询：{n} 行，宽度 d_k = {d_k}。"),
-                },
+                text::StepsBroughtQueries {
+                    head: &head,
+                    n: &n,
+                    d_k: &d_k,
+                }
+                .say(lang),
             ),
             (
                 StageKind::Keys,
                 Qkv::Keys,
-                match lang {
-                    Lang::En => {
-                        format!("Head {head}'s keys as brought: {m} rows of width d_k = {d_k}.")
-                    }
-                    Lang::Zh => format!("导入的头 {head} 的键：{m} 行，宽度 d_k = {d_k}。"),
-                },
+                text::StepsBroughtKeys {
+                    head: &head,
+                    m: &m,
+                    d_k: &d_k,
+                }
+                .say(lang),
             ),
             (
                 StageKind::Values,
                 Qkv::Values,
-                match lang {
-                    Lang::En => format!(
-                        "Head {head}'s values as brought: {m} rows of width d_v = {d_v}, what the weights will mix."
-                    ),
-                    Lang::Zh => format!(
-                        "导入的头 {head} 的值：{m} 行，宽度 d_v = {d_v}，即权重将要混合的内容。"
-                    ),
-                },
+                text::StepsBroughtValues {
+                    head: &head,
+                    m: &m,
+                    d_v: &d_v,
+                }
+                .say(lang),
             ),
         ] {
             let values = match which {
@@ -266,25 +249,13 @@ pub fn steps(
                         StageKind::ProjectedKeys,
                         kp.clone(),
                         formula::linformer_projection(LinformerInput::Keys, k, m),
-                        match lang {
-                            Lang::En => format!(
-                                "Linformer mixes the {m} keys into k = {k} projected keys with a seeded E (k×m)."
-                            ),
-                            Lang::Zh => format!(
-                                "Linformer 用按种子生成的 E（k×m）把 {m} 个键混合成 k = {k} 个投影后的键。"
-                            ),
-                        },
+                        text::StepsProjectedKeysNote { m: &m, k: &k }.say(lang),
                     );
                     b.push(
                         StageKind::ProjectedValues,
                         vp.clone(),
                         formula::linformer_projection(LinformerInput::Values, k, m),
-                        match lang {
-                            Lang::En => {
-                                format!("The values are mixed the same way with F (k×m): {k} rows.")
-                            }
-                            Lang::Zh => format!("值以同样的方式用 F（k×m）混合：{k} 行。"),
-                        },
+                        text::StepsProjectedValuesNote { k: &k }.say(lang),
                     );
                     (kp, vp)
                 }
@@ -340,12 +311,7 @@ pub fn steps(
                 StageKind::Softmax,
                 weights.clone(),
                 formula::softmax(),
-                lang.pick(
-                    "Each row becomes a probability distribution over the keys: it sums to 1 \
-                     (a row with no allowed key is all zeros).",
-                    "每一行变成键上的概率分布：和为 1（没有允许的键的行全为 0）。",
-                )
-                .to_string(),
+                text::STEPS_SOFTMAX_NOTE.get(lang).to_string(),
             );
             if keys_of == Keys::Tokens {
                 b.block(mask.allowed());
@@ -354,11 +320,7 @@ pub fn steps(
                 StageKind::HeadOutput,
                 linear::weights_times_values(&weights, &values),
                 formula::head_output(head, keys_of),
-                lang.pick(
-                    "Each query's output is the weighted mean of the value rows.",
-                    "每个查询的输出是各值行的加权平均。",
-                )
-                .to_string(),
+                text::STEPS_HEAD_OUTPUT_NOTE.get(lang).to_string(),
             );
         }
         Family::Kernel(map) => {
@@ -377,11 +339,7 @@ pub fn steps(
                 StageKind::FeatureKeys,
                 phi_k,
                 formula::feature_map(map, Side::Keys),
-                lang.pick(
-                    "The same map on every key: all entries are ≥ 0, so every similarity is ≥ 0.",
-                    "对每个键做同样的映射：所有元素都 ≥ 0，因此每个相似度都 ≥ 0。",
-                )
-                .to_string(),
+                text::STEPS_FEATURE_KEYS_NOTE.get(lang).to_string(),
             );
             finite(&sim, "similarities φ(q)ᵀφ(k)")?;
             let implied = linear::implied_from_similarity(&sim);
@@ -389,24 +347,14 @@ pub fn steps(
                 StageKind::Similarity,
                 sim,
                 formula::similarity(input.variant),
-                lang.pick(
-                    "Shown for teaching only: linear attention never builds this n×m matrix \
-                     to compute its output.",
-                    "仅为教学而显示：线性注意力计算输出时从不构造这个 n×m 矩阵。",
-                )
-                .to_string(),
+                text::STEPS_SIMILARITY_NOTE.get(lang).to_string(),
             );
             b.block(mask.allowed());
             b.push(
                 StageKind::Implied,
                 implied,
                 formula::implied(),
-                lang.pick(
-                    "Each row of similarities divided by its sum (+ ε = 10⁻⁶): the weights the \
-                     O(n) computation applies without forming them.",
-                    "每行相似度除以该行之和（+ ε = 10⁻⁶）：O(n) 计算在不显式构造的情况下所用的权重。",
-                )
-                .to_string(),
+                text::STEPS_IMPLIED_NOTE.get(lang).to_string(),
             );
             b.block(mask.allowed());
             let causality = if input.variant.masks.causal {
@@ -427,43 +375,26 @@ pub fn steps(
                 StageKind::FeatureQueries,
                 linear::softmax_rows(&hin.q),
                 formula::efficient_map(Side::Queries),
-                lang.pick(
-                    "Each query row is normalised over its d_k features (rows sum to 1).",
-                    "每个查询行在其 d_k 个特征上归一化（每行和为 1）。",
-                )
-                .to_string(),
+                text::STEPS_EFFICIENT_QUERIES_NOTE.get(lang).to_string(),
             );
             b.push(
                 StageKind::FeatureKeys,
                 linear::softmax_columns(&hin.k, &keep),
                 formula::efficient_map(Side::Keys),
-                lang.pick(
-                    "Each key feature column is normalised over the positions (columns sum to 1; \
-                     padding keys get 0).",
-                    "键的每个特征列在各位置上归一化（每列和为 1；填充键为 0）。",
-                )
-                .to_string(),
+                text::STEPS_EFFICIENT_KEYS_NOTE.get(lang).to_string(),
             );
             b.push(
                 StageKind::Implied,
                 result.weights.to_owned(),
                 formula::efficient_implied(),
-                lang.pick(
-                    "Shown for teaching only: the output is computed as φ(Q)(φ(K)ᵀV) in O(n).",
-                    "仅为教学而显示：输出以 O(n) 按 φ(Q)(φ(K)ᵀV) 计算。",
-                )
-                .to_string(),
+                text::STEPS_EFFICIENT_IMPLIED_NOTE.get(lang).to_string(),
             );
             b.block(result.mask.allowed());
             b.push(
                 StageKind::HeadOutput,
                 result.output.clone(),
                 formula::efficient_output(head),
-                lang.pick(
-                    "Efficient attention: d_k×d_v context first, then each query reads it.",
-                    "高效注意力：先算出 d_k×d_v 的上下文，再由每个查询读取。",
-                )
-                .to_string(),
+                text::STEPS_EFFICIENT_OUTPUT_NOTE.get(lang).to_string(),
             );
         }
     }
@@ -471,19 +402,9 @@ pub fn steps(
     // Concat · W^O: the core's own combination of every head.
     let output = problem.combine(&heads)?;
     let h = heads.len();
-    let note = match (lang, projection) {
-        (Lang::En, Projection::Seeded) => format!(
-            "The {h} heads' outputs side by side, times W^O: the layer's output, one row per query."
-        ),
-        (Lang::En, Projection::Identity) => {
-            format!("The {h} heads' outputs side by side: the layer's output, one row per query.")
-        }
-        (Lang::Zh, Projection::Seeded) => {
-            format!("{h} 个头的输出并排拼接，再乘以 W^O：这一层的输出，每个查询一行。")
-        }
-        (Lang::Zh, Projection::Identity) => {
-            format!("{h} 个头的输出并排拼接：这一层的输出，每个查询一行。")
-        }
+    let note = match projection {
+        Projection::Seeded => text::StepsOutputProjected { heads: &h }.say(lang),
+        Projection::Identity => text::StepsOutputIdentity { heads: &h }.say(lang),
     };
     b.push(
         StageKind::Output,

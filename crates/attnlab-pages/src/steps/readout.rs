@@ -5,6 +5,12 @@ use attnlab_plot::number;
 
 use super::stages::{Stage, StageKind};
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::steps as text;
+
+/// Where the quoted token goes in a read-out's sentence (a private-use character).
+const TOKEN: char = '\u{e000}';
+/// Where the row's values go in a read-out's sentence.
+const VALUES: char = '\u{e001}';
 
 /// What the view reads out for a stage and its query.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,48 +89,49 @@ impl Stage {
         let query = self.query.as_ref()?;
         let (q, token) = (query.index, &query.token);
         let name = self.name;
-        let said = |s: String| (s, false);
         let quoted = format!("\u{201c}{token}\u{201d}");
-        let (parts, values) = match self.highlight {
+        // The sentence is said with marks where the token and the values go, then cut
+        // there, so that those are kept apart from the words of the language.
+        let (sentence, values, row_values) = match self.highlight {
             Some(row) => {
-                let values = self.row_text(row, digits)?;
-                let parts = match lang {
-                    Lang::En => vec![
-                        said("Row ".into()),
-                        (quoted, true),
-                        said(format!(" ({q}) of {name}: ")),
-                        (values, true),
-                    ],
-                    Lang::Zh => vec![
-                        said(format!("{name}中")),
-                        (quoted, true),
-                        said(format!("（{q}）这一行：")),
-                        (values, true),
-                    ],
-                };
-                (parts, Some(self.row_values(row)?))
+                let sentence = text::StepsReadoutRow {
+                    token: &TOKEN,
+                    index: &q,
+                    stage: &name,
+                    values: &VALUES,
+                }
+                .say(lang);
+                (
+                    sentence,
+                    self.row_text(row, digits)?,
+                    Some(self.row_values(row)?),
+                )
             }
             None => {
-                let parts = match lang {
-                    Lang::En => vec![
-                        said(format!(
-                            "The rows of {name} are the keys (all of them are used by every \
-                             query); the selected query is "
-                        )),
-                        (quoted, true),
-                        said(format!(" ({q}).")),
-                    ],
-                    Lang::Zh => vec![
-                        said(format!(
-                            "{name}的行是键（每个查询都用到全部的键）；选中的查询是"
-                        )),
-                        (quoted, true),
-                        said(format!("（{q}）。")),
-                    ],
-                };
-                (parts, None)
+                let sentence = text::StepsReadoutKeys {
+                    token: &TOKEN,
+                    index: &q,
+                    stage: &name,
+                }
+                .say(lang);
+                (sentence, String::new(), None)
             }
         };
+        let mut parts = Vec::new();
+        let mut rest = sentence.as_str();
+        while let Some(at) = rest.find([TOKEN, VALUES]) {
+            if at > 0 {
+                parts.push((rest[..at].to_string(), false));
+            }
+            let mark = rest[at..].chars().next().unwrap_or(TOKEN);
+            let kept = if mark == TOKEN { &quoted } else { &values };
+            parts.push((kept.clone(), true));
+            rest = &rest[at + mark.len_utf8()..];
+        }
+        if !rest.is_empty() {
+            parts.push((rest.to_string(), false));
+        }
+        let values = row_values;
         Some(Readout {
             text: parts.iter().map(|p| p.0.as_str()).collect(),
             parts,

@@ -9,6 +9,7 @@ use attnlab_core::score::ScoreFunction;
 use attnlab_plot::{Heatmap, HeatmapError, ValueRange, number};
 use ndarray::Array2;
 
+use attnlab_i18n::msg::steps as text;
 use attnlab_i18n::{Lang, plot_words};
 use attnlab_lab::state::{Mode, ModelConfig, Variant};
 
@@ -159,12 +160,13 @@ impl Axis {
     /// The axis title in `lang`, e.g. `"query tokens"`.
     pub fn title(self, lang: Lang) -> &'static str {
         match self {
-            Axis::QueryTokens => lang.pick("query tokens", "查询词元"),
-            Axis::KeyTokens => lang.pick("key tokens", "键词元"),
-            Axis::ProjectedKeys => lang.pick("projected keys", "投影后的键"),
-            Axis::Dimensions => lang.pick("dimensions", "维度"),
-            Axis::Features => lang.pick("features", "特征"),
+            Axis::QueryTokens => text::STEPS_AXIS_QUERY_TOKENS,
+            Axis::KeyTokens => text::STEPS_AXIS_KEY_TOKENS,
+            Axis::ProjectedKeys => text::STEPS_AXIS_PROJECTED_KEYS,
+            Axis::Dimensions => text::STEPS_AXIS_DIMENSIONS,
+            Axis::Features => text::STEPS_AXIS_FEATURES,
         }
+        .get(lang)
     }
 
     /// Whether the labels along this axis name tokens (or projected keys) rather than
@@ -201,40 +203,32 @@ impl StageKind {
     /// The stage's short name in `family`'s pipeline, in `lang`, e.g. `"Raw scores"`.
     pub fn name(self, family: Family, lang: Lang) -> &'static str {
         let linear = matches!(family, Family::Kernel(_) | Family::Efficient);
-        let l = lang;
         match self {
-            StageKind::Input => l.pick("Input X", "输入 X"),
-            StageKind::Queries => l.pick("Queries Q", "查询 Q"),
-            StageKind::Keys => l.pick("Keys K", "键 K"),
-            StageKind::Values => l.pick("Values V", "值 V"),
-            StageKind::ProjectedKeys => l.pick(
-                "Projected keys K\u{2032} = E K",
-                "投影后的键 K\u{2032} = E K",
-            ),
-            StageKind::ProjectedValues => l.pick(
-                "Projected values V\u{2032} = F V",
-                "投影后的值 V\u{2032} = F V",
-            ),
-            StageKind::Scores => l.pick("Raw scores", "原始分数"),
-            StageKind::Scaled => l.pick("Scaled", "缩放"),
-            StageKind::Masked => l.pick("Masked", "掩码"),
-            StageKind::Softmax => l.pick("Softmax weights", "softmax 权重"),
-            StageKind::FeatureQueries if family == Family::Efficient => l.pick(
-                "\u{3c6}(Q) = softmax over features",
-                "\u{3c6}(Q) = 对特征做 softmax",
-            ),
-            StageKind::FeatureQueries => l.pick("Feature map \u{3c6}(Q)", "特征映射 \u{3c6}(Q)"),
-            StageKind::FeatureKeys if family == Family::Efficient => l.pick(
-                "\u{3c6}(K) = softmax over positions",
-                "\u{3c6}(K) = 对位置做 softmax",
-            ),
-            StageKind::FeatureKeys => l.pick("Feature map \u{3c6}(K)", "特征映射 \u{3c6}(K)"),
-            StageKind::Similarity => l.pick("Similarities", "相似度"),
-            StageKind::Implied => l.pick("Implied weights \u{c2}", "隐含权重 \u{c2}"),
-            StageKind::HeadOutput if linear => l.pick("Output (linear form)", "输出（线性形式）"),
-            StageKind::HeadOutput => l.pick("Weights \u{b7} V", "权重 \u{b7} V"),
-            StageKind::Output => l.pick("Concat \u{b7} W^O", "拼接 \u{b7} W^O"),
+            StageKind::Input => text::STEPS_STAGE_INPUT,
+            StageKind::Queries => text::STEPS_STAGE_QUERIES,
+            StageKind::Keys => text::STEPS_STAGE_KEYS,
+            StageKind::Values => text::STEPS_STAGE_VALUES,
+            StageKind::ProjectedKeys => text::STEPS_STAGE_PROJECTED_KEYS,
+            StageKind::ProjectedValues => text::STEPS_STAGE_PROJECTED_VALUES,
+            StageKind::Scores => text::STEPS_STAGE_SCORES,
+            StageKind::Scaled => text::STEPS_STAGE_SCALED,
+            StageKind::Masked => text::STEPS_STAGE_MASKED,
+            StageKind::Softmax => text::STEPS_STAGE_SOFTMAX,
+            StageKind::FeatureQueries if family == Family::Efficient => {
+                text::STEPS_STAGE_EFFICIENT_QUERIES
+            }
+            StageKind::FeatureQueries => text::STEPS_STAGE_FEATURE_QUERIES,
+            StageKind::FeatureKeys if family == Family::Efficient => {
+                text::STEPS_STAGE_EFFICIENT_KEYS
+            }
+            StageKind::FeatureKeys => text::STEPS_STAGE_FEATURE_KEYS,
+            StageKind::Similarity => text::STEPS_STAGE_SIMILARITY,
+            StageKind::Implied => text::STEPS_STAGE_IMPLIED,
+            StageKind::HeadOutput if linear => text::STEPS_STAGE_LINEAR_OUTPUT,
+            StageKind::HeadOutput => text::STEPS_STAGE_HEAD_OUTPUT,
+            StageKind::Output => text::STEPS_STAGE_OUTPUT,
         }
+        .get(lang)
     }
 
     /// The stage's rows and columns in `family`'s pipeline.
@@ -324,7 +318,7 @@ impl Stage {
     pub fn heatmap(&self, title: impl Into<String>, lang: Lang) -> Result<Heatmap, HeatmapError> {
         let values: Vec<f32> = self.values.iter().copied().collect();
         let (rows, cols) = (self.rows.clone(), self.cols.clone());
-        let value = lang.pick("value", "值");
+        let value = text::STEPS_VALUE_LABEL.get(lang);
         let fig = match self.coloured {
             StageValues::Weights => Heatmap::weights(title, rows, cols, values)?,
             StageValues::Signed => {
@@ -350,88 +344,56 @@ impl Stage {
 
 /// What `X` is made of, and where the keys' `X` comes from.
 pub(super) fn input_note(model: &ModelConfig, mode: Mode, lang: Lang) -> String {
-    let words = match (model.embedding_scale, lang) {
-        (EmbeddingScale::Unit, Lang::En) => "word vectors",
-        (EmbeddingScale::Unit, Lang::Zh) => "词向量",
-        (EmbeddingScale::SqrtDModel, Lang::En) => "word vectors ×√d_model",
-        (EmbeddingScale::SqrtDModel, Lang::Zh) => "词向量 ×√d_model ",
-    };
+    let words = match model.embedding_scale {
+        EmbeddingScale::Unit => text::STEPS_INPUT_WORDS_UNIT,
+        EmbeddingScale::SqrtDModel => text::STEPS_INPUT_WORDS_SCALED,
+    }
+    .get(lang);
     let d = model.d_model;
-    let pos = match (model.position.kind, model.position.combine, lang) {
-        (PositionKind::None, _, Lang::En) => {
-            "no positions: X is the word vectors alone, so word order is invisible (a bag of words)"
-                .to_string()
+    let pos = match (model.position.kind, model.position.combine) {
+        (PositionKind::None, _) => text::STEPS_INPUT_NO_POSITIONS.get(lang).to_string(),
+        (kind, Combine::Add) => text::StepsInputAdded {
+            words: &words,
+            kind: &position_name(kind, lang),
+            width: &d,
         }
-        (PositionKind::None, _, Lang::Zh) => {
-            "没有位置编码：X 只是词向量，词序不可见（词袋）".to_string()
+        .say(lang),
+        (kind, Combine::Concat { d_pos }) => text::StepsInputConcatenated {
+            words: &words,
+            kind: &position_name(kind, lang),
+            width: &d,
+            d_pos: &d_pos,
         }
-        (kind, Combine::Add, Lang::En) => format!(
-            "{words} plus {} position vectors, added (width d_model = {d})",
-            position_name(kind, lang),
-        ),
-        (kind, Combine::Add, Lang::Zh) => format!(
-            "{words}加上{}位置向量，逐项相加（宽度 d_model = {d}）",
-            position_name(kind, lang),
-        ),
-        (kind, Combine::Concat { d_pos }, Lang::En) => format!(
-            "{words} and {} position vectors, concatenated (width {d} + {d_pos})",
-            position_name(kind, lang),
-        ),
-        (kind, Combine::Concat { d_pos }, Lang::Zh) => format!(
-            "{words}与{}位置向量拼接（宽度 {d} + {d_pos}）",
-            position_name(kind, lang),
-        ),
+        .say(lang),
     };
-    match (mode, lang) {
-        (Mode::Cross, Lang::En) => {
-            format!("X: {pos}. The keys and values come from the source sentence's own X.")
-        }
-        (Mode::Cross, Lang::Zh) => format!("X：{pos}。键和值来自源句自己的 X。"),
-        (Mode::SelfAttention, Lang::En) => format!("X: {pos}."),
-        (Mode::SelfAttention, Lang::Zh) => format!("X：{pos}。"),
+    match mode {
+        Mode::Cross => text::StepsInputCross { positions: &pos }.say(lang),
+        Mode::SelfAttention => text::StepsInputSelf { positions: &pos }.say(lang),
     }
 }
 
 fn position_name(kind: PositionKind, lang: Lang) -> &'static str {
     match kind {
-        PositionKind::None => lang.pick("no", "无"),
-        PositionKind::Sinusoidal => lang.pick("sinusoidal", "正弦"),
-        PositionKind::Learned => lang.pick("learned (seeded)", "可学习（按种子生成）的"),
+        PositionKind::None => text::STEPS_POSITION_NONE,
+        PositionKind::Sinusoidal => text::STEPS_POSITION_SINUSOIDAL,
+        PositionKind::Learned => text::STEPS_POSITION_LEARNED,
     }
+    .get(lang)
 }
 
 /// One sentence on the score function (or Linformer's scores against projected keys).
 pub(super) fn score_note(f: ScoreFunction, keys: Keys, lang: Lang) -> String {
     if keys == Keys::Projected {
-        return lang
-            .pick(
-                "Each query against each projected key: qᵀk′.",
-                "每个查询与每个投影后的键相比：qᵀk′。",
-            )
-            .to_string();
+        return text::STEPS_SCORE_PROJECTED.get(lang).to_string();
     }
     match f {
-        ScoreFunction::Dot => lang.pick(
-            "The dot product of every query with every key.",
-            "每个查询与每个键的点积。",
-        ),
-        ScoreFunction::ScaledDot => lang.pick(
-            "The plain dot product qᵀk of every query with every key (the scaling comes next).",
-            "每个查询与每个键的普通点积 qᵀk（缩放在下一步）。",
-        ),
-        ScoreFunction::General => lang.pick(
-            "Bilinear (Luong): qᵀWk with a seeded d_k×d_k matrix W.",
-            "双线性（Luong）：qᵀWk，W 是按种子生成的 d_k×d_k 矩阵。",
-        ),
-        ScoreFunction::Additive => lang.pick(
-            "Additive (Bahdanau): a small tanh network of the query and the key.",
-            "加性（Bahdanau）：以查询和键为输入的小型 tanh 网络。",
-        ),
-        ScoreFunction::Cosine => lang.pick(
-            "Cosine: the dot product of unit vectors, between −1 and 1.",
-            "余弦：单位向量的点积，介于 −1 与 1 之间。",
-        ),
+        ScoreFunction::Dot => text::STEPS_SCORE_DOT,
+        ScoreFunction::ScaledDot => text::STEPS_SCORE_SCALED_DOT,
+        ScoreFunction::General => text::STEPS_SCORE_GENERAL,
+        ScoreFunction::Additive => text::STEPS_SCORE_ADDITIVE,
+        ScoreFunction::Cosine => text::STEPS_SCORE_COSINE,
     }
+    .get(lang)
     .to_string()
 }
 
@@ -439,21 +401,14 @@ pub(super) fn score_note(f: ScoreFunction, keys: Keys, lang: Lang) -> String {
 pub(super) fn scaled_note(score: ScoreFunction, d_k: usize, tau: f32, lang: Lang) -> String {
     let t = number::decimals(tau, 2);
     let root = number::decimals((d_k as f32).sqrt(), 3);
-    match (score, lang) {
-        (ScoreFunction::ScaledDot, Lang::En) => format!(
-            "Divided by √d_k = √{d_k} = {root} and by τ = {t}: this keeps the softmax from \
-             becoming nearly one-hot as d_k grows."
-        ),
-        (ScoreFunction::ScaledDot, Lang::Zh) => format!(
-            "除以 √d_k = √{d_k} = {root}，再除以 τ = {t}：这样 d_k 增大时 softmax 不会变得近乎独热。"
-        ),
-        (_, Lang::En) => format!(
-            "Divided by τ = {t} only: this score function is not scaled by √d_k \
-             (choose scaled dot to see that)."
-        ),
-        (_, Lang::Zh) => {
-            format!("只除以 τ = {t}：这个打分函数不按 √d_k 缩放（选择缩放点积可以看到缩放）。")
+    match score {
+        ScoreFunction::ScaledDot => text::StepsScaledRoot {
+            d_k: &d_k,
+            root: &root,
+            tau: &t,
         }
+        .say(lang),
+        _ => text::StepsScaledTauOnly { tau: &t }.say(lang),
     }
 }
 
@@ -461,78 +416,36 @@ pub(super) fn scaled_note(score: ScoreFunction, d_k: usize, tau: f32, lang: Lang
 pub(super) fn masked_note(variant: &Variant, empty_rows: usize, lang: Lang) -> String {
     let on = variant.masks.on();
     if on.is_empty() {
-        return lang
-            .pick(
-                "No mask is on: every key is allowed, the logits pass unchanged.",
-                "没有开启掩码：每个键都被允许，分数原样通过。",
-            )
-            .to_string();
+        return text::STEPS_MASKED_NONE.get(lang).to_string();
     }
     let names: Vec<&str> = on.iter().map(|&k| crate::mask_name(k, lang)).collect();
-    match lang {
-        Lang::En => {
-            let mut s = format!(
-                "Blocked cells ({}) become −∞, so the softmax gives them exactly 0.",
-                names.join(" and ")
-            );
-            if empty_rows > 0 {
-                s.push_str(&format!(
-                    " {empty_rows} row(s) have no allowed key: their weights are all 0."
-                ));
-            }
-            s
-        }
-        Lang::Zh => {
-            let mut s = format!(
-                "被屏蔽的单元格（{}）变为 −∞，softmax 给它们的权重恰好为 0。",
-                names.join("、")
-            );
-            if empty_rows > 0 {
-                s.push_str(&format!(
-                    "有 {empty_rows} 行没有允许的键：它们的权重全为 0。"
-                ));
-            }
-            s
-        }
+    let masks = names.join(text::STEPS_MASK_JOINER.get(lang));
+    let mut s = text::StepsMaskedBlocked { masks: &masks }.say(lang);
+    if empty_rows > 0 {
+        s.push_str(&text::StepsMaskedEmptyRows { rows: &empty_rows }.say(lang));
     }
+    s
 }
 
 /// What the feature map does to an entry.
 pub(super) fn feature_note(map: FeatureMap, lang: Lang) -> String {
     match map {
-        FeatureMap::Elu1 => lang.pick(
-            "φ(x) = elu(x) + 1 on every entry: positive, smooth.",
-            "对每个元素取 φ(x) = elu(x) + 1：为正且平滑。",
-        ),
-        FeatureMap::Relu => lang.pick(
-            "φ(x) = max(x, 0) on every entry: negative entries vanish.",
-            "对每个元素取 φ(x) = max(x, 0)：负的元素变为 0。",
-        ),
-        FeatureMap::Taylor => lang.pick(
-            "φ(x) = [1, x/‖x‖]: so φ(q)ᵀφ(k) = 1 + q̂ᵀk̂, the first-order Taylor term of exp.",
-            "φ(x) = [1, x/‖x‖]：于是 φ(q)ᵀφ(k) = 1 + q̂ᵀk̂，即 exp 的一阶泰勒展开。",
-        ),
+        FeatureMap::Elu1 => text::STEPS_FEATURE_ELU1,
+        FeatureMap::Relu => text::STEPS_FEATURE_RELU,
+        FeatureMap::Taylor => text::STEPS_FEATURE_TAYLOR,
     }
+    .get(lang)
     .to_string()
 }
 
 /// How a linear variant's output was computed.
 pub(super) fn linear_output_note(c: Computation, lang: Lang) -> String {
     match c {
-        Computation::LinearRecurrent => lang.pick(
-            "Computed as an RNN: running sums S_i, z_i over j ≤ i, never the n×n matrix.",
-            "按 RNN 计算：对 j ≤ i 累加 S_i、z_i，从不构造 n×n 矩阵。",
-        ),
-        Computation::LinearMaskedQuadratic => lang.pick(
-            "This mask breaks the factorisation: the output is Â V, \
-             quadratic — the variant is no longer linear.",
-            "这个掩码破坏了分解：输出是 Â V，复杂度为二次——这个变体不再是线性的。",
-        ),
-        _ => lang.pick(
-            "Computed in O(n): one global d×d_v state, never the n×n matrix.",
-            "以 O(n) 计算：一个全局的 d×d_v 状态，从不构造 n×n 矩阵。",
-        ),
+        Computation::LinearRecurrent => text::STEPS_LINEAR_RECURRENT,
+        Computation::LinearMaskedQuadratic => text::STEPS_LINEAR_MASKED_QUADRATIC,
+        _ => text::STEPS_LINEAR_GLOBAL,
     }
+    .get(lang)
     .to_string()
 }
 

@@ -1,0 +1,122 @@
+# 位置编码页面（attnlab-pages 的 positions/，应用的 src/pages/positions/）。
+
+## PE 表和 PE(a)·PE(b) 的热图（positions/pe.rs）。
+
+positions-table-title = PE · { $n } 个位置 × { $d } 个维度
+positions-axis-position = 位置
+positions-axis-dimension = 维度
+positions-value-label = PE 值
+positions-dot-title = PE(a)·PE(b) · { $n } 个位置
+positions-axis-position-a = 位置 a
+positions-axis-position-b = 位置 b
+
+## 用几个词说出一种位置设置：表的图注、打乱检验的“开启位置编码”（positions/pe.rs）。
+
+positions-combine-added = 相加
+positions-combine-concatenated = 拼接（d_pos { $d_pos }）
+positions-layout-interleaved = 交错排列
+positions-layout-split = 分半排列
+positions-describe-none = 无位置编码
+positions-describe-learned = 可学习，{ $combine }
+positions-describe-sinusoidal = 正弦，底数 { $base }，{ $layout }，{ $combine }
+
+## 所选维度的曲线：图例、标题、坐标轴（positions/pe.rs）。
+
+positions-dim = 维度 { $dim }
+positions-dim-wave = { $name }：{ $wave }，ω = { $omega }
+positions-curves-title = { $n } 个位置上的 PE
+positions-axis-position-p = 位置 p
+positions-axis-pe = PE(p, 维度)
+
+## 输入的维度为何被拒绝（positions/pe.rs 的 parse_dims）。
+
+positions-dims-not-number = “{ $part }”不是维度：请输入整数，例如 0, 1, 8
+positions-dims-no-such = 维度 { $dim } 不存在：位置向量有 { $width } 个维度（0 到 { $last }）
+positions-dims-empty = 请至少输入一个维度，例如 0, 1, 8, 9
+positions-dims-too-many = 一次最多画 { $max } 个维度
+
+## 为什么没有旋转 R_k 可测（positions/pe.rs）。
+
+positions-learned-no-rotation = 可学习的位置向量是自由参数：不存在对每个 p 都把 PE(p) 变为 PE(p+k) 的同一个旋转 R_k，因此没有残差可测。
+positions-none-no-rotation = 位置编码已关闭：每个 PE(p) 都是零向量，没有什么可旋转的——注意力把句子看作一个词袋。
+
+## 打乱检验的图，以及为什么一个变体即使没有位置编码也不是词袋（positions/bag_of_words.rs）。
+
+positions-bow-as-typed = 按输入顺序
+positions-bow-put-back = 打乱后再放回原位
+positions-linformer-depends = Linformer 的投影 E 按位置混合键，所以即使没有位置编码，词元移动时它的权重也会改变
+# unsaid: $count
+positions-masks-depend = 变体 { $name } 的{ $masks }掩码取决于位置而不是词，所以即使没有位置编码，打乱后的句子也会被不同地屏蔽
+positions-mask-joiner = 、
+
+## 页面（src/pages/positions/mod.rs）：标题、导语、说明、图注。
+
+positions-title = 位置编码
+positions-input-shape = 实验室的输入：{ $how }，所以 X 是 { $n } 个词元 × { $d }（位置向量宽 { $p }）。
+# 导语的两半，夹着频率的公式。
+positions-lead-start = 注意力把每个词元与其他每个词元相比较，而这种比较本身并不说明词元处在哪里：没有位置编码时，打乱词序只会打乱注意力矩阵，别的什么都不变。位置编码给每个词元加上一个表示其位置 p 的向量 PE(p)。正弦编码为每一对维度使用一个频率{ " " }
+positions-lead-end = ，使得在任何位置上移动 k 个位置都是同一个旋转 R_k，并且 PE(a)·PE(b) 只取决于距离 a − b。
+positions-brought = 本页显示的是按种子生成的模型为输入框中的句子计算的位置编码。导入的张量已经带有它们自己的模型所加的位置信息。
+positions-none = 位置编码已关闭：每个 PE(p) 都是零向量，模型把句子看作一个词袋。选择正弦或可学习的位置编码即可画出它们——并看看下面的打乱检验。
+positions-table-caption = 位置向量：每个位置一行，每个维度一列（红色为 +，蓝色为 −）·{ " " }
+positions-curves-caption = 所选维度随位置变化的曲线：低维转得快，高维转得慢。
+positions-dot-caption = PE(a)·PE(b)：若只取决于 a − b，则沿每条对角线不变。沿对角线的最大波动：
+positions-spread-sinusoidal = （≈ 0：只有距离起作用）。
+positions-spread-learned = （可学习的向量对距离一无所知）。
+positions-spread-none = （全为 0）。
+
+## 编码旋钮（src/pages/positions/position_knobs.rs、pe_curves.rs）。
+
+positions-knob-kind = 位置编码
+positions-kind-none = 无
+positions-kind-sinusoidal = 正弦
+positions-kind-learned = 可学习
+positions-knob-base = 底数
+positions-base-presets = 底数预设
+positions-base-range = 底数是 2 到 100000000 之间的数
+positions-knob-layout = 排列
+positions-layout-interleaved-option = 交错排列（sin, cos, sin, cos …）
+positions-layout-split-option = 分半排列（先全部 sin，再全部 cos）
+positions-knob-combine = 组合方式
+positions-combine-add-option = 相加（x = e + PE）
+positions-combine-concat-option = 拼接（x = [e, PE]）
+positions-knob-width = 宽度 d
+positions-width-whole = 宽度是一个整数
+positions-width-odd = 正弦位置编码需要偶数宽度：正弦与余弦成对出现
+positions-width-concatenated = （拼接）
+positions-width-added = （相加）
+positions-knob-count = 画出的位置数
+positions-count-range = 位置数在 1 到 { $max } 之间；留空 = 句子的长度
+positions-knob-dims = 维度
+
+## 旋转检验（src/pages/positions/rotation_readout.rs）。
+
+positions-rotation-title = 移动 k 个位置就是一次旋转
+positions-rotation-explain = 对每个偏移 k，都有一个分块对角的旋转 R_k，对每个位置 p 都相同，使 PE(p+k) = R_k·PE(p)：每一对 (sin, cos) 转过角度 ω_i·k。这就是注意力能够读出相对位置的原因。
+positions-knob-offset = 偏移 k
+positions-k-range = k 是 0 到 511 之间的整数
+positions-rotation-max-over = 对 p 取最大值{ " " }
+positions-rotation-over = ，共 { $checked } 个位置 p（只是 f32 舍入误差：恒等式精确成立）。
+positions-rotation-too-few = 只有 { $n } 个位置时不存在 p 与 p + { $k } 这样的一对：请选择更小的 k，或画出更多位置。
+
+## 打乱检验（src/pages/positions/bag_of_words.rs）。
+
+positions-bow-label = 词袋
+positions-bow-title = 词袋：打乱句子
+positions-bow-explain = 打乱词元，在打乱后的句子上运行同一个变体和同一个头，再把每一行、每一列放回其词元原来的位置。没有位置编码时两个矩阵相同：注意力只看到有哪些词，看不到它们的顺序。有位置编码时两者不同。
+positions-bow-cross-tip = 打乱检验在自注意力模式下对一个句子进行
+positions-bow-shuffle-tip = 打乱词元（按种子：同一个种子每次得到相同的顺序）
+positions-bow-shuffle = 打乱词元
+positions-bow-restore = 还原
+positions-bow-order = 顺序：
+positions-bow-order-as-typed = 按输入顺序
+positions-bow-shuffled = 打乱后：
+positions-bow-cross = 打乱检验针对一个句子：请把模式切换为自注意力后使用。
+positions-bow-short = 请至少输入两个词才能打乱。
+positions-bow-prompt = 按“打乱词元”运行检验。
+positions-bow-off = 关闭位置编码：放回原位后的最大 |差异| ={ " " }
+positions-bow-caveat = 这里不是词袋：{ $why }。关闭这类掩码，检验结果就会 ≈ 0。
+positions-bow-off-same = （≈ 0：同一个矩阵，只是换了顺序）
+positions-bow-on = 开启位置编码（{ $how }）：最大 |差异| ={ " " }
+positions-bow-on-change = （词移动时权重随之改变）
+positions-bow-substituted = { " " }— 模型关闭了位置编码，所以这一侧使用正弦编码。
