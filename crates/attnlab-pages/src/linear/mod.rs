@@ -257,6 +257,15 @@ mod tests {
                 "{zh}"
             );
         }
+        let not_kernel = LinearLabError::NotKernel(AttentionKind::Efficient);
+        assert_eq!(
+            not_kernel.sentence(),
+            "efficient is not a kernel (feature-map) variant: choose elu1, relu or taylor."
+        );
+        assert_eq!(
+            not_kernel.sentence_in(Lang::Zh),
+            "高效注意力 不是核（特征映射）变体：请选择 elu1、relu 或 taylor。"
+        );
         assert_eq!(default_kernel(AttentionKind::Softmax), AttentionKind::Elu1);
         assert_eq!(default_kernel(AttentionKind::Taylor), AttentionKind::Taylor);
     }
