@@ -9,7 +9,7 @@ use super::run::ModelRun;
 use attnlab_i18n::{Lang, Tr};
 
 /// Said under the alignment: what an encoder's weights across a pair are, and are not.
-pub const ALIGNMENT_NOTE: Tr = attnlab_i18n::msg::page::ALIGNMENT_NOTE;
+pub const ALIGNMENT_NOTE: Tr = attnlab_i18n::msg::model_page::ALIGNMENT_NOTE;
 
 /// The width of the alignment's lines, in CSS pixels (twice the token-lines page's):
 /// lines that must be seen on a projector from the back of a room.
@@ -117,7 +117,7 @@ pub fn alignment_lines(
         .iter()
         .flat_map(|&i| to.iter().map(move |&j| a[[i, j]]))
         .collect();
-    let title = attnlab_i18n::msg::page::AlignmentTitle {
+    let title = attnlab_i18n::msg::model_page::AlignmentTitle {
         model: &model,
         layer: &layer,
         head: &head,

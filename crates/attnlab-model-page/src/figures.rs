@@ -6,20 +6,20 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::ArrayView2;
 
 use super::run::{ModelRun, TokenView};
-use attnlab_i18n::msg::page;
+use attnlab_i18n::msg::model_page;
 use attnlab_i18n::{Lang, Tr, plot_words};
 
 /// Said under the atlas.
-pub const ATLAS_CAPTION: Tr = page::ATLAS_CAPTION;
+pub const ATLAS_CAPTION: Tr = model_page::ATLAS_CAPTION;
 
 /// Said next to the `[CLS]`/`[SEP]` switch.
-pub const SPECIAL_TOKENS_NOTE: Tr = page::SPECIAL_TOKENS_NOTE;
+pub const SPECIAL_TOKENS_NOTE: Tr = model_page::SPECIAL_TOKENS_NOTE;
 
 /// Said once on the model page when its tokens are SentencePiece pieces.
-pub const WORD_START_NOTE: Tr = page::WORD_START_NOTE;
+pub const WORD_START_NOTE: Tr = model_page::WORD_START_NOTE;
 
 /// Said under the head search.
-pub const SEARCH_CAUTION: Tr = page::SEARCH_CAUTION;
+pub const SEARCH_CAUTION: Tr = model_page::SEARCH_CAUTION;
 
 /// The title of every atlas tile, layer by layer: `L0 H0`, `L0 H1`, ….
 pub fn atlas_titles(layers: usize, heads: usize) -> Vec<String> {
@@ -38,12 +38,15 @@ pub(super) fn labels(run: &ModelRun, view: &TokenView) -> Vec<String> {
 
 /// The axis titles of a token × token figure, in `lang`.
 pub(super) fn token_axes(lang: Lang) -> (&'static str, &'static str) {
-    (page::QUERY_TOKEN.get(lang), page::KEY_TOKEN.get(lang))
+    (
+        model_page::QUERY_TOKEN.get(lang),
+        model_page::KEY_TOKEN.get(lang),
+    )
 }
 
 /// `name · layer L · head H`, in `lang`.
 pub(super) fn head_title(lang: Lang, name: &str, layer: usize, head: usize) -> String {
-    page::LayerHeadTitle {
+    model_page::LayerHeadTitle {
         name: &name,
         layer: &layer,
         head: &head,
@@ -53,7 +56,7 @@ pub(super) fn head_title(lang: Lang, name: &str, layer: usize, head: usize) -> S
 
 /// `name · layer L · mean of its heads`, in `lang`.
 pub(super) fn mean_title(lang: Lang, name: &str, layer: usize) -> String {
-    page::LayerMeanTitle {
+    model_page::LayerMeanTitle {
         name: &name,
         layer: &layer,
     }
@@ -138,14 +141,14 @@ pub fn relevance_figure(
     if m.dim() != (run.n(), run.n()) {
         return None;
     }
-    let title = page::RelevanceTitle {
+    let title = model_page::RelevanceTitle {
         relevance: &relevance.label(lang),
         layer: &layer,
     }
     .say(lang);
     figure(lang, title, run, view, m)
         .ok()
-        .map(|f| f.with_value_label(page::SHARE.get(lang)))
+        .map(|f| f.with_value_label(model_page::SHARE.get(lang)))
 }
 
 #[cfg(test)]

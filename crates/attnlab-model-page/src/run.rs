@@ -36,13 +36,13 @@ pub enum RunError {
 impl RunError {
     /// The sentence, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        use attnlab_i18n::msg::page;
+        use attnlab_i18n::msg::model_page;
         match self {
-            RunError::Floats { expected, got } => page::RunFloats { expected, got }.say(lang),
-            RunError::Header(why) => page::RunHeader { why }.say(lang),
-            RunError::NotFinite => page::RUN_NOT_FINITE.get(lang).to_string(),
-            RunError::NoToken { index, n } => page::RunNoToken { index, n }.say(lang),
-            RunError::Hidden(token) => page::RunHidden { token }.say(lang),
+            RunError::Floats { expected, got } => model_page::RunFloats { expected, got }.say(lang),
+            RunError::Header(why) => model_page::RunHeader { why }.say(lang),
+            RunError::NotFinite => model_page::RUN_NOT_FINITE.get(lang).to_string(),
+            RunError::NoToken { index, n } => model_page::RunNoToken { index, n }.say(lang),
+            RunError::Hidden(token) => model_page::RunHidden { token }.say(lang),
         }
     }
 }

@@ -43,15 +43,15 @@ impl Place {
 
     /// In words, e.g. "head 3 of layer 2", in `lang`.
     pub fn describe(self, lang: Lang) -> String {
-        use attnlab_i18n::msg::page;
+        use attnlab_i18n::msg::model_page;
         match self {
-            Place::Head { layer, head } => page::PlaceHead {
+            Place::Head { layer, head } => model_page::PlaceHead {
                 head: &head,
                 layer: &layer,
             }
             .say(lang),
-            Place::Layer { layer } => page::PlaceLayer { layer: &layer }.say(lang),
-            Place::Every => page::PLACE_EVERY.get(lang).to_string(),
+            Place::Layer { layer } => model_page::PlaceLayer { layer: &layer }.say(lang),
+            Place::Every => model_page::PLACE_EVERY.get(lang).to_string(),
         }
     }
 }
@@ -187,7 +187,7 @@ pub fn substitute(
     };
     if layer >= layers || head >= heads {
         return Err(Said::of(|lang| {
-            attnlab_i18n::msg::page::NoSuchPlace {
+            attnlab_i18n::msg::model_page::NoSuchPlace {
                 layers: &layers,
                 heads: &heads,
                 place: &place.describe(lang),

@@ -11,7 +11,7 @@ use attnlab_model::Parameters;
 use attnlab_plot::Heatmap;
 
 use super::run::ModelRun;
-use attnlab_i18n::msg::page;
+use attnlab_i18n::msg::model_page;
 use attnlab_i18n::{Lang, plot_words};
 use attnlab_lab::compute::{self, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
@@ -47,7 +47,7 @@ pub fn variant_on_head(
 ) -> Result<OnHead, String> {
     let (Some(q), Some(k), Some(v)) = (run.q(layer, head), run.k(layer, head), run.v(layer, head))
     else {
-        return Err(page::NoHeadInLayer {
+        return Err(model_page::NoHeadInLayer {
             head: &head,
             layer: &layer,
         }
@@ -73,7 +73,7 @@ pub fn variant_on_head(
     let own = compute(&model_variant())?;
     let rows = tokens.labels();
     let cols = compute::key_labels(&tokens, variant);
-    let title = page::VariantTitle {
+    let title = model_page::VariantTitle {
         name: &variant.name,
         layer: &layer,
         head: &head,
@@ -89,7 +89,7 @@ pub fn variant_on_head(
     let difference = if comparable {
         let own_figure =
             figure::head_heatmap("model", &rows, &rows, &own).map_err(|e| e.to_string())?;
-        let title = page::VariantDifferenceTitle {
+        let title = model_page::VariantDifferenceTitle {
             name: &variant.name,
         }
         .say(lang);

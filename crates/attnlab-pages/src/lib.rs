@@ -19,17 +19,39 @@ pub mod steps;
 use attnlab_i18n::Lang;
 use attnlab_lab::state::MaskKind;
 
-/// A mask's short name in `lang`, as the pages' sentences write it (`"causal"`, `"因果"`).
+/// A mask's short name in `lang`, as the pages' sentences write it (`"causal"`, `"因果"`):
+/// the lab's label of it ([`MaskKind::shown`], from the catalogue's `lab` area).
 pub fn mask_name(kind: MaskKind, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => kind.label(),
-        Lang::Zh => match kind {
-            MaskKind::Causal => "因果",
-            MaskKind::Padding => "填充",
-            MaskKind::Window => "局部窗口",
-            MaskKind::Strided => "跨步",
-            MaskKind::Global => "全局词元",
-            MaskKind::Custom => "自定义",
-        },
+    kind.shown(lang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_masks_name_is_its_label_in_each_language() {
+        let names: Vec<(&str, &str)> = [
+            MaskKind::Causal,
+            MaskKind::Padding,
+            MaskKind::Window,
+            MaskKind::Strided,
+            MaskKind::Global,
+            MaskKind::Custom,
+        ]
+        .into_iter()
+        .map(|k| (mask_name(k, Lang::En), mask_name(k, Lang::Zh)))
+        .collect();
+        assert_eq!(
+            names,
+            [
+                ("causal", "因果"),
+                ("padding", "填充"),
+                ("window", "局部窗口"),
+                ("strided", "跨步"),
+                ("global", "全局词元"),
+                ("custom", "自定义"),
+            ]
+        );
     }
 }

@@ -4,7 +4,7 @@
 use attnlab_core::attention::HeadResult;
 use attnlab_plot::{Focus, HEAD_COLOURS, HeatmapError, TokenLines};
 
-use attnlab_i18n::Lang;
+use attnlab_i18n::{Lang, msg};
 
 /// The colour of head `h`'s lines (and its legend swatch and checkbox).
 pub fn head_colour(h: usize) -> (u8, u8, u8) {
@@ -27,10 +27,7 @@ pub fn token_lines(
         .with_words(attnlab_i18n::plot_words(lang));
     for &(h, r) in heads {
         fig = fig.with_head(
-            match lang {
-                Lang::En => format!("head {h}"),
-                Lang::Zh => format!("头 {h}"),
-            },
+            msg::lines::LinesHead { head: &h }.say(lang),
             HEAD_COLOURS[h % HEAD_COLOURS.len()],
             r.weights.iter().copied().collect(),
         )?;

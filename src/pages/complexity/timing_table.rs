@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_pages::complexity::Measurements;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use crate::i18n::t;
+use crate::i18n::text;
 
 /// Milliseconds with 3 significant digits, or `…` before the point is measured.
 fn ms(v: Option<f64>) -> String {
@@ -21,16 +22,13 @@ pub fn TimingTable(
     let raw = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
     view! {
         <table class="timing-table" data-testid="complexity-table">
-            <caption>{t(
-                "Measured milliseconds per call (median of the samples)",
-                "每次调用实测的毫秒数（各样本的中位数）",
-            )}</caption>
+            <caption>{text(msg::complexity::COMPLEXITY_TABLE_CAPTION)}</caption>
             <thead>
                 <tr>
                     <th scope="col">"n"</th>
-                    <th scope="col">{t("softmax (streaming) ms", "softmax（流式）毫秒")}</th>
-                    <th scope="col">{t("linear elu1 ms", "线性 elu1 毫秒")}</th>
-                    <th scope="col">{t("softmax / linear", "softmax / 线性")}</th>
+                    <th scope="col">{text(msg::complexity::COMPLEXITY_TABLE_SOFTMAX)}</th>
+                    <th scope="col">{text(msg::complexity::COMPLEXITY_TABLE_LINEAR)}</th>
+                    <th scope="col">{text(msg::complexity::COMPLEXITY_TABLE_RATIO)}</th>
                 </tr>
             </thead>
             <tbody>

@@ -1,8 +1,9 @@
 use attnlab_core::attention::AttentionKind;
+use attnlab_i18n::msg;
 use attnlab_pages::linear::{can_be_causal, causality};
 use leptos::prelude::*;
 
-use crate::i18n::{t, use_lang};
+use crate::i18n::{text, use_lang};
 
 /// For every attention kind, whether it can be made causal and why (not); the
 /// selected variant's kind is marked.
@@ -15,8 +16,8 @@ pub fn CausalityNotes(
     let lang = use_lang();
     view! {
         <section class="panel linear-panel" data-testid="causality"
-            aria-label=t("Which variants can be causal", "哪些变体可以是因果的")>
-            <h3 class="section-title">{t("Which variants can be made causal", "哪些变体可以做成因果的")}</h3>
+            aria-label=text(msg::linear::LINEAR_CAUSALITY_LABEL)>
+            <h3 class="section-title">{text(msg::linear::LINEAR_CAUSALITY_TITLE)}</h3>
             <ul class="causality-list">
                 {AttentionKind::ALL
                     .into_iter()
@@ -28,7 +29,7 @@ pub fn CausalityNotes(
                                 class:is-selected=move || selected.get() == k
                                 data-causal=can.to_string()>
                                 {move || causality(k, lang.get())}
-                                {move || (selected.get() == k).then(|| lang.get().pick(" \u{2190} the selected variant", " \u{2190} 所选的变体"))}
+                                {move || (selected.get() == k).then(|| msg::linear::LINEAR_SELECTED_VARIANT.get(lang.get()))}
                             </li>
                         }
                     })

@@ -1,4 +1,5 @@
 use attnlab_core::attention::AttentionKind;
+use attnlab_i18n::msg;
 use attnlab_lab::Tokens;
 use attnlab_pages::linear::{
     KernelComparison, comparison_figures, kernel_comparison, spectrum_chart,
@@ -8,7 +9,7 @@ use leptos::prelude::*;
 
 use super::{ProblemMemo, from_problem};
 use crate::canvas::{ChartLegend, HeatmapCanvas, LineChartCanvas, Pointing};
-use crate::i18n::{Lang, t};
+use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// Softmax against the chosen kernel variant on the selected head: both matrices, their
@@ -55,41 +56,27 @@ pub fn KernelPanel(
             let (n, cols) = c.linear.weights.dim();
             let spectra = c.spectra.as_ref().map(|s| {
                 view! {
-                    <tr><th scope="row">{match l {
-                            Lang::En => format!("rank of φ(Q)φ(K)ᵀ ({kind})"),
-                            Lang::Zh => format!("φ(Q)φ(K)ᵀ 的秩（{kind}）"),
-                        }}</th>
+                    <tr><th scope="row">{msg::linear::LinearRankLinearRow { kind: &kind }.say(l)}</th>
                         <td data-testid="rank-linear" data-value=s.linear_rank.to_string()>{s.linear_rank}</td></tr>
-                    <tr><th scope="row">{l.pick("φ width (the bound)", "φ 的宽度（上界）")}</th>
+                    <tr><th scope="row">{msg::linear::LINEAR_PHI_WIDTH_ROW.get(l)}</th>
                         <td data-testid="phi-width" data-value=c.phi_width.to_string()>{c.phi_width}</td></tr>
-                    <tr><th scope="row">{l.pick("rank of exp(QKᵀ/√d_k) (softmax)", "exp(QKᵀ/√d_k) 的秩（softmax）")}</th>
+                    <tr><th scope="row">{msg::linear::LINEAR_RANK_SOFTMAX_ROW.get(l)}</th>
                         <td data-testid="rank-softmax" data-value=s.softmax_rank.to_string()>{s.softmax_rank}</td></tr>
-                    <tr><th scope="row">{l.pick("largest possible rank, min(n, m)", "可能的最大秩 min(n, m)")}</th>
+                    <tr><th scope="row">{msg::linear::LINEAR_RANK_FULL_ROW.get(l)}</th>
                         <td data-testid="rank-full" data-value=s.softmax.len().to_string()>{s.softmax.len()}</td></tr>
                 }
             });
             let one_key = (cols == 1).then(|| view! {
                 <p class="why is-shown" data-testid="one-token-note">
-                    {l.pick(
-                        "With one key every row gives it weight 1, in softmax and in linear attention alike, \
-                         and there is one singular value: type a longer sentence to see them differ.",
-                        "只有一个键时，无论 softmax 还是线性注意力，每一行都给它权重 1，\
-                         并且只有一个奇异值：输入更长的句子才能看到二者的不同。",
-                    )}
+                    {msg::linear::LINEAR_ONE_KEY_NOTE.get(l)}
                 </p>
             });
             Some(view! {
                 <table class="metrics" data-testid="linear-metrics">
                     <tbody>
-                        <tr><th scope="row">{match l {
-                            Lang::En => format!("max |{kind} − softmax|"),
-                            Lang::Zh => format!("|{kind} − softmax| 的最大值"),
-                        }}</th>
+                        <tr><th scope="row">{msg::linear::LinearMaxAbsRow { kind: &kind }.say(l)}</th>
                             <td data-testid="lin-max-abs" data-value=m.max_abs.to_string()>{number::readable(m.max_abs)}</td></tr>
-                        <tr><th scope="row">{match l {
-                            Lang::En => format!("mean |{kind} − softmax| ({n}×{cols} cells)"),
-                            Lang::Zh => format!("|{kind} − softmax| 的平均值（{n}×{cols} 个单元格）"),
-                        }}</th>
+                        <tr><th scope="row">{msg::linear::LinearMeanAbsRow { kind: &kind, n: &n, cols: &cols }.say(l)}</th>
                             <td data-testid="lin-mean-abs" data-value=m.mean_abs.to_string()>{number::readable(m.mean_abs)}</td></tr>
                         <tr><th scope="row">"d_k"</th><td data-testid="d-k">{c.d_k}</td></tr>
                         {spectra}
@@ -102,11 +89,8 @@ pub fn KernelPanel(
     };
     view! {
         <section class="panel linear-panel" data-testid="kernel-panel"
-            aria-label=t("Softmax against linear attention", "softmax 与线性注意力对比")>
-            <h3 class="section-title">{move || match lang.get() {
-                Lang::En => format!("Softmax against {} on the same Q, K", kind.get().name()),
-                Lang::Zh => format!("同样的 Q、K 上 softmax 与 {} 的对比", kind.get().name()),
-            }}</h3>
+            aria-label=text(msg::linear::LINEAR_KERNEL_LABEL)>
+            <h3 class="section-title">{move || msg::linear::LinearKernelTitle { kind: &kind.get().name() }.say(lang.get())}</h3>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="linear-error">{e}</p> })}
             <div class="linear-quad">
                 <div class="linear-cell"><HeatmapCanvas figure=fig(0) testid="lin-softmax" kind="matrix" class="matrix-square" pointing=Pointing::Nothing/></div>

@@ -1,8 +1,9 @@
 use attnlab_core::attention::AttentionKind;
+use attnlab_i18n::msg;
 use attnlab_pages::linear::KERNEL_KINDS;
 use leptos::prelude::*;
 
-use crate::i18n::t;
+use crate::i18n::text;
 use crate::widgets::view_pickers::{HeadPicker, VariantPicker};
 
 /// The choices of the linear-attention page: the variant (shared with the lab and the
@@ -28,7 +29,7 @@ pub fn LinearPickers(
         <div class="linear-pickers" data-testid="linear-pickers">
             <VariantPicker id="linear-variant"/>
             <HeadPicker id="linear-head"/>
-            <label class="view-picker"><span>{t("Linear attention to compare", "用来比较的线性注意力")}</span>
+            <label class="view-picker"><span>{text(msg::linear::LINEAR_KIND_PICKER)}</span>
                 <select data-testid="linear-kind" on:change=move |ev| {
                     if let Some(k) = AttentionKind::parse(&event_target_value(&ev)) {
                         on_kind.run(k);

@@ -1,4 +1,4 @@
-use attnlab_core::attention::AttentionKind;
+use attnlab_i18n::msg;
 use attnlab_lab::Tokens;
 use attnlab_lab::state::{DEFAULT_LINFORMER_K, LINFORMER_K_RANGE};
 use attnlab_pages::linear::{LinformerView, linformer_figures, linformer_view};
@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::{ProblemMemo, from_problem};
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t};
+use crate::i18n::text;
 use crate::state::{LabFields, use_app_state};
 
 /// Linformer on the selected head: the seeded projections `E`, `F` (keys × k) and the
@@ -55,26 +55,11 @@ pub fn LinformerPanel(
     };
     view! {
         <section class="panel linear-panel" data-testid="linformer-panel" aria-label="Linformer">
-            <h3 class="section-title">{t(
-                "Linformer: k projected keys instead of m keys",
-                "Linformer：用 k 个投影后的键代替 m 个键",
-            )}</h3>
+            <h3 class="section-title">{text(msg::linear::LINEAR_LINFORMER_TITLE)}</h3>
             <p class="explain-lead">
-                {move || match lang.get() {
-                    Lang::En => format!(
-                        "Linformer multiplies the keys and values by seeded k×m matrices, K' = E K and V' = F V, \
-                         and takes the softmax over the k projected keys: an n×k matrix, O(n·k). {}: every \
-                         projected key below mixes all positions, the later ones too.",
-                        AttentionKind::Linformer.mask_limitation()
-                    ),
-                    Lang::Zh => String::from(
-                        "Linformer 用按种子生成的 k×m 矩阵乘以键和值，K' = E K，V' = F V，\
-                         并在 k 个投影后的键上做 softmax：得到 n×k 矩阵，O(n·k)。它把所有位置混合成 k 个投影后的键，\
-                         因此任何键都无法被屏蔽，也不能做成因果的：下面每个投影后的键都混合了所有位置，包括后面的位置。",
-                    ),
-                }}
+                {text(msg::linear::LINEAR_LINFORMER_LEAD)}
             </p>
-            <label class="linformer-k">{t("k (projected keys) ", "k（投影后的键数）")}
+            <label class="linformer-k">{text(msg::linear::LINEAR_LINFORMER_K)}
                 <input type="number" data-testid="linformer-k" min=lo.to_string() max=hi.to_string()
                     prop:value=move || k.get().to_string() on:change=set_k/>
             </label>

@@ -1,4 +1,5 @@
 use attnlab_core::attention::AttentionKind;
+use attnlab_i18n::msg;
 use attnlab_lab::Tokens;
 use attnlab_pages::linear::{RnnTrace, rnn_trace, step_figures};
 use attnlab_plot::{Heatmap, number};
@@ -8,7 +9,8 @@ use wasm_bindgen::JsCast;
 
 use super::{ProblemMemo, from_problem};
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t};
+use crate::i18n::text;
+use crate::pages::lines::{MARK, with_marked};
 use crate::state::use_app_state;
 
 /// Causal linear attention as an RNN, one token at a time: the state `S_t`, `z_t`, the
@@ -63,10 +65,11 @@ pub fn RnnStepper(
         go(to);
     };
     // Words of the language, and the token and formulas as they are.
-    let step_text = move || {
-        let n = len.get();
-        let l = lang.get();
-        step.with(|s| {
+    let step_text =
+        move || {
+            let n = len.get();
+            let l = lang.get();
+            step.with(|s| {
             let s = s.as_ref()?;
             let labels = state.derived.tokens.with(Tokens::labels);
             let token = format!("\u{201c}{}\u{201d}", labels.get(s.t).cloned().unwrap_or_default());
@@ -78,27 +81,32 @@ pub fn RnnStepper(
             let read = format!(
                 "o_{t} = \u{3c6}(q_{t})\u{1d40} S_{t} / (\u{3c6}(q_{t})\u{1d40} z_{t} + \u{3b5})"
             );
-            let kept = |text: String| view! { <span translate="no">{text}</span> };
-            Some(match (s.absorbed, l) {
-                (true, Lang::En) => view! {
-                    {format!("t = {t} of {n}: absorb ")} {kept(token)} ": " {kept(update)}
-                    "; then read " {kept(read)} "."
-                }.into_any(),
-                (false, Lang::En) => view! {
-                    {format!("t = {t} of {n}: ")} {kept(token)}
-                    " is padding: it is not absorbed, S and z stay as they were; then read " {kept(read)} "."
-                }.into_any(),
-                (true, Lang::Zh) => view! {
-                    {format!("t = {t}（共 {n}）：吸收 ")} {kept(token)} "：" {kept(update)}
-                    "；然后读出 " {kept(read)} "。"
-                }.into_any(),
-                (false, Lang::Zh) => view! {
-                    {format!("t = {t}（共 {n}）：")} {kept(token)}
-                    " 是填充：它不被吸收，S 和 z 保持不变；然后读出 " {kept(read)} "。"
-                }.into_any(),
-            })
+            let said = if s.absorbed {
+                msg::linear::LinearRnnAbsorb {
+                    t: &t,
+                    n: &n,
+                    token: &MARK[0],
+                    update: &MARK[1],
+                    read: &MARK[2],
+                }
+                .say(l)
+            } else {
+                msg::linear::LinearRnnPadding {
+                    t: &t,
+                    n: &n,
+                    token: &MARK[0],
+                    read: &MARK[2],
+                }
+                .say(l)
+            };
+            // The token and the formulas are kept as they are.
+            let kept = [token, update, read];
+            Some(with_marked(&said, |i| {
+                let text = kept[i].clone();
+                view! { <span translate="no">{text}</span> }.into_any()
+            }))
         })
-    };
+        };
     let diff = move || {
         let all = trace.with(|tr| tr.as_ref().ok().map(RnnTrace::max_abs_diff))?;
         step.with(|s| {
@@ -108,9 +116,9 @@ pub fn RnnStepper(
                     <tbody>
                         <tr><th scope="row">{format!("max |o_{} − (ÂV)_{}|", s.t, s.t)}</th>
                             <td data-testid="rnn-diff" data-t=s.t.to_string() data-value=s.max_abs_diff.to_string()>{number::readable(s.max_abs_diff)}</td></tr>
-                        <tr><th scope="row">{t("largest over every t", "所有 t 中的最大值")}</th>
+                        <tr><th scope="row">{text(msg::linear::LINEAR_RNN_LARGEST)}</th>
                             <td data-testid="rnn-diff-all" data-value=all.to_string()>{number::readable(all)}</td></tr>
-                        <tr><th scope="row">{t("state size (does not grow with t)", "状态大小（不随 t 增长）")}</th>
+                        <tr><th scope="row">{text(msg::linear::LINEAR_RNN_STATE_SIZE)}</th>
                             <td data-testid="rnn-state-size">{format!("{}×{} + {}", s.s.nrows(), s.s.ncols(), s.z.len())}</td></tr>
                     </tbody>
                 </table>
@@ -121,30 +129,18 @@ pub fn RnnStepper(
     let at_end = move || at.get() + 1 >= len.get();
     view! {
         <section class="panel linear-panel" data-testid="rnn-stepper"
-            aria-label=t("Causal linear attention as an RNN", "作为 RNN 的因果线性注意力")
+            aria-label=text(msg::linear::LINEAR_RNN_LABEL)
             on:keydown=on_key>
-            <h3 class="section-title">{move || match lang.get() {
-                Lang::En => format!("Causal {} attention as an RNN", kind.get().name()),
-                Lang::Zh => format!("作为 RNN 的因果 {} 注意力", kind.get().name()),
-            }}</h3>
+            <h3 class="section-title">{move || msg::linear::LinearRnnTitle { kind: &kind.get().name() }.say(lang.get())}</h3>
             <p class="explain-lead">
-                {t(
-                    "With the causal mask, query t may only see keys 0…t. Linear attention then needs no matrix at all: \
-                     keep two running sums, absorb one key and value per step, and read the output with φ(q_t). \
-                     The output must equal row t of the masked parallel form ÂV. \
-                     (The stepper uses the causal mask and padding; other masks are not part of the recurrence.)",
-                    "有因果掩码时，查询 t 只能看到键 0…t。这时线性注意力完全不需要矩阵：\
-                     保持两个累加和，每一步吸收一个键和一个值，再用 φ(q_t) 读出输出。\
-                     输出必须等于带掩码的并行形式 ÂV 的第 t 行。\
-                     （逐步演示使用因果掩码和填充掩码；其他掩码不属于这个递推。）",
-                )}
+                {text(msg::linear::LINEAR_RNN_LEAD)}
             </p>
             {move || error().map(|e| view! { <p class="variant-error" role="status" data-testid="rnn-error">{e}</p> })}
             <Show when=move || len.get() != 0>
-                <div class="rnn-controls" role="group" aria-label=t("Step", "步")>
-                    <button type="button" data-testid="rnn-first" on:click=move |_| go(0)>{t("\u{ab} first", "\u{ab} 第一步")}</button>
+                <div class="rnn-controls" role="group" aria-label=text(msg::linear::LINEAR_RNN_STEP_LABEL)>
+                    <button type="button" data-testid="rnn-first" on:click=move |_| go(0)>{text(msg::linear::LINEAR_RNN_FIRST)}</button>
                     <button type="button" data-testid="rnn-prev" disabled=move || at.get() == 0
-                        on:click=move |_| go(at.get_untracked().saturating_sub(1))>{t("\u{25c0} previous", "\u{25c0} 上一步")}</button>
+                        on:click=move |_| go(at.get_untracked().saturating_sub(1))>{text(msg::linear::LINEAR_RNN_PREVIOUS)}</button>
                     <label class="rnn-slider">"t "
                         <input type="range" min="0" max=max data-testid="rnn-t"
                             prop:value=move || at.get().to_string()
@@ -154,8 +150,8 @@ pub fn RnnStepper(
                         <output data-testid="rnn-t-value">{move || at.get()}</output>
                     </label>
                     <button type="button" data-testid="rnn-next" disabled=at_end
-                        on:click=move |_| go(at.get_untracked() + 1)>{t("next \u{25b6}", "下一步 \u{25b6}")}</button>
-                    <button type="button" data-testid="rnn-last" on:click=move |_| go(usize::MAX)>{t("last \u{bb}", "最后一步 \u{bb}")}</button>
+                        on:click=move |_| go(at.get_untracked() + 1)>{text(msg::linear::LINEAR_RNN_NEXT)}</button>
+                    <button type="button" data-testid="rnn-last" on:click=move |_| go(usize::MAX)>{text(msg::linear::LINEAR_RNN_LAST)}</button>
                 </div>
                 <p class="rnn-step" data-testid="rnn-step" tabindex="0" aria-live="polite">{step_text}</p>
                 <div class="rnn-body">

@@ -1,7 +1,9 @@
 use attnlab_pages::lines::head_colour;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t};
+use attnlab_i18n::msg;
+
+use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// One checkbox per head, each with its line colour: which heads draw their lines.
@@ -14,7 +16,7 @@ pub fn HeadToggles(
     let count = move || state.derived.used_model.with(|m| m.heads);
     view! {
         <fieldset class="head-toggles" data-testid="head-toggles">
-            <legend>{t("Heads", "头")}</legend>
+            <legend>{text(msg::lines::LINES_HEADS_LEGEND)}</legend>
             {move || (0..count()).map(|h| {
                 let (r, g, b) = head_colour(h);
                 let swatch = format!("background: rgb({r}, {g}, {b});");
@@ -33,10 +35,7 @@ pub fn HeadToggles(
                                 });
                             }/>
                         <span class="head-swatch" style=swatch aria-hidden="true"></span>
-                        {move || match state.lang.get() {
-                            Lang::En => format!("head {h}"),
-                            Lang::Zh => format!("头 {h}"),
-                        }}
+                        {move || msg::lines::LinesHead { head: &h }.say(state.lang.get())}
                     </label>
                 }
             }).collect_view()}

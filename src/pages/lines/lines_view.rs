@@ -1,12 +1,13 @@
 use attnlab_core::attention::HeadResult;
+use attnlab_i18n::msg;
 use attnlab_lab::compute;
 use attnlab_lab::tokens::{self, Tokens};
 use attnlab_pages::lines::{strongest, token_lines};
 use attnlab_plot::{Focus, TokenLines, number};
 use leptos::prelude::*;
 
-use super::{HeadToggles, TokenLinesCanvas};
-use crate::i18n::{Lang, t, tr};
+use super::{HeadToggles, MARK, TokenLinesCanvas, with_marked};
+use crate::i18n::text;
 use crate::state::{LabFields, ViewFields, use_app_state};
 use crate::widgets::view_pickers::VariantPicker;
 
@@ -35,14 +36,7 @@ pub fn LinesView() -> impl IntoView {
         let computed = state
             .shown_slot()
             .map(|s| s.memos.computed)
-            .ok_or_else(|| {
-                tr(
-                    lang.get(),
-                    "There is no variant to draw.",
-                    "没有可以画出的变体。",
-                )
-                .to_string()
-            })?;
+            .ok_or_else(|| msg::lines::LINES_NO_VARIANT.get(lang.get()).to_string())?;
         computed.with(|c| {
             let all = c.heads.as_ref().map_err(attnlab_lab::explain::explain)?;
             Ok(shown
@@ -84,19 +78,15 @@ pub fn LinesView() -> impl IntoView {
                 let threshold = state.lab.view().lines_threshold().get() as f32 / 1000.0;
                 // The threshold is in the title, so an exported image says it too.
                 let least = number::decimals(threshold, 3);
-                let t = match (lang, threshold > 0.0) {
-                    (Lang::En, false) => {
-                        format!("Variant {} \u{b7} line opacity = weight", title())
+                let name = title();
+                let t = if threshold > 0.0 {
+                    msg::lines::LinesFigureTitleThreshold {
+                        name: &name,
+                        least: &least,
                     }
-                    (Lang::En, true) => format!(
-                        "Variant {} \u{b7} line opacity = weight \u{b7} weights \u{2265} {least}",
-                        title()
-                    ),
-                    (Lang::Zh, false) => format!("变体 {} \u{b7} 线的不透明度 = 权重", title()),
-                    (Lang::Zh, true) => format!(
-                        "变体 {} \u{b7} 线的不透明度 = 权重 \u{b7} 权重 \u{2265} {least}",
-                        title()
-                    ),
+                    .say(lang)
+                } else {
+                    msg::lines::LinesFigureTitle { name: &name }.say(lang)
                 };
                 token_lines(t, rows, cols, &heads, f, lang)
                     .ok()
@@ -109,8 +99,12 @@ pub fn LinesView() -> impl IntoView {
     let focus_name = move || {
         let l = lang.get();
         labels.with(|(rows, cols)| match focus.get() {
-            Focus::Query(i) => rows.get(i).map(|t| (l.pick("query", "查询"), t.clone(), i)),
-            Focus::Key(j) => cols.get(j).map(|t| (l.pick("key", "键"), t.clone(), j)),
+            Focus::Query(i) => rows
+                .get(i)
+                .map(|t| (msg::lines::LINES_FOCUS_QUERY.get(l), t.clone(), i)),
+            Focus::Key(j) => cols
+                .get(j)
+                .map(|t| (msg::lines::LINES_FOCUS_KEY.get(l), t.clone(), j)),
             Focus::None => None,
         })
     };
@@ -142,29 +136,30 @@ pub fn LinesView() -> impl IntoView {
         })?;
         let l = lang.get();
         let quoted = format!("\u{201c}{token}\u{201d}");
-        let title = match (f, l) {
-            (Focus::Key(_), Lang::En) => view! {
-                "The " {what} " " <span translate="no">{quoted}</span> {format!(" ({index}) is attended most by:")}
-            }.into_any(),
-            (_, Lang::En) => view! {
-                "The " {what} " " <span translate="no">{quoted}</span> {format!(" ({index}) attends most to:")}
-            }.into_any(),
-            (Focus::Key(_), Lang::Zh) => view! {
-                {what} <span translate="no">{quoted}</span> {format!("（{index}）最受以下词元关注：")}
-            }.into_any(),
-            (_, Lang::Zh) => view! {
-                {what} <span translate="no">{quoted}</span> {format!("（{index}）最关注：")}
-            }.into_any(),
+        let token = &MARK[0];
+        let said = match f {
+            Focus::Key(_) => msg::lines::LinesReadoutAttendedBy {
+                what: &what,
+                token,
+                index: &index,
+            }
+            .say(l),
+            _ => msg::lines::LinesReadoutAttendsTo {
+                what: &what,
+                token,
+                index: &index,
+            }
+            .say(l),
         };
+        let title = with_marked(&said, move |_| {
+            view! { <span translate="no">{quoted.clone()}</span> }.into_any()
+        });
         Some(view! {
             <p class="lines-readout-title">{title}</p>
             <ul class="lines-readout-list">
                 {items.into_iter().map(|(h, links)| view! {
                     <li data-testid="lines-head-readout" data-head=h.to_string()>
-                        <strong>{match l {
-                            Lang::En => format!("head {h}: "),
-                            Lang::Zh => format!("头 {h}："),
-                        }}</strong>
+                        <strong>{msg::lines::LinesReadoutHead { head: &h }.say(l)}</strong>
                         {links.into_iter().map(|(k, t, w)| view! {
                             <span class="lines-link" data-testid="lines-link" data-index=k.to_string()
                                 data-weight=w.to_string() translate="no">
@@ -180,13 +175,7 @@ pub fn LinesView() -> impl IntoView {
     view! {
         <section class="explain lines" data-testid="lines-view">
             <p class="explain-lead">
-                {t(
-                    "Every query token on the left is joined to every key token on the right; the line is as \
-                     opaque as the attention weight, so the strong links stand out. Point at a token (or focus \
-                     the figure and use the arrow keys) to see its lines alone.",
-                    "左边的每个查询词元都与右边的每个键词元相连；线的不透明度等于注意力权重，因此强的联系格外醒目。\
-                     指向一个词元（或让图获得焦点后使用方向键），即可只看它的连线。",
-                )}
+                {text(msg::lines::LINES_LEAD)}
             </p>
             <div class="steps-controls">
                 <VariantPicker id="lines-variant"/>
@@ -198,10 +187,7 @@ pub fn LinesView() -> impl IntoView {
                 <TokenLinesCanvas figure=figure focus=focus/>
                 <div class="lines-readout" data-testid="lines-readout" aria-live="polite">
                     {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! {
-                        <p class="lines-readout-title">{t(
-                            "Point at a token to isolate its lines and read its strongest links.",
-                            "指向一个词元，即可单独显示它的连线并读出最强的联系。",
-                        )}</p>
+                        <p class="lines-readout-title">{text(msg::lines::LINES_READOUT_IDLE)}</p>
                     }.into_any())}
                 </div>
             </div>
@@ -233,16 +219,13 @@ fn LinesThreshold() -> impl IntoView {
     };
     view! {
         <div class="lines-threshold">
-            <label for="lines-threshold">{t("Draw links of weight ≥", "只画权重 ≥ 此值的连线")}</label>
+            <label for="lines-threshold">{text(msg::lines::LINES_THRESHOLD_LABEL)}</label>
             <input type="range" id="lines-threshold" data-testid="lines-threshold" min="0" max="0.5" step="0.005"
                 prop:value=value on:input=move |ev| set(event_target_value(&ev))/>
             <input type="number" data-testid="lines-threshold-value" min="0" max="1" step="0.005"
-                aria-label=t("least weight of a link drawn", "所画连线的最小权重")
+                aria-label=text(msg::lines::LINES_THRESHOLD_VALUE_LABEL)
                 prop:value=value on:change=move |ev| set(event_target_value(&ev))/>
-            <span class="lines-threshold-note">{t(
-                "(0.05 by default: each query keeps at most 20 links, so long texts stay readable; 0 draws every line)",
-                "（默认 0.05：每个查询最多保留 20 条连线，长文本也清晰可读；0 表示画出所有连线）",
-            )}</span>
+            <span class="lines-threshold-note">{text(msg::lines::LINES_THRESHOLD_NOTE)}</span>
         </div>
     }
 }

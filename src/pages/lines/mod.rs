@@ -3,8 +3,10 @@
 
 mod head_toggles;
 mod lines_view;
+mod marked;
 mod token_lines_canvas;
 
 pub use head_toggles::HeadToggles;
 pub use lines_view::LinesView;
+pub use marked::{MARK, with_marked};
 pub use token_lines_canvas::TokenLinesCanvas;

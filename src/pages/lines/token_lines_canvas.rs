@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_plot::{Focus, TokenLines, TokenLinesMap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
@@ -5,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_token_lines, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, repaint_effect};
-use crate::i18n::{Lang, use_lang};
+use crate::i18n::use_lang;
 
 /// The token-lines figure on a canvas. Pointing at a token isolates its lines; with the
 /// keyboard, ArrowUp/ArrowDown move the isolated token within its column,
@@ -71,24 +72,18 @@ pub fn TokenLinesCanvas(
     };
     let lang = use_lang();
     let label = move || {
-        figure.with(|f| match (f, lang.get()) {
-            (Some(f), Lang::En) => format!(
-                "{}: {} query tokens on the left, {} key tokens on the right, lines for {} head(s). \
-                 Arrow keys move the isolated token; Escape shows every line.",
-                f.title(),
-                f.queries().len(),
-                f.keys().len(),
-                f.heads().len()
-            ),
-            (Some(f), Lang::Zh) => format!(
-                "{}：左边 {} 个查询词元，右边 {} 个键词元，{} 个头的连线。\
-                 方向键移动单独显示的词元；Esc 显示全部连线。",
-                f.title(),
-                f.queries().len(),
-                f.keys().len(),
-                f.heads().len()
-            ),
-            (None, l) => l.pick("Token lines (empty)", "词元连线（空）").to_string(),
+        figure.with(|f| {
+            let lang = lang.get();
+            match f {
+                Some(f) => msg::lines::LinesCanvasLabel {
+                    title: &f.title(),
+                    queries: &f.queries().len(),
+                    keys: &f.keys().len(),
+                    heads: &f.heads().len(),
+                }
+                .say(lang),
+                None => msg::lines::LINES_CANVAS_EMPTY.get(lang).to_string(),
+            }
         })
     };
     let focus_attr = move || match focus.get() {

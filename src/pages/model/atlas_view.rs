@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_plot::{HeadGrid, HeadGridMap, Heatmap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
@@ -5,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
-use crate::i18n::{Lang, tr, use_lang};
+use crate::i18n::use_lang;
 use crate::lab::CellInfo;
 
 /// Every head of every layer as small multiples, one row per layer, on one colour
@@ -127,12 +128,9 @@ pub fn AtlasView(
         let tiles = tiles.get();
         (!tiles.is_empty()).then(|| {
             Exported::Grid(Grid {
-                title: tr(
-                    lang.get(),
-                    "attention atlas: every layer and head",
-                    "注意力图集：每一层和每个头",
-                )
-                .into(),
+                title: msg::model_page::MODEL_ATLAS_EXPORT_TITLE
+                    .get(lang.get())
+                    .into(),
                 labels: titles.get(),
                 heads: tiles,
                 columns: Some(heads.get()),
@@ -146,10 +144,7 @@ pub fn AtlasView(
             style=move || format!("--atlas-layers: {}", rows())
             aria-label=move || {
                 let (l, h) = selected.get();
-                match lang.get() {
-                    Lang::En => format!("Every head of every layer as small multiples; layer {l}, head {h} is selected. Click a head, or use the arrow keys, to select it."),
-                    Lang::Zh => format!("每一层的每个头以小图并列；已选中第 {l} 层的头 {h}。点击一个头或使用方向键来选择它。"),
-                }
+                msg::model_page::ModelAtlasAria { layer: &l, head: &h }.say(lang.get())
             }
             on:pointerdown=on_click
             on:pointermove=on_move
@@ -158,11 +153,7 @@ pub fn AtlasView(
         ></canvas>
         <ExportMenu figure=exported canvas=canvas testid="atlas" tensors=None command=None/>
         {move || {
-            let idle = tr(
-                lang.get(),
-                "Point at any head's cell to read it; click a head to show it large.",
-                "指向任意头的单元格即可读取其值；点击一个头即可放大显示。",
-            );
+            let idle = msg::model_page::MODEL_ATLAS_IDLE.get(lang.get());
             view! { <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head idle=idle/> }
         }}
     }

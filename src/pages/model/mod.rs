@@ -11,6 +11,9 @@ mod status_panel;
 mod substitution_panel;
 mod variants_panel;
 
+#[cfg(test)]
+mod texts_tests;
+
 pub use atlas_view::AtlasView;
 pub use model_page::ModelPage;
 pub use pair_panel::PairPanel;

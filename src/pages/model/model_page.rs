@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_lab::state::DEFAULT_SENTENCE;
 use attnlab_lab::state::{PretrainedView, Relevance};
 use attnlab_model_page::{
@@ -10,10 +11,11 @@ use leptos::prelude::*;
 use super::contribution_panel::ContributionPanel;
 use super::{AtlasView, ModelStatusPanel, PairPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{Lang, text, use_lang};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
 use crate::neuron::MeasureSwitch;
+use crate::pages::lines::{MARK, with_marked};
 use crate::state::{LabFields, ModelFigures, example_pair, use_app_state};
 use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 
@@ -60,10 +62,10 @@ fn quoted_list(lang: Lang, items: &[&str]) -> String {
         .iter()
         .map(|t| format!("\u{201c}{t}\u{201d}"))
         .collect();
-    let (comma, and) = match lang {
-        Lang::En => (", ", " and "),
-        Lang::Zh => ("\u{3001}", "\u{548c}"),
-    };
+    let (comma, and) = (
+        msg::model_page::MODEL_LIST_COMMA.get(lang),
+        msg::model_page::MODEL_LIST_AND.get(lang),
+    );
     match q.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -91,39 +93,21 @@ fn ReplacedNote(
         let list = quoted_list(lang, &items);
         let example = shown.with(|s| s.first().cloned().unwrap_or_default());
         let data = shown.with(serde_json::to_string).unwrap_or_default();
-        let many = items.len() > 1;
-        // The sentence's words around the list, the <unk> piece and how it is drawn.
-        let (before, read_as, drawn, end) = match lang {
-            Lang::En => (
-                "This build's model file ships only the pieces of Chinese, CJK and ASCII characters, so ",
-                if many {
-                    " were each read as the model's unknown piece "
-                } else {
-                    " was read as the model's unknown piece "
-                },
-                "; the figures show it as ",
-                ".",
-            ),
-            Lang::Zh => (
-                "此构建的模型文件只附带汉字、中日韩字符及半角字母、数字和符号的词片，因此 ",
-                if many {
-                    " 都被当作模型的未知词片 "
-                } else {
-                    " 被当作模型的未知词片 "
-                },
-                " 读入；图中显示为 ",
-                "。",
-            ),
-        };
+        // The list, the <unk> piece and how it is drawn, each in its own element.
+        let said = msg::model_page::ModelReplacedNote {
+            list: &MARK[0],
+            typed: items.len(),
+            unk: &MARK[1],
+            example: &MARK[2],
+        }
+        .say(lang);
+        let kept = [list, "<unk>".to_string(), example];
         Some(view! {
             <p class="hint replaced-note" role="status" data-testid="model-replaced" data-replaced=data>
-                {before}
-                <span translate="no">{list}</span>
-                {read_as}
-                <span translate="no">"<unk>"</span>
-                {drawn}
-                <span translate="no">{example}</span>
-                {end}
+                {with_marked(&said, |i| {
+                    let text = kept[i].clone();
+                    view! { <span translate="no">{text}</span> }.into_any()
+                })}
             </p>
         })
     }
@@ -199,15 +183,15 @@ fn FirstScreen(
                 let (n, layers, ms) = (r.n(), r.layers(), number::rounded(h.millis, 3));
                 let cut = h
                     .truncated_from
-                    .map(|was| match lang {
-                        Lang::En => format!(" The text had {was} tokens and was cut to {n}."),
-                        Lang::Zh => format!("该文本原有 {was} 个词元，已截断为 {n} 个。"),
-                    })
+                    .map(|was| msg::model_page::ModelRunCut { was: &was, n: &n }.say(lang))
                     .unwrap_or_default();
-                match lang {
-                    Lang::En => format!("{n} tokens through {layers} layers in {ms} ms.{cut}"),
-                    Lang::Zh => format!("{n} 个词元经过 {layers} 层，用时 {ms} 毫秒。{cut}"),
+                msg::model_page::ModelRunInfo {
+                    n: &n,
+                    layers: &layers,
+                    ms: &ms,
+                    cut: &cut,
                 }
+                .say(lang)
             })
             .unwrap_or_default()
     };
@@ -216,22 +200,27 @@ fn FirstScreen(
             .lab
             .pretrained()
             .with(|p| p.map_or(("[CLS]", "[SEP]"), |p| p.checkpoint.special_tokens()));
-        match lang.get() {
-            Lang::En => view! { " hide " <span translate="no">{a}</span> " and " <span translate="no">{b}</span> }.into_any(),
-            Lang::Zh => view! { " 隐藏 " <span translate="no">{a}</span> " 和 " <span translate="no">{b}</span> }.into_any(),
+        let said = msg::model_page::ModelHideSpecial {
+            first: &MARK[0],
+            second: &MARK[1],
         }
+        .say(lang.get());
+        with_marked(&said, |i| {
+            let token = [a, b][i];
+            view! { <span translate="no">{token}</span> }.into_any()
+        })
     };
     view! {
-        <section class="panel model-controls" aria-label=t("Layer, head and tokens", "层、头和词元")>
+        <section class="panel model-controls" aria-label=text(msg::model_page::MODEL_CONTROLS_LABEL)>
             <div class="knobs">
-                <label class="knob">{t("layer ", "层 ")}
+                <label class="knob">{text(msg::model_page::MODEL_LAYER_LABEL)}
                     <select data-testid="model-layer"
                         prop:value=move || layer_head.get().0.to_string()
                         on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { edit(state, |p| p.layer = l) }>
                         {move || options(shape.get().0)}
                     </select>
                 </label>
-                <label class="knob">{t("head ", "头 ")}
+                <label class="knob">{text(msg::model_page::MODEL_HEAD_LABEL)}
                     <select data-testid="model-head"
                         prop:value=move || layer_head.get().1.to_string()
                         on:change=move |ev| if let Ok(h) = event_target_value(&ev).parse() { edit(state, |p| p.head = h) }>
@@ -249,7 +238,7 @@ fn FirstScreen(
             </div>
         </section>
         <div class="model-first">
-            <section class="panel model-atlas" aria-label=t("Every head", "每个头")>
+            <section class="panel model-atlas" aria-label=text(msg::model_page::MODEL_ATLAS_LABEL)>
                 <AtlasView tiles=tiles titles=titles heads=Signal::derive(move || shape.get().1)
                     selected=layer_head on_pick=pick on_cell=on_atlas_cell/>
                 <p class="hint">{move || ATLAS_CAPTION.get(lang.get())}</p>
@@ -258,7 +247,7 @@ fn FirstScreen(
                     <p class="hint" data-testid="word-start-note">{move || WORD_START_NOTE.get(lang.get())}</p>
                 </Show>
             </section>
-            <section class="panel model-head" aria-label=t("The selected head", "选中的头") data-testid="model-head-panel">
+            <section class="panel model-head" aria-label=text(msg::model_page::MODEL_HEAD_PANEL_LABEL) data-testid="model-head-panel">
                 <HeatmapCanvas figure=head_figure pointing=Pointing::Cells { hover, on_cell: Some(on_cell) }
                     testid="model-heatmap" kind="model-head"/>
                 <CellInfo figure=head_figure cell=hover/>
@@ -392,10 +381,7 @@ fn HeadSearch(
                                 <button type="button" class="rank-row" data-testid="rank-row"
                                     class:is-selected=shown aria-current=move || shown().then_some("true")
                                     on:click=move |_| edit(state, |p| { p.layer = r.layer; p.head = r.head; })>
-                                    <span class="rank-head">{move || match lang.get() {
-                                        Lang::En => format!("layer {} · head {}", r.layer, r.head),
-                                        Lang::Zh => format!("第 {} 层 · 头 {}", r.layer, r.head),
-                                    }}</span>
+                                    <span class="rank-head">{move || msg::model_page::ModelRankHead { layer: &r.layer, head: &r.head }.say(lang.get())}</span>
                                     <span class="rank-bar"><span style=width></span></span>
                                     <span class="rank-weight">{number::decimals(r.weight, 3)}</span>
                                 </button>
@@ -407,29 +393,26 @@ fn HeadSearch(
         }
     };
     view! {
-        <section class="panel head-search" aria-label=t("Head search", "头搜索") data-testid="head-search">
-            <h2 class="section-title">{t("Which heads look from one token to another?", "哪些头从一个词元看向另一个词元？")}</h2>
+        <section class="panel head-search" aria-label=text(msg::model_page::MODEL_SEARCH_LABEL) data-testid="head-search">
+            <h2 class="section-title">{text(msg::model_page::MODEL_SEARCH_TITLE)}</h2>
             <div class="knobs">
-                <label class="knob">{t("from (query) ", "从（查询） ")}
+                <label class="knob">{text(msg::model_page::MODEL_SEARCH_FROM)}
                     <select data-testid="search-query" prop:value=move || pair.get().0.to_string()
                         on:change=move |ev| set_pair(event_target_value(&ev).parse().ok(), None)>
                         {token_options}
                     </select>
                 </label>
-                <label class="knob">{t("to (key) ", "到（键） ")}
+                <label class="knob">{text(msg::model_page::MODEL_SEARCH_TO)}
                     <select data-testid="search-key" prop:value=move || pair.get().1.to_string()
                         on:change=move |ev| set_pair(None, event_target_value(&ev).parse().ok())>
                         {token_options}
                     </select>
                 </label>
                 <button type="button" data-testid="search-example" on:click=example>
-                    {t("Example: ", "示例：")} <span translate="no">"“it” → “animal”"</span>
+                    {text(msg::model_page::MODEL_EXAMPLE)} <span translate="no">"“it” → “animal”"</span>
                 </button>
             </div>
-            <p class="hint">{t(
-                "All heads, ranked by that weight; click one to show it above. Clicking a cell of the large heatmap searches its pair.",
-                "所有头按该权重排序；点击一个头即在上方显示它。点击大热图的一个单元格会搜索它对应的词元对。",
-            )}</p>
+            <p class="hint">{text(msg::model_page::MODEL_SEARCH_HINT)}</p>
             {rows}
             <p class="caution" data-testid="search-caution">{move || SEARCH_CAUTION.get(lang.get())}</p>
         </section>
@@ -463,38 +446,21 @@ fn RelevancePanel(
     let note = move || {
         let lang = lang.get();
         match relevance.get() {
-            Relevance::Rollout => tr(
-                lang,
-                "Rollout multiplies, layer after layer, the heads' mean plus the identity (the residual connection), rows renormalised: how much each position after this layer draws from each input token.",
-                "注意力展开逐层相乘各头的平均加上单位矩阵（残差连接），并把各行重新归一化：表示这一层之后的每个位置从每个输入词元汲取了多少。",
-            )
-            .to_string(),
-            Relevance::Flow if n.get() > MAX_FLOW_TOKENS => match lang {
-                Lang::En => format!(
-                    "Attention flow needs one maximum-flow computation per pair of tokens; it is offered up to {MAX_FLOW_TOKENS} tokens, and this text has {}.",
-                    n.get()
-                ),
-                Lang::Zh => format!(
-                    "注意力流需要对每一对词元做一次最大流计算；它最多支持 {MAX_FLOW_TOKENS} 个词元，而此文本有 {} 个。",
-                    n.get()
-                ),
-            },
+            Relevance::Rollout => msg::model_page::MODEL_ROLLOUT_NOTE.get(lang).to_string(),
+            Relevance::Flow if n.get() > MAX_FLOW_TOKENS => msg::model_page::ModelFlowTooLong {
+                max: &MAX_FLOW_TOKENS,
+                n: &n.get(),
+            }
+            .say(lang),
             Relevance::Flow => session.flow.with(|f| match f {
-                Some(f) if f.id == session.latest() && f.layer == layer.get() => {
-                    match (&f.result, lang) {
-                        (Ok(_), Lang::En) => format!(
-                            "Flow treats the same graph as a network of pipes: each entry is the most weight that can flow from the input token to the position through all layers ({} ms).",
-                            number::rounded(f.millis, 3)
-                        ),
-                        (Ok(_), Lang::Zh) => format!(
-                            "注意力流把同一张图当作管道网络：每个元素是能经过所有层从输入词元流到该位置的最大权重（{} 毫秒）。",
-                            number::rounded(f.millis, 3)
-                        ),
-                        (Err(e), Lang::En) => format!("Flow could not be computed: {}", e.en),
-                        (Err(e), Lang::Zh) => format!("无法计算注意力流：{}", e.zh),
+                Some(f) if f.id == session.latest() && f.layer == layer.get() => match &f.result {
+                    Ok(_) => msg::model_page::ModelFlowNote {
+                        ms: &number::rounded(f.millis, 3),
                     }
-                }
-                _ => tr(lang, "Computing the flow…", "正在计算注意力流…").to_string(),
+                    .say(lang),
+                    Err(e) => msg::model_page::ModelFlowFailed { why: &e.get(lang) }.say(lang),
+                },
+                _ => msg::model_page::MODEL_FLOW_COMPUTING.get(lang).to_string(),
             }),
         }
     };
@@ -502,9 +468,9 @@ fn RelevancePanel(
     let hover_raw = RwSignal::new(None::<(usize, usize)>);
     let hover_rel = RwSignal::new(None::<(usize, usize)>);
     view! {
-        <section class="panel relevance" aria-label=t("Rollout and flow", "注意力展开与注意力流") data-testid="relevance">
-            <h2 class="section-title">{t("Across layers: rollout and flow", "跨层：注意力展开与注意力流")}</h2>
-            <div class="knobs" role="radiogroup" aria-label=t("Relevance", "相关性")>
+        <section class="panel relevance" aria-label=text(msg::model_page::MODEL_RELEVANCE_LABEL) data-testid="relevance">
+            <h2 class="section-title">{text(msg::model_page::MODEL_RELEVANCE_TITLE)}</h2>
+            <div class="knobs" role="radiogroup" aria-label=text(msg::model_page::MODEL_RELEVANCE_RADIO_LABEL)>
                 {[Relevance::Rollout, Relevance::Flow].into_iter().map(|r| view! {
                     <label class="knob check">
                         <input type="radio" name="relevance" data-testid=format!("relevance-{}", r.name())
@@ -512,10 +478,7 @@ fn RelevancePanel(
                         {move || format!(" {}", r.label(lang.get()))}
                     </label>
                 }).collect_view()}
-                <span class="hint">{move || match lang.get() {
-                    Lang::En => format!("after layer {} (the layer picked above)", layer.get()),
-                    Lang::Zh => format!("第 {} 层之后（上面选中的层）", layer.get()),
-                }}</span>
+                <span class="hint">{move || msg::model_page::ModelRelevanceAfter { layer: &layer.get() }.say(lang.get())}</span>
             </div>
             <p class="hint" data-testid="relevance-note">{note}</p>
             <div class="side-by-side">

@@ -1,9 +1,10 @@
+use attnlab_i18n::msg;
 use attnlab_lab::state::{Checkpoint, PretrainedView};
 use attnlab_model_page::alignment::{ALIGNMENT_NOTE, Direction};
 use attnlab_plot::{Focus, number};
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::model::use_model_session;
 use crate::pages::lines::TokenLinesCanvas;
 use crate::shell::TextBox;
@@ -50,14 +51,11 @@ pub fn PairPanel(
     let ranking = figures.crossing;
     let selected = move || view_of().map_or((0, 0), |p| (p.layer, p.head));
     view! {
-        <section class="panel pair-panel" aria-label=t("A sentence and its translation", "一个句子及其译文") data-testid="pair-panel">
-            <h2 class="section-title">{t("A sentence and its translation", "一个句子及其译文")}</h2>
-            <label class="field-label" for="pair-input">{t(
-                "Second sentence (optional): the model reads both as one text",
-                "第二个句子（可选）：模型把两句当作一段文本读入",
-            )}</label>
+        <section class="panel pair-panel" aria-label=text(msg::model_page::MODEL_PAIR_TITLE) data-testid="pair-panel">
+            <h2 class="section-title">{text(msg::model_page::MODEL_PAIR_TITLE)}</h2>
+            <label class="field-label" for="pair-input">{text(msg::model_page::MODEL_PAIR_FIELD)}</label>
             {move || {
-                let placeholder = tr(lang.get(), "e.g. a translation of the sentence", "例如该句子的译文");
+                let placeholder = msg::model_page::MODEL_PAIR_PLACEHOLDER.get(lang.get());
                 view! {
                     <TextBox text=state.lab.pair() id="pair-input" rows=2 cut_testid="pair-cut"
                         placeholder=placeholder/>
@@ -65,41 +63,35 @@ pub fn PairPanel(
             }}
             <p>
                 <button type="button" data-testid="pair-example" on:click=example>
-                    {t("Example: ", "示例：")}
+                    {text(msg::model_page::MODEL_EXAMPLE)}
                     <span translate="no">{format!("{} / {}", EXAMPLE.0, EXAMPLE.1)}</span>
                 </button>
             </p>
             <Show when=is_pair>
-                <div class="knobs" role="radiogroup" aria-label=t("Direction", "方向")>
+                <div class="knobs" role="radiogroup" aria-label=text(msg::model_page::MODEL_PAIR_DIRECTION)>
                     <label class="knob check">
                         <input type="radio" name="pair-direction" data-testid="pair-forward"
                             prop:checked=move || direction.get() == Direction::FirstToSecond
                             on:change=move |_| direction.set(Direction::FirstToSecond)/>
-                        {t(" first \u{2192} second", " 第一句 \u{2192} 第二句")}
+                        {text(msg::model_page::MODEL_PAIR_FORWARD)}
                     </label>
                     <label class="knob check">
                         <input type="radio" name="pair-direction" data-testid="pair-backward"
                             prop:checked=move || direction.get() == Direction::SecondToFirst
                             on:change=move |_| direction.set(Direction::SecondToFirst)/>
-                        {t(" second \u{2192} first", " 第二句 \u{2192} 第一句")}
+                        {text(msg::model_page::MODEL_PAIR_BACKWARD)}
                     </label>
                 </div>
                 <TokenLinesCanvas figure=lines focus=focus name="alignment"/>
                 <p class="hint" data-testid="alignment-note">{move || ALIGNMENT_NOTE.get(lang.get())}</p>
-                <h3 class="field-label">{move || match lang.get() {
-                    Lang::En => format!("The heads whose weight crosses most (of {})", ranking.with(Vec::len)),
-                    Lang::Zh => format!("权重跨句最多的头（共 {} 个）", ranking.with(Vec::len)),
-                }}</h3>
+                <h3 class="field-label">{move || msg::model_page::ModelCrossingTitle { count: &ranking.with(Vec::len) }.say(lang.get())}</h3>
                 <ol class="crossing-ranking" data-testid="crossing-ranking" data-heads=move || ranking.with(Vec::len).to_string()>
                     {move || ranking.with(|r| r.iter().take(RANKED).copied().collect::<Vec<_>>()).into_iter().map(|c| view! {
                         <li data-testid="crossing-row">
                             <button type="button" class="chip"
                                 aria-pressed=move || (selected() == (c.layer, c.head)).to_string()
                                 on:click=move |_| select(c.layer, c.head)>
-                                {move || match lang.get() {
-                                    Lang::En => format!("layer {} head {}", c.layer, c.head),
-                                    Lang::Zh => format!("第 {} 层 头 {}", c.layer, c.head),
-                                }}
+                                {move || msg::model_page::ModelCrossingHead { layer: &c.layer, head: &c.head }.say(lang.get())}
                             </button>
                             {move || {
                                 let (share, f, b) = (
@@ -107,10 +99,7 @@ pub fn PairPanel(
                                     number::decimals(c.forward, 3),
                                     number::decimals(c.backward, 3),
                                 );
-                                match lang.get() {
-                                    Lang::En => format!(" {share} crosses (first \u{2192} second {f}, second \u{2192} first {b})"),
-                                    Lang::Zh => format!(" {share} 跨句（第一句 \u{2192} 第二句 {f}，第二句 \u{2192} 第一句 {b}）"),
-                                }
+                                msg::model_page::ModelCrossingShare { share: &share, forward: &f, backward: &b }.say(lang.get())
                             }}
                         </li>
                     }).collect_view()}

@@ -1,9 +1,11 @@
+use attnlab_i18n::msg;
 use attnlab_model_page::protocol::Place;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::model::use_model_session;
+use crate::pages::lines::{MARK, with_marked};
 use crate::state::{LabFields, use_app_state};
 
 /// The second sentence the pair opens with (the first is the sentence being studied).
@@ -81,7 +83,7 @@ pub fn SubstitutionPanel() -> impl IntoView {
     let result = move || {
         let lang = lang.get();
         match session.substituted.get() {
-        None => view! { <p class="hint">{tr(lang, "Pick a variant and where it goes, then run the model with it.", "选择一个变体和它放置的位置，然后用它运行模型。")}</p> }.into_any(),
+        None => view! { <p class="hint">{msg::model_page::MODEL_SUBSTITUTION_IDLE.get(lang)}</p> }.into_any(),
         Some(Err(e)) => view! { <p class="variant-error" role="alert" data-testid="substitution-error">{e.get(lang).to_string()}</p> }.into_any(),
         Some(Ok(s)) => {
             let top = s.layers.iter().map(|l| l.mean_abs).fold(0.0f32, f32::max).max(f32::MIN_POSITIVE);
@@ -93,38 +95,39 @@ pub fn SubstitutionPanel() -> impl IntoView {
                     number::signed_decimals(p.substituted - p.own, 3),
                 );
                 let first = state.lab.text().get_untracked();
-                let rest = match lang {
-                    Lang::En => view! {
-                        {format!("”: similarity {own} with the model's own attention, {with} with ")}
-                        <span translate="no">{variant.clone()}</span>
-                        {format!(" — a change of {change}.")}
-                    }.into_any(),
-                    Lang::Zh => view! {
-                        {format!("”：使用模型自身的注意力时相似度为 {own}，使用 ")}
-                        <span translate="no">{variant.clone()}</span>
-                        {format!(" 时为 {with}，变化 {change}。")}
-                    }.into_any(),
-                };
+                let said = msg::model_page::ModelSubstitutionPair {
+                    first: &MARK[0],
+                    other: &MARK[1],
+                    own: &own,
+                    substituted: &with,
+                    variant: &MARK[2],
+                    change: &change,
+                }
+                .say(lang);
+                // The sentences and the variant's name are kept as they are.
+                let kept = [first, p.other, variant.clone()];
                 view! {
                     <p data-testid="substitution-pair">
-                        "“" <span translate="no">{first}</span> {tr(lang, "” and “", "”和“")}
-                        <span translate="no">{p.other}</span> {rest}
+                        {with_marked(&said, |i| {
+                            let text = kept[i].clone();
+                            view! { <span translate="no">{text}</span> }.into_any()
+                        })}
                     </p>
                 }
             });
             let (cosine, ms) = (number::decimals(s.cosine, 4), number::rounded(s.millis, 3));
             let place = s.place.describe(lang);
-            let headline = match lang {
-                Lang::En => view! {
-                    <span translate="no">{variant.clone()}</span>
-                    {format!(" in {place}: the sentence embedding's cosine to the model's own is {cosine} ({ms} ms).")}
-                }.into_any(),
-                Lang::Zh => view! {
-                    {format!("在{place}使用 ")}
-                    <span translate="no">{variant.clone()}</span>
-                    {format!("：句子嵌入与模型自身嵌入的余弦相似度为 {cosine}（{ms} 毫秒）。")}
-                }.into_any(),
-            };
+            let said = msg::model_page::ModelSubstitutionHeadline {
+                variant: &MARK[0],
+                place: &place,
+                cosine: &cosine,
+                ms: &ms,
+            }
+            .say(lang);
+            let headline = with_marked(&said, |_| {
+                let text = variant.clone();
+                view! { <span translate="no">{text}</span> }.into_any()
+            });
             view! {
                 <p class="substitution-cosine" data-testid="substitution-cosine" data-cosine=s.cosine.to_string()>
                     {headline}
@@ -132,10 +135,10 @@ pub fn SubstitutionPanel() -> impl IntoView {
                 {pair}
                 <table class="layer-changes" data-testid="substitution-layers">
                     <thead><tr>
-                        <th>{tr(lang, "layer", "层")}</th>
-                        <th>{tr(lang, "mean |ΔA|", "平均 |ΔA|")}</th>
-                        <th>{tr(lang, "max |ΔA|", "最大 |ΔA|")}</th>
-                        <th>{tr(lang, "heads compared", "比较的头数")}</th>
+                        <th>{msg::model_page::MODEL_TABLE_LAYER.get(lang)}</th>
+                        <th>{msg::model_page::MODEL_MEAN_DELTA.get(lang)}</th>
+                        <th>{msg::model_page::MODEL_MAX_DELTA.get(lang)}</th>
+                        <th>{msg::model_page::MODEL_HEADS_COMPARED.get(lang)}</th>
                         <th></th>
                     </tr></thead>
                     <tbody>
@@ -158,35 +161,30 @@ pub fn SubstitutionPanel() -> impl IntoView {
     }
     };
     view! {
-        <section class="panel substitution" aria-label=t("Substitute a variant inside the model", "在模型内部替换为一个变体") data-testid="substitution">
-            <h2 class="section-title">{t("Inside the model: what does a variant change?", "在模型内部：一个变体会改变什么？")}</h2>
-            <p class="hint">{t(
-                "Run the whole model with a lab variant in place of its softmax attention and see what follows: \
-                 every later layer reads what the changed heads wrote. “What does linear attention lose?” — asked of a trained model.",
-                "用实验室的一个变体替换模型的 softmax 注意力，运行整个模型，看看会发生什么：\
-                 之后的每一层都会读取被改动的头写下的内容。“线性注意力丢失了什么？”——向一个训练过的模型提问。",
-            )}</p>
+        <section class="panel substitution" aria-label=text(msg::model_page::MODEL_SUBSTITUTION_LABEL) data-testid="substitution">
+            <h2 class="section-title">{text(msg::model_page::MODEL_SUBSTITUTION_TITLE)}</h2>
+            <p class="hint">{text(msg::model_page::MODEL_SUBSTITUTION_HINT)}</p>
             <div class="knobs">
-                <label class="knob">{t("variant ", "变体 ")}
+                <label class="knob">{text(msg::model_page::MODEL_SUBSTITUTION_VARIANT)}
                     <select data-testid="substitution-variant" prop:value=move || shown_variant().to_string()
                         on:change=move |ev| if let Ok(i) = event_target_value(&ev).parse() { chosen.set(i) }>
                         {move || names().into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string() translate="no">{n}</option> }).collect_view()}
                     </select>
                 </label>
-                <div class="knob" role="radiogroup" aria-label=t("Where", "位置")>
+                <div class="knob" role="radiogroup" aria-label=text(msg::model_page::MODEL_SUBSTITUTION_WHERE)>
                     {[
-                        (Reach::Head, "this head", "这个头"),
-                        (Reach::Layer, "this layer", "这一层"),
-                        (Reach::Every, "every layer", "每一层"),
-                    ].into_iter().map(|(r, label, zh)| view! {
+                        (Reach::Head, "this-head", msg::model_page::MODEL_REACH_HEAD),
+                        (Reach::Layer, "this-layer", msg::model_page::MODEL_REACH_LAYER),
+                        (Reach::Every, "every-layer", msg::model_page::MODEL_REACH_EVERY),
+                    ].into_iter().map(|(r, name, label)| view! {
                         <label class="check">
-                            <input type="radio" name="substitution-reach" data-testid=format!("substitution-{}", label.replace(' ', "-"))
+                            <input type="radio" name="substitution-reach" data-testid=format!("substitution-{name}")
                                 prop:checked=move || reach.get() == r on:change=move |_| reach.set(r)/>
-                            {move || format!(" {}", lang.get().pick(label, zh))}
+                            {move || format!(" {}", label.get(lang.get()))}
                         </label>
                     }).collect_view()}
                 </div>
-                <label class="knob pair-input">{t("compare with ", "与之比较 ")}
+                <label class="knob pair-input">{text(msg::model_page::MODEL_COMPARE_WITH)}
                     <input type="text" data-testid="substitution-pair-text" translate="no" prop:value=move || pair.get()
                         on:input=move |ev| pair.set(event_target_value(&ev))/>
                 </label>
@@ -195,13 +193,13 @@ pub fn SubstitutionPanel() -> impl IntoView {
                 <button type="button" class="primary" data-testid="substitution-run" on:click=run
                     disabled=move || session.substituting.get()>
                     {move || if session.substituting.get() {
-                        tr(lang.get(), "Running…", "正在运行…")
+                        msg::model_page::MODEL_RUNNING
                     } else {
-                        tr(lang.get(), "Run the model with it", "用它运行模型")
-                    }}
+                        msg::model_page::MODEL_RUN_WITH_IT
+                    }.get(lang.get())}
                 </button>
                 <button type="button" data-testid="substitution-example" on:click=example>
-                    {t("Example: ", "示例：")}
+                    {text(msg::model_page::MODEL_EXAMPLE)}
                     <span translate="no">"“the cat sat on the mat” vs “a cat was sitting on a mat”"</span>
                 </button>
             </div>

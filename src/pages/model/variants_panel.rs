@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::lab::{CellInfo, VariantControls};
 use crate::state::{LabFields, ModelFigures, VariantSlot, use_app_state};
 
@@ -21,25 +22,17 @@ pub fn VariantsOnHead(
             .lab
             .pretrained()
             .with(|p| p.map_or((0, 0), |p| (p.layer, p.head)));
-        match lang.get() {
-            Lang::En => format!("The lab's variants on layer {layer} · head {head}"),
-            Lang::Zh => format!("实验室的变体作用于第 {layer} 层 · 头 {head}"),
+        msg::model_page::ModelVariantsTitle {
+            layer: &layer,
+            head: &head,
         }
+        .say(lang.get())
     };
     let count = move || state.derived.variants.with(Vec::len);
     view! {
-        <section class="panel" aria-label=t("Lab variants on this head", "这个头上的实验室变体") data-testid="variants-on-head">
+        <section class="panel" aria-label=text(msg::model_page::MODEL_VARIANTS_LABEL) data-testid="variants-on-head">
             <h2 class="section-title">{title}</h2>
-            <p class="hint">{t(
-                "Each variant takes this head's real queries, keys and values and computes its own attention: \
-                 another score function, a temperature, masks, a linear kernel or Linformer. The model's own attention is \
-                 the scaled dot product with softmax; below each variant, what it changes. The knobs are the lab's: \
-                 a change here changes the lab too.",
-                "每个变体取这个头真实的查询、键和值，计算它自己的注意力：\
-                 换一个打分函数、温度、掩码、线性核或 Linformer。模型自身的注意力是\
-                 带 softmax 的缩放点积；每个变体下方是它带来的变化。这些旋钮就是实验室的旋钮：\
-                 在这里改动也会改动实验室。",
-            )}</p>
+            <p class="hint">{text(msg::model_page::MODEL_VARIANTS_HINT)}</p>
             <div class="variants" style=move || format!("--variant-count: {}", count())>
                 <For each=move || state.derived.variants.get() key=|slot| slot.id
                     children=move |slot| view! { <VariantOnHeadCard entry=slot figures=figures/> }/>
@@ -63,30 +56,37 @@ fn VariantOnHeadCard(entry: VariantSlot, figures: ModelFigures) -> impl IntoView
         result.with(|r| {
             let c = r.as_ref()?.as_ref().ok()?.comparison.as_ref()?;
             let m = &c.metrics;
-            let (max, mean) = (number::decimals(m.max_abs, 3), number::decimals(m.mean_abs, 4));
-            let (kl, js) = (number::significant(m.mean_kl, 3), number::significant(m.mean_js, 3));
+            let (max, mean) = (
+                number::decimals(m.max_abs, 3),
+                number::decimals(m.mean_abs, 4),
+            );
+            let (kl, js) = (
+                number::significant(m.mean_kl, 3),
+                number::significant(m.mean_js, 3),
+            );
             let (h0, h1) = (
                 number::decimals(c.mean_entropy.0, 2),
                 number::decimals(c.mean_entropy.1, 2),
             );
-            Some(match lang.get() {
-                Lang::En => format!(
-                    "Against the model's own attention: max |ΔA| {max}, mean |ΔA| {mean}, mean KL {kl}, mean JS {js}; mean row entropy {h0} vs {h1} nats."
-                ),
-                Lang::Zh => format!(
-                    "与模型自身的注意力相比：最大 |ΔA| {max}，平均 |ΔA| {mean}，平均 KL {kl}，平均 JS {js}；平均行熵 {h0} 对 {h1} 奈特。"
-                ),
-            })
+            Some(
+                msg::model_page::ModelVariantMetrics {
+                    max: &max,
+                    mean: &mean,
+                    kl: &kl,
+                    js: &js,
+                    h0: &h0,
+                    h1: &h1,
+                }
+                .say(lang.get()),
+            )
         })
     };
     let linformer_note = move || {
         result.with(|r| {
             let o = r.as_ref()?.as_ref().ok()?;
-            o.difference.is_none().then_some(tr(
-                lang.get(),
-                "Linformer's weights are over projected keys, not tokens: there is no cell-by-cell difference.",
-                "Linformer 的权重作用于投影后的键而不是词元：没有逐个单元格的差异。",
-            ))
+            o.difference
+                .is_none()
+                .then_some(msg::model_page::MODEL_LINFORMER_NOTE.get(lang.get()))
         })
     };
     let hover = RwSignal::new(None::<(usize, usize)>);

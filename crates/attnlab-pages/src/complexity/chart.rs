@@ -4,7 +4,7 @@ use attnlab_plot::{Axis, AxisScale, LineChart, LineDash, Series, Ticks, Vertical
 
 use super::fit::{Crossover, Fit, fit_power_law, fitted_crossover, measured_crossover};
 use super::timing::{FIT_FROM_N, Kind, Measurement, N_MIN};
-use attnlab_i18n::Lang;
+use attnlab_i18n::{Lang, msg};
 
 /// The points of a run so far, in the order they arrived.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -91,12 +91,7 @@ impl Measurements {
     pub fn crossover_text(&self, lang: Lang) -> String {
         let (soft, lin) = (self.series(Kind::Softmax), self.series(Kind::LinearElu1));
         if soft.len() < 2 || lin.len() < 2 {
-            return lang
-                .pick(
-                    "Crossover: needs at least two sizes of each kind.",
-                    "交叉点：每种注意力至少需要两个规模。",
-                )
-                .into();
+            return msg::complexity::COMPLEXITY_CROSSOVER_NEEDS.get(lang).into();
         }
         let c = self.crossover();
         let lo = soft
@@ -107,55 +102,32 @@ impl Measurements {
             .last()
             .map_or(0, |p| p.0)
             .min(lin.last().map_or(0, |p| p.0));
-        let fitted = match (c.fitted, lang) {
-            (Some(n), Lang::En) if n >= lo as f64 && n <= hi as f64 => {
-                format!("the fitted lines cross at n ≈ {}", round_n(n))
+        let fitted = match c.fitted {
+            Some(n) if n >= lo as f64 && n <= hi as f64 => {
+                msg::complexity::ComplexityFitsCross { n: &round_n(n) }.say(lang)
             }
-            (Some(n), Lang::Zh) if n >= lo as f64 && n <= hi as f64 => {
-                format!("拟合直线相交于 n ≈ {}", round_n(n))
+            Some(n) => msg::complexity::ComplexityFitsCrossOutside {
+                n: &round_n(n),
+                lo: &lo,
+                hi: &hi,
             }
-            (Some(n), Lang::En) => format!(
-                "the fitted lines cross at n ≈ {}, outside the measured {lo}…{hi}",
-                round_n(n)
-            ),
-            (Some(n), Lang::Zh) => format!(
-                "拟合直线相交于 n ≈ {}，在测量范围 {lo}…{hi} 之外",
-                round_n(n)
-            ),
-            (None, _) => lang
-                .pick("the fitted lines are parallel", "拟合直线互相平行")
-                .into(),
+            .say(lang),
+            None => msg::complexity::COMPLEXITY_FITS_PARALLEL.get(lang).into(),
         };
         let linear_faster = matches!((soft.last(), lin.last()), (Some(s), Some(l)) if s.1 > l.1);
-        match (c.measured, lang) {
-            (Some(n), Lang::En) => format!(
-                "Crossover: the measured curves cross at n ≈ {} (linear attention is faster above); {fitted}.",
-                round_n(n)
-            ),
-            (Some(n), Lang::Zh) => format!(
-                "交叉点：测得的曲线相交于 n ≈ {}（更大时线性注意力更快）；{fitted}。",
-                round_n(n)
-            ),
-            (None, Lang::En) => {
-                let faster = if linear_faster {
-                    "linear attention"
-                } else {
-                    "softmax attention"
-                };
-                format!(
-                    "Crossover: the measured curves do not cross between n = {lo} and {hi} ({faster} is faster at every size); {fitted}."
-                )
+        match c.measured {
+            Some(n) => msg::complexity::ComplexityCrossoverMeasured {
+                n: &round_n(n),
+                fitted: &fitted,
             }
-            (None, Lang::Zh) => {
-                let faster = if linear_faster {
-                    "线性注意力"
-                } else {
-                    "softmax 注意力"
-                };
-                format!(
-                    "交叉点：测得的曲线在 n = {lo} 与 {hi} 之间不相交（在每个规模上都是{faster}更快）；{fitted}。"
-                )
+            .say(lang),
+            None => msg::complexity::ComplexityCrossoverNone {
+                lo: &lo,
+                hi: &hi,
+                faster: if linear_faster { "linear" } else { "softmax" },
+                fitted: &fitted,
             }
+            .say(lang),
         }
     }
 }
@@ -169,11 +141,13 @@ fn round_n(n: f64) -> String {
 /// The legend label of a kind's fitted slope in `lang`: `"softmax (streaming) slope 1.97"`.
 pub fn slope_label(kind: Kind, fit: Option<&Fit>, lang: Lang) -> String {
     let label = kind.label_in(lang);
-    match (fit, lang) {
-        (Some(f), Lang::En) => format!("{label} slope {}", number::decimals(f.slope, 2)),
-        (Some(f), Lang::Zh) => format!("{label} 斜率 {}", number::decimals(f.slope, 2)),
-        (None, Lang::En) => format!("{label} (no fit yet)"),
-        (None, Lang::Zh) => format!("{label}（尚未拟合）"),
+    match fit {
+        Some(f) => msg::complexity::ComplexitySlopeLabel {
+            label: &label,
+            slope: &number::decimals(f.slope, 2),
+        }
+        .say(lang),
+        None => msg::complexity::ComplexityNoFitLabel { label: &label }.say(lang),
     }
 }
 
@@ -210,30 +184,19 @@ pub fn chart(m: &Measurements, planned: &[usize], lang: Lang) -> LineChart {
     let marker = match (c.measured, c.fitted) {
         (Some(n), _) => Some(VerticalMarker {
             x: n,
-            label: match lang {
-                Lang::En => format!("crossover n ≈ {}", round_n(n)),
-                Lang::Zh => format!("交叉点 n ≈ {}", round_n(n)),
-            },
+            label: msg::complexity::ComplexityCrossoverMarker { n: &round_n(n) }.say(lang),
         }),
         (None, Some(n)) if n >= lo && n <= hi => Some(VerticalMarker {
             x: n,
-            label: match lang {
-                Lang::En => format!("fits cross n ≈ {}", round_n(n)),
-                Lang::Zh => format!("拟合相交 n ≈ {}", round_n(n)),
-            },
+            label: msg::complexity::ComplexityFitsCrossMarker { n: &round_n(n) }.say(lang),
         }),
         _ => None,
     };
     let ticks: Vec<f64> = planned.iter().map(|&n| n as f64).collect();
     LineChart {
-        title: lang
-            .pick(
-                "Time per attention call against sequence length (log–log)",
-                "每次注意力调用的时间与序列长度（双对数）",
-            )
-            .into(),
+        title: msg::complexity::COMPLEXITY_CHART_TITLE.get(lang).into(),
         x: Axis {
-            label: lang.pick("sequence length n", "序列长度 n").into(),
+            label: msg::complexity::COMPLEXITY_AXIS_N.get(lang).into(),
             scale: AxisScale::Log10,
             ticks: if ticks.is_empty() {
                 Ticks::Auto
@@ -242,18 +205,13 @@ pub fn chart(m: &Measurements, planned: &[usize], lang: Lang) -> LineChart {
             },
         },
         y: Axis {
-            label: lang.pick("ms per call", "每次调用的毫秒数").into(),
+            label: msg::complexity::COMPLEXITY_AXIS_MS.get(lang).into(),
             scale: AxisScale::Log10,
             ticks: Ticks::Auto,
         },
         series,
         markers: marker.into_iter().collect(),
-        note: Some(match lang {
-            Lang::En => {
-                format!("dashed: least-squares fit of log t on log n over n ≥ {FIT_FROM_N}")
-            }
-            Lang::Zh => format!("虚线：在 n ≥ {FIT_FROM_N} 上 log t 对 log n 的最小二乘拟合"),
-        }),
+        note: Some(msg::complexity::ComplexityChartNote { from: &FIT_FROM_N }.say(lang)),
     }
 }
 

@@ -7,7 +7,7 @@ use attnlab_plot::RGBColor;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use attnlab_i18n::Lang;
+use attnlab_i18n::{Lang, msg};
 
 /// The smallest sequence length timed.
 pub const N_MIN: usize = 64;
@@ -60,9 +60,10 @@ impl Kind {
     /// The label on the chart and in the table, in `lang`.
     pub fn label_in(self, lang: Lang) -> &'static str {
         match self {
-            Kind::Softmax => lang.pick("softmax (streaming)", "softmax（流式）"),
-            Kind::LinearElu1 => lang.pick("linear elu1", "线性 elu1"),
+            Kind::Softmax => msg::complexity::COMPLEXITY_KIND_SOFTMAX,
+            Kind::LinearElu1 => msg::complexity::COMPLEXITY_KIND_LINEAR,
         }
+        .get(lang)
     }
 
     /// A short name for markup (`data-kind`, test ids).

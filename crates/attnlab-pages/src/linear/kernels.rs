@@ -10,7 +10,7 @@ use attnlab_plot::{
 use ndarray::Array2;
 
 use super::{LinearLabError, feature_map, head_input, run};
-use attnlab_i18n::{Lang, plot_words};
+use attnlab_i18n::{Lang, msg, plot_words};
 
 /// A singular value counts towards the numerical rank when it is above this fraction of
 /// the largest one. The matrices are computed in `f32` (relative rounding ≈ 6·10⁻⁸ per
@@ -61,61 +61,28 @@ impl KernelComparison {
     /// The sentence on ranks in `lang`, e.g. "φ(Q)φ(K)ᵀ has rank 11 ≤ φ width 16;
     /// exp(QKᵀ/√d_k) has rank 11 of 11".
     pub fn rank_statement(&self, lang: Lang) -> String {
-        if lang == Lang::Zh {
-            return self.rank_statement_zh();
-        }
         let Some(s) = &self.spectra else {
-            return format!(
-                "Singular values are computed for up to {MAX_SPECTRUM_TOKENS} tokens; this text \
-                 has more."
-            );
-        };
-        let full = s.softmax.len();
-        let mut text = format!(
-            "Linear attention: φ(Q)φ(K)ᵀ = (n×{w})·({w}×m), so its rank is at most the φ width \
-             {w}; here it is {lr}. Softmax: exp(QKᵀ/√d_k) is not a product of thin matrices, and \
-             its rank is {sr} of {full}{tail}.",
-            w = self.phi_width,
-            lr = s.linear_rank,
-            sr = s.softmax_rank,
-            tail = if s.softmax_rank == full {
-                " (full rank)"
-            } else {
-                ""
-            },
-        );
-        if full <= self.phi_width {
-            text.push_str(&format!(
-                " With {full} tokens and φ width {w} the bound does not bite yet: type more than \
-                 {w} tokens to see the linear rank stop at {w}.",
-                w = self.phi_width
-            ));
-        }
-        text
-    }
-
-    fn rank_statement_zh(&self) -> String {
-        let Some(s) = &self.spectra else {
-            return format!(
-                "最多为 {MAX_SPECTRUM_TOKENS} 个词元计算奇异值；这段文字超过了这个数。"
-            );
+            return msg::linear::LinearRankNoSpectra {
+                max: &MAX_SPECTRUM_TOKENS,
+            }
+            .say(lang);
         };
         let (full, w) = (s.softmax.len(), self.phi_width);
-        let mut text = format!(
-            "线性注意力：φ(Q)φ(K)ᵀ = (n×{w})·({w}×m)，所以它的秩至多为 φ 的宽度 {w}；这里是 {lr}。\
-             softmax：exp(QKᵀ/√d_k) 不是细长矩阵的乘积，它的秩是 {sr}（共 {full}）{tail}。",
-            lr = s.linear_rank,
-            sr = s.softmax_rank,
-            tail = if s.softmax_rank == full {
-                "（满秩）"
-            } else {
-                ""
-            },
-        );
+        let tail = if s.softmax_rank == full {
+            msg::linear::LINEAR_FULL_RANK.get(lang)
+        } else {
+            ""
+        };
+        let mut text = msg::linear::LinearRank {
+            w: &w,
+            linear: &s.linear_rank,
+            softmax: &s.softmax_rank,
+            full: &full,
+            tail: &tail,
+        }
+        .say(lang);
         if full <= w {
-            text.push_str(&format!(
-                "{full} 个词元、φ 宽度 {w} 时这个上界还不起作用：输入超过 {w} 个词元，就能看到线性注意力的秩停在 {w}。"
-            ));
+            text.push_str(&msg::linear::LinearRankBound { full: &full, w: &w }.say(lang));
         }
         text
     }
@@ -185,10 +152,7 @@ pub fn comparison_figures(
     )?
     .with_words(words);
     let kind = cmp.kind.name();
-    let implied = match lang {
-        Lang::En => format!("{kind}: implied matrix \u{c2}"),
-        Lang::Zh => format!("{kind}：隐含矩阵 \u{c2}"),
-    };
+    let implied = msg::linear::LinearImpliedTitle { kind: &kind }.say(lang);
     let lin =
         attnlab_lab::figure::head_heatmap(implied, rows, cols, &cmp.linear)?.with_words(words);
     let diff =
@@ -219,18 +183,9 @@ pub fn spectrum_chart(cmp: &KernelComparison, lang: Lang) -> Option<LineChart> {
     let count = s.softmax.len().max(1) as f64;
     let kind = cmp.kind.name();
     Some(LineChart {
-        title: match lang {
-            Lang::En => format!(
-                "Singular values of exp(QK\u{1d40}/\u{221a}d_k) and of \u{3c6}(Q)\u{3c6}(K)\u{1d40} ({kind})"
-            ),
-            Lang::Zh => format!(
-                "exp(QK\u{1d40}/\u{221a}d_k) 与 \u{3c6}(Q)\u{3c6}(K)\u{1d40}（{kind}）的奇异值"
-            ),
-        },
+        title: msg::linear::LinearSpectrumTitle { kind: &kind }.say(lang),
         x: Axis {
-            label: lang
-                .pick("index i (largest first)", "序号 i（从大到小）")
-                .into(),
+            label: msg::linear::LINEAR_SPECTRUM_INDEX.get(lang).into(),
             scale: AxisScale::Linear,
             ticks: Ticks::Auto,
         },
@@ -241,10 +196,12 @@ pub fn spectrum_chart(cmp: &KernelComparison, lang: Lang) -> Option<LineChart> {
         },
         series: vec![
             Series {
-                name: Some(match lang {
-                    Lang::En => format!("rank threshold {RANK_TOLERANCE:e}"),
-                    Lang::Zh => format!("秩阈值 {RANK_TOLERANCE:e}"),
-                }),
+                name: Some(
+                    msg::linear::LinearRankThreshold {
+                        tolerance: &format!("{RANK_TOLERANCE:e}"),
+                    }
+                    .say(lang),
+                ),
                 points: vec![
                     (1.0, f64::from(RANK_TOLERANCE)),
                     (count, f64::from(RANK_TOLERANCE)),
@@ -254,20 +211,25 @@ pub fn spectrum_chart(cmp: &KernelComparison, lang: Lang) -> Option<LineChart> {
                 markers: false,
             },
             Series {
-                name: Some(match lang {
-                    Lang::En => format!("softmax: rank {}", s.softmax_rank),
-                    Lang::Zh => format!("softmax：秩 {}", s.softmax_rank),
-                }),
+                name: Some(
+                    msg::linear::LinearSoftmaxRank {
+                        rank: &s.softmax_rank,
+                    }
+                    .say(lang),
+                ),
                 points: relative(&s.softmax),
                 color: SOFTMAX_COLOUR,
                 dash: LineDash::Solid,
                 markers: true,
             },
             Series {
-                name: Some(match lang {
-                    Lang::En => format!("{kind}: rank {}", s.linear_rank),
-                    Lang::Zh => format!("{kind}：秩 {}", s.linear_rank),
-                }),
+                name: Some(
+                    msg::linear::LinearKindRank {
+                        kind: &kind,
+                        rank: &s.linear_rank,
+                    }
+                    .say(lang),
+                ),
                 points: relative(&s.linear),
                 color: LINEAR_COLOUR,
                 dash: LineDash::Solid,
@@ -276,10 +238,10 @@ pub fn spectrum_chart(cmp: &KernelComparison, lang: Lang) -> Option<LineChart> {
         ],
         markers: vec![VerticalMarker {
             x: cmp.phi_width as f64,
-            label: match lang {
-                Lang::En => format!("\u{3c6} width {}", cmp.phi_width),
-                Lang::Zh => format!("\u{3c6} 宽度 {}", cmp.phi_width),
-            },
+            label: msg::linear::LinearPhiWidth {
+                width: &cmp.phi_width,
+            }
+            .say(lang),
         }],
         note: None,
     })

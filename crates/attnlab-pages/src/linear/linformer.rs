@@ -6,7 +6,7 @@ use attnlab_core::mask::MaskSpec;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use attnlab_i18n::{Lang, plot_words};
+use attnlab_i18n::{Lang, msg, plot_words};
 use attnlab_lab::state::ModelConfig;
 
 use super::{LinearLabError, head_input, labels, run, signed, values};
@@ -70,23 +70,15 @@ pub fn linformer_figures(
 ) -> Result<[Heatmap; 3], HeatmapError> {
     let k = view.k;
     let proj = labels("k'", k);
-    let (e_title, f_title) = match lang {
-        Lang::En => (
-            format!("E\u{1d40}: keys into {k} projected keys"),
-            format!("F\u{1d40}: values into {k} projected values"),
-        ),
-        Lang::Zh => (
-            format!("E\u{1d40}：把键投影为 {k} 个投影后的键"),
-            format!("F\u{1d40}：把值投影为 {k} 个投影后的值"),
-        ),
-    };
-    let keys_axis = lang.pick("keys", "键");
-    let projected_keys = lang.pick("projected keys", "投影后的键");
+    let e_title = msg::linear::LinearETitle { k: &k }.say(lang);
+    let f_title = msg::linear::LinearFTitle { k: &k }.say(lang);
+    let keys_axis = msg::linear::LINEAR_AXIS_KEYS.get(lang);
+    let projected_keys = msg::linear::LINEAR_AXIS_PROJECTED_KEYS.get(lang);
     let e = signed(
         e_title,
         (keys.to_vec(), proj.clone()),
         &view.e.t().to_owned(),
-        lang.pick("E entry", "E 的元素"),
+        msg::linear::LINEAR_E_ENTRY.get(lang),
         (keys_axis, projected_keys),
         lang,
     )?;
@@ -94,8 +86,11 @@ pub fn linformer_figures(
         f_title,
         (keys.to_vec(), proj.clone()),
         &view.f.t().to_owned(),
-        lang.pick("F entry", "F 的元素"),
-        (keys_axis, lang.pick("projected values", "投影后的值")),
+        msg::linear::LINEAR_F_ENTRY.get(lang),
+        (
+            keys_axis,
+            msg::linear::LINEAR_AXIS_PROJECTED_VALUES.get(lang),
+        ),
         lang,
     )?;
     let a = Heatmap::weights(
@@ -105,7 +100,7 @@ pub fn linformer_figures(
         values(&view.weights),
     )?
     .with_words(plot_words(lang))
-    .with_axis_titles(lang.pick("queries", "查询"), projected_keys);
+    .with_axis_titles(msg::linear::LINEAR_AXIS_QUERIES.get(lang), projected_keys);
     Ok([e, f, a])
 }
 

@@ -34,7 +34,7 @@ use attnlab_core::score::ScoreFunction;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use attnlab_i18n::{Lang, plot_words};
+use attnlab_i18n::{Lang, msg, plot_words};
 
 mod kernels;
 mod linformer;
@@ -94,38 +94,27 @@ impl LinearLabError {
     /// One sentence for a student, in `lang`. The core's refusals are the lab's own
     /// sentences ([`attnlab_lab::explain::explain_in`]).
     pub fn sentence_in(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (LinearLabError::Core(e), _) => attnlab_lab::explain::explain_in(e, lang),
+        match self {
+            LinearLabError::Core(e) => attnlab_lab::explain::explain_in(e, lang),
             // Said as a refused setting of the figure, as the core's refusals are.
-            (LinearLabError::Figure(e), _) => attnlab_i18n::msg::lab::Explained {
-                what: &attnlab_i18n::msg::lab::EXPLAIN_SETTINGS.get(lang),
+            LinearLabError::Figure(e) => msg::lab::Explained {
+                what: &msg::lab::EXPLAIN_SETTINGS.get(lang),
                 reason: &attnlab_lab::explain::heatmap_error_in(e, lang),
                 path: &"figure",
             }
             .say(lang),
-            (LinearLabError::NotKernel(kind), Lang::En) => format!(
-                "{} is not a kernel (feature-map) variant: choose elu1, relu or taylor.",
-                kind.name()
-            ),
-            (LinearLabError::NotKernel(kind), Lang::Zh) => format!(
-                "{} 不是核（特征映射）变体：请选择 elu1、relu 或 taylor。",
-                kind_name(*kind, lang)
-            ),
-            (LinearLabError::NotOneSequence { n, m }, Lang::En) => format!(
-                "The RNN form runs over one sequence, but this is cross-attention: {n} target \
-                 tokens read {m} source tokens that are all known from the start, so there is \
-                 nothing to recur over. Switch to self-attention to step through it."
-            ),
-            (LinearLabError::NotOneSequence { n, m }, Lang::Zh) => format!(
-                "RNN 形式在一个序列上运行，但这里是交叉注意力：{n} 个目标句词元读取 {m} 个源句词元，\
-                 而源句词元从一开始就全部已知，没有可以递推的东西。切换到自注意力即可逐步查看。"
-            ),
-            (LinearLabError::Empty, _) => lang
-                .pick(
-                    "There are no tokens: type a sentence.",
-                    "没有词元：请输入一个句子。",
-                )
-                .to_string(),
+            // English names every kind by its name (efficient, linformer).
+            LinearLabError::NotKernel(kind) => msg::linear::LinearNotKernel {
+                kind: &kind_name(*kind, lang),
+                elu1: &AttentionKind::Elu1.name(),
+                relu: &AttentionKind::Relu.name(),
+                taylor: &AttentionKind::Taylor.name(),
+            }
+            .say(lang),
+            LinearLabError::NotOneSequence { n, m } => {
+                msg::linear::LinearNotOneSequence { n, m }.say(lang)
+            }
+            LinearLabError::Empty => msg::linear::LINEAR_NO_TOKENS.get(lang).to_string(),
         }
     }
 }
@@ -139,9 +128,9 @@ impl std::fmt::Display for LinearLabError {
 /// An attention kind's name as the page writes it in `lang`: its own name (`elu1`,
 /// `softmax`, `Linformer`…), and in Chinese 高效注意力 for efficient attention.
 pub fn kind_name(kind: AttentionKind, lang: Lang) -> &'static str {
-    match (kind, lang) {
-        (AttentionKind::Efficient, Lang::Zh) => "高效注意力",
-        (AttentionKind::Linformer, Lang::Zh) => "Linformer",
+    match kind {
+        AttentionKind::Efficient => msg::linear::LINEAR_KIND_EFFICIENT.get(lang),
+        AttentionKind::Linformer => msg::linear::LINEAR_KIND_LINFORMER.get(lang),
         _ => kind.name(),
     }
 }
@@ -160,54 +149,19 @@ pub fn default_kernel(variant: AttentionKind) -> AttentionKind {
 
 /// Whether `kind` can be made causal, and how or why not, as one sentence in `lang`.
 pub fn causality(kind: AttentionKind, lang: Lang) -> String {
-    match lang {
-        Lang::En => causality_en(kind),
-        Lang::Zh => match kind {
-            AttentionKind::Softmax => "softmax：可以做成因果的：掩码在 softmax 之前把后面的键的分数设为 −∞（代价为 O(n²)）。"
-                .to_string(),
-            AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
-                "{}：可以做成因果的，且仍为 O(n)：查询 t 只读取累加和 \
-                 S_t = Σ_(j≤t) φ(k_j) v_jᵀ 与 z_t = Σ_(j≤t) φ(k_j)，即一个 RNN（见上方的逐步演示）。",
-                kind.name()
-            ),
-            AttentionKind::Efficient => "高效注意力：不能做成因果的：它一次性在所有位置上对键归一化，\
-                 因此只能施加填充掩码；K 的 softmax 沿序列轴进行，每个键的权重都依赖后面的键。"
-                .to_string(),
-            AttentionKind::Linformer => "Linformer：不能做成因果的：它把所有位置混合成 k 个投影后的键，\
-                 因此任何键都无法被屏蔽；每个投影后的键 E K 都混合了所有位置，包括后面的位置。"
-                .to_string(),
-        },
+    match kind {
+        AttentionKind::Softmax => msg::linear::LINEAR_CAUSAL_SOFTMAX.get(lang).to_string(),
+        AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => {
+            msg::linear::LinearCausalKernel { kind: &kind.name() }.say(lang)
+        }
+        AttentionKind::Efficient => msg::linear::LINEAR_CAUSAL_EFFICIENT.get(lang).to_string(),
+        AttentionKind::Linformer => msg::linear::LINEAR_CAUSAL_LINFORMER.get(lang).to_string(),
     }
 }
 
 /// Whether `kind` can be made causal ([`causality`] says how or why not).
 pub fn can_be_causal(kind: AttentionKind) -> bool {
     !matches!(kind, AttentionKind::Efficient | AttentionKind::Linformer)
-}
-
-fn causality_en(kind: AttentionKind) -> String {
-    match kind {
-        AttentionKind::Softmax => {
-            "softmax: can be made causal: the mask sets the logits of later keys \
-                                   to −∞ before the softmax (at O(n²) cost)."
-                .to_string()
-        }
-        AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => format!(
-            "{}: can be made causal and stays O(n): query t reads only the running sums \
-             S_t = Σ_(j≤t) φ(k_j) v_jᵀ and z_t = Σ_(j≤t) φ(k_j), an RNN (stepped through in the panel above).",
-            kind.name()
-        ),
-        AttentionKind::Efficient => format!(
-            "efficient: cannot be made causal: {}; the softmax of K runs over the sequence axis, \
-             so every key's weights depend on later keys.",
-            kind.mask_limitation()
-        ),
-        AttentionKind::Linformer => format!(
-            "linformer: cannot be made causal: {}; each projected key E K is a mix of every \
-             position, including later ones.",
-            kind.mask_limitation()
-        ),
-    }
 }
 
 fn head_input(problem: &Problem, head: usize) -> Result<&HeadInput, LinearLabError> {
@@ -303,6 +257,15 @@ mod tests {
                 "{zh}"
             );
         }
+        let not_kernel = LinearLabError::NotKernel(AttentionKind::Efficient);
+        assert_eq!(
+            not_kernel.sentence(),
+            "efficient is not a kernel (feature-map) variant: choose elu1, relu or taylor."
+        );
+        assert_eq!(
+            not_kernel.sentence_in(Lang::Zh),
+            "高效注意力 不是核（特征映射）变体：请选择 elu1、relu 或 taylor。"
+        );
         assert_eq!(default_kernel(AttentionKind::Softmax), AttentionKind::Elu1);
         assert_eq!(default_kernel(AttentionKind::Taylor), AttentionKind::Taylor);
     }

@@ -9,7 +9,7 @@ use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
 use super::{LinearLabError, feature_map, head_input, labels, signed};
-use attnlab_i18n::Lang;
+use attnlab_i18n::{Lang, msg};
 
 /// One step `t` of causal kernel attention as an RNN.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,14 +183,14 @@ pub fn rnn_trace(
 pub fn step_figures(step: &RnnStep, lang: Lang) -> Result<[Heatmap; 4], HeatmapError> {
     let (dp, dv) = step.s.dim();
     let t = step.t;
-    let feature = lang.pick("\u{3c6} feature", "\u{3c6} 特征");
-    let value_dim = lang.pick("value dimension", "值的维度");
-    let output = lang.pick("output", "输出");
+    let feature = msg::linear::LINEAR_PHI_FEATURE.get(lang);
+    let value_dim = msg::linear::LINEAR_VALUE_DIMENSION.get(lang);
+    let output = msg::linear::LINEAR_OUTPUT.get(lang);
     let s = signed(
         format!("S_{t} = \u{3a3}_(j\u{2264}{t}) \u{3c6}(k_j) v_j\u{1d40}"),
         (labels("", dp), labels("", dv)),
         &step.s,
-        lang.pick("S entry", "S 的元素"),
+        msg::linear::LINEAR_S_ENTRY.get(lang),
         (feature, value_dim),
         lang,
     )?;
@@ -201,7 +201,7 @@ pub fn step_figures(step: &RnnStep, lang: Lang) -> Result<[Heatmap; 4], HeatmapE
             (vec![row.to_string()], labels("", v.len())),
             &a,
             value,
-            (lang.pick("vector", "向量"), col),
+            (msg::linear::LINEAR_VECTOR.get(lang), col),
             lang,
         )
     };
@@ -210,18 +210,10 @@ pub fn step_figures(step: &RnnStep, lang: Lang) -> Result<[Heatmap; 4], HeatmapE
         &format!("z_{t}"),
         &step.z,
         feature,
-        lang.pick("z entry", "z 的元素"),
+        msg::linear::LINEAR_Z_ENTRY.get(lang),
     )?;
-    let (o_title, p_title) = match lang {
-        Lang::En => (
-            format!("o_{t}: read from the state"),
-            format!("row {t} of \u{c2}V: the masked parallel form"),
-        ),
-        Lang::Zh => (
-            format!("o_{t}：从状态中读出"),
-            format!("\u{c2}V 的第 {t} 行：带掩码的并行形式"),
-        ),
-    };
+    let o_title = msg::linear::LinearOTitle { t: &t }.say(lang);
+    let p_title = msg::linear::LinearParallelTitle { t: &t }.say(lang);
     let o = strip(o_title, &format!("o_{t}"), &step.output, value_dim, output)?;
     let p = strip(
         p_title,

@@ -1,0 +1,56 @@
+# 复杂度页面（attnlab-pages 的 complexity/ 与 src/pages/complexity/）：softmax 与线性注意力随 n 的计时、图、斜率、交叉点和表。
+
+## 计时的两种注意力，图例、表和状态这样称呼它们。
+
+complexity-kind-softmax = softmax（流式）
+complexity-kind-linear = 线性 elu1
+
+## 图下的交叉点（$fitted 是拟合直线的一句；$faster 为 linear 或 softmax）。
+
+complexity-crossover-needs = 交叉点：每种注意力至少需要两个规模。
+complexity-crossover-measured = 交叉点：测得的曲线相交于 n ≈ { $n }（更大时线性注意力更快）；{ $fitted }。
+complexity-crossover-none = 交叉点：测得的曲线在 n = { $lo } 与 { $hi } 之间不相交（在每个规模上都是{ $faster ->
+        [linear] 线性注意力
+       *[softmax] softmax 注意力
+    }更快）；{ $fitted }。
+complexity-fits-cross = 拟合直线相交于 n ≈ { $n }
+complexity-fits-cross-outside = 拟合直线相交于 n ≈ { $n }，在测量范围 { $lo }…{ $hi } 之外
+complexity-fits-parallel = 拟合直线互相平行
+
+## 双对数图：图例、标记、标题、坐标轴和注释。
+
+complexity-slope-label = { $label } 斜率 { $slope }
+complexity-no-fit-label = { $label }（尚未拟合）
+complexity-crossover-marker = 交叉点 n ≈ { $n }
+complexity-fits-cross-marker = 拟合相交 n ≈ { $n }
+complexity-chart-title = 每次注意力调用的时间与序列长度（双对数）
+complexity-axis-n = 序列长度 n
+complexity-axis-ms = 每次调用的毫秒数
+complexity-chart-note = 虚线：在 n ≥ { $from } 上 log t 对 log n 的最小二乘拟合
+
+## 页面：讲解、运行的控件和状态、斜率以及一个点如何计时。
+
+complexity-title = 复杂度：在这个浏览器中实测
+complexity-lesson = softmax 注意力把每个查询与每个键相比：n² 个长度为 d 的点积，所以 n 翻倍时间变为四倍（双对数坐标下斜率为 2），即使按键块流式计算、只用 O(n·d) 内存也是如此。线性注意力计算 φ(Q)(φ(K)ᵀV)：键只被求和一次，得到一个 d × d 的状态供每个查询读取，工作量为 n·d²，所以 n 翻倍时间也翻倍（斜率为 1）。当 n ≈ d 以下时，每个词元的 d² 代价与它省下的 n 个分数差不多：两条曲线就可能在那里相交。
+complexity-run-label = 计时运行
+complexity-max-n-label = 最大的 n{ " " }
+complexity-d-label = 头的宽度 d{ " " }
+complexity-start = 开始
+complexity-start-again = 重新开始
+complexity-cancel = 取消
+complexity-progress-label = 已测的点
+complexity-status-idle = 尚未开始：按“开始”在后台线程中为两种注意力计时。
+complexity-status-running = 运行中：已测 { $done } / { $total } 个点；正在计时 n = { $n }，{ $kind }…
+complexity-status-running-count = 运行中：已测 { $done } / { $total } 个点…
+complexity-status-finished = 完成：共测得 { $total } 个点。
+complexity-status-cancelled = 在 { $done } / { $total } 个点后取消；已测得的点保留。
+complexity-slope = { $label }：斜率 { $slope }（在 n = { $from }…{ $to } 上的最小二乘，{ $points } 个点；O(n{ $power }) 预测为 { $expected }）
+complexity-no-slope = { $label }：还没有斜率（需要两个规模）
+complexity-timing-note = 每个点：按种子生成服从标准正态分布的随机 Q、K、V，先计时一次调用，再重复直到一批持续 ≥ { $batch } 毫秒；取至多 { $samples } 批的中位数（≥ { $long } 毫秒的调用只计时一次）。拟合使用 n ≥ { $from } 的点，在那里一次调用的固定开销不再使曲线变平。
+
+## 实测点的表。
+
+complexity-table-caption = 每次调用实测的毫秒数（各样本的中位数）
+complexity-table-softmax = softmax（流式）毫秒
+complexity-table-linear = 线性 elu1 毫秒
+complexity-table-ratio = softmax / 线性
