@@ -11,9 +11,9 @@ pub use attnlab_core::model::ModelConfig;
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
-use attnlab_i18n::said::Said;
 use attnlab_i18n::Lang;
 use attnlab_i18n::msg::lab;
+use attnlab_i18n::said::Said;
 
 mod pretrained;
 mod view;
