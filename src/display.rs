@@ -4,10 +4,11 @@
 //! hidden). Chosen in the header, remembered in `localStorage`; not part of the link (a
 //! link shows the same lab on any screen, in the look its viewer chose).
 
+use attnlab_i18n::msg;
 use attnlab_plot::{DivergingPalette, Palette, SequentialPalette};
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, tr};
+use crate::i18n::{Lang, text};
 
 /// The `localStorage` keys.
 const THEME_KEY: &str = "attnlab.theme";
@@ -39,9 +40,9 @@ impl Theme {
 
     fn label(self, lang: Lang) -> &'static str {
         match self {
-            Theme::System => tr(lang, "system", "跟随系统"),
-            Theme::Light => tr(lang, "light", "浅色"),
-            Theme::Dark => tr(lang, "dark", "深色"),
+            Theme::System => msg::shell::DISPLAY_SYSTEM.get(lang),
+            Theme::Light => msg::shell::DISPLAY_LIGHT.get(lang),
+            Theme::Dark => msg::shell::DISPLAY_DARK.get(lang),
         }
     }
 }
@@ -233,17 +234,16 @@ pub fn DisplayControls() -> impl IntoView {
         <div class="display-controls">
             <button type="button" class="present-button" data-testid="present"
                 aria-pressed=move || display.presenting.get().to_string()
-                title=t("Presentation mode: large type and figures for a projector (Esc leaves)",
-                        "演示模式：为投影仪放大文字和图形（按 Esc 退出）")
+                title=text(msg::shell::DISPLAY_PRESENT_TITLE)
                 on:click=move |_| display.presenting.update(|p| *p = !*p)>
-                {t("Present", "演示")}
+                {text(msg::shell::DISPLAY_PRESENT)}
             </button>
             <label class="display-field">
-                <span>{t("Theme", "主题")}</span>
+                <span>{text(msg::shell::DISPLAY_THEME)}</span>
                 <select data-testid="theme" on:change=on_theme>{themes}</select>
             </label>
             <label class="display-field">
-                <span>{t("Weights", "权重配色")}</span>
+                <span>{text(msg::shell::DISPLAY_WEIGHTS)}</span>
                 <select data-testid="palette-weights" on:change=on_sequential translate="no">
                     {sequential.map(|(p, code, name)| view! {
                         <option value=code selected=move || display.palette.get().sequential == p>{name}</option>
@@ -251,7 +251,7 @@ pub fn DisplayControls() -> impl IntoView {
                 </select>
             </label>
             <label class="display-field">
-                <span>{t("Differences", "差异配色")}</span>
+                <span>{text(msg::shell::DISPLAY_DIFFERENCES)}</span>
                 <select data-testid="palette-differences" on:change=on_diverging translate="no">
                     {diverging.map(|(p, code, name)| view! {
                         <option value=code selected=move || display.palette.get().diverging == p>{name}</option>

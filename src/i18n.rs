@@ -1,14 +1,18 @@
 //! The app's language: the one [`Lang`] signal every component reads (in `AppState`),
-//! and the two ways a component writes a text in every language:
+//! and the ways a component writes a text in every language:
 //!
-//! - [`t`]`("Temperature", "温度")` in a `view!`: a text that follows the language;
-//! - [`tr`]`(lang, "…", "…")` where the language is at hand (a memo, a closure).
+//! - [`text`]`(msg::shell::PAGE_NAV_VIEWS)` in a `view!`: a text of the message
+//!   catalogue (`attnlab_i18n::msg`) that follows the language;
+//! - `msg::shell::PAGE_NAV_VIEWS.get(lang)` where the language is at hand (a memo, a
+//!   closure), and `msg::…::SomeId { … }.say(lang)` for a text with values in it;
+//! - [`t`]`("Temperature", "温度")` and [`tr`]`(lang, "…", "…")`: the two-string forms of
+//!   the code whose sentences are not in the catalogue yet.
 //!
-//! Texts with values in them `match` on the language, so each language is written out.
 //! The lab's own sentences (notices, reasons, figure titles) come from `attnlab_lab`
 //! in the language asked for. A test reads every `t(…)`/`tr(…)` pair in `src/` and fails
 //! when the Chinese is missing or equal to the English.
 
+use attnlab_i18n::msg;
 pub use attnlab_i18n::{Lang, Tr};
 use leptos::prelude::*;
 
@@ -29,7 +33,7 @@ pub fn t(en: &'static str, zh: &'static str) -> impl Fn() -> &'static str + Copy
 }
 
 /// A catalogue text that follows the app's language, in a `view!`:
-/// `{text(msg::shell::VIEWS)}`, `aria-label=text(msg::lab::ZOOM_LABEL)`.
+/// `{text(msg::shell::PAGE_NAV_VIEWS)}`, `aria-label=text(msg::lab::ZOOM_BAR_LABEL)`.
 pub fn text(msg: Tr) -> impl Fn() -> &'static str + Copy + Send + Sync {
     let lang = use_lang();
     move || msg.get(lang.get())
@@ -106,7 +110,7 @@ pub fn LanguageSwitch(
         })
         .collect_view();
     view! {
-        <span class="lang-switch" role="group" aria-label=t("Language", "语言")>{buttons}</span>
+        <span class="lang-switch" role="group" aria-label=text(msg::shell::LANG_SWITCH_LABEL)>{buttons}</span>
     }
 }
 

@@ -2,10 +2,11 @@
 //! under the figure, built only while open, at most [`TABLE_LIMIT`] rows and columns),
 //! and the sentence a screen reader hears when the keyboard moves between cells.
 
+use attnlab_i18n::msg;
 use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{Lang, text, use_lang};
 
 /// The most rows and columns the table shows (the CSV export has every value).
 pub const TABLE_LIMIT: usize = 64;
@@ -16,22 +17,22 @@ pub fn cell_sentence(h: &Heatmap, row: usize, col: usize, lang: Lang) -> Option<
     // Named by their index in the whole matrix (a zoomed figure is a part of it).
     let (at_row, at_col) = (h.origin().0 + row, h.origin().1 + col);
     let value = if h.is_blocked(row, col) {
-        lang.pick("masked", "已掩码").to_string()
+        msg::figure::TABLE_MASKED_CELL.get(lang).to_string()
     } else {
         number::significant(h.value(row, col)?, 3)
     };
-    Some(match lang {
-        Lang::En => format!(
-            "{} {r} ({at_row}), {} {c} ({at_col}): {value}",
-            h.row_axis(),
-            h.col_axis()
-        ),
-        Lang::Zh => format!(
-            "{} {r}（{at_row}），{} {c}（{at_col}）：{value}",
-            h.row_axis(),
-            h.col_axis()
-        ),
-    })
+    Some(
+        msg::figure::TableCellSentence {
+            row_axis: &h.row_axis(),
+            row: r,
+            at_row: &at_row,
+            col_axis: &h.col_axis(),
+            col: c,
+            at_col: &at_col,
+            value: &value,
+        }
+        .say(lang),
+    )
 }
 
 /// The table of `figure`'s values, under a "Table" disclosure.
@@ -55,11 +56,14 @@ pub fn FigureTable(
             let h = h.as_ref()?;
             let (n, m) = (h.n_rows(), h.n_cols());
             let (rows, cols) = (n.min(TABLE_LIMIT), m.min(TABLE_LIMIT));
-            let cut = (n > rows || m > cols).then(|| match l {
-                Lang::En => format!(
-                    "The first {rows} rows and {cols} columns of {n} × {m}; the CSV export has them all."
-                ),
-                Lang::Zh => format!("只显示 {n} × {m} 中的前 {rows} 行、前 {cols} 列；导出 CSV 可得到全部数值。"),
+            let cut = (n > rows || m > cols).then(|| {
+                msg::figure::TableCut {
+                    rows: &rows,
+                    cols: &cols,
+                    n: &n,
+                    m: &m,
+                }
+                .say(l)
             });
             let head = h.col_labels()[..cols]
                 .iter()
@@ -85,7 +89,7 @@ pub fn FigureTable(
                 h.title(),
                 h.row_axis(),
                 h.col_axis(),
-                l.pick("masked", "已掩码")
+                msg::figure::TABLE_MASKED_CELL.get(l)
             );
             let label = caption.clone();
             Some(view! {
@@ -107,7 +111,7 @@ pub fn FigureTable(
                 let el = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok());
                 open.set(el.is_some_and(|d| d.open()));
             }>
-            <summary>{t("Table of values", "数值表")}</summary>
+            <summary>{text(msg::figure::TABLE_SUMMARY)}</summary>
             {table}
         </details>
     }

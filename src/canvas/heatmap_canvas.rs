@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_plot::{CellMap, Heatmap, number};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
@@ -6,7 +7,6 @@ use leptos::prelude::*;
 use super::export::{ExportMenu, Exported, FileMaker};
 use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
-use crate::i18n::Lang;
 use crate::state::use_app_state;
 
 /// Two cells (row, column) of a matrix: the corners of a rectangle dragged over it.
@@ -332,40 +332,34 @@ pub fn HeatmapCanvas(
                     ))
                 })
             })
-            .unwrap_or_else(|| {
-                state
-                    .lang
-                    .get()
-                    .pick("Point at a cell to read it.", "指向一个单元格以读出其值。")
-                    .into()
-            });
+            .unwrap_or_else(|| msg::figure::HEATMAP_IDLE.get(state.lang.get()).into());
         Some(view! { <p class="matrix-reading" aria-live="off">{text}</p> })
     };
     let label = move || {
         let lang = state.lang.get();
         figure.with(|h| match h {
-            None => lang.pick("Figure (empty)", "图（空）").to_string(),
+            None => msg::figure::HEATMAP_FIGURE_EMPTY.get(lang).to_string(),
             Some(h) => {
                 let (n, m, title) = (h.n_rows(), h.n_cols(), h.title());
-                match (pointing, lang) {
-                    (Pointing::Cells { .. }, Lang::En) => format!(
-                        "{title}: {n} query tokens (rows) by {m} keys (columns). Arrow keys move between cells."
-                    ),
-                    (Pointing::Cells { .. }, Lang::Zh) => format!(
-                        "{title}：{n} 个查询词元（行）× {m} 个键（列）。方向键在单元格间移动。"
-                    ),
-                    (Pointing::Rows { .. }, Lang::En) => format!(
-                        "{title}: {n} rows by {m} columns. Click a row, or use ArrowUp and ArrowDown, to pick the query."
-                    ),
-                    (Pointing::Rows { .. }, Lang::Zh) => format!(
-                        "{title}：{n} 行 × {m} 列。点击一行，或用上下方向键，选择查询。"
-                    ),
-                    (Pointing::Nothing | Pointing::Reading, Lang::En) => {
-                        format!("{title}: {n} rows by {m} columns.")
+                match pointing {
+                    Pointing::Cells { .. } => msg::figure::HeatmapLabelCells {
+                        title: &title,
+                        n: &n,
+                        m: &m,
                     }
-                    (Pointing::Nothing | Pointing::Reading, Lang::Zh) => {
-                        format!("{title}：{n} 行 × {m} 列。")
+                    .say(lang),
+                    Pointing::Rows { .. } => msg::figure::HeatmapLabelRows {
+                        title: &title,
+                        n: &n,
+                        m: &m,
                     }
+                    .say(lang),
+                    Pointing::Nothing | Pointing::Reading => msg::figure::HeatmapLabel {
+                        title: &title,
+                        n: &n,
+                        m: &m,
+                    }
+                    .say(lang),
                 }
             }
         })
@@ -385,10 +379,14 @@ pub fn HeatmapCanvas(
                 Pointing::Rows { row, .. } => {
                     let r = row.get()?;
                     let label = h.row_labels().get(r.checked_sub(h.origin().0)?)?;
-                    Some(match lang {
-                        Lang::En => format!("{} {label} ({r})", h.row_axis()),
-                        Lang::Zh => format!("{} {label}（{r}）", h.row_axis()),
-                    })
+                    Some(
+                        msg::figure::HeatmapRowReading {
+                            axis: &h.row_axis(),
+                            label,
+                            row: &r,
+                        }
+                        .say(lang),
+                    )
                 }
                 Pointing::Nothing | Pointing::Reading => None,
             }

@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_plot::{LineChart, LineDash};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -6,7 +7,7 @@ use plotters::style::RGBColor;
 use super::export::{ExportMenu, Exported};
 use super::paint::paint_line_chart;
 use super::repaint::repaint_effect;
-use crate::i18n::{Lang, use_lang};
+use crate::i18n::use_lang;
 
 /// Where a [`LineChartCanvas`] shows the names of its curves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,22 +72,15 @@ pub fn LineChartCanvas(
     let lang = use_lang();
     let label = move || {
         let lang = lang.get();
-        chart.with(|c| match (c, lang) {
-            (Some(c), Lang::En) => format!(
-                "{}: {} against {}; curves: {}.",
-                c.title,
-                c.y.label,
-                c.x.label,
-                names().join(", ")
-            ),
-            (Some(c), Lang::Zh) => format!(
-                "{}：{} 随 {} 的变化；曲线：{}。",
-                c.title,
-                c.y.label,
-                c.x.label,
-                names().join("、")
-            ),
-            (None, _) => lang.pick("Chart (empty)", "图表（空）").to_string(),
+        chart.with(|c| match c {
+            Some(c) => msg::figure::ChartLabel {
+                title: &c.title,
+                y: &c.y.label,
+                x: &c.x.label,
+                curves: &names().join(msg::lab::LIST_SEPARATOR.get(lang)),
+            }
+            .say(lang),
+            None => msg::figure::CHART_EMPTY.get(lang).to_string(),
         })
     };
     let legend_id = format!("{testid}-legend");

@@ -5,6 +5,7 @@
 
 use attnlab_i18n::Said;
 use attnlab_i18n::Tr;
+use attnlab_i18n::msg;
 use attnlab_plot::{
     CellField, CellMap, HeadGrid, HeadGridFrame, HeadGridMap, Heatmap, HeatmapFrame, HeatmapStyle,
     LineChart, LineChartStyle, LinesStyle, Palette, TokenLines, TokenLinesMap, draw_head_grid,
@@ -389,7 +390,7 @@ fn offscreen<E: std::fmt::Display>(
     let backend = BlitCanvas::new(&canvas).ok_or_else(|| Said::from(NO_CONTEXT))?;
     let area = backend.into_drawing_area();
     // The drawing library's own words are the English; Chinese says what failed.
-    let failed = |e: String| Said::new(e, "无法在画布上绘制这幅图");
+    let failed = |e: String| msg::figure::PaintFailed { detail: &e }.said();
     draw(&area).map_err(|e| failed(e.to_string()))?;
     area.present().map_err(|e| failed(e.to_string()))?;
     Ok(canvas)
@@ -448,16 +449,10 @@ pub fn offscreen_lines(
 }
 
 /// The browser gave a canvas no 2D drawing context.
-const NO_CONTEXT: Tr = Tr::new(
-    "this browser gave no 2D drawing context",
-    "此浏览器没有提供 2D 绘图上下文",
-);
+const NO_CONTEXT: Tr = msg::figure::PAINT_NO_CONTEXT;
 
 /// The browser made no canvas.
-const NO_CANVAS: Tr = Tr::new(
-    "this browser could not make a canvas",
-    "此浏览器无法创建画布",
-);
+const NO_CANVAS: Tr = msg::figure::PAINT_NO_CANVAS;
 
 fn detached_canvas() -> Result<HtmlCanvasElement, Said> {
     web_sys::window()

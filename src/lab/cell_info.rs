@@ -1,14 +1,12 @@
+use attnlab_i18n::msg;
 use attnlab_lab::figure;
 use attnlab_plot::{Heatmap, number};
 use leptos::prelude::*;
 use leptos::text_prop::TextProp;
 
-use crate::i18n::{Lang, Tr, use_lang};
+use crate::i18n::{Tr, use_lang};
 
-const IDLE: Tr = Tr::new(
-    "Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.",
-    "指向一个单元格（或聚焦热力图后用方向键）以读出它的精确权重。",
-);
+const IDLE: Tr = msg::lab::CELL_INFO_IDLE;
 
 /// The cell under the pointer (or the keyboard focus) of `figure`, read out: query
 /// token, key token, the exact weight, the raw score before softmax when there is one,
@@ -36,28 +34,23 @@ pub fn CellInfo(
             let h = h.as_ref()?;
             let r = figure::read_cell(h, cell)?;
             let sentence = r.sentence(lang);
-            let text = match (h.raw_score(cell.0, cell.1), lang) {
-                (Some(raw), Lang::En) => {
-                    format!("{sentence}; raw score before softmax {}", number::full(raw))
+            let text = match h.raw_score(cell.0, cell.1) {
+                Some(raw) => msg::lab::CellInfoRawScore {
+                    sentence: &sentence,
+                    raw: &number::full(raw),
                 }
-                (Some(raw), Lang::Zh) => {
-                    format!("{sentence}；softmax 前的原始分数 {}", number::full(raw))
-                }
-                (None, _) => sentence,
+                .say(lang),
+                None => sentence,
             };
             // The row's entropy, which a phone's figure leaves out of its canvas.
-            let text = match (h.row_entropy(cell.0), lang) {
-                (Some((nats, share)), Lang::En) => format!(
-                    "{text}; row entropy {} nats ({}% of its maximum)",
-                    number::decimals(nats, 2),
-                    (share * 100.0).round()
-                ),
-                (Some((nats, share)), Lang::Zh) => format!(
-                    "{text}；该行的熵 {} 奈特（最大值的 {}%）",
-                    number::decimals(nats, 2),
-                    (share * 100.0).round()
-                ),
-                (None, _) => text,
+            let text = match h.row_entropy(cell.0) {
+                Some((nats, share)) => msg::lab::CellInfoRowEntropy {
+                    text: &text,
+                    nats: &number::decimals(nats, 2),
+                    share: &(share * 100.0).round(),
+                }
+                .say(lang),
+                None => text,
             };
             Some(prefix.with(|p| format!("{p}{text}")))
         })

@@ -1,10 +1,11 @@
+use attnlab_i18n::msg;
 use attnlab_lab::View;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
 use super::{CellInfo, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::state::{CompareWhat, Compared, LabFields, ViewFields, use_app_state};
 
 /// Two variants compared: a diverging heatmap of `A − B` and a table of max/mean |ΔA|,
@@ -41,22 +42,16 @@ pub fn ComparePanel() -> impl IntoView {
             let (ea, eb) = c.result.mean_entropy;
             let (a, b) = c.names.clone();
             let lang = lang.get();
-            let kl = match lang {
-                Lang::En => format!("mean row KL({a} ‖ {b})"),
-                Lang::Zh => format!("行 KL({a} ‖ {b}) 的平均"),
-            };
-            let entropy = |name: &str| match lang {
-                Lang::En => format!("mean entropy of {name} (nats)"),
-                Lang::Zh => format!("{name} 的平均熵（奈特）"),
-            };
+            let kl = msg::lab::CompareMeanKl { a: &a, b: &b }.say(lang);
+            let entropy = |name: &str| msg::lab::CompareMeanEntropy { name: &name }.say(lang);
             let (entropy_a, entropy_b) = (entropy(&a), entropy(&b));
             Some(view! {
                 <table class="metrics" data-testid="compare-table">
                     <tbody>
-                        <tr><th scope="row">{lang.pick("max |ΔA|", "|ΔA| 的最大值")}</th><td data-testid="max-abs">{fmt(m.max_abs)}</td></tr>
-                        <tr><th scope="row">{lang.pick("mean |ΔA|", "|ΔA| 的平均值")}</th><td data-testid="mean-abs">{fmt(m.mean_abs)}</td></tr>
+                        <tr><th scope="row">{msg::lab::COMPARE_MAX_ABS.get(lang)}</th><td data-testid="max-abs">{fmt(m.max_abs)}</td></tr>
+                        <tr><th scope="row">{msg::lab::COMPARE_MEAN_ABS.get(lang)}</th><td data-testid="mean-abs">{fmt(m.mean_abs)}</td></tr>
                         <tr><th scope="row">{kl}</th><td data-testid="mean-kl">{fmt(m.mean_kl)}</td></tr>
-                        <tr><th scope="row">{lang.pick("mean row JS", "行 JS 的平均")}</th><td data-testid="mean-js">{fmt(m.mean_js)}</td></tr>
+                        <tr><th scope="row">{msg::lab::COMPARE_MEAN_JS.get(lang)}</th><td data-testid="mean-js">{fmt(m.mean_js)}</td></tr>
                         <tr><th scope="row">{entropy_a}</th><td data-testid="entropy-a">{fmt(ea)}</td></tr>
                         <tr><th scope="row">{entropy_b}</th><td data-testid="entropy-b">{fmt(eb)}</td></tr>
                     </tbody>
@@ -65,24 +60,24 @@ pub fn ComparePanel() -> impl IntoView {
         })
     };
     view! {
-        <section class="panel compare" data-testid="compare" aria-label=t("Comparison of two variants", "两个变体的比较")>
-            <h2 class="section-title">{t("Compare two variants", "比较两个变体")}</h2>
+        <section class="panel compare" data-testid="compare" aria-label=text(msg::lab::COMPARE_PANEL_LABEL)>
+            <h2 class="section-title">{text(msg::lab::COMPARE_PANEL_TITLE)}</h2>
             <div class="compare-pickers">
-                <label>{t("first ", "第一个 ")} <ComparedPick second=false testid="compare-a"/></label>
+                <label>{text(msg::lab::COMPARE_FIRST)} <ComparedPick second=false testid="compare-a"/></label>
                 <span>" − "</span>
-                <label>{t("second ", "第二个 ")} <ComparedPick second=true testid="compare-b"/></label>
-                <label>{t(" of ", " 比较 ")}
+                <label>{text(msg::lab::COMPARE_SECOND)} <ComparedPick second=true testid="compare-b"/></label>
+                <label>{text(msg::lab::COMPARE_WHAT)}
                     <select data-testid="compare-what" on:change=move |ev| {
                         state.lab.view().compare_what().set(if event_target_value(&ev) == "average" { CompareWhat::Average } else { CompareWhat::Head });
                     }>
-                        <option value="head" selected=move || state.lab.view().compare_what().get() == CompareWhat::Head>{t("the selected head", "所选的头")}</option>
-                        <option value="average" selected=move || state.lab.view().compare_what().get() == CompareWhat::Average>{t("the head average", "各头的平均")}</option>
+                        <option value="head" selected=move || state.lab.view().compare_what().get() == CompareWhat::Head>{text(msg::lab::COMPARE_SELECTED_HEAD)}</option>
+                        <option value="average" selected=move || state.lab.view().compare_what().get() == CompareWhat::Average>{text(msg::lab::COMPARE_HEAD_AVERAGE)}</option>
                     </select>
                 </label>
             </div>
             {move || {
                 let (a, b) = state.lab.view().compare().get();
-                (a == b).then(|| view! { <p class="why is-shown">{t("Pick two different variants to compare (add a variant if there is only one).", "请选择两个不同的变体进行比较（只有一个时请先添加变体）。")}</p> })
+                (a == b).then(|| view! { <p class="why is-shown">{text(msg::lab::COMPARE_PICK_TWO_DIFFERENT)}</p> })
             }}
             {move || error().map(|e| view! { <p class="variant-error" role="status">{e}</p> })}
             <div class="compare-body">

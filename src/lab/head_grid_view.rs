@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_plot::{HeadGrid, HeadGridMap, Heatmap};
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
@@ -6,7 +7,7 @@ use leptos::prelude::*;
 use super::CellInfo;
 use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// Every head of a variant as small multiples on one colour scale; the selected head is
@@ -97,10 +98,7 @@ pub fn HeadGridView(
     let hovered_head = Signal::derive(move || {
         hover
             .get()
-            .map(|(h, _, _)| match lang.get() {
-                Lang::En => format!("Head {h}: "),
-                Lang::Zh => format!("头 {h}："),
-            })
+            .map(|(h, _, _)| msg::lab::HeadGridHovered { head: &h }.say(lang.get()))
             .unwrap_or_default()
     });
     let rows = move || {
@@ -113,10 +111,7 @@ pub fn HeadGridView(
             Exported::Grid(Grid {
                 title: title.get(),
                 labels: (0..heads.len())
-                    .map(|h| match lang.get() {
-                        Lang::En => format!("head {h}"),
-                        Lang::Zh => format!("头 {h}"),
-                    })
+                    .map(|h| msg::lab::HeadGridTile { head: &h }.say(lang.get()))
                     .collect(),
                 heads,
                 columns: None,
@@ -130,10 +125,7 @@ pub fn HeadGridView(
             style=move || format!("aspect-ratio: {} / {};", 4.6, 1.05 * rows() as f64 + 0.3)
             aria-label=move || {
                 let (n, h) = (heads.with(Vec::len), selected.get());
-                match lang.get() {
-                    Lang::En => format!("All {n} heads as small multiples; head {h} is selected. Click a head, or use the arrow keys, to select it."),
-                    Lang::Zh => format!("全部 {n} 个头的小图；已选中头 {h}。点击一个头，或用方向键，选择它。"),
-                }
+                msg::lab::HeadGridLabel { heads: &n, head: &h }.say(lang.get())
             }
             on:pointerdown=on_click
             on:pointermove=on_move
@@ -142,6 +134,6 @@ pub fn HeadGridView(
         ></canvas>
         <ExportMenu figure=exported canvas=canvas testid=export_testid tensors=None command=None/>
         <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
-            idle=t("Point at any head's cell to read it; click a head to show it large.", "指向任一个头的单元格以读出其值；点击一个头以放大显示。")/>
+            idle=text(msg::lab::HEAD_GRID_IDLE)/>
     }
 }

@@ -1,10 +1,11 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::score::ScoreFunction;
+use attnlab_i18n::msg;
 use attnlab_lab::state::{LINFORMER_K_RANGE, TEMPERATURE_RANGE, score_label};
 use attnlab_lab::{MaskKind, Variant};
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, Tr, t, use_lang};
+use crate::i18n::{Lang, Tr, text, use_lang};
 use crate::state::{LabFields, VariantSlot, use_app_state};
 use crate::widgets::knob::{Knob, sentence, why_id};
 
@@ -54,18 +55,13 @@ pub fn VariantControls(
             .filter(|&k| k != v.attention)
             .filter_map(|k| v.why_not_attention(k, lang.get()))
             .collect();
-        (!reasons.is_empty()).then(|| reasons.join(lang.get().pick("; ", "；")))
+        (!reasons.is_empty())
+            .then(|| reasons.join(msg::lab::KNOB_REASONS_SEPARATOR.get(lang.get())))
     };
     let padding_why = move || {
         mask_why(MaskKind::Padding).or_else(|| {
-            (variant.with(|v| v.masks.padding) && state.lab.pad_to().with(Option::is_none)).then(|| {
-                lang.get()
-                    .pick(
-                        "there are no <pad> tokens to block yet: set “pad keys to length” in the model settings",
-                        "还没有可屏蔽的填充词元：请在模型设置中设置“把键填充到长度”",
-                    )
-                    .to_string()
-            })
+            (variant.with(|v| v.masks.padding) && state.lab.pad_to().with(Option::is_none))
+                .then(|| msg::lab::KNOB_NO_PAD_TOKENS.get(lang.get()).to_string())
         })
     };
 
@@ -93,9 +89,9 @@ pub fn VariantControls(
     let number = move |kind: MaskKind, testid: &'static str, min: usize| {
         view! {
             <input type="number" class="mask-param" min=min.to_string() max="512" step="1" data-testid=testid
-                aria-label=move || match lang.get() {
-                    Lang::En => format!("{} parameter", kind.label()),
-                    Lang::Zh => format!("{}掩码的参数", kind.shown(Lang::Zh)),
+                aria-label=move || {
+                    let lang = lang.get();
+                    msg::lab::KnobMaskParameter { mask: &kind.shown(lang) }.say(lang)
                 }
                 disabled=move || !v().masks.is_on(kind)
                 prop:value=move || {
@@ -116,7 +112,7 @@ pub fn VariantControls(
 
     view! {
         <div class="knobs variant-knobs">
-            <Knob label=t("score", "打分函数") id=id("score")
+            <Knob label=text(msg::lab::KNOB_SCORE) id=id("score")
                 why=Signal::derive(move || v().score_unused(lang.get()).map(String::from))>
                 <select data-testid="score" aria-describedby=why_id(&id("score"))
                     disabled=move || v().score_unused(lang.get()).is_some()
@@ -130,7 +126,7 @@ pub fn VariantControls(
                     }).collect_view()}
                 </select>
             </Knob>
-            <Knob label=t("temperature τ", "温度 τ") id=id("temperature")
+            <Knob label=text(msg::lab::KNOB_TEMPERATURE) id=id("temperature")
                 why=Signal::derive(move || {
                     let lang = lang.get();
                     temperature_error.get().map(|e| e.get(lang).to_string())
@@ -138,7 +134,7 @@ pub fn VariantControls(
                 })>
                 <span class="temperature">
                     <input type="range" min="-2" max="2" step="0.01" data-testid="temperature"
-                        aria-label=t("temperature (log scale, 0.01 to 100)", "温度（对数刻度，0.01 到 100）")
+                        aria-label=text(msg::lab::KNOB_TEMPERATURE_LOG_SCALE)
                         aria-describedby=why_id(&id("temperature"))
                         disabled=move || v().temperature_unused(Lang::En).is_some()
                         prop:value=move || format!("{:.2}", temperature().log10())
@@ -150,7 +146,7 @@ pub fn VariantControls(
                             }
                         }/>
                     <input type="number" min="0.01" max="100" step="any" class="temperature-value"
-                        data-testid="temperature-value" aria-label=t("temperature value", "温度值")
+                        data-testid="temperature-value" aria-label=text(msg::lab::KNOB_TEMPERATURE_VALUE)
                         disabled=move || v().temperature_unused(Lang::En).is_some()
                         prop:value=move || temperature().to_string()
                         on:change=move |ev| {
@@ -159,15 +155,12 @@ pub fn VariantControls(
                                     temperature_error.set(None);
                                     set(&|v| v.temperature = t);
                                 }
-                                _ => temperature_error.set(Some(Tr::new(
-                                    "τ is a number from 0.01 to 100",
-                                    "τ 是 0.01 到 100 之间的数",
-                                ))),
+                                _ => temperature_error.set(Some(msg::lab::KNOB_TEMPERATURE_RANGE)),
                             }
                         }/>
                 </span>
             </Knob>
-            <Knob label=t("attention", "注意力") id=id("attention") why=Signal::derive(attention_why)>
+            <Knob label=text(msg::lab::KNOB_ATTENTION) id=id("attention") why=Signal::derive(attention_why)>
                 <select data-testid="attention" aria-describedby=why_id(&id("attention"))
                     on:change=move |ev| {
                         if let Some(k) = AttentionKind::parse(&event_target_value(&ev))
@@ -201,19 +194,16 @@ pub fn VariantControls(
                                 k_error.set(None);
                                 set(&|v| v.linformer_k = k);
                             }
-                            _ => k_error.set(Some(Tr::new(
-                                "k is a whole number from 1 to 512",
-                                "k 是 1 到 512 之间的整数",
-                            ))),
+                            _ => k_error.set(Some(msg::lab::KNOB_LINFORMER_K_RANGE)),
                         }
                     }/>
             </Knob>
         </div>
         <fieldset class="masks">
-            <legend class="field-label">{t("Masks", "掩码")}</legend>
+            <legend class="field-label">{text(msg::lab::KNOB_MASKS)}</legend>
             <div class="knobs">
                 {checkbox(MaskKind::Causal, "mask-causal")}
-                <Knob label=t("padding", "填充") id=id("mask-padding") why=Signal::derive(padding_why)>
+                <Knob label=text(msg::lab::MASK_PADDING) id=id("mask-padding") why=Signal::derive(padding_why)>
                     <input type="checkbox" data-testid="mask-padding" aria-describedby=why_id(&id("mask-padding"))
                         disabled=move || mask_why(MaskKind::Padding).is_some()
                         prop:checked=move || v().masks.padding
@@ -226,17 +216,17 @@ pub fn VariantControls(
                 <span class="mask-with-param">{checkbox(MaskKind::Strided, "mask-strided")} " s " {number(MaskKind::Strided, "strided-s", 1)}</span>
             </div>
             <GlobalTokens variant=variant on_toggle=Callback::new(move |i: usize| set(&|v| v.masks.toggle_global(i))) why=Signal::derive(move || mask_why(MaskKind::Global)) uid=id("global")/>
-            <Knob label=t("custom cells", "自定义单元格") id=id("custom") why=Signal::derive(move || mask_why(MaskKind::Custom))>
+            <Knob label=text(msg::lab::KNOB_CUSTOM_CELLS) id=id("custom") why=Signal::derive(move || mask_why(MaskKind::Custom))>
                 <input type="checkbox" data-testid="edit-custom" aria-describedby=why_id(&id("custom"))
                     disabled=move || mask_why(MaskKind::Custom).is_some()
                     prop:checked=move || edit_custom.get()
                     on:change=move |ev| edit_custom.set(event_target_checked(&ev))/>
-                <span class="hint">" " {t("click heatmap cells to block them", "点击热力图单元格以屏蔽它们")} " "</span>
+                <span class="hint">" " {text(msg::lab::KNOB_CLICK_HEATMAP_CELLS)} " "</span>
                 <span class="count" data-testid="custom-count">{move || v().masks.custom.len()}</span>
                 " "
                 <button type="button" class="small" data-testid="clear-custom"
                     disabled=move || v().masks.custom.is_empty()
-                    on:click=move |_| set(&|v| v.masks.custom.clear())>{t("clear", "清除")}</button>
+                    on:click=move |_| set(&|v| v.masks.custom.clear())>{text(msg::lab::KNOB_CLEAR)}</button>
             </Knob>
         </fieldset>
     }
@@ -261,8 +251,8 @@ fn GlobalTokens(
     view! {
         <div class="knob global-tokens" class:is-disabled=move || why.with(Option::is_some)
             tabindex=move || why.with(Option::is_some).then_some("0") title=move || why.get()>
-            <span class="knob-name">{t("global tokens (click)", "全局词元（点击）")}</span>
-            <span class="chips" role="group" aria-label=t("global tokens", "全局词元") aria-describedby=why_el.clone()
+            <span class="knob-name">{text(msg::lab::KNOB_GLOBAL_TOKENS_CLICK)}</span>
+            <span class="chips" role="group" aria-label=text(msg::lab::KNOB_GLOBAL_TOKENS) aria-describedby=why_el.clone()
                 translate="no">
                 <For
                     each=move || state.derived.tokens.with(|t| t.labels()).into_iter().enumerate()
@@ -290,10 +280,10 @@ fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
         AttentionKind::Softmax => return "softmax",
         AttentionKind::Linformer => return "Linformer",
-        AttentionKind::Elu1 => Tr::new("linear, elu+1", "线性，elu+1"),
-        AttentionKind::Relu => Tr::new("linear, ReLU", "线性，ReLU"),
-        AttentionKind::Taylor => Tr::new("linear, Taylor", "线性，Taylor"),
-        AttentionKind::Efficient => Tr::new("efficient", "高效"),
+        AttentionKind::Elu1 => msg::lab::KNOB_LINEAR_ELU_1,
+        AttentionKind::Relu => msg::lab::KNOB_LINEAR_RELU,
+        AttentionKind::Taylor => msg::lab::KNOB_LINEAR_TAYLOR,
+        AttentionKind::Efficient => msg::lab::KNOB_EFFICIENT,
     }
     .get(lang)
 }

@@ -1,15 +1,15 @@
 use attnlab_formats::export;
+use attnlab_i18n::msg;
 use attnlab_lab::contribution::{Measure, VALUE_NOTE};
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
 use super::{CellInfo, HeadGridView, VariantControls, ZoomNote, zoom_to, zoomed};
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{Lang, text, use_lang};
 use crate::neuron::{MeasureSwitch, NeuronPanel};
 use crate::state::{LabFields, VariantEdit, VariantSlot, ViewFields, use_app_state, use_measured};
 use attnlab_i18n::Said;
-use attnlab_i18n::Tr;
 
 /// One variant: its name and buttons, the selected head large (with row entropy and
 /// legend), its knobs, every head as small multiples (click one to select it), and the
@@ -121,24 +121,21 @@ pub fn VariantPanel(
                 }
             }
             aria-busy=move || memos.busy.get().to_string()
-            aria-label=move || match lang.get() {
-                Lang::En => format!("Variant {}", name()),
-                Lang::Zh => format!("变体 {}", name()),
-            }
+            aria-label=move || msg::lab::VariantPanelLabel { name: &name() }.say(lang.get())
             on:focusin=move |_| {
                 let i = index.get_untracked();
                 state.edit(|lab| lab.view.variant = i);
             }>
             <header class="variant-header">
-                <input class="variant-name" data-testid="variant-name" aria-label=t("variant name", "变体名称")
+                <input class="variant-name" data-testid="variant-name" aria-label=text(msg::lab::VARIANT_NAME_LABEL)
                     maxlength="24" prop:value=name on:change=rename
                     class:is-invalid=move || rename_error.with(Option::is_some)/>
                 <button type="button" data-testid="duplicate-variant" disabled=move || add_why().is_some()
-                    title=move || add_why().unwrap_or(Tr::new("add a copy of this variant", "添加此变体的副本")).get(lang.get())
-                    on:click=duplicate>{t("duplicate", "复制")}</button>
+                    title=move || add_why().unwrap_or(msg::lab::VARIANT_ADD_COPY_VARIANT).get(lang.get())
+                    on:click=duplicate>{text(msg::lab::VARIANT_DUPLICATE)}</button>
                 <button type="button" data-testid="remove-variant" disabled=move || remove_why().is_some()
-                    title=move || remove_why().unwrap_or(Tr::new("remove this variant", "删除此变体")).get(lang.get())
-                    on:click=remove>{t("remove", "删除")}</button>
+                    title=move || remove_why().unwrap_or(msg::lab::VARIANT_REMOVE_VARIANT).get(lang.get())
+                    on:click=remove>{text(msg::lab::VARIANT_REMOVE)}</button>
             </header>
             {move || rename_error.get().or(action_error.get()).map(|e| {
                 let e = e.get(lang.get()).to_string();
@@ -164,12 +161,9 @@ pub fn VariantPanel(
             <VariantControls variant=entry.clone() uid=uid.clone() edit_custom=edit_custom/>
             <HeadGridView heads=grid
                 export_testid=Signal::derive(move || if index.get() == 0 { "head-grid".to_string() } else { "variant-head-grid".to_string() })
-                title=Signal::derive(move || match lang.get() {
-                    Lang::En => format!("{} \u{b7} every head", name()),
-                    Lang::Zh => format!("{} \u{b7} 所有头", name()),
-                })/>
+                title=Signal::derive(move || msg::lab::VariantGridTitle { name: &name() }.say(lang.get()))/>
             <details class="average" open=true>
-                <summary>{t("Average of the heads", "各头的平均")}</summary>
+                <summary>{text(msg::lab::VARIANT_AVERAGE_HEADS)}</summary>
                 <HeatmapCanvas figure=average pointing=Pointing::Cells { hover: hover_average, on_cell: None } testid="average-heatmap" kind="average"/>
                 <CellInfo figure=average cell=hover_average/>
             </details>

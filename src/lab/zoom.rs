@@ -4,11 +4,12 @@
 //! shows. The zoom is the link's (`View::zoom`); a rectangle dragged on a figure sets it
 //! too (`HeatmapCanvas`'s `on_zoom`).
 
+use attnlab_i18n::msg;
 use attnlab_lab::Zoom;
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{Tr, text, use_lang};
 use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// The part of `figure` the zoom shows: the whole figure when there is no zoom or the
@@ -56,22 +57,16 @@ pub fn ZoomNote(
             let (r0, c0) = h.origin();
             let (r1, c1) = (r0 + h.n_rows() - 1, c0 + h.n_cols() - 1);
             let step = label_step.get();
-            Some(match lang.get() {
-                Lang::En => {
-                    let every = match step {
-                        1 => "every token labelled".to_string(),
-                        k => format!("one token in {k} labelled (zoom in further to label each)"),
-                    };
-                    format!("Zoomed: queries {r0}–{r1}, keys {c0}–{c1} \u{b7} {every}")
+            Some(
+                msg::lab::ZoomNote {
+                    r0: &r0,
+                    r1: &r1,
+                    c0: &c0,
+                    c1: &c1,
+                    step,
                 }
-                Lang::Zh => {
-                    let every = match step {
-                        1 => "每个词元都有标签".to_string(),
-                        k => format!("每 {k} 个词元标注一个（再放大即可逐个标注）"),
-                    };
-                    format!("已缩放：查询 {r0}–{r1}，键 {c0}–{c1} \u{b7} {every}")
-                }
-            })
+                .say(lang.get()),
+            )
         })
     };
     move || note().map(|n| view! { <p class="zoom-note" data-testid="zoom-note">{n}</p> })
@@ -115,10 +110,7 @@ pub fn ZoomBar() -> impl IntoView {
         let zoom = Zoom::new((a.min(last), b.min(last)), (c.min(last), d.min(last)));
         state.lab.view().zoom().set(Some(zoom));
     };
-    let input = move |which: usize,
-                      testid: &'static str,
-                      label: &'static str,
-                      label_zh: &'static str| {
+    let input = move |which: usize, testid: &'static str, label: Tr| {
         let value = move || {
             let ((a, b), (c, d)) = shown.get();
             [a, b, c, d][which].to_string()
@@ -129,7 +121,7 @@ pub fn ZoomBar() -> impl IntoView {
         };
         view! {
             <input type="number" min="0" max=move || max().to_string() step="1" class="zoom-index"
-                data-testid=testid aria-label=t(label, label_zh) prop:value=value
+                data-testid=testid aria-label=text(label) prop:value=value
                 on:change=move |ev| set(which, event_target_value(&ev))/>
         }
     };
@@ -142,23 +134,23 @@ pub fn ZoomBar() -> impl IntoView {
             .is_some_and(|z| !z.is_whole(n.get(), m.get()))
     };
     view! {
-        <div class="zoom-bar" role="group" data-testid="zoom-bar" aria-label=t("Zoom the large heatmaps", "缩放大热力图")>
-            <span class="zoom-title">{t("Zoom:", "缩放：")}</span>
+        <div class="zoom-bar" role="group" data-testid="zoom-bar" aria-label=text(msg::lab::ZOOM_BAR_LABEL)>
+            <span class="zoom-title">{text(msg::lab::ZOOM_BAR_TITLE)}</span>
             <span class="zoom-axis">
-                {t("queries", "查询")} " "
-                {input(0, "zoom-query-from", "first query shown", "显示的第一个查询")}
+                {text(msg::lab::ZOOM_QUERIES)} " "
+                {input(0, "zoom-query-from", msg::lab::ZOOM_FIRST_QUERY)}
                 "–"
-                {input(1, "zoom-query-to", "last query shown", "显示的最后一个查询")}
+                {input(1, "zoom-query-to", msg::lab::ZOOM_LAST_QUERY)}
             </span>
             <span class="zoom-axis">
-                {t("keys", "键")} " "
-                {input(2, "zoom-key-from", "first key shown", "显示的第一个键")}
+                {text(msg::lab::ZOOM_KEYS)} " "
+                {input(2, "zoom-key-from", msg::lab::ZOOM_FIRST_KEY)}
                 "–"
-                {input(3, "zoom-key-to", "last key shown", "显示的最后一个键")}
+                {input(3, "zoom-key-to", msg::lab::ZOOM_LAST_KEY)}
             </span>
             <button type="button" data-testid="zoom-reset" disabled=move || !zoomed()
-                on:click=move |_| state.lab.view().zoom().set(None)>{t("whole matrix", "整个矩阵")}</button>
-            <span class="zoom-hint">{t("or drag a rectangle on a heatmap", "或在热力图上拖出一个矩形")}</span>
+                on:click=move |_| state.lab.view().zoom().set(None)>{text(msg::lab::ZOOM_WHOLE_MATRIX)}</button>
+            <span class="zoom-hint">{text(msg::lab::ZOOM_DRAG_RECTANGLE_HEATMAP)}</span>
         </div>
     }
 }

@@ -1,13 +1,14 @@
 //! The lesson bar: the open step's title and text in the learner's language, step k of
 //! n, Previous/Next, and the keys a presentation clicker sends.
 
+use attnlab_i18n::msg;
 use attnlab_lessons::StepKind;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::predict::PredictPanel;
-use super::strings::{self, S, paragraphs, t};
+use super::strings::paragraphs;
 use super::{Player, use_player};
 
 /// What a key does in a lesson: the step it moves by, if any.
@@ -107,36 +108,36 @@ pub fn LessonBar() -> impl IntoView {
             StepKind::Explain => None,
         };
         Some(view! {
-            <section class="lesson-bar" data-testid="lesson-bar" aria-label=t(S::Lessons, l)
+            <section class="lesson-bar" data-testid="lesson-bar" aria-label=msg::lessons::LESSONS_BUTTON.get(l)
                 data-lesson=lesson.id.clone() data-step=step.id.clone() lang=l.code()
                 on:touchstart=on_touchstart on:touchend=on_touchend>
                 <header class="lesson-bar-head">
                     <span class="lesson-name" data-testid="lesson-name">{text.title.clone()}</span>
-                    <span class="lesson-step-of" data-testid="lesson-step-of">{strings::step_of(index + 1, total, l)}</span>
+                    <span class="lesson-step-of" data-testid="lesson-step-of">{msg::lessons::LessonsStepOf { k: &(index + 1), n: &total }.say(l)}</span>
                     <button type="button" class="lesson-leave" data-testid="lesson-leave"
-                        on:click=move |_| player.leave()>{t(S::Leave, l)}</button>
+                        on:click=move |_| player.leave()>{msg::lessons::LESSONS_LEAVE.get(l)}</button>
                 </header>
                 <h2 class="lesson-step-title" data-testid="lesson-step-title">{title}</h2>
                 <div class="lesson-text" data-testid="lesson-text">{paragraphs(&body)}</div>
                 {predict}
                 <p class="hint" aria-live="polite" data-testid="lesson-reading">
-                    {move || player.reading.get().then(|| t(S::ReadingTensors, lang.get()))}
+                    {move || player.reading.get().then(|| msg::lessons::LESSONS_READING_TENSORS.get(lang.get()))}
                 </p>
                 {move || player.tensors_error.get().map(|e| view! {
                     <p class="notice" role="alert" data-testid="lesson-tensors-error">
-                        {step.tensors.as_ref().map(|f| strings::tensors_failed(&f.path, &e.text(lang.get()), lang.get()))}
+                        {step.tensors.as_ref().map(|f| msg::lessons::LessonsTensorsFailed { path: &f.path, why: &e.text(lang.get()) }.say(lang.get()))}
                     </p>
                 })}
                 <nav class="lesson-nav">
                     <button type="button" data-testid="lesson-prev" disabled={index == 0}
-                        on:click=move |_| player.advance(-1)>{t(S::Previous, l)}</button>
+                        on:click=move |_| player.advance(-1)>{msg::lessons::LESSONS_PREVIOUS_STEP.get(l)}</button>
                     <ol class="lesson-dots" aria-hidden="true">
                         {(0..total).map(|k| view! { <li class:is-current=k == index></li> }).collect_view()}
                     </ol>
                     <button type="button" data-testid="lesson-next" disabled={index + 1 >= total}
-                        on:click=move |_| player.advance(1)>{t(S::Next, l)}</button>
+                        on:click=move |_| player.advance(1)>{msg::lessons::LESSONS_NEXT_STEP.get(l)}</button>
                 </nav>
-                <p class="hint lesson-keys">{t(S::KeysHint, l)}</p>
+                <p class="hint lesson-keys">{msg::lessons::LESSONS_KEYS_HINT.get(l)}</p>
             </section>
         })
     };

@@ -3,10 +3,10 @@
 //! lesson or step that does not exist opens the list with its notice, and lessons that
 //! failed to load are named with their file and step.
 
+use attnlab_i18n::msg;
 use attnlab_lessons::Catalog;
 use leptos::prelude::*;
 
-use super::strings::{self, S, t};
 use super::{Opening, use_player};
 
 /// The "Lessons" button and the app's language switch (English | 中文).
@@ -25,7 +25,7 @@ pub fn LessonsEntry() -> impl IntoView {
                     player.with_code(|_| ());
                     player.list_open.update(|o| *o = !*o);
                 }>
-                {move || t(S::Lessons, lang.get())}
+                {move || msg::lessons::LESSONS_BUTTON.get(lang.get())}
             </button>
             <crate::i18n::LanguageSwitch/>
         </div>
@@ -68,14 +68,14 @@ pub fn LessonList() -> impl IntoView {
                         <p>{text.summary.clone()}</p>
                         <p class="lesson-progress" data-testid="lesson-progress">
                             <progress max=progress.total.to_string() value=progress.seen.to_string()></progress>
-                            " "{strings::seen_of(progress.seen, progress.total, l)}
+                            " "{msg::lessons::LessonsSeenOf { seen: &progress.seen, total: &progress.total }.say(l)}
                         </p>
                         <button type="button" data-testid="lesson-start" on:click=open>
-                            {t(if progress.seen > 0 { S::Continue } else { S::Start }, l)}
+                            {if progress.seen > 0 { msg::lessons::LESSONS_CONTINUE } else { msg::lessons::LESSONS_START }.get(l)}
                         </button>
                         {(progress.seen > 0).then(|| view! {
                             <button type="button" class="lesson-reset" data-testid="lesson-reset"
-                                on:click=move |_| player.reset(&id)>{t(S::Reset, l)}</button>
+                                on:click=move |_| player.reset(&id)>{msg::lessons::LESSONS_RESET_PROGRESS.get(l)}</button>
                         })}
                     </li>
                 }
@@ -84,7 +84,7 @@ pub fn LessonList() -> impl IntoView {
         let failed = (!errors.is_empty()).then(|| {
             view! {
                 <div class="notice" role="alert" data-testid="lesson-load-errors">
-                    <p>{t(S::NotLoaded, l)}</p>
+                    <p>{msg::lessons::LESSONS_NOT_LOADED.get(l)}</p>
                     <ul>{errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}</ul>
                 </div>
             }
@@ -92,9 +92,9 @@ pub fn LessonList() -> impl IntoView {
         view! {
             <section class="lesson-list panel" data-testid="lesson-list" lang=l.code()>
                 <header class="lesson-list-head">
-                    <h2 class="section-title">{t(S::ListTitle, l)}</h2>
+                    <h2 class="section-title">{msg::lessons::LESSONS_LIST_TITLE.get(l)}</h2>
                     <button type="button" data-testid="lesson-list-close"
-                        on:click=move |_| player.list_open.set(false)>{t(S::Close, l)}</button>
+                        on:click=move |_| player.list_open.set(false)>{msg::lessons::LESSONS_LIST_CLOSE.get(l)}</button>
                 </header>
                 {move || player.notice.get().map(|e| view! {
                     <p class="notice" role="status" data-testid="lesson-notice">{e.message(lang.get())}</p>

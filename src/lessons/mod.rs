@@ -13,7 +13,8 @@
 //! - [`predict`]: a "predict, then reveal" step's choices and reveal;
 //! - [`mod@pointer`]: the outline on the figure a step points at, and on its row, column or
 //!   cell;
-//! - [`strings`]: the player's own words in each language.
+//! - [`strings`]: a step's text as paragraphs (the player's own words are the
+//!   catalogue's `lessons` area).
 //!
 //! The lessons and the code that shows them ([`LessonsCode`]: the list, the bar, the
 //! pointers, the catalog and its reader) are a module of their own (`#[lazy]`), fetched

@@ -2,10 +2,11 @@
 //! the answer the lab computes from the step's state, whether the pick was right, and
 //! the reveal text with the answer in it.
 
+use attnlab_i18n::msg;
 use attnlab_lessons::{Lang, Question, answer, choices};
 use leptos::prelude::*;
 
-use super::strings::{self, S, paragraphs, t};
+use super::strings::paragraphs;
 use super::use_player;
 
 /// The question of the open predict step.
@@ -29,7 +30,7 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
         ((Err(e), _), _) | ((_, Err(e)), _) | (_, Err(e)) => {
             return view! {
                 <p class="notice" role="alert" data-testid="predict-error">
-                    {move || strings::no_answer(&e.text(lang.get()), lang.get())}
+                    {move || msg::lessons::LessonsNoAnswer { why: &e.text(lang.get()) }.say(lang.get())}
                 </p>
             }
             .into_any();
@@ -49,8 +50,8 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
         let picked = player.picked.get()?;
         let l = lang.get();
         let verdict = match picked == right {
-            true => t(S::Right, l),
-            false => t(S::Wrong, l),
+            true => msg::lessons::LESSONS_RIGHT.get(l),
+            false => msg::lessons::LESSONS_WRONG.get(l),
         };
         let text = words()
             .and_then(|w| w.reveal_with(&answer_label, l))
@@ -59,7 +60,7 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
             <div class="predict-reveal" data-testid="predict-reveal" role="status"
                 data-right=(picked == right).to_string()>
                 <p class="predict-verdict" data-testid="predict-verdict">
-                    <strong>{verdict}</strong>" "{t(S::Answer, l)}" "
+                    <strong>{verdict}</strong>" "{msg::lessons::LESSONS_ANSWER.get(l)}" "
                     <span data-testid="predict-answer">{answer_label.label(l)}</span>
                 </p>
                 <div class="predict-why">{paragraphs(&text)}</div>
@@ -101,9 +102,9 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
             <p class="predict-question" data-testid="predict-question"><strong>{question_text}</strong></p>
             <p class="hint predict-hidden" data-testid="predict-hidden"
                 hidden=move || player.picked.get().is_some()>
-                {move || t(S::Hidden, lang.get())}
+                {move || msg::lessons::LESSONS_FIGURES_HIDDEN.get(lang.get())}
             </p>
-            <p class="hint">{move || t(S::Pick, lang.get())}</p>
+            <p class="hint">{move || msg::lessons::LESSONS_PREDICTION.get(lang.get())}</p>
             <ul class="predict-choices">{buttons}</ul>
             {reveal}
         </div>

@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use attnlab_lab::Page;
 use leptos::prelude::*;
 
@@ -6,7 +7,7 @@ use super::{
     AppHeader, BringTensors, LinkBar, ModelChoice, ModelSettingsPanel, Notice, PageNav,
     SentenceInput, TokenStrip,
 };
-use crate::i18n::{t, tr};
+use crate::i18n::text;
 use crate::lab::{ComparePanel, ComparedPick, VariantPanel, ZoomBar};
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::{ModelSession, Status, provide_model_session};
@@ -43,7 +44,7 @@ pub fn App() -> impl IntoView {
         </div>
         <main class="lab">
             <div class="lab-side">
-                <section class="panel panel-input" aria-label=t("Sentence and tokens", "句子与词元")>
+                <section class="panel panel-input" aria-label=text(msg::shell::LAB_PAGE_SENTENCE_TOKENS)>
                     <SentenceInput/>
                     <BringTensors/>
                     <TokenStrip side=Side::Queries/>
@@ -54,7 +55,7 @@ pub fn App() -> impl IntoView {
                         <TokenStrip side=Side::Keys/>
                     </Show>
                 </section>
-                <section class="panel panel-model" aria-label=t("Model settings", "模型设置")>
+                <section class="panel panel-model" aria-label=text(msg::shell::LAB_PAGE_MODEL_SETTINGS)>
                     <ModelChoice/>
                     <ModelSettingsPanel/>
                 </section>
@@ -110,7 +111,7 @@ impl LoadedPages {
         }
         // Only a page still loading is asked for again when a module arrives.
         self.0.track();
-        view! { <p class="page-loading" role="status">{t("Loading the page…", "正在加载页面…")}</p> }
+        view! { <p class="page-loading" role="status">{text(msg::shell::LAB_PAGE_LOADING_PAGE)}</p> }
             .into_any()
     }
 }
@@ -231,32 +232,32 @@ fn LabPage() -> impl IntoView {
     };
     view! {
             <div class="variants-bar">
-                <h2 class="section-title">{t("Variants ", "变体 ")} <span class="token-count" data-testid="variant-count">{count}</span></h2>
+                <h2 class="section-title">{text(msg::shell::LAB_PAGE_VARIANTS)} <span class="token-count" data-testid="variant-count">{count}</span></h2>
                 <button type="button" data-testid="add-variant" disabled=move || add_why().is_some()
                     title=move || match add_why() {
                         Some(why) => why.get(lang.get()),
-                        None => tr(lang.get(), "add a variant with the Transformer's defaults", "添加一个采用 Transformer 默认设置的变体"),
+                        None => msg::shell::LAB_PAGE_ADD_VARIANT_TITLE.get(lang.get()),
                     }
                     on:click=move |_| { let _ = state.edit_variants(VariantEdit::Add); }>
-                    {t("+ add variant", "+ 添加变体")}
+                    {text(msg::shell::LAB_PAGE_ADD_VARIANT)}
                 </button>
                 <span class="why is-shown">{move || add_why().map(|w| w.get(lang.get()))}</span>
                 // With three or four variants, the two side by side in the first row are
                 // the compared pair (its difference is below them); the others follow.
                 <Show when=move || { count() > 2 }>
                     <div class="variants-side" role="group" data-testid="side-by-side"
-                        aria-label=t("Variants side by side", "并排显示的变体")>
-                        <span class="field-label-inline">{t("side by side: ", "并排：")}</span>
+                        aria-label=text(msg::shell::LAB_PAGE_SIDE_BY_SIDE_LABEL)>
+                        <span class="field-label-inline">{text(msg::shell::LAB_PAGE_SIDE_BY_SIDE)}</span>
                         <ComparedPick second=false testid="side-a"
-                            label=t("first variant side by side", "并排的第一个变体")/>
+                            label=text(msg::shell::LAB_PAGE_FIRST_VARIANT_SIDE)/>
                         <ComparedPick second=true testid="side-b"
-                            label=t("second variant side by side", "并排的第二个变体")/>
+                            label=text(msg::shell::LAB_PAGE_SECOND_VARIANT_SIDE)/>
                     </div>
                 </Show>
             </div>
             <Show when=move || { count() > 1 }>
                 <div class="variant-switch" role="group" data-testid="variant-switch"
-                    aria-label=t("Variant shown", "显示的变体")>
+                    aria-label=text(msg::shell::LAB_PAGE_VARIANT_SHOWN)>
                     {move || names().into_iter().enumerate().map(|(i, name)| view! {
                         <button type="button" data-testid="variant-switch-tab" translate="no"
                             aria-pressed=move || (!difference.get() && state.lab.view().variant().get() == i).to_string()
@@ -267,7 +268,7 @@ fn LabPage() -> impl IntoView {
                     }).collect_view()}
                     <button type="button" data-testid="variant-switch-difference"
                         aria-pressed=move || difference.get().to_string()
-                        on:click=move |_| difference.set(true)>{t("difference", "差异")}</button>
+                        on:click=move |_| difference.set(true)>{text(msg::shell::LAB_PAGE_DIFFERENCE)}</button>
                 </div>
             </Show>
             <ZoomBar/>

@@ -1,7 +1,8 @@
+use attnlab_i18n::msg;
 use attnlab_lab::state::Checkpoint;
 use leptos::prelude::*;
 
-use crate::i18n::{t, use_lang};
+use crate::i18n::{text, use_lang};
 
 /// A text whose `code` spans (between backquotes) are shown as code and whose `{names}`
 /// (between braces) as they are, both in no language.
@@ -37,19 +38,13 @@ pub fn AppHeader() -> impl IntoView {
     let lang = use_lang();
     view! {
         <header class="app-header">
-            <h1>{t("attnlab — Attention Lab", "attnlab — 注意力实验室")}</h1>
+            <h1>{text(msg::shell::HEADER_TITLE)}</h1>
             <p class="tagline">
-                {t(
-                    "Type a sentence and see how much each word (a query, on a row) attends to every word (a key, in a column).",
-                    "输入一句话，看每个词（查询，位于行）对每个词（键，位于列）分配了多少注意力。",
-                )}
+                {text(msg::shell::HEADER_TAGLINE)}
             </p>
             <details class="about" data-testid="about">
-                <summary>{t("About", "关于")}</summary>
-                <p>{t(
-                    "attnlab is a laboratory for the attention mechanism: change the attention function itself and watch every matrix change. Everything runs in this page; nothing is sent anywhere.",
-                    "attnlab 是注意力机制的实验室：直接改动注意力函数本身，观察每个矩阵如何随之变化。所有计算都在本页面内完成，不会向任何地方发送数据。",
-                )}</p>
+                <summary>{text(msg::shell::HEADER_ABOUT)}</summary>
+                <p>{text(msg::shell::HEADER_ABOUT_TEXT)}</p>
                 {Checkpoint::ALL.into_iter().map(|c| view! {
                     <p data-testid=format!("about-model-{}", c.name())>{move || with_code(c.attribution(lang.get()))}</p>
                 }).collect_view()}

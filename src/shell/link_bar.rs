@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use leptos::html::Input;
 use leptos::prelude::*;
 use leptos_use_fn_debounce_throttle::use_throttle_fn;
@@ -7,7 +8,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::qr::{QrButton, QrCorner, QrDialog, QrLinks};
-use crate::i18n::{Tr, t};
+use crate::i18n::{Tr, text};
 use crate::state::{ADDRESSES_KEPT, forget_latest, remember_latest, use_app_state};
 
 /// Keeps the URL fragment in step with the state (`history.replaceState`, so the back
@@ -122,21 +123,18 @@ pub fn LinkBar() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let ok = copy_text(&text).await;
             copied.set(Some(if ok {
-                Tr::new("Copied: paste it anywhere.", "已复制：可粘贴到任何地方。")
+                msg::shell::LINK_BAR_COPIED
             } else {
-                Tr::new(
-                    "Select the link and copy it (Ctrl+C).",
-                    "请选中链接并复制（Ctrl+C）。",
-                )
+                msg::shell::LINK_BAR_SELECT
             }));
         });
     };
     view! {
         <div class="link-bar">
-            <label class="field-label-inline" for="share-link">{t("Link to this lab ", "本实验的链接 ")}</label>
+            <label class="field-label-inline" for="share-link">{text(msg::shell::LINK_BAR_LABEL)}</label>
             <input id="share-link" node_ref=input class="share-link" data-testid="share-link" readonly=true
                 translate="no" prop:value=full/>
-            <button type="button" data-testid="copy-link" on:click=copy>{t("copy link", "复制链接")}</button>
+            <button type="button" data-testid="copy-link" on:click=copy>{text(msg::shell::LINK_BAR_COPY)}</button>
             <QrButton links=qr/>
             <span class="copied" role="status" data-testid="copied">{move || copied.get().map(|c| c.get(state.lang.get()))}</span>
         </div>

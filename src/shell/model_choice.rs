@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_lab::Page;
 use attnlab_lab::state::{Checkpoint, PretrainedView};
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::model::{Status, use_model_session};
 use crate::state::{LabFields, ViewFields, use_app_state};
 
@@ -41,18 +42,22 @@ pub fn ModelChoice() -> impl IntoView {
             return String::new();
         };
         match session.status_of(c) {
-            Status::Idle | Status::Starting => tr(lang, "starting…", "正在启动…").to_string(),
-            Status::Loading { loaded, total } => match (total, lang) {
-                (Some(t), Lang::En) if t > 0 => format!("loading {}%", (100 * loaded.min(t)) / t),
-                (Some(t), Lang::Zh) if t > 0 => format!("正在加载 {}%", (100 * loaded.min(t)) / t),
-                _ => tr(lang, "loading…", "正在加载…").into(),
-            },
-            Status::Ready(_) => tr(lang, "ready", "已就绪").into(),
-            Status::Failed { missing: true, .. } => {
-                tr(lang, "not in this build", "不在此构建中").into()
+            Status::Idle | Status::Starting => {
+                msg::shell::MODEL_CHOICE_STARTING.get(lang).to_string()
             }
-            Status::Failed { .. } => tr(lang, "failed to load", "加载失败").into(),
-            Status::Cancelled => tr(lang, "cancelled", "已取消").into(),
+            Status::Loading { loaded, total } => match total {
+                Some(t) if t > 0 => msg::shell::ModelChoiceLoadingPercent {
+                    percent: &((100 * loaded.min(t)) / t),
+                }
+                .say(lang),
+                _ => msg::shell::MODEL_CHOICE_LOADING.get(lang).into(),
+            },
+            Status::Ready(_) => msg::shell::MODEL_CHOICE_READY.get(lang).into(),
+            Status::Failed { missing: true, .. } => {
+                msg::shell::MODEL_CHOICE_NOT_IN_BUILD.get(lang).into()
+            }
+            Status::Failed { .. } => msg::shell::MODEL_CHOICE_FAILED_LOAD.get(lang).into(),
+            Status::Cancelled => msg::shell::MODEL_CHOICE_CANCELLED.get(lang).into(),
         }
     };
     let options = |count: usize| {
@@ -61,12 +66,12 @@ pub fn ModelChoice() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <div class="model-choice" role="radiogroup" aria-label=t("Model", "模型") data-testid="model-choice">
-            <h2 class="field-label">{t("Model", "模型")}</h2>
+        <div class="model-choice" role="radiogroup" aria-label=text(msg::shell::MODEL_CHOICE_MODEL) data-testid="model-choice">
+            <h2 class="field-label">{text(msg::shell::MODEL_CHOICE_MODEL)}</h2>
             <label class="knob check">
                 <input type="radio" name="model-kind" data-testid="model-toy"
                     prop:checked=move || !real() on:change=choose_toy/>
-                {t(" toy (seeded)", " 玩具（种子）模型")}
+                {text(msg::shell::MODEL_CHOICE_TOY_SEEDED)}
             </label>
             {Checkpoint::ALL.into_iter().map(|c| view! {
                 <label class="knob check">
@@ -79,13 +84,13 @@ pub fn ModelChoice() -> impl IntoView {
             <Show when=real>
                 <p class="hint" data-testid="model-choice-status">{move || format!("{}: {}", chosen().map_or("", Checkpoint::short_name), status())}</p>
                 <div class="knobs">
-                    <label class="knob">{t("layer ", "层 ")}
+                    <label class="knob">{text(msg::shell::MODEL_CHOICE_LAYER)}
                         <select data-testid="side-layer" prop:value=move || layer_head().0.to_string()
                             on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { set(&|p| p.layer = l) }>
                             {move || options(shape().0)}
                         </select>
                     </label>
-                    <label class="knob">{t("head ", "头 ")}
+                    <label class="knob">{text(msg::shell::MODEL_CHOICE_HEAD)}
                         <select data-testid="side-head" prop:value=move || layer_head().1.to_string()
                             on:change=move |ev| if let Ok(h) = event_target_value(&ev).parse() { set(&|p| p.head = h) }>
                             {move || options(shape().1)}
@@ -93,10 +98,7 @@ pub fn ModelChoice() -> impl IntoView {
                     </label>
                 </div>
                 <p class="hint" data-testid="model-caveat">{move || chosen().map_or("", |c| c.caveat(lang.get()))}</p>
-                <p class="hint">{t(
-                    "The real model is shown on its own page; the other pages explain the toy model below.",
-                    "真实模型在它自己的页面上展示；其他页面讲解下面的玩具模型。",
-                )}</p>
+                <p class="hint">{text(msg::shell::MODEL_CHOICE_REAL_MODEL_SHOWN)}</p>
             </Show>
         </div>
     }

@@ -1,11 +1,12 @@
 use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, Layout, PositionKind};
+use attnlab_i18n::msg;
 use attnlab_lab::state::{HEADS_RANGE, MAX_TOKENS};
 use attnlab_lab::{ModelConfig, ModelRules};
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, Tr, t, use_lang};
+use crate::i18n::{Lang, Tr, text, use_lang};
 use crate::state::{LabFields, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
@@ -62,19 +63,15 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                     set(&|m| m.d_model = d);
                 }
             },
-            Err(_) => d_model_error.set(Some(Refused::Fixed(Tr::new(
-                "d_model is a whole number between 8 and 512",
-                "d_model 是 8 到 512 之间的整数",
-            )))),
+            Err(_) => d_model_error.set(Some(Refused::Fixed(
+                msg::shell::MODEL_SETTINGS_D_MODEL_WHOLE,
+            ))),
         }
     };
     let heads_why = move || {
         let (m, lang) = (m(), lang.get());
         let w = HEADS_RANGE.clone().find_map(|h| m.why_not_heads(h, lang))?;
-        Some(match lang {
-            Lang::En => format!("greyed-out counts cannot be chosen: e.g. {w}"),
-            Lang::Zh => format!("灰色的头数不能选：例如 {w}"),
-        })
+        Some(msg::shell::ModelSettingsHeadsGreyed { why: &w }.say(lang))
     };
     let position_kind = move || match m().position.kind {
         PositionKind::None => "none",
@@ -89,16 +86,13 @@ pub fn ModelSettingsPanel() -> impl IntoView {
 
     view! {
         <div class="model-settings" data-testid="model-settings">
-            <h2 class="field-label">{t("Model (shared by every variant)", "模型（所有变体共用）")}</h2>
+            <h2 class="field-label">{text(msg::shell::MODEL_SETTINGS_MODEL_SHARED_BY)}</h2>
             {move || state.brought.with(|b| b.as_ref().map(|b| {
                 let (_, _, d_k, _) = b.sizes();
                 view! {
                     <p class="hint" data-testid="model-settings-brought">
                         {let heads = b.heads();
-                        move || match lang.get() {
-                            Lang::En => format!("Your tensors set the heads ({heads}) and d_k ({d_k}): these settings wait for the sentence. The seed still draws the general and additive scores' and Linformer's parameters."),
-                            Lang::Zh => format!("你的张量决定了头数（{heads}）和 d_k（{d_k}）：这些设置留给句子使用。种子仍用于抽取一般打分、加性打分和 Linformer 的参数。"),
-                        }}
+                        move || msg::shell::ModelSettingsBroughtTensors { heads: &heads, d_k: &d_k }.say(lang.get())}
                     </p>
                 }
             }))}
@@ -110,7 +104,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                         prop:value=move || m().d_model.to_string()
                         on:change=on_d_model/>
                 </Knob>
-                <Knob label=t("heads", "头数") id="heads" why=Signal::derive(heads_why)>
+                <Knob label=text(msg::rules::FIELD_HEADS) id="heads" why=Signal::derive(heads_why)>
                     <select data-testid="heads" aria-describedby=why_id("heads")
                         on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<usize>()
@@ -130,7 +124,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                     </select>
                 </Knob>
                 <p class="derived">"d_k = " <span data-testid="d-k">{move || m().d_k()}</span></p>
-                <Knob label=t("seed", "种子") id="seed" why=Signal::derive(|| None::<String>)>
+                <Knob label=text(msg::shell::MODEL_SETTINGS_SEED) id="seed" why=Signal::derive(|| None::<String>)>
                     <input type="number" min="0" step="1" data-testid="seed"
                         prop:value=move || m().seed.to_string()
                         on:change=move |ev| {
@@ -139,7 +133,7 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                             }
                         }/>
                 </Knob>
-                <Knob label=t("positions", "位置编码") id="position" why=Signal::derive(|| None::<String>)>
+                <Knob label=text(msg::shell::MODEL_SETTINGS_POSITIONS) id="position" why=Signal::derive(|| None::<String>)>
                     <select data-testid="position" prop:value=position_kind
                         on:change=move |ev| {
                             let kind = match event_target_value(&ev).as_str() {
@@ -151,14 +145,14 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                                 set(&|m| m.position.kind = kind);
                             }
                         }>
-                        <option value="none" selected=move || position_kind() == "none">{t("none", "无")}</option>
+                        <option value="none" selected=move || position_kind() == "none">{text(msg::shell::MODEL_SETTINGS_NONE)}</option>
                         <option value="sinusoidal" selected=move || position_kind() == "sinusoidal"
                             disabled=move || m().why_not_position(PositionKind::Sinusoidal, Lang::En).is_some()
-                            title=move || m().why_not_position(PositionKind::Sinusoidal, lang.get())>{t("sinusoidal", "正弦")}</option>
-                        <option value="learned" selected=move || position_kind() == "learned">{t("learned", "可学习")}</option>
+                            title=move || m().why_not_position(PositionKind::Sinusoidal, lang.get())>{text(msg::shell::MODEL_SETTINGS_SINUSOIDAL)}</option>
+                        <option value="learned" selected=move || position_kind() == "learned">{text(msg::shell::MODEL_SETTINGS_LEARNED)}</option>
                     </select>
                 </Knob>
-                <Knob label=t("base", "基数") id="base"
+                <Knob label=text(msg::shell::MODEL_SETTINGS_BASE) id="base"
                     why=Signal::derive(move || shown(base_error).or_else(|| m().sinusoid_settings_unused(lang.get()).map(String::from)))>
                     <input type="number" min="2" step="any" data-testid="base"
                         aria-describedby=why_id("base")
@@ -170,25 +164,22 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                                     base_error.set(None);
                                     set(&|m| m.position.base = b);
                                 }
-                                _ => base_error.set(Some(Refused::Fixed(Tr::new(
-                                    "the base is a number between 2 and 100000000",
-                                    "基数是 2 到 100000000 之间的数",
-                                )))),
+                                _ => base_error.set(Some(Refused::Fixed(msg::shell::MODEL_SETTINGS_BASE_NUMBER_BETWEEN))),
                             }
                         }/>
                 </Knob>
-                <Knob label=t("layout", "排布") id="layout" why=Signal::derive(move || m().sinusoid_settings_unused(lang.get()).map(String::from))>
+                <Knob label=text(msg::shell::MODEL_SETTINGS_LAYOUT) id="layout" why=Signal::derive(move || m().sinusoid_settings_unused(lang.get()).map(String::from))>
                     <select data-testid="layout" aria-describedby=why_id("layout")
                         disabled=move || m().sinusoid_settings_unused(Lang::En).is_some()
                         on:change=move |ev| {
                             let layout = if event_target_value(&ev) == "split" { Layout::Split } else { Layout::Interleaved };
                             set(&|m| m.position.layout = layout);
                         }>
-                        <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>{t("interleaved", "交错")}</option>
-                        <option value="split" selected=move || m().position.layout == Layout::Split>{t("split", "分半")}</option>
+                        <option value="interleaved" selected=move || m().position.layout == Layout::Interleaved>{text(msg::shell::MODEL_SETTINGS_INTERLEAVED)}</option>
+                        <option value="split" selected=move || m().position.layout == Layout::Split>{text(msg::shell::MODEL_SETTINGS_SPLIT)}</option>
                     </select>
                 </Knob>
-                <Knob label=t("combine", "组合方式") id="combine" why=Signal::derive(|| None::<String>)>
+                <Knob label=text(msg::shell::MODEL_SETTINGS_COMBINE) id="combine" why=Signal::derive(|| None::<String>)>
                     <select data-testid="combine"
                         on:change=move |ev| {
                             let combine = if event_target_value(&ev) == "concat" {
@@ -198,8 +189,8 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                             };
                             set(&|m| m.position.combine = combine);
                         }>
-                        <option value="add" selected=move || !concat()>{t("add", "相加")}</option>
-                        <option value="concat" selected=concat>{t("concat", "拼接")}</option>
+                        <option value="add" selected=move || !concat()>{text(msg::shell::MODEL_SETTINGS_ADD)}</option>
+                        <option value="concat" selected=concat>{text(msg::shell::MODEL_SETTINGS_CONCAT)}</option>
                     </select>
                 </Knob>
                 <Knob label="d_pos" id="d-pos"
@@ -217,14 +208,11 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                                         set(&|m| m.position.combine = Combine::Concat { d_pos: d });
                                     }
                                 },
-                                Err(_) => d_pos_error.set(Some(Refused::Fixed(Tr::new(
-                                    "d_pos is an even whole number",
-                                    "d_pos 是偶数",
-                                )))),
+                                Err(_) => d_pos_error.set(Some(Refused::Fixed(msg::shell::MODEL_SETTINGS_D_POS_EVEN))),
                             }
                         }/>
                 </Knob>
-                <Knob label=t("word vectors ×√d_model", "词向量 ×√d_model") id="embedding-scale" why=Signal::derive(|| None::<String>)>
+                <Knob label=text(msg::shell::MODEL_SETTINGS_WORD_VECTORS_D) id="embedding-scale" why=Signal::derive(|| None::<String>)>
                     <input type="checkbox" data-testid="embedding-scale"
                         prop:checked=move || m().embedding_scale == EmbeddingScale::SqrtDModel
                         on:change=move |ev| {
@@ -232,14 +220,11 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                             set(&|m| m.embedding_scale = if on { EmbeddingScale::SqrtDModel } else { EmbeddingScale::Unit });
                         }/>
                 </Knob>
-                <Knob label=t("projections", "投影") id="projection"
+                <Knob label=text(msg::shell::MODEL_SETTINGS_PROJECTIONS) id="projection"
                     why=Signal::derive(move || {
                         let lang = lang.get();
                         let w = m().why_not_projection(Projection::Identity, lang)?;
-                        Some(match lang {
-                            Lang::En => format!("identity: {w}"),
-                            Lang::Zh => format!("恒等：{w}"),
-                        })
+                        Some(msg::shell::ModelSettingsIdentityWhy { why: &w }.say(lang))
                     })>
                     <select data-testid="projection"
                         aria-describedby=why_id("projection")
@@ -249,14 +234,14 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                                 set(&|m| m.projection = p);
                             }
                         }>
-                        <option value="seeded" selected=move || m().projection == Projection::Seeded>{t("seeded W_Q, W_K, W_V", "随机种子 W_Q、W_K、W_V")}</option>
+                        <option value="seeded" selected=move || m().projection == Projection::Seeded>{text(msg::shell::MODEL_SETTINGS_SEEDED_W_Q)}</option>
                         <option value="identity" selected=move || m().projection == Projection::Identity
-                            disabled=move || m().why_not_projection(Projection::Identity, Lang::En).is_some()>{t("identity (Q = K = V = X)", "恒等（Q = K = V = X）")}</option>
+                            disabled=move || m().why_not_projection(Projection::Identity, Lang::En).is_some()>{text(msg::shell::MODEL_SETTINGS_IDENTITY_Q_K)}</option>
                     </select>
                 </Knob>
-                <Knob label=t("pad keys to length", "把键填充到长度") id="pad-to" why=Signal::derive(|| None::<String>)>
+                <Knob label=text(msg::shell::MODEL_SETTINGS_PAD_KEYS_LENGTH) id="pad-to" why=Signal::derive(|| None::<String>)>
                     <input type="number" min="0" max=MAX_TOKENS.to_string() step="1" data-testid="pad-to"
-                        placeholder=t("off", "关")
+                        placeholder=text(msg::shell::MODEL_SETTINGS_OFF)
                         prop:value=move || state.lab.pad_to().get().map(|p| p.to_string()).unwrap_or_default()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);

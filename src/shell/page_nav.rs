@@ -1,25 +1,23 @@
+use attnlab_i18n::msg;
 use attnlab_lab::Page;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::i18n::{Tr, t, use_lang};
+use crate::i18n::{Tr, text, use_lang};
 use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// The pages a person can open, in order, with their tab labels. A page missing here
 /// is not offered (a link naming it opens the lab).
 pub const PAGES: &[(Page, Tr)] = &[
-    (Page::Lab, Tr::new("Lab", "实验室")),
-    (Page::Model, Tr::new("Real model", "真实模型")),
-    (Page::Steps, Tr::new("Step by step", "逐步计算")),
-    (Page::Positions, Tr::new("Positions", "位置编码")),
-    (
-        Page::Scaling,
-        Tr::new("Why \u{221a}d_k", "为何除以 \u{221a}d_k"),
-    ),
-    (Page::Linear, Tr::new("Linear attention", "线性注意力")),
-    (Page::Lines, Tr::new("Lines", "连线图")),
-    (Page::Complexity, Tr::new("Complexity", "复杂度")),
+    (Page::Lab, msg::shell::PAGE_NAV_LAB),
+    (Page::Model, msg::shell::PAGE_NAV_REAL_MODEL),
+    (Page::Steps, msg::shell::PAGE_NAV_STEP_BY_STEP),
+    (Page::Positions, msg::shell::PAGE_NAV_POSITIONS),
+    (Page::Scaling, msg::shell::PAGE_NAV_WHY_D_K),
+    (Page::Linear, msg::shell::PAGE_NAV_LINEAR_ATTENTION),
+    (Page::Lines, msg::shell::PAGE_NAV_LINES),
+    (Page::Complexity, msg::shell::PAGE_NAV_COMPLEXITY),
 ];
 
 /// Whether `page` has a view in this build.
@@ -52,7 +50,7 @@ pub fn PageNav() -> impl IntoView {
         focus_tab(page);
     };
     view! {
-        <nav class="page-nav" role="tablist" aria-label=t("Views", "视图") on:keydown=on_key>
+        <nav class="page-nav" role="tablist" aria-label=text(msg::shell::PAGE_NAV_VIEWS) on:keydown=on_key>
             {PAGES
                 .iter()
                 .map(|&(page, label)| {

@@ -5,9 +5,10 @@
 //! so a click needs no wasm. The reload drops the `?recovered` mark
 //! ([`forget_recovery_mark`]).
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg;
 use wasm_bindgen::JsCast;
 
-use crate::i18n::{LANG_KEY, tr};
+use crate::i18n::LANG_KEY;
 
 /// The query the banner's link carries, so that its click reloads the page (a link that
 /// changes only the fragment would not).
@@ -87,11 +88,7 @@ fn show(message: &str) {
         banner.set_attribute("role", "alert").ok()?;
         banner.set_attribute("data-testid", "panic-banner").ok()?;
         let text = document.create_element("p").ok()?;
-        text.set_text_content(Some(tr(
-            lang,
-            "attnlab stopped on an internal error and cannot go on in this page. Your text is kept: ",
-            "attnlab 因内部错误而停止，无法在此页面中继续。你的文本已保留：",
-        )));
+        text.set_text_content(Some(msg::shell::PANIC_STOPPED.get(lang)));
         let link = document.create_element("a").ok()?;
         link.set_attribute("data-testid", "panic-reload").ok()?;
         link.set_attribute(
@@ -99,20 +96,12 @@ fn show(message: &str) {
             &recovery_link(&window, &document).unwrap_or_else(|| RECOVERED.to_string()),
         )
         .ok()?;
-        link.set_text_content(Some(tr(
-            lang,
-            "reload with my text",
-            "带着我的文本重新加载",
-        )));
+        link.set_text_content(Some(msg::shell::PANIC_RELOAD.get(lang)));
         text.append_child(&link).ok()?;
         banner.append_child(&text).ok()?;
         let details = document.create_element("details").ok()?;
         let summary = document.create_element("summary").ok()?;
-        summary.set_text_content(Some(tr(
-            lang,
-            "What went wrong (for a bug report)",
-            "出了什么问题（用于报告缺陷）",
-        )));
+        summary.set_text_content(Some(msg::shell::PANIC_DETAILS.get(lang)));
         let code = document.create_element("pre").ok()?;
         code.set_attribute("translate", "no").ok()?;
         code.set_text_content(Some(message));

@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use attnlab_lab::tokens::clip_text;
 use attnlab_lab::{DEFAULT_SENTENCE, DEFAULT_SENTENCE_ZH, DEFAULT_SOURCE, DEFAULT_TARGET, Mode};
 use leptos::prelude::*;
 
-use crate::i18n::{Tr, t, use_lang};
+use crate::i18n::{Tr, text, use_lang};
 use crate::state::{LabFields, use_app_state};
 use leptos::text_prop::TextProp;
 use reactive_stores::Field;
@@ -11,35 +12,32 @@ use reactive_stores::Field;
 /// The sentences are content, shown as they are in every language.
 const EXAMPLES: [(Tr, &str, &str); 6] = [
     (
-        Tr::new("Coreference", "指代消解"),
+        msg::shell::SENTENCE_INPUT_COREFERENCE,
         "The animal didn't cross the street…",
         DEFAULT_SENTENCE,
     ),
     (
-        Tr::new("Chinese: one token per character", "中文：每个字一个词元"),
+        msg::shell::SENTENCE_INPUT_CHINESE_ONE_TOKEN,
         "我爱机器学习",
         DEFAULT_SOURCE,
     ),
     (
-        Tr::new("Chinese", "中文"),
+        msg::shell::SENTENCE_INPUT_CHINESE,
         "小猫坐在垫子上，因为它很累。",
         DEFAULT_SENTENCE_ZH,
     ),
     (
-        Tr::new("Word sense", "词义"),
+        msg::shell::SENTENCE_INPUT_WORD_SENSE,
         "The bank by the river…",
         "I sat on the bank of the river and watched the bank across the street close for the night.",
     ),
     (
-        Tr::new(
-            "A long paragraph (about 90 tokens)",
-            "一段长文（约 90 个词元）",
-        ),
+        msg::shell::SENTENCE_INPUT_LONG_PARAGRAPH_ABOUT,
         "Attention lets every word look at every other word…",
         LONG_PARAGRAPH,
     ),
     (
-        Tr::new("A translation's target", "译文（目标句）"),
+        msg::shell::SENTENCE_INPUT_TRANSLATIONS_TARGET,
         "I love machine learning",
         DEFAULT_TARGET,
     ),
@@ -67,35 +65,35 @@ pub fn SentenceInput() -> impl IntoView {
     };
     view! {
         <fieldset class="mode" data-testid="mode">
-            <legend class="field-label">{t("Attention", "注意力")}</legend>
+            <legend class="field-label">{text(msg::shell::SENTENCE_INPUT_ATTENTION)}</legend>
             <label>
                 <input type="radio" name="mode" data-testid="mode-self"
                     prop:checked=move || !cross() on:change=move |_| set_mode(Mode::SelfAttention)/>
-                <span>{t("self (one sentence)", "自注意力（一个句子）")}</span>
+                <span>{text(msg::shell::SENTENCE_INPUT_SELF_ONE_SENTENCE)}</span>
             </label>
             <label>
                 <input type="radio" name="mode" data-testid="mode-cross"
                     prop:checked=cross on:change=move |_| set_mode(Mode::Cross)/>
-                <span>{t("cross (encoder–decoder)", "交叉注意力（编码器–解码器）")}</span>
+                <span>{text(msg::shell::SENTENCE_INPUT_CROSS_ENCODER_DECODER)}</span>
             </label>
         </fieldset>
         <label class="field-label" for="sentence-input">
             {move || match (cross(), lang.get()) {
-                (true, l) => l.pick("Target (queries, the decoder's words)", "目标句（查询，解码器的词）"),
-                (false, l) => l.pick("Sentence", "句子"),
+                (true, l) => msg::shell::SENTENCE_INPUT_TARGET_QUERIES_DECODERS.get(l),
+                (false, l) => msg::shell::SENTENCE_INPUT_LABEL.get(l),
             }}
         </label>
         <TextBox text=state.lab.text() id="sentence-input" rows=3 cut_testid="text-cut"
-            placeholder=t("Type a sentence, in any language…", "输入一个句子，任何语言都可以……")/>
+            placeholder=text(msg::shell::SENTENCE_INPUT_TYPE_SENTENCE_ANY)/>
         <label class="example-picker">
-            <span class="field-label-inline">{t("Examples ", "示例 ")}</span>
+            <span class="field-label-inline">{text(msg::shell::SENTENCE_INPUT_EXAMPLES)}</span>
             <select data-testid="examples" on:change=move |ev| {
                 let i: usize = event_target_value(&ev).parse().unwrap_or(usize::MAX);
                 if let Some((_, _, text)) = EXAMPLES.get(i) {
                     state.lab.text().set(text.to_string());
                 }
             }>
-                <option value="" selected=true disabled=true>{t("pick an example…", "选择一个示例……")}</option>
+                <option value="" selected=true disabled=true>{text(msg::shell::SENTENCE_INPUT_PICK_EXAMPLE)}</option>
                 // Each example under what it shows; the sentence itself is not translated.
                 {EXAMPLES.iter().enumerate().map(|(i, (what, start, _))| view! {
                     <optgroup label=move || what.get(lang.get())>
@@ -105,9 +103,9 @@ pub fn SentenceInput() -> impl IntoView {
             </select>
         </label>
         <Show when=cross>
-            <label class="field-label" for="source-input">{t("Source (keys and values, the encoder's words)", "源句（键和值，编码器的词）")}</label>
+            <label class="field-label" for="source-input">{text(msg::shell::SENTENCE_INPUT_SOURCE_KEYS_VALUES)}</label>
             <TextBox text=state.lab.source() id="source-input" rows=2 cut_testid="source-cut"
-                placeholder=t("The sentence being translated…", "要翻译的句子……")/>
+                placeholder=text(msg::shell::SENTENCE_INPUT_SENTENCE_BEING_TRANSLATED)/>
         </Show>
     }
 }

@@ -1,6 +1,7 @@
+use attnlab_i18n::msg;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, Tr, use_lang};
+use crate::i18n::use_lang;
 use crate::state::{LabFields, use_app_state};
 use attnlab_lab::MAX_TOKENS;
 use attnlab_lab::tokens::MAX_TOKEN_CHIPS;
@@ -30,8 +31,8 @@ pub fn TokenStrip(
     let hover = state.hover;
     let lang = use_lang();
     let (title, testid) = match side {
-        Side::Queries => (Tr::new("Tokens ", "词元 "), "token-strip"),
-        Side::Keys => (Tr::new("Source tokens ", "源句词元 "), "source-token-strip"),
+        Side::Queries => (msg::shell::TOKEN_STRIP_LABEL, "token-strip"),
+        Side::Keys => (msg::shell::TOKEN_STRIP_SOURCE, "source-token-strip"),
     };
     let is_here = move |i: usize| {
         hover.get().is_some_and(|(r, c)| match side {
@@ -66,10 +67,7 @@ pub fn TokenStrip(
             {move || {
                 let more = count().saturating_sub(MAX_TOKEN_CHIPS);
                 (more > 0).then(|| view! {
-                    <li class="token-more" data-testid="token-more">{move || match lang.get() {
-                        Lang::En => format!("… and {more} more tokens, not listed"),
-                        Lang::Zh => format!("……另有 {more} 个词元未列出"),
-                    }}</li>
+                    <li class="token-more" data-testid="token-more">{move || msg::shell::TokenStripMore { more: &more }.say(lang.get())}</li>
                 })
             }}
         </ol>

@@ -1,3 +1,4 @@
+use attnlab_i18n::msg;
 use leptos::prelude::*;
 use leptos::text_prop::TextProp;
 
@@ -49,10 +50,10 @@ pub fn why_id(id: &str) -> String {
 /// A reason as a sentence of its own in `lang`: its first letter in upper case, and a
 /// full stop.
 pub fn sentence(reason: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("{}.", capitalise(reason)),
-        Lang::Zh => format!("{}。", capitalise(reason)),
+    msg::shell::WidgetReasonSentence {
+        reason: &capitalise(reason),
     }
+    .say(lang)
 }
 
 /// The sentence with its first letter in upper case.

@@ -4,7 +4,7 @@
 
 use attnlab_core::attention::AttentionKind;
 use attnlab_i18n::said::Said;
-use attnlab_i18n::{Lang, Tr};
+use attnlab_i18n::{Lang, msg};
 use attnlab_lab::compute::{LabError, Pipeline, Which};
 use attnlab_lab::state::LabState;
 use attnlab_pages::complexity::{Kind, Measurements};
@@ -30,10 +30,12 @@ impl AnswerError {
 
     /// One sentence, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (AnswerError::Lab(e), _) => e.text(lang),
-            (AnswerError::Question(why), Lang::En) => format!("{}.", why.en),
-            (AnswerError::Question(why), Lang::Zh) => format!("{}。", why.zh),
+        match self {
+            AnswerError::Lab(e) => e.text(lang),
+            AnswerError::Question(why) => msg::lessons::AnswerSentence {
+                why: &why.get(lang),
+            }
+            .say(lang),
         }
     }
 }
@@ -146,8 +148,9 @@ impl Answer {
     pub fn label(&self, lang: super::Lang) -> String {
         match (self, lang) {
             (Answer::Key { token, .. }, _) => format!("“{token}”"),
-            (Answer::Head { index, .. }, super::Lang::En) => format!("head {index}"),
-            (Answer::Head { index, .. }, super::Lang::Zh) => format!("头 {index}"),
+            (Answer::Head { index, .. }, lang) => {
+                msg::lessons::AnswerHeadLabel { head: index }.say(lang)
+            }
             (Answer::Variant { name, .. }, _) => name.clone(),
             (Answer::Rank { label, .. }, _) => label.clone(),
             (Answer::Curve { kind, .. }, lang) => kind.label_in(lang).to_string(),
@@ -188,7 +191,7 @@ pub fn choices(
         Question::HigherRank => {
             let v = state
                 .selected_variant()
-                .ok_or_else(|| no_such(Tr::new("there is no variant", "没有变体").into()))?;
+                .ok_or_else(|| no_such(msg::lessons::ANSWER_NO_VARIANT.into()))?;
             vec![
                 "softmax".to_string(),
                 default_kernel(v.attention).name().to_string(),
@@ -215,28 +218,21 @@ pub fn answer(
                 .get(variant)
                 .ok_or_else(|| LabError::NoVariant(variant.to_string()))?;
             if v.attention == AttentionKind::Linformer {
-                return Err(no_such(Said::new(
-                    format!(
-                        "variant {} is Linformer, whose columns are mixtures of keys, not tokens",
-                        v.name
-                    ),
-                    format!("变体 {} 是 Linformer，它的列是键的混合，而不是词元", v.name),
-                )));
+                return Err(no_such(
+                    msg::lessons::AnswerLinformerColumns { name: &v.name }.said(),
+                ));
             }
             let pipeline = Pipeline::new(state);
             let result = pipeline.variant(variant)?;
             let weights = result.weights(Which::Head(head))?.weights;
             if query >= weights.nrows() {
-                return Err(no_such(Said::new(
-                    format!(
-                        "there are {} queries, numbered from 0, so there is no query {query}",
-                        weights.nrows()
-                    ),
-                    format!(
-                        "共有 {} 个查询，从 0 开始编号，所以没有查询 {query}",
-                        weights.nrows()
-                    ),
-                )));
+                return Err(no_such(
+                    msg::lessons::AnswerNoQuery {
+                        queries: &weights.nrows(),
+                        query: &query,
+                    }
+                    .said(),
+                ));
             }
             let row = weights.row(query);
             let (index, &weight) = row
@@ -246,12 +242,11 @@ pub fn answer(
                     Some((_, b)) if b >= w => best,
                     _ => Some((j, w)),
                 })
-                .ok_or_else(|| no_such(Tr::new("there is no key", "没有键").into()))?;
+                .ok_or_else(|| no_such(msg::lessons::ANSWER_NO_KEY.into()))?;
             if weight <= 0.0 {
-                return Err(no_such(Said::new(
-                    format!("query {query} has no allowed key, so no key is strongest"),
-                    format!("查询 {query} 没有允许关注的键，所以没有最强的键"),
-                )));
+                return Err(no_such(
+                    msg::lessons::AnswerNoAllowedKey { query: &query }.said(),
+                ));
             }
             let token = pipeline
                 .key_labels(v)
@@ -269,9 +264,8 @@ pub fn answer(
             let entropies = (0..result.heads.len())
                 .map(|h| Ok(result.weights(Which::Head(h))?.mean_entropy()))
                 .collect::<Result<Vec<f32>, LabError>>()?;
-            let (index, entropy) = lowest(&entropies).ok_or_else(|| {
-                no_such(Tr::new("the variant has no head", "这个变体没有头").into())
-            })?;
+            let (index, entropy) =
+                lowest(&entropies).ok_or_else(|| no_such(msg::lessons::ANSWER_NO_HEAD.into()))?;
             Ok(Answer::Head { index, entropy })
         }
         Question::SharpestVariant => {
@@ -280,7 +274,7 @@ pub fn answer(
                 .map(|v| Ok(pipeline.variant(v)?.weights(Which::Average)?.mean_entropy()))
                 .collect::<Result<Vec<f32>, LabError>>()?;
             let (index, entropy) = lowest(&entropies)
-                .ok_or_else(|| no_such(Tr::new("there is no variant", "没有变体").into()))?;
+                .ok_or_else(|| no_such(msg::lessons::ANSWER_NO_VARIANT.into()))?;
             Ok(Answer::Variant {
                 index,
                 name: state.variants[index].name.clone(),
@@ -325,7 +319,7 @@ fn higher_rank(state: &LabState) -> Result<Answer, AnswerError> {
     let v = state
         .variants
         .get(index)
-        .ok_or_else(|| no_such(Tr::new("there is no variant", "没有变体").into()))?;
+        .ok_or_else(|| no_such(msg::lessons::ANSWER_NO_VARIANT.into()))?;
     let kind = default_kernel(v.attention);
     let problem = Pipeline::new(state).variant(index)?.problem;
     let head = attnlab_lab::state::View::shown_head(state.view.head, state.model.heads);
@@ -335,21 +329,15 @@ fn higher_rank(state: &LabState) -> Result<Answer, AnswerError> {
             e.sentence_in(Lang::Zh).trim_end_matches('。'),
         ))
     })?;
-    let spectra = cmp.spectra.as_ref().ok_or_else(|| {
-        no_such(
-            Tr::new(
-                "the sentence is too long for the singular values to be computed",
-                "句子太长，无法计算奇异值",
-            )
-            .into(),
-        )
-    })?;
+    let spectra = cmp
+        .spectra
+        .as_ref()
+        .ok_or_else(|| no_such(msg::lessons::ANSWER_NO_SINGULAR_VALUES.into()))?;
     let ranks = (spectra.softmax_rank, spectra.linear_rank);
     if ranks.0 == ranks.1 {
-        return Err(no_such(Said::new(
-            format!("both matrices have rank {}, so neither is higher", ranks.0),
-            format!("两个矩阵的秩都是 {}，所以没有哪个更高", ranks.0),
-        )));
+        return Err(no_such(
+            msg::lessons::AnswerSameRank { rank: &ranks.0 }.said(),
+        ));
     }
     let index = usize::from(ranks.1 > ranks.0);
     Ok(Answer::Rank {

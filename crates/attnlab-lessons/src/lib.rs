@@ -45,6 +45,7 @@ mod progress;
 mod step_checks;
 mod text;
 
+use attnlab_i18n::msg;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -163,18 +164,12 @@ pub enum LessonError {
 impl LessonError {
     /// The notice, in `lang`.
     pub fn message(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (LessonError::UnknownLesson { lesson }, Lang::En) => {
-                format!("There is no lesson “{lesson}”; here is the list of lessons.")
+        match self {
+            LessonError::UnknownLesson { lesson } => {
+                msg::lessons::LessonLinkUnknownLesson { lesson }.say(lang)
             }
-            (LessonError::UnknownLesson { lesson }, Lang::Zh) => {
-                format!("没有名为“{lesson}”的课程，下面是课程列表。")
-            }
-            (LessonError::UnknownStep { lesson, step }, Lang::En) => {
-                format!("The lesson “{lesson}” has no step “{step}”; here is the list of lessons.")
-            }
-            (LessonError::UnknownStep { lesson, step }, Lang::Zh) => {
-                format!("课程“{lesson}”中没有“{step}”这一步，下面是课程列表。")
+            LessonError::UnknownStep { lesson, step } => {
+                msg::lessons::LessonLinkUnknownStep { lesson, step }.say(lang)
             }
         }
     }

@@ -1,8 +1,9 @@
+use attnlab_i18n::msg;
 use leptos::prelude::*;
 
 use super::{QrLinks, QrSvg, Shown};
 use crate::display::use_display;
-use crate::i18n::{tr, use_lang};
+use crate::i18n::use_lang;
 
 /// In presentation mode, the link's code in the page's corner; a click (or Enter) opens
 /// the dialog with the same code over most of the screen. When the link is too long for
@@ -28,21 +29,10 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
         // Above the code, which keeps its corner; only when there is a code to scan.
         let loopback = shown.is_some() && links.current.with(|l| super::is_loopback(l));
         let (label, note) = match which {
-            Shown::Current => (
-                tr(
-                    lang,
-                    "QR code of this lab's link: enlarge",
-                    "本实验链接的二维码：点击放大",
-                ),
-                None,
-            ),
+            Shown::Current => (msg::shell::QR_CORNER_ENLARGE.get(lang), None),
             Shown::Step => (
-                tr(
-                    lang,
-                    "QR code of the lesson step's link (this lab's link is too long): enlarge",
-                    "课程步骤链接的二维码（本实验的链接太长）：点击放大",
-                ),
-                Some(tr(lang, "lesson step", "课程步骤")),
+                msg::shell::QR_CORNER_LESSON_ENLARGE.get(lang),
+                Some(msg::shell::QR_CORNER_LESSON_STEP.get(lang)),
             ),
         };
         let content = match shown {
@@ -51,7 +41,7 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
             }
             None => view! {
                 <span class="qr-corner-none">
-                    {tr(lang, "Link too long for a QR code", "链接太长，无法生成二维码")}
+                    {msg::shell::QR_CORNER_TOO_LONG.get(lang)}
                 </span>
             }
             .into_any(),
@@ -61,7 +51,7 @@ pub fn QrCorner(links: QrLinks) -> impl IntoView {
                 aria-haspopup="dialog" on:click=move |_| links.show(which)>
                 {loopback.then(|| view! {
                     <span class="qr-corner-note" data-testid="qr-corner-loopback">
-                        {tr(lang, "this computer only: phones cannot open it", "仅限本机：手机无法打开")}
+                        {msg::shell::QR_CORNER_LOOPBACK.get(lang)}
                     </span>
                 })}
                 {content}

@@ -1,9 +1,10 @@
+use attnlab_i18n::msg;
 use leptos::html::Dialog;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{QrLinks, QrSvg, Shown};
-use crate::i18n::{Lang, t, tr, use_lang};
+use crate::i18n::{Lang, text, use_lang};
 
 /// The link bar's "show QR code" button.
 #[component]
@@ -11,7 +12,7 @@ pub fn QrButton(links: QrLinks) -> impl IntoView {
     view! {
         <button type="button" class="qr-button" data-testid="show-qr" aria-haspopup="dialog"
             on:click=move |_| links.show(Shown::Current)>
-            {t("show QR code", "显示二维码")}
+            {text(msg::shell::QR_DIALOG_OPEN)}
         </button>
     }
 }
@@ -46,11 +47,11 @@ pub fn QrDialog(links: QrLinks) -> impl IntoView {
     view! {
         <dialog node_ref=dialog class="qr-dialog" data-testid="qr-dialog" aria-labelledby="qr-title"
             on:close=on_close>
-            <h2 id="qr-title">{t("Scan to open this lab", "扫描二维码，打开本实验")}</h2>
+            <h2 id="qr-title">{text(msg::shell::QR_DIALOG_TITLE)}</h2>
             {move || links.open.get().then(|| body(links, lang.get()))}
             <button type="button" class="qr-close" data-testid="qr-close"
                 on:click=move |_| links.open.set(false)>
-                {t("Close", "关闭")}
+                {text(msg::shell::QR_DIALOG_CLOSE)}
             </button>
         </dialog>
     }
@@ -69,24 +70,12 @@ fn body(links: QrLinks, lang: Lang) -> impl IntoView + use<> {
         Ok(qr) => {
             let (label, caption) = match which {
                 Shown::Current => (
-                    tr(lang, "QR code of this lab's link", "本实验链接的二维码"),
-                    tr(
-                        lang,
-                        "Scanning it opens this lab on a phone, as it is now.",
-                        "用手机扫描，即可打开与此刻相同的实验。",
-                    ),
+                    msg::shell::QR_DIALOG_ALT.get(lang),
+                    msg::shell::QR_DIALOG_CAPTION.get(lang),
                 ),
                 Shown::Step => (
-                    tr(
-                        lang,
-                        "QR code of the lesson step's link",
-                        "课程步骤链接的二维码",
-                    ),
-                    tr(
-                        lang,
-                        "The lesson step's link: it opens this step as the lesson sets it.",
-                        "课程步骤的链接：打开的是课程设定的这一步骤。",
-                    ),
+                    msg::shell::QR_DIALOG_LESSON_ALT.get(lang),
+                    msg::shell::QR_DIALOG_LESSON_CAPTION.get(lang),
                 ),
             };
             view! {
@@ -109,17 +98,13 @@ fn body(links: QrLinks, lang: Lang) -> impl IntoView + use<> {
                 true => view! {
                     <button type="button" data-testid="qr-show-step"
                         on:click=move |_| links.shown.set(Shown::Step)>
-                        {tr(lang, "Show the lesson step's link instead", "改为显示课程步骤的链接")}
+                        {msg::shell::QR_DIALOG_SHOW_LESSON.get(lang)}
                     </button>
                 }
                 .into_any(),
                 false => view! {
                     <p data-testid="qr-shorten">
-                        {tr(
-                            lang,
-                            "Shorten the sentence (or remove a variant) to make the link shorter.",
-                            "缩短句子（或删除一个变体）即可让链接变短。",
-                        )}
+                        {msg::shell::QR_DIALOG_SHORTEN.get(lang)}
                     </p>
                 }
                 .into_any(),

@@ -6,6 +6,7 @@
 mod corner;
 mod dialog;
 
+use attnlab_i18n::msg;
 use attnlab_link::qr::{self, Qr, TooLong};
 use leptos::prelude::*;
 
@@ -39,16 +40,8 @@ pub fn is_loopback(link: &str) -> bool {
 /// What the code of a loopback link cannot do, and what to do instead (the command kept
 /// as it is in every language).
 pub fn loopback_note(lang: Lang) -> impl IntoView + use<> {
-    let (before, after) = match lang {
-        Lang::En => (
-            "This link names this computer itself (a loopback address): a phone cannot open it. Serve the lab with ",
-            " and open it by this computer's network address.",
-        ),
-        Lang::Zh => (
-            "此链接指向本机自身（回环地址）：手机无法打开。请用 ",
-            " 启动实验，并用本机的网络地址打开它。",
-        ),
-    };
+    let before = msg::shell::QR_LOOPBACK_NOTE_BEFORE.get(lang);
+    let after = msg::shell::QR_LOOPBACK_NOTE_AFTER.get(lang);
     view! { {before}<code translate="no">"cargo xtask serve --address 0.0.0.0"</code>{after} }
 }
 

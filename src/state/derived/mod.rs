@@ -7,7 +7,7 @@
 use attnlab_core::CoreError;
 use attnlab_core::model::{Encoded, Projected};
 use attnlab_formats::tensors::Brought;
-use attnlab_i18n::{Lang, Tr};
+use attnlab_i18n::{Lang, Tr, msg};
 use attnlab_lab::compute::{self, VariantComparison, WeightsRef};
 use attnlab_lab::figure;
 use attnlab_lab::tokens::{self, Tokens};
@@ -241,10 +241,7 @@ pub enum Compared {
 }
 
 /// Why a comparison is refused when either variant has no figure.
-const NO_FIGURE: Tr = Tr::new(
-    "One of the two variants has no figure to compare (see its panel).",
-    "两个变体中有一个没有可比较的图（见其面板）。",
-);
+const NO_FIGURE: Tr = msg::lab::COMPARE_REFUSED_NO_FIGURE;
 
 /// Variants `a` and `b` of `slots` compared on head `head`, or on their head averages
 /// (`None`), in `lang`.
@@ -280,10 +277,7 @@ fn compare_slots(
                     Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
                 })
             })
-            .ok_or(Tr::new(
-                "The selected head could not be computed.",
-                "无法计算所选的头。",
-            )),
+            .ok_or(msg::lab::COMPARE_REFUSED_HEAD),
         None => sa
             .memos
             .average
@@ -293,10 +287,7 @@ fn compare_slots(
                     Some(compute::compare(WeightsRef::from(ra), WeightsRef::from(rb)))
                 })
             })
-            .ok_or(Tr::new(
-                "The head averages could not be computed.",
-                "无法计算各头的平均。",
-            )),
+            .ok_or(msg::lab::COMPARE_REFUSED_AVERAGE),
     };
     let result = match result {
         Ok(Ok(r)) => r,

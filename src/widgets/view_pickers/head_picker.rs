@@ -1,6 +1,7 @@
+use attnlab_i18n::msg;
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{text, use_lang};
 use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// A select of the heads, bound to the shared `head` (clamped to the head count).
@@ -15,7 +16,7 @@ pub fn HeadPicker(
     let lang = use_lang();
     view! {
         <label class="view-picker">
-            <span>{t("Head", "头")}</span>
+            <span>{text(msg::shell::PICKER_HEAD)}</span>
             <select id=id data-testid="pick-head"
                 on:change=move |ev| {
                     if let Ok(h) = event_target_value(&ev).parse::<usize>() {
@@ -23,10 +24,7 @@ pub fn HeadPicker(
                     }
                 }>
                 {move || (0..count()).map(|h| view! {
-                    <option value=h.to_string() selected=move || state.shown_head() == h>{move || match lang.get() {
-                        Lang::En => format!("head {h}"),
-                        Lang::Zh => format!("头 {h}"),
-                    }}</option>
+                    <option value=h.to_string() selected=move || state.shown_head() == h>{move || msg::shell::PickerHeadOption { head: &h }.say(lang.get())}</option>
                 }).collect_view()}
             </select>
         </label>

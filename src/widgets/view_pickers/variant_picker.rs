@@ -1,6 +1,7 @@
+use attnlab_i18n::msg;
 use leptos::prelude::*;
 
-use crate::i18n::t;
+use crate::i18n::text;
 use crate::state::{LabFields, ViewFields, use_app_state};
 
 /// A select of the variants by name, bound to the shared `selected_variant` (so the
@@ -22,7 +23,7 @@ pub fn VariantPicker(
     let shown = move || state.derived.shown_variant.get();
     view! {
         <label class="view-picker">
-            <span>{t("Variant", "变体")}</span>
+            <span>{text(msg::shell::PICKER_VARIANT)}</span>
             <select id=id data-testid="pick-variant"
                 on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>() {

@@ -1,5 +1,5 @@
 # The lab's figures (attnlab-lab's figure.rs and contribution.rs): titles, a cell read
-# back, and the contributions.
+# back, and the contributions; the app's canvases (src/canvas): labels, readings, tables.
 
 head-title = { $own } · Head { $head } · { $shared }
 average-title = Average of { $heads ->
@@ -28,3 +28,30 @@ share-title = Share on { $names }, layer by layer
 share-axis-layer = layer
 share-axis-share = share of the layer's total (%)
 share-note = summed over every head and query of the layer
+
+## A heatmap's canvas: its label and its reading (canvas/heatmap_canvas.rs).
+
+heatmap-idle = Point at a cell to read it.
+heatmap-figure-empty = Figure (empty)
+heatmap-label-cells = { $title }: { $n } query tokens (rows) by { $m } keys (columns). Arrow keys move between cells.
+heatmap-label-rows = { $title }: { $n } rows by { $m } columns. Click a row, or use ArrowUp and ArrowDown, to pick the query.
+heatmap-label = { $title }: { $n } rows by { $m } columns.
+heatmap-row-reading = { $axis } { $label } ({ $row })
+
+## A figure's table of values (canvas/figure_table.rs).
+
+table-summary = Table of values
+table-masked-cell = masked
+table-cut = The first { $rows } rows and { $cols } columns of { $n } × { $m }; the CSV export has them all.
+table-cell-sentence = { $row_axis } { $row } ({ $at_row }), { $col_axis } { $col } ({ $at_col }): { $value }
+
+## A line chart's canvas (canvas/line_chart_canvas.rs).
+
+chart-empty = Chart (empty)
+chart-label = { $title }: { $y } against { $x }; curves: { $curves }.
+
+## Why a figure cannot be painted on its canvas (canvas/paint.rs).
+
+paint-no-context = this browser gave no 2D drawing context
+paint-no-canvas = this browser could not make a canvas
+paint-failed = { $detail }

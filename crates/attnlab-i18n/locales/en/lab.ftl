@@ -1,4 +1,4 @@
-# The lab's sentences (attnlab-lab).
+# The lab's sentences (attnlab-lab, and the app's lab panels: src/lab, src/state).
 
 ## An error of the core for a student (explain.rs): what failed, the reason, the path.
 
@@ -62,3 +62,90 @@ variant-needs-name = a variant needs a name
 variant-name-too-long = a variant name has at most { $max } characters
 variant-name-taken = another variant is already called { $name }
 no-such-variant = there is no variant { $index }
+
+## A variant's panel: its name, buttons and head average (lab/variant_panel.rs).
+
+variant-name-label = variant name
+variant-duplicate = duplicate
+variant-remove = remove
+variant-average-heads = Average of the heads
+variant-add-copy-variant = add a copy of this variant
+variant-remove-variant = remove this variant
+variant-panel-label = Variant { $name }
+variant-grid-title = { $name } · every head
+
+## A variant's knobs and masks (lab/variant_controls.rs).
+
+knob-score = score
+knob-temperature = temperature τ
+knob-temperature-log-scale = temperature (log scale, 0.01 to 100)
+knob-temperature-value = temperature value
+knob-attention = attention
+knob-masks = Masks
+knob-custom-cells = custom cells
+knob-click-heatmap-cells = click heatmap cells to block them
+knob-clear = clear
+knob-global-tokens-click = global tokens (click)
+knob-global-tokens = global tokens
+knob-temperature-range = τ is a number from 0.01 to 100
+knob-linformer-k-range = k is a whole number from 1 to 512
+knob-linear-elu-1 = linear, elu+1
+knob-linear-relu = linear, ReLU
+knob-linear-taylor = linear, Taylor
+knob-efficient = efficient
+knob-reasons-separator = ;{ " " }
+knob-no-pad-tokens = there are no <pad> tokens to block yet: set “pad keys to length” in the model settings
+knob-mask-parameter = { $mask } parameter
+
+## The comparison of two variants (lab/compare_panel.rs).
+
+compare-panel-label = Comparison of two variants
+compare-panel-title = Compare two variants
+compare-first = first{ " " }
+compare-second = second{ " " }
+compare-what = { " " }of{ " " }
+compare-selected-head = the selected head
+compare-head-average = the head average
+compare-pick-two-different = Pick two different variants to compare (add a variant if there is only one).
+compare-max-abs = max |ΔA|
+compare-mean-abs = mean |ΔA|
+compare-mean-js = mean row JS
+compare-mean-kl = mean row KL({ $a } ‖ { $b })
+compare-mean-entropy = mean entropy of { $name } (nats)
+
+## The zoom bar of the large heatmaps (lab/zoom.rs).
+
+zoom-bar-label = Zoom the large heatmaps
+zoom-bar-title = Zoom:
+zoom-queries = queries
+zoom-keys = keys
+zoom-whole-matrix = whole matrix
+zoom-drag-rectangle-heatmap = or drag a rectangle on a heatmap
+zoom-first-query = first query shown
+zoom-last-query = last query shown
+zoom-first-key = first key shown
+zoom-last-key = last key shown
+zoom-note =
+    Zoomed: queries { $r0 }–{ $r1 }, keys { $c0 }–{ $c1 } · { $step ->
+        [1] every token labelled
+       *[other] one token in { $step } labelled (zoom in further to label each)
+    }
+
+## The line that reads the cell pointed at (lab/cell_info.rs).
+
+cell-info-idle = Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.
+cell-info-raw-score = { $sentence }; raw score before softmax { $raw }
+cell-info-row-entropy = { $text }; row entropy { $nats } nats ({ $share }% of its maximum)
+
+## The grid of every head (lab/head_grid_view.rs).
+
+head-grid-idle = Point at any head's cell to read it; click a head to show it large.
+head-grid-hovered = Head { $head }:{ " " }
+head-grid-tile = head { $head }
+head-grid-label = All { $heads } heads as small multiples; head { $head } is selected. Click a head, or use the arrow keys, to select it.
+
+## Why two variants cannot be compared (state/derived).
+
+compare-refused-no-figure = One of the two variants has no figure to compare (see its panel).
+compare-refused-head = The selected head could not be computed.
+compare-refused-average = The head averages could not be computed.

@@ -1,4 +1,4 @@
-# 实验室的图（attnlab-lab 的 figure.rs 和 contribution.rs）：标题、读出的单元格，以及贡献。
+# 实验室的图（attnlab-lab 的 figure.rs 和 contribution.rs）：标题、读出的单元格，以及贡献；应用的画布（src/canvas）：标签、读数与数值表。
 
 head-title = { $own } · 头 { $head } · { $shared }
 average-title = { $heads } 个头的平均 · { $name }：{ $described }
@@ -24,3 +24,31 @@ share-title = 逐层看 { $names } 上的份额
 share-axis-layer = 层
 share-axis-share = 占该层总量的份额（%）
 share-note = 对该层的每个头和每个查询求和
+
+## 热力图画布：标签与读数（canvas/heatmap_canvas.rs）。
+
+heatmap-idle = 指向一个单元格以读出其值。
+heatmap-figure-empty = 图（空）
+heatmap-label-cells = { $title }：{ $n } 个查询词元（行）× { $m } 个键（列）。方向键在单元格间移动。
+heatmap-label-rows = { $title }：{ $n } 行 × { $m } 列。点击一行，或用上下方向键，选择查询。
+heatmap-label = { $title }：{ $n } 行 × { $m } 列。
+heatmap-row-reading = { $axis } { $label }（{ $row }）
+
+## 图的数值表（canvas/figure_table.rs）。
+
+table-summary = 数值表
+table-masked-cell = 已掩码
+table-cut = 只显示 { $n } × { $m } 中的前 { $rows } 行、前 { $cols } 列；导出 CSV 可得到全部数值。
+table-cell-sentence = { $row_axis } { $row }（{ $at_row }），{ $col_axis } { $col }（{ $at_col }）：{ $value }
+
+## 折线图画布（canvas/line_chart_canvas.rs）。
+
+chart-empty = 图表（空）
+chart-label = { $title }：{ $y } 随 { $x } 的变化；曲线：{ $curves }。
+
+## 图为何无法画在画布上（canvas/paint.rs）。
+
+paint-no-context = 此浏览器没有提供 2D 绘图上下文
+paint-no-canvas = 此浏览器无法创建画布
+# unsaid: $detail
+paint-failed = 无法在画布上绘制这幅图

@@ -1,4 +1,4 @@
-# 实验室的句子（attnlab-lab）。
+# 实验室的句子（attnlab-lab，以及应用的实验室面板：src/lab、src/state）。
 
 ## 给学生看的核心错误（explain.rs）：什么失败了、原因、路径。
 
@@ -59,3 +59,90 @@ variant-needs-name = 变体需要一个名称
 variant-name-too-long = 变体名称最多 { $max } 个字符
 variant-name-taken = 已有另一个变体叫 { $name }
 no-such-variant = 没有第 { $index } 个变体
+
+## 变体面板：名称、按钮与各头的平均（lab/variant_panel.rs）。
+
+variant-name-label = 变体名称
+variant-duplicate = 复制
+variant-remove = 删除
+variant-average-heads = 各头的平均
+variant-add-copy-variant = 添加此变体的副本
+variant-remove-variant = 删除此变体
+variant-panel-label = 变体 { $name }
+variant-grid-title = { $name } · 所有头
+
+## 变体的旋钮与掩码（lab/variant_controls.rs）。
+
+knob-score = 打分函数
+knob-temperature = 温度 τ
+knob-temperature-log-scale = 温度（对数刻度，0.01 到 100）
+knob-temperature-value = 温度值
+knob-attention = 注意力
+knob-masks = 掩码
+knob-custom-cells = 自定义单元格
+knob-click-heatmap-cells = 点击热力图单元格以屏蔽它们
+knob-clear = 清除
+knob-global-tokens-click = 全局词元（点击）
+knob-global-tokens = 全局词元
+knob-temperature-range = τ 是 0.01 到 100 之间的数
+knob-linformer-k-range = k 是 1 到 512 之间的整数
+knob-linear-elu-1 = 线性，elu+1
+knob-linear-relu = 线性，ReLU
+knob-linear-taylor = 线性，Taylor
+knob-efficient = 高效
+knob-reasons-separator = ；
+knob-no-pad-tokens = 还没有可屏蔽的填充词元：请在模型设置中设置“把键填充到长度”
+knob-mask-parameter = { $mask }掩码的参数
+
+## 两个变体的比较（lab/compare_panel.rs）。
+
+compare-panel-label = 两个变体的比较
+compare-panel-title = 比较两个变体
+compare-first = 第一个{ " " }
+compare-second = 第二个{ " " }
+compare-what = { " " }比较{ " " }
+compare-selected-head = 所选的头
+compare-head-average = 各头的平均
+compare-pick-two-different = 请选择两个不同的变体进行比较（只有一个时请先添加变体）。
+compare-max-abs = |ΔA| 的最大值
+compare-mean-abs = |ΔA| 的平均值
+compare-mean-js = 行 JS 的平均
+compare-mean-kl = 行 KL({ $a } ‖ { $b }) 的平均
+compare-mean-entropy = { $name } 的平均熵（奈特）
+
+## 大热力图的缩放栏（lab/zoom.rs）。
+
+zoom-bar-label = 缩放大热力图
+zoom-bar-title = 缩放：
+zoom-queries = 查询
+zoom-keys = 键
+zoom-whole-matrix = 整个矩阵
+zoom-drag-rectangle-heatmap = 或在热力图上拖出一个矩形
+zoom-first-query = 显示的第一个查询
+zoom-last-query = 显示的最后一个查询
+zoom-first-key = 显示的第一个键
+zoom-last-key = 显示的最后一个键
+zoom-note =
+    已缩放：查询 { $r0 }–{ $r1 }，键 { $c0 }–{ $c1 } · { $step ->
+        [1] 每个词元都有标签
+       *[other] 每 { $step } 个词元标注一个（再放大即可逐个标注）
+    }
+
+## 读出所指单元格的那一行（lab/cell_info.rs）。
+
+cell-info-idle = 指向一个单元格（或聚焦热力图后用方向键）以读出它的精确权重。
+cell-info-raw-score = { $sentence }；softmax 前的原始分数 { $raw }
+cell-info-row-entropy = { $text }；该行的熵 { $nats } 奈特（最大值的 { $share }%）
+
+## 全部头的小图网格（lab/head_grid_view.rs）。
+
+head-grid-idle = 指向任一个头的单元格以读出其值；点击一个头以放大显示。
+head-grid-hovered = 头 { $head }：
+head-grid-tile = 头 { $head }
+head-grid-label = 全部 { $heads } 个头的小图；已选中头 { $head }。点击一个头，或用方向键，选择它。
+
+## 两个变体为何无法比较（state/derived）。
+
+compare-refused-no-figure = 两个变体中有一个没有可比较的图（见其面板）。
+compare-refused-head = 无法计算所选的头。
+compare-refused-average = 无法计算各头的平均。
