@@ -114,5 +114,7 @@ pub fn LanguageSwitch(
     }
 }
 
+pub mod marked;
+
 #[cfg(test)]
 mod tests;

@@ -3,36 +3,8 @@ use attnlab_pages::neuron::{Neuron, Order, RowEntry, Strip};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
+use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::{Lang, text, use_lang};
-
-/// Where the query's token goes in the title (a private-use character).
-const QUERY_TOKEN: char = '\u{e000}';
-/// Where the key's token goes in the title.
-const KEY_TOKEN: char = '\u{e001}';
-
-/// The title said in the language with its two tokens kept as they are (not translated):
-/// the sentence is cut where [`QUERY_TOKEN`] and [`KEY_TOKEN`] mark them.
-fn title_view(said: &str, query: String, key: String) -> Vec<AnyView> {
-    let mut parts = Vec::new();
-    let mut rest = said;
-    while let Some(at) = rest.find([QUERY_TOKEN, KEY_TOKEN]) {
-        if at > 0 {
-            parts.push(rest[..at].to_string().into_any());
-        }
-        let mark = rest[at..].chars().next().unwrap_or(QUERY_TOKEN);
-        let token = if mark == QUERY_TOKEN {
-            query.clone()
-        } else {
-            key.clone()
-        };
-        parts.push(view! { <span translate="no">{token}</span> }.into_any());
-        rest = &rest[at + mark.len_utf8()..];
-    }
-    if !rest.is_empty() {
-        parts.push(rest.to_string().into_any());
-    }
-    parts
-}
 
 fn strip_view(lang: Lang, strip: Strip) -> impl IntoView {
     let cells = strip
@@ -134,13 +106,17 @@ pub fn NeuronPanel(
                 let said = msg::neuron::NeuronTitle {
                     place: &place,
                     head: &head,
-                    query_token: &QUERY_TOKEN,
+                    query_token: &MARK[0],
                     query: &query,
-                    key_token: &KEY_TOKEN,
+                    key_token: &MARK[1],
                     key: &key,
                 }
                 .say(lang);
-                let title = title_view(&said, q_label, k_label);
+                // The two tokens are kept as they are (not translated).
+                let title = with_marked(&said, |i| {
+                    let token = if i == 0 { q_label.clone() } else { k_label.clone() };
+                    view! { <span translate="no">{token}</span> }.into_any()
+                });
                 Some(view! {
                     <h3 class="neuron-title" data-testid="neuron-title">{title}</h3>
                     <label class="neuron-sort">

@@ -20,6 +20,7 @@
 
 use std::fmt;
 
+pub mod marked;
 pub mod said;
 pub use said::Said;
 

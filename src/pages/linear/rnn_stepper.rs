@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 
 use super::{ProblemMemo, from_problem};
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::text;
-use crate::pages::lines::{MARK, with_marked};
 use crate::state::use_app_state;
 
 /// Causal linear attention as an RNN, one token at a time: the state `S_t`, `z_t`, the

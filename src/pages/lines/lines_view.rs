@@ -6,7 +6,8 @@ use attnlab_pages::lines::{strongest, token_lines};
 use attnlab_plot::{Focus, TokenLines, number};
 use leptos::prelude::*;
 
-use super::{HeadToggles, MARK, TokenLinesCanvas, with_marked};
+use super::{HeadToggles, TokenLinesCanvas};
+use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::text;
 use crate::state::{LabFields, ViewFields, use_app_state};
 use crate::widgets::view_pickers::VariantPicker;

@@ -3,10 +3,8 @@
 
 mod head_toggles;
 mod lines_view;
-mod marked;
 mod token_lines_canvas;
 
 pub use head_toggles::HeadToggles;
 pub use lines_view::LinesView;
-pub use marked::{MARK, with_marked};
 pub use token_lines_canvas::TokenLinesCanvas;

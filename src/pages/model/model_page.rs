@@ -11,11 +11,11 @@ use leptos::prelude::*;
 use super::contribution_panel::ContributionPanel;
 use super::{AtlasView, ModelStatusPanel, PairPanel, SubstitutionPanel, VariantsOnHead};
 use crate::canvas::{HeatmapCanvas, Pointing};
+use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::{Lang, text, use_lang};
 use crate::lab::CellInfo;
 use crate::model::use_model_session;
 use crate::neuron::MeasureSwitch;
-use crate::pages::lines::{MARK, with_marked};
 use crate::state::{LabFields, ModelFigures, example_pair, use_app_state};
 use attnlab_lab::contribution::{Measure, PROJECTED_NOTE};
 

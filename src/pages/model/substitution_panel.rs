@@ -3,9 +3,9 @@ use attnlab_model_page::protocol::Place;
 use attnlab_plot::number;
 use leptos::prelude::*;
 
+use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::{text, use_lang};
 use crate::model::use_model_session;
-use crate::pages::lines::{MARK, with_marked};
 use crate::state::{LabFields, use_app_state};
 
 /// The second sentence the pair opens with (the first is the sentence being studied).

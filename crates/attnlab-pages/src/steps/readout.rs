@@ -5,12 +5,13 @@ use attnlab_plot::number;
 
 use super::stages::{Stage, StageKind};
 use attnlab_i18n::Lang;
+use attnlab_i18n::marked::{MARK, Part, parts};
 use attnlab_i18n::msg::steps as text;
 
-/// Where the quoted token goes in a read-out's sentence (a private-use character).
-const TOKEN: char = '\u{e000}';
+/// Where the quoted token goes in a read-out's sentence.
+const TOKEN: char = MARK[0];
 /// Where the row's values go in a read-out's sentence.
-const VALUES: char = '\u{e001}';
+const VALUES: char = MARK[1];
 
 /// What the view reads out for a stage and its query.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,20 +118,14 @@ impl Stage {
                 (sentence, String::new(), None)
             }
         };
-        let mut parts = Vec::new();
-        let mut rest = sentence.as_str();
-        while let Some(at) = rest.find([TOKEN, VALUES]) {
-            if at > 0 {
-                parts.push((rest[..at].to_string(), false));
-            }
-            let mark = rest[at..].chars().next().unwrap_or(TOKEN);
-            let kept = if mark == TOKEN { &quoted } else { &values };
-            parts.push((kept.clone(), true));
-            rest = &rest[at + mark.len_utf8()..];
-        }
-        if !rest.is_empty() {
-            parts.push((rest.to_string(), false));
-        }
+        let parts: Vec<(String, bool)> = parts(&sentence)
+            .into_iter()
+            .map(|p| match p {
+                Part::Text(t) => (t, false),
+                Part::Marked(0) => (quoted.clone(), true),
+                Part::Marked(_) => (values.clone(), true),
+            })
+            .collect();
         let values = row_values;
         Some(Readout {
             text: parts.iter().map(|p| p.0.as_str()).collect(),

@@ -1,24 +1,24 @@
-//! A catalogue sentence some of whose values are shown in their own element (a token in
-//! `<span translate="no">`, a formula): the sentence is said whole, with a mark in place
-//! of each such value, and the marks are then replaced by their elements, wherever each
-//! language puts them.
+//! A catalogue sentence some of whose values are shown apart from its words (a token
+//! or a row of numbers kept as they are, in an element of their own): the sentence is
+//! said whole with a mark in place of each such value, then cut at its marks, wherever
+//! each language puts them.
 
-use leptos::prelude::*;
-
-/// The stand-ins of a sentence's marked values: pass `&MARK[i]` as the variable whose
-/// element is the `i`th one [`with_marked`] makes (characters of Unicode's private use
-/// area, which no sentence holds).
+/// The stand-ins of a sentence's marked values: pass `&MARK[i]` as the variable that
+/// [`parts`] gives back as `Part::Marked(i)` (characters of Unicode's private use area,
+/// which no sentence holds).
 pub const MARK: [char; 4] = ['\u{e000}', '\u{e001}', '\u{e002}', '\u{e003}'];
 
-/// A part of a said sentence: its own text, or the index of a marked value.
+/// A part of a said sentence: its own words, or the index of a marked value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Part {
+pub enum Part {
+    /// Words of the sentence, as they are.
     Text(String),
+    /// The `i`th marked value (`MARK[i]` in the sentence).
     Marked(usize),
 }
 
-/// `said` cut at its marks.
-fn parts(said: &str) -> Vec<Part> {
+/// `said` cut at its marks, in order.
+pub fn parts(said: &str) -> Vec<Part> {
     let mut out = Vec::new();
     let mut text = String::new();
     for c in said.chars() {
@@ -36,17 +36,6 @@ fn parts(said: &str) -> Vec<Part> {
         out.push(Part::Text(text));
     }
     out
-}
-
-/// `said` as views: its text as it is, each mark `MARK[i]` as `element(i)`.
-pub fn with_marked(said: &str, mut element: impl FnMut(usize) -> AnyView) -> Vec<AnyView> {
-    parts(said)
-        .into_iter()
-        .map(|p| match p {
-            Part::Text(t) => t.into_any(),
-            Part::Marked(i) => element(i),
-        })
-        .collect()
 }
 
 #[cfg(test)]
