@@ -163,7 +163,7 @@ fn around(english: String) -> (String, String) {
 }
 
 /// `text` without the words `english` writes before its value.
-fn after_lead<'a>(text: &'a str, english: String) -> Option<&'a str> {
+fn after_lead(text: &str, english: String) -> Option<&str> {
     text.strip_prefix(around(english).0.as_str())
 }
 
@@ -289,11 +289,12 @@ fn unexpected_zh(found: &str) -> String {
     let zh = Lang::Zh;
     let value = |english: String| after_lead(found, english);
     if value(m::SERDE_FOUND_TRUE.en.replace("`true`", MARK)).is_some() {
-        return match found == m::SERDE_FOUND_TRUE.en {
-            true => m::SERDE_FOUND_TRUE.zh,
-            false => m::SERDE_FOUND_FALSE.zh,
-        }
-        .into();
+        let said = if found == m::SERDE_FOUND_TRUE.en {
+            m::SERDE_FOUND_TRUE
+        } else {
+            m::SERDE_FOUND_FALSE
+        };
+        return said.zh.into();
     }
     if let Some(i) = value(m::SerdeFoundInteger { value: &MARK }.say(Lang::En)) {
         return m::SerdeFoundInteger { value: &i }.say(zh);
