@@ -13,7 +13,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
 use super::paint::{offscreen_grid, offscreen_heatmap, offscreen_line_chart, offscreen_lines};
-use crate::i18n::{Lang, Tr, t, use_lang};
+use crate::i18n::{Lang, Tr, text, use_lang};
+use attnlab_i18n::msg::formats;
 
 /// Why a file could not be made: a sentence in every language, or the words of the
 /// code that refused (a file writer's error, already in the page's language).
@@ -70,44 +71,36 @@ impl Said {
     /// it is.
     fn parts(&self, lang: Lang) -> (String, Option<String>, String) {
         let plain = |s: &str| (s.to_string(), None, String::new());
-        match (self, lang) {
-            (Said::Nothing, _) => plain(""),
-            (Said::Saved(name), Lang::En) => ("Saved ".into(), Some(name.clone()), ".".into()),
-            (Said::Saved(name), Lang::Zh) => ("已保存 ".into(), Some(name.clone()), "。".into()),
-            (Said::SavedTensors(name), Lang::En) => (
-                "Saved ".into(),
+        let saved = formats::EXPORT_SAVED.get(lang).to_string();
+        match self {
+            Said::Nothing => plain(""),
+            Said::Saved(name) => (
+                saved,
                 Some(name.clone()),
-                format!(": `attnlab compute {name}` computes this figure."),
+                formats::EXPORT_SAVED_END.get(lang).into(),
             ),
-            (Said::SavedTensors(name), Lang::Zh) => (
-                "已保存 ".into(),
+            Said::SavedTensors(name) => (
+                saved,
                 Some(name.clone()),
-                "：用 attnlab 命令行的计算命令即可算出这幅图。".into(),
+                formats::ExportSavedTensorsEnd { name }.say(lang),
             ),
-            (Said::Copied, _) => plain(lang.pick("Copied the image.", "已复制图像。")),
-            (Said::Failed(why), Lang::En) => {
-                plain(&format!("Could not export: {}.", why.text(lang)))
-            }
-            (Said::Failed(why), Lang::Zh) => plain(&format!("无法导出：{}。", why.text(lang))),
+            Said::Copied => plain(formats::EXPORT_COPIED.get(lang)),
+            Said::Failed(why) => plain(
+                &formats::ExportFailed {
+                    why: &why.text(lang),
+                }
+                .say(lang),
+            ),
         }
     }
 }
 
-const NO_FILE: Tr = Tr::new(
-    "this browser could not make the file",
-    "此浏览器无法生成该文件",
-);
-const NO_URL: Tr = Tr::new("no object URL", "无法创建对象网址");
-const NO_LINK: Tr = Tr::new("this browser could not make a link", "此浏览器无法生成链接");
-const NO_PNG: Tr = Tr::new(
-    "this browser could not encode the PNG",
-    "此浏览器无法编码 PNG",
-);
-const NO_COPY: Tr = Tr::new(
-    "this browser does not allow copying images here",
-    "此浏览器不允许在此复制图像",
-);
-const NO_FIGURE: Tr = Tr::new("there is no figure", "没有图");
+const NO_FILE: Tr = formats::EXPORT_NO_FILE;
+const NO_URL: Tr = formats::EXPORT_NO_URL;
+const NO_LINK: Tr = formats::EXPORT_NO_LINK;
+const NO_PNG: Tr = formats::EXPORT_NO_PNG;
+const NO_COPY: Tr = formats::EXPORT_NO_COPY;
+const NO_FIGURE: Tr = formats::EXPORT_NO_FIGURE;
 
 /// Every head of a variant (or every head of a model) as small multiples.
 #[derive(Debug, Clone, PartialEq)]
@@ -242,8 +235,16 @@ impl Exported {
         // A writer's own words are English: said whole in English, named in Chinese.
         .map_err(|e| {
             Failure::Both(attnlab_i18n::Said::new(
-                format!("the {ext} file could not be written: {e}"),
-                format!("无法写出 {} 文件（写出时出错）", ext.to_uppercase()),
+                formats::ExportWriteFailed {
+                    ext: &ext,
+                    error: &e,
+                }
+                .say(Lang::En),
+                formats::ExportWriteFailed {
+                    ext: &ext.to_uppercase(),
+                    error: &e,
+                }
+                .say(Lang::Zh),
             ))
         })
     }
@@ -422,16 +423,16 @@ pub fn ExportMenu(
                 let el = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok());
                 open.set(el.is_some_and(|d| d.open()));
             }>
-            <summary>{t("Export", "导出")}</summary>
+            <summary>{text(formats::EXPORT_MENU)}</summary>
             <div class="export-buttons">
-                <button type="button" data-testid=move || id("png") on:click=save_png title=t("PNG at twice the page's resolution", "两倍于页面分辨率的 PNG")>"PNG"</button>
+                <button type="button" data-testid=move || id("png") on:click=save_png title=text(formats::EXPORT_PNG_TITLE)>"PNG"</button>
                 <button type="button" data-testid=move || id("svg") on:click=move |_| text_file("svg", "image/svg+xml")>"SVG"</button>
                 <button type="button" data-testid=move || id("csv") on:click=move |_| text_file("csv", "text/csv")>"CSV"</button>
                 <button type="button" data-testid=move || id("json") on:click=move |_| text_file("json", "application/json")>"JSON"</button>
-                <button type="button" data-testid=move || id("copy") on:click=copy_png>{t("Copy image", "复制图像")}</button>
+                <button type="button" data-testid=move || id("copy") on:click=copy_png>{text(formats::EXPORT_COPY)}</button>
                 {tensors.is_some().then(|| view! {
                     <button type="button" data-testid=move || id("tensors") on:click=save_tensors
-                        title=t("every head's Q, K, V and the settings, for attnlab compute", "每个头的 Q、K、V 与设置，供命令行计算使用")>
+                        title=text(formats::EXPORT_TENSORS_TITLE)>
                         <span translate="no">"Q, K, V (attnlab-tensors)"</span></button>
                 })}
                 <span class="hint" role="status" data-testid=move || id("status")>{move || said.with(|s| {
@@ -440,7 +441,7 @@ pub fn ExportMenu(
                 })}</span>
             </div>
             {command.map(|c| view! {
-                <p class="export-command">{t("The same figure from the command line: ", "在命令行中画出同一幅图：")}
+                <p class="export-command">{text(formats::EXPORT_COMMAND)}
                     <code translate="no" data-testid=move || id("command")>{move || open.get().then(|| c.get())}</code></p>
             })}
         </details>

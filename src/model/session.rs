@@ -224,10 +224,8 @@ impl ModelSession {
             Reply::Flowed(header) => {
                 let n = header.n;
                 let result = Array2::from_shape_vec((n, n), floats).map_err(|_| {
-                    Said::new(
-                        "the flow arrived with the wrong number of values",
-                        Some("注意力流送来的数值个数不对".into()),
-                    )
+                    let said = attnlab_i18n::msg::workers::WORKER_FLOW_COUNT;
+                    Said::new(said.en, Some(said.zh.into()))
                 });
                 self.flow.set(Some(Flow {
                     id: header.id,

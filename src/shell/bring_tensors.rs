@@ -10,9 +10,10 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::i18n::{Lang, t, use_lang};
+use crate::i18n::{Lang, text, use_lang};
 use crate::state::{AppState, use_app_state};
 use crate::workers::FilesWorker;
+use attnlab_i18n::msg::formats;
 
 /// The files of a `FileList`.
 fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
@@ -34,8 +35,8 @@ async fn read_files(
             .await
             .map_err(|_| Refusal {
                 file: f.name(),
-                en: "the browser could not read the file".into(),
-                zh: "浏览器无法读取该文件".into(),
+                en: formats::BRING_BROWSER_UNREADABLE.en.into(),
+                zh: formats::BRING_BROWSER_UNREADABLE.zh.into(),
             })?;
         read.push((f.name(), buffer.unchecked_into()));
     }
@@ -186,7 +187,7 @@ pub fn BringTensors() -> impl IntoView {
     };
     view! {
         <div class="bring" class:is-dragging=move || dragging.get() data-testid="bring">
-            <label class="field-label" for="bring-input">{t("Your own Q, K, V", "你自己的 Q、K、V")}</label>
+            <label class="field-label" for="bring-input">{text(formats::BRING_PANEL_LABEL)}</label>
             // The browser's own file control speaks the browser's language, not the
             // page's: the input stays (for keyboard, drop and tests) but is hidden, and
             // this button, in the page's language, opens it.
@@ -198,32 +199,29 @@ pub fn BringTensors() -> impl IntoView {
                     if let Some(input) = picker.get() {
                         input.click();
                     }
-                }>{t("Choose files\u{2026}", "选择文件\u{2026}")}</button>
+                }>{text(formats::BRING_PANEL_CHOOSE)}</button>
             <p class="hint">
-                {t("Pick or drop ", "选择或拖入 ")}
+                {text(formats::BRING_PANEL_PICK)}
                 <span translate="no">"attnlab-tensors/1 .json"</span>
-                {t(", ", "、")}
+                {text(formats::BRING_PANEL_AND)}
                 <span translate="no">"q.npy k.npy v.npy"</span>
-                {t(" (with ", "（附 ")}
+                {text(formats::BRING_PANEL_WITH)}
                 <span translate="no">"tokens.txt"</span>
-                {t("), or an .npz holding them.", "），或包含它们的 .npz。")}
+                {text(formats::BRING_PANEL_OR_NPZ)}
             </p>
             <p class="hint bring-busy" aria-live="polite" data-testid="bring-busy">
-                {move || busy.get().then_some(t("Reading the files\u{2026}", "正在读取文件\u{2026}")())}
+                {move || busy.get().then_some(text(formats::BRING_PANEL_READING)())}
             </p>
             <p class="bring-error" role="alert" data-testid="bring-error">{move || error.get().map(|e| refusal_view(&e, lang.get()))}</p>
             {move || summary().map(|s| view! {
                 <div class="brought" data-testid="brought">
-                    <p><strong>{t("Computing on your tensors: ", "正在用你的张量计算：")}</strong><span data-testid="brought-summary">{s}</span></p>
+                    <p><strong>{text(formats::BRING_PANEL_COMPUTING)}</strong><span data-testid="brought-summary">{s}</span></p>
                     <ul class="hint">
                         {notes().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
-                        <li>{t(
-                            "The sentence waits in its box. A link holds the settings, not the tensors: Export \u{2192} tensors writes them.",
-                            "句子仍留在它的输入框里。链接保存的是设置而不是张量：用“导出 \u{2192} 张量”可以写出它们。",
-                        )}</li>
+                        <li>{text(formats::BRING_PANEL_LINK_NOTE)}</li>
                     </ul>
                     <button type="button" data-testid="bring-clear"
-                        on:click=move |_| state.brought.set(None)>{t("Use the sentence again", "重新使用句子")}</button>
+                        on:click=move |_| state.brought.set(None)>{text(formats::BRING_PANEL_USE_SENTENCE)}</button>
                 </div>
             })}
         </div>

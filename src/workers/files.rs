@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use attnlab_formats::tensors::wire::Reply;
 use attnlab_formats::tensors::{Brought, Refusal};
+use attnlab_i18n::msg::workers;
 use js_sys::{Array, ArrayBuffer, Float32Array};
 use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
@@ -30,8 +31,8 @@ fn reply_reader() -> fn(&JsValue) -> Result<Brought, Refusal> {
 fn read_reply(data: &JsValue) -> Result<Brought, Refusal> {
     let garbled = || {
         Refusal::new(
-            "the file reader sent something unreadable",
-            "文件读取器发来了无法读取的内容",
+            workers::WORKER_FILES_REPLY_UNREADABLE.en,
+            workers::WORKER_FILES_REPLY_UNREADABLE.zh,
         )
     };
     let pair: &Array = data.dyn_ref().ok_or_else(garbled)?;
@@ -70,10 +71,8 @@ impl FilesWorker {
                     sent = true;
                     if let Err(e) = replies.post_with_transfer(&message, &transfer) {
                         replies.end();
-                        report(Err(Refusal::new(
-                            format!("could not hand the files to the reader: {e}"),
-                            "无法把文件交给读取器",
-                        )));
+                        let said = workers::WorkerFilesHandOver { error: &e }.said();
+                        report(Err(Refusal::new(said.en, said.zh)));
                     }
                 }
                 return;
@@ -90,22 +89,20 @@ impl FilesWorker {
         let on_stop = move |stop| {
             done(Err(match stop {
                 Stop::NotLoaded => Refusal::new(
-                    "the file reader stopped: it could not be loaded",
-                    "文件读取器停止了：它无法加载",
+                    workers::WORKER_FILES_NOT_LOADED.en,
+                    workers::WORKER_FILES_NOT_LOADED.zh,
                 ),
                 // The browser's own words, which are in its language, are the English
                 // sentence's detail only.
-                Stop::Error(m) => Refusal::new(
-                    format!("the file reader stopped: {m}"),
-                    "文件读取器因出错而停止了",
-                ),
+                Stop::Error(m) => {
+                    let said = workers::WorkerFilesStopped { error: &m }.said();
+                    Refusal::new(said.en, said.zh)
+                }
             }))
         };
         let worker = WorkerHandle::spawn(Job::Files, on_message, on_stop).map_err(|e| {
-            Refusal::new(
-                format!("the browser could not start the file reader: {e}"),
-                "浏览器无法启动文件读取器",
-            )
+            let said = workers::WorkerFilesStart { error: &e }.said();
+            Refusal::new(said.en, said.zh)
         })?;
         Ok(FilesWorker { _worker: worker })
     }

@@ -6,6 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use attnlab_i18n::msg::workers;
 use attnlab_model_page::protocol::{Reply, Request, Said};
 use js_sys::{Float32Array, Reflect};
 use leptos::prelude::lazy;
@@ -39,11 +40,11 @@ fn read(data: &JsValue) -> Result<Message, String> {
     let json = Reflect::get(data, &"json".into())
         .ok()
         .and_then(|j| j.as_string())
-        .ok_or("the model worker sent something that is not a reply")?;
+        .ok_or(workers::WORKER_MODEL_NOT_A_REPLY.en)?;
     let floats = Reflect::get(data, &"floats".into())
         .ok()
         .and_then(|f| f.dyn_into::<Float32Array>().ok())
-        .ok_or("the model worker's numbers are missing")?;
+        .ok_or(workers::WORKER_MODEL_NUMBERS_MISSING.en)?;
     Ok(Message {
         reply: Reply::from_json(&json)?,
         floats: floats.to_vec(),
@@ -61,15 +62,18 @@ fn reply_reader() -> Reader {
 
 /// A reply read, or a reply the page could not read as one that failed.
 fn reply_of(read: Reader, data: &JsValue) -> Message {
-    read(data).unwrap_or_else(|message| Message {
-        reply: Reply::Failed {
-            stage: attnlab_model_page::protocol::Stage::Run,
-            id: None,
-            message,
-            missing: false,
-            zh: Some("模型工作线程发来了无法读取的回复".into()),
-        },
-        floats: Vec::new(),
+    read(data).unwrap_or_else(|message| {
+        let said = workers::WorkerModelReplyUnreadable { error: &message }.said();
+        Message {
+            reply: Reply::Failed {
+                stage: attnlab_model_page::protocol::Stage::Run,
+                id: None,
+                message: said.en,
+                missing: false,
+                zh: Some(said.zh),
+            },
+            floats: Vec::new(),
+        }
     })
 }
 
@@ -91,29 +95,25 @@ impl ModelWorker {
         };
         let report = on_message.clone();
         let error = move |stop| {
+            let said = match stop {
+                Stop::NotLoaded => workers::WORKER_MODEL_NOT_STARTED.into(),
+                // The browser's words are the English detail only.
+                Stop::Error(text) => workers::WorkerModelStopped { error: &text }.said(),
+            };
             report(Message {
                 reply: Reply::Failed {
                     stage: attnlab_model_page::protocol::Stage::Load,
                     id: None,
-                    message: match &stop {
-                        Stop::NotLoaded => "the model worker could not be started".into(),
-                        Stop::Error(text) => format!("the model worker stopped: {text}"),
-                    },
+                    message: said.en,
                     missing: false,
-                    zh: Some(match stop {
-                        Stop::NotLoaded => "模型工作线程无法启动".into(),
-                        // The browser's words are the English detail only.
-                        Stop::Error(_) => "模型工作线程因出错而停止了".into(),
-                    }),
+                    zh: Some(said.zh),
                 },
                 floats: Vec::new(),
             });
         };
         let worker = WorkerHandle::spawn(Job::Model, message, error).map_err(|e| {
-            Said::new(
-                format!("the browser could not start the model worker: {e}"),
-                Some("浏览器无法启动模型工作线程".into()),
-            )
+            let said = workers::WorkerModelStart { error: &e }.said();
+            Said::new(said.en, Some(said.zh))
         })?;
         let link = worker.link().clone();
         leptos::task::spawn_local(async move {
@@ -135,10 +135,8 @@ impl ModelWorker {
             .link()
             .post(&JsValue::from_str(&request.to_json()))
             .map_err(|e| {
-                Said::new(
-                    format!("could not send a request to the model worker: {e}"),
-                    Some("无法向模型工作线程发送请求".into()),
-                )
+                let said = workers::WorkerModelSend { error: &e }.said();
+                Said::new(said.en, Some(said.zh))
             })
     }
 }

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{Job, Link, Stop, WorkerHandle};
 use crate::i18n::Lang;
+use attnlab_i18n::msg::workers;
 
 /// Why a run stopped before its end, written in any language when shown. The details
 /// are the browser's or the worker's own words.
@@ -32,33 +33,14 @@ pub enum Failure {
 impl Failure {
     /// The status line in `lang`.
     pub fn sentence(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (Failure::Start(e), Lang::En) => {
-                format!("Failed: the browser could not start the timing worker: {e}")
-            }
-            (Failure::Start(e), Lang::Zh) => format!("失败：浏览器无法启动计时线程：{e}"),
-            (Failure::Send(e), Lang::En) => {
-                format!("Failed: could not send the request to the worker: {e}")
-            }
-            (Failure::Send(e), Lang::Zh) => format!("失败：无法把请求发送给计时线程：{e}"),
-            (Failure::NotText, l) => l
-                .pick(
-                    "Failed: the timing worker sent something that is not text",
-                    "失败：计时线程发来的内容不是文本",
-                )
-                .to_string(),
-            (Failure::Unreadable(e), Lang::En) => format!("Failed: {e}"),
-            (Failure::Unreadable(e), Lang::Zh) => format!("失败：无法读取计时线程发来的消息：{e}"),
-            (Failure::NotLoaded, l) => l
-                .pick(
-                    "Failed: the timing worker could not be loaded",
-                    "失败：无法加载计时线程",
-                )
-                .to_string(),
-            (Failure::Stopped(e), Lang::En) => format!("Failed: the timing worker stopped: {e}"),
-            (Failure::Stopped(e), Lang::Zh) => format!("失败：计时线程已停止：{e}"),
-            (Failure::Refused(e), Lang::En) => format!("Failed: {e}"),
-            (Failure::Refused(e), Lang::Zh) => format!("失败：计时线程拒绝了请求：{e}"),
+        match self {
+            Failure::Start(error) => workers::WorkerTimingStart { error }.say(lang),
+            Failure::Send(error) => workers::WorkerTimingSend { error }.say(lang),
+            Failure::NotText => workers::WORKER_TIMING_NOT_TEXT.get(lang).to_string(),
+            Failure::Unreadable(error) => workers::WorkerTimingUnreadable { error }.say(lang),
+            Failure::NotLoaded => workers::WORKER_TIMING_NOT_LOADED.get(lang).to_string(),
+            Failure::Stopped(error) => workers::WorkerTimingStopped { error }.say(lang),
+            Failure::Refused(error) => workers::WorkerTimingRefused { error }.say(lang),
         }
     }
 }

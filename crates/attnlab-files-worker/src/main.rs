@@ -39,8 +39,8 @@ mod worker {
     fn bring(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
         let reply = match files(data) {
             None => Err(tensors::Refusal::new(
-                "the page sent the files in a form the worker cannot read",
-                "页面发来的文件格式是工作线程无法读取的",
+                attnlab_i18n::msg::workers::WORKER_FILES_GARBLED.en,
+                attnlab_i18n::msg::workers::WORKER_FILES_GARBLED.zh,
             )),
             Some(read) => {
                 let named: Vec<File<'_>> = read

@@ -81,6 +81,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::Deserialize;
 use std::fmt;
 
+use attnlab_i18n::msg::link;
 use attnlab_i18n::said::Said;
 use attnlab_i18n::{Lang, Tr};
 use attnlab_lab::state::{LabState, Mode};
@@ -170,49 +171,25 @@ impl FragmentError {
 
     /// What is wrong, in `lang`, without a full stop.
     pub fn reason_in(&self, lang: Lang) -> String {
-        match (&self.kind, lang) {
-            (FragmentErrorKind::Empty, _) => Tr::new(
-                "There is no lab state in this link",
-                "这个链接中没有实验室状态",
-            )
-            .get(lang)
-            .into(),
-            (FragmentErrorKind::NotAState, _) => Tr::new(
-                "The end of this link (after #) is not an attnlab state",
-                "这个链接的末尾（# 之后）不是 attnlab 状态",
-            )
-            .get(lang)
-            .into(),
-            (FragmentErrorKind::UnknownVersion(v), Lang::En) => format!(
-                "This link was made by a newer version of attnlab (state version {v}; this one reads version {VERSION})"
-            ),
-            (FragmentErrorKind::UnknownVersion(v), Lang::Zh) => format!(
-                "这个链接由更新版本的 attnlab 生成（状态版本 {v}；本版本读取版本 {VERSION}）"
-            ),
-            (FragmentErrorKind::TooLong { len }, Lang::En) => format!(
-                "The state in this link is too long ({len} bytes; at most {MAX_FRAGMENT_LEN} are read)"
-            ),
-            (FragmentErrorKind::TooLong { len }, Lang::Zh) => {
-                format!("这个链接中的状态太长（{len} 字节；最多读取 {MAX_FRAGMENT_LEN} 字节）")
+        match &self.kind {
+            FragmentErrorKind::Empty => link::LINK_EMPTY.get(lang).into(),
+            FragmentErrorKind::NotAState => link::LINK_NOT_A_STATE.get(lang).into(),
+            FragmentErrorKind::UnknownVersion(v) => link::LinkNewerVersion {
+                version: v,
+                reads: &VERSION,
             }
-            (FragmentErrorKind::Encoding, _) => Tr::new(
-                "The state in this link is damaged (a character was changed or the link was cut)",
-                "这个链接中的状态已损坏（有字符被改动，或链接被截断）",
-            )
-            .get(lang)
-            .into(),
-            (FragmentErrorKind::Compression, _) => Tr::new(
-                "The state in this link is damaged (it was cut short or changed)",
-                "这个链接中的状态已损坏（被截短或被改动）",
-            )
-            .get(lang)
-            .into(),
-            (FragmentErrorKind::Data(detail), Lang::En) => {
-                format!("The state in this link could not be read ({detail})")
+            .say(lang),
+            FragmentErrorKind::TooLong { len } => link::LinkTooLong {
+                len,
+                max: &MAX_FRAGMENT_LEN,
             }
-            (FragmentErrorKind::Data(detail), Lang::Zh) => {
-                format!("无法读取这个链接中的状态（{}）", data_detail_zh(detail))
+            .say(lang),
+            FragmentErrorKind::Encoding => link::LINK_ENCODING.get(lang).into(),
+            FragmentErrorKind::Compression => link::LINK_COMPRESSION.get(lang).into(),
+            FragmentErrorKind::Data(detail) => link::LinkData {
+                detail: &data_detail(detail, lang),
             }
+            .say(lang),
         }
     }
 
@@ -225,26 +202,16 @@ impl FragmentError {
     /// One sentence in `lang` for the notice the app shows: what is wrong, and what is
     /// shown instead ([`FragmentError::fallback`]).
     pub fn message_in(&self, lang: Lang) -> String {
-        let what = self.reason_in(lang);
+        let reason = &self.reason_in(lang);
         if self.kind == FragmentErrorKind::Empty {
-            return format!("{what}{}", lang.pick(".", "。"));
+            return link::LinkNoticeEmpty { reason }.say(lang);
         }
-        let kept = match (&self.text, &self.source) {
-            (Some(_), Some(_)) => Tr::new(
-                ", so the default settings are shown with the link's texts.",
-                "，因此显示默认设置和链接中的文本。",
-            ),
-            (Some(_), None) => Tr::new(
-                ", so the default settings are shown with the link's text.",
-                "，因此显示默认设置和链接中的文本。",
-            ),
-            (None, Some(_)) => Tr::new(
-                ", so the default settings are shown with the link's source text.",
-                "，因此显示默认设置和链接中的源句。",
-            ),
-            (None, None) => Tr::new(", so the defaults are shown.", "，因此显示默认设置。"),
-        };
-        format!("{what}{}", kept.get(lang))
+        match (&self.text, &self.source) {
+            (Some(_), Some(_)) => link::LinkNoticeTexts { reason }.say(lang),
+            (Some(_), None) => link::LinkNoticeText { reason }.say(lang),
+            (None, Some(_)) => link::LinkNoticeSource { reason }.say(lang),
+            (None, None) => link::LinkNoticeDefaults { reason }.say(lang),
+        }
     }
 
     /// The state to show instead: the defaults, with every text that could be read
@@ -294,14 +261,13 @@ pub fn load(fragment: &str) -> Loaded {
         Ok(Decoded { state, repairs }) => Loaded {
             state,
             notice: (!repairs.is_empty()).then(|| {
-                let zh: Vec<&str> = repairs.iter().map(|r| r.get(Lang::Zh)).collect();
-                Said::new(
-                    format!(
-                        "Some settings in this link were out of range and were changed: {}.",
-                        repairs.join("; ")
-                    ),
-                    format!("这个链接中有些设置超出范围，已被修改：{}。", zh.join("；")),
-                )
+                Said::of(|lang| {
+                    let said: Vec<&str> = repairs.iter().map(|r| r.get(lang)).collect();
+                    link::LinkRepaired {
+                        repairs: &said.join(lang.pick("; ", "\u{ff1b}")),
+                    }
+                    .say(lang)
+                })
             }),
         },
         Err(e) if e.kind == FragmentErrorKind::Empty => Loaded {
@@ -408,12 +374,7 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
         .map_err(|e| salvaged(FragmentErrorKind::Data(data_error(&e)), json.as_bytes()))?;
     let (mut state, mut repairs) = wire.into_state();
     if unreadable > 0 {
-        repairs.push(Said::new(
-            format!(
-                "{unreadable} unreadable character(s) in the link's texts (an unpaired surrogate or bytes that are not UTF-8) are shown as �"
-            ),
-            format!("链接文本中有 {unreadable} 个无法读取的字符（未配对的代理项或非 UTF-8 字节），显示为 �"),
-        ));
+        repairs.push(link::LinkUnreadableCharacters { count: &unreadable }.said());
     }
     repairs.extend(state.repair());
     Ok(Decoded { state, repairs })
@@ -426,19 +387,18 @@ pub fn decode(input: &str) -> Result<Decoded, FragmentError> {
 pub fn decode_value(value: serde_json::Value) -> Result<Decoded, FragmentError> {
     if !value.is_object() {
         return Err(FragmentError::new(FragmentErrorKind::Data(
-            NOT_AN_OBJECT.into(),
+            NOT_AN_OBJECT.en.into(),
         )));
     }
     let unknown = v1::unknown_keys(&value);
     let wire = Wire::deserialize(value)
         .map_err(|e| FragmentError::new(FragmentErrorKind::Data(data_error(&e))))?;
     let (mut state, mut repairs) = wire.into_state();
-    repairs.extend(unknown.into_iter().map(|key| {
-        Said::new(
-            format!("the key “{key}” is not part of a state and was ignored"),
-            format!("键名“{key}”不属于状态，已被忽略"),
-        )
-    }));
+    repairs.extend(
+        unknown
+            .into_iter()
+            .map(|key| link::LinkUnknownKey { key: &key }.said()),
+    );
     repairs.extend(state.repair());
     Ok(Decoded { state, repairs })
 }
@@ -449,28 +409,30 @@ fn inflate(bytes: &[u8]) -> Result<Vec<u8>, Vec<u8>> {
 }
 
 /// The detail of a [`FragmentErrorKind::Data`] for a JSON text that ends too soon.
-const CUT_SHORT: &str = "it was cut short";
+const CUT_SHORT: Tr = link::LINK_DATA_CUT_SHORT;
 /// … for a text that is not JSON.
-const NOT_JSON: &str = "it is not valid JSON";
+const NOT_JSON: Tr = link::LINK_DATA_NOT_JSON;
 /// … for a JSON value that is not an object.
-const NOT_AN_OBJECT: &str = "a state is an object of keys and values";
+const NOT_AN_OBJECT: Tr = link::LINK_DATA_NOT_OBJECT;
 
-/// The detail of a [`FragmentErrorKind::Data`] (one of ours, or serde's message) in
-/// Chinese.
-fn data_detail_zh(detail: &str) -> String {
-    match detail {
-        CUT_SHORT => "它被截断了".into(),
-        NOT_JSON => "它不是有效的 JSON".into(),
-        NOT_AN_OBJECT => "状态应是由键和值组成的对象".into(),
-        serde => attnlab_i18n::said::serde_text::message_zh(serde),
+/// The detail of a [`FragmentErrorKind::Data`] (one of ours in English, or serde's
+/// message) in `lang`.
+fn data_detail(detail: &str, lang: Lang) -> String {
+    match [CUT_SHORT, NOT_JSON, NOT_AN_OBJECT]
+        .into_iter()
+        .find(|t| t.en == detail)
+    {
+        Some(t) => t.get(lang).into(),
+        None if lang == Lang::En => detail.into(),
+        None => attnlab_i18n::said::serde_text::message_zh(detail),
     }
 }
 
 fn data_error(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     match e.classify() {
-        Category::Eof => CUT_SHORT.into(),
-        Category::Syntax => NOT_JSON.into(),
+        Category::Eof => CUT_SHORT.en.into(),
+        Category::Syntax => NOT_JSON.en.into(),
         _ => {
             // "invalid type: string \"x\", expected u64 at line 1 column 12" → without
             // the position, which means nothing to a reader of a link.

@@ -50,17 +50,11 @@ pub struct TooLong {
 impl TooLong {
     /// Why no code is shown, in `lang`.
     pub fn message(&self, lang: Lang) -> String {
-        match lang {
-            Lang::En => format!(
-                "This link has {} characters: too many for a QR code that can be scanned from \
-                 across a room (at most {MAX_LINK_BYTES}).",
-                self.bytes
-            ),
-            Lang::Zh => format!(
-                "这个链接有 {} 个字符，太长，生成的二维码在教室里难以扫描（最多 {MAX_LINK_BYTES} 个字符）。",
-                self.bytes
-            ),
+        attnlab_i18n::msg::link::LinkQrTooLong {
+            chars: &self.bytes,
+            max: &MAX_LINK_BYTES,
         }
+        .say(lang)
     }
 }
 

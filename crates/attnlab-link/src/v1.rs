@@ -9,6 +9,7 @@ use attnlab_core::score::ScoreFunction;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use attnlab_i18n::msg::link;
 use attnlab_i18n::said::Said;
 use attnlab_lab::state::{Checkpoint, PretrainedView, Relevance};
 use attnlab_lab::state::{
@@ -110,19 +111,13 @@ impl WirePretrained {
     fn into_view(self, unknown: &mut Vec<Said>) -> Option<PretrainedView> {
         let Some(checkpoint) = Checkpoint::parse(&self.k) else {
             let k = &self.k;
-            unknown.push(Said::new(
-                format!("the model “{k}” is unknown, so the toy (seeded) model is used"),
-                format!("模型“{k}”未知，因此使用玩具（随机种子）模型"),
-            ));
+            unknown.push(link::LinkUnknownModel { name: k }.said());
             return None;
         };
         let relevance = match self.f.as_deref() {
             None => Relevance::Rollout,
             Some(name) => Relevance::parse(name).unwrap_or_else(|| {
-                unknown.push(Said::new(
-                    format!("“{name}” is not rollout or flow, so rollout is shown"),
-                    format!("“{name}”既不是注意力展开也不是注意力流，因此显示注意力展开"),
-                ));
+                unknown.push(link::LinkUnknownRelevance { name: &name }.said());
                 Relevance::Rollout
             }),
         };
@@ -295,10 +290,7 @@ impl Wire {
             Some("none") => PositionKind::None,
             Some("learned") => PositionKind::Learned,
             Some(other) => {
-                unknown.push(Said::new(
-                    format!("the position encoding “{other}” is unknown, so it is sinusoidal"),
-                    format!("位置编码“{other}”未知，因此使用正弦编码"),
-                ));
+                unknown.push(link::LinkUnknownPosition { name: &other }.said());
                 PositionKind::Sinusoidal
             }
         };
@@ -307,10 +299,7 @@ impl Wire {
             None | Some("interleaved") => Layout::Interleaved,
             Some("split") => Layout::Split,
             Some(other) => {
-                unknown.push(Said::new(
-                    format!("the layout “{other}” is unknown, so it is interleaved"),
-                    format!("排布“{other}”未知，因此使用交错排布"),
-                ));
+                unknown.push(link::LinkUnknownLayout { name: &other }.said());
                 Layout::Interleaved
             }
         };
@@ -334,10 +323,7 @@ impl Wire {
             None | Some("self") => Mode::SelfAttention,
             Some("cross") => Mode::Cross,
             Some(other) => {
-                unknown.push(Said::new(
-                    format!("the mode “{other}” is unknown, so it is self-attention"),
-                    format!("模式“{other}”未知，因此使用自注意力"),
-                ));
+                unknown.push(link::LinkUnknownMode { name: &other }.said());
                 Mode::SelfAttention
             }
         };
@@ -354,22 +340,14 @@ impl Wire {
             None | Some("head") => CompareWhat::Head,
             Some("average") => CompareWhat::Average,
             Some(other) => {
-                unknown.push(Said::new(
-                    format!(
-                        "the comparison of “{other}” is unknown, so it compares the selected head"
-                    ),
-                    format!("比较对象“{other}”未知，因此比较所选的头"),
-                ));
+                unknown.push(link::LinkUnknownComparison { name: &other }.said());
                 CompareWhat::Head
             }
         };
         let page = match self.u.as_deref() {
             None => Page::Lab,
             Some(name) => Page::parse(name).unwrap_or_else(|| {
-                unknown.push(Said::new(
-                    format!("the page “{name}” is unknown, so the lab is shown"),
-                    format!("页面“{name}”未知，因此显示实验室"),
-                ));
+                unknown.push(link::LinkUnknownPage { name: &name }.said());
                 Page::Lab
             }),
         };
@@ -430,21 +408,25 @@ impl WireVariant {
         if let Some(f) = self.f {
             match ScoreFunction::parse(&f) {
                 Some(score) => v.score = score,
-                None => unknown.push(Said::new(
-                    format!(
-                        "variant {name}: the score function “{f}” is unknown, so it is scaled_dot"
-                    ),
-                    format!("变体 {name}：打分函数“{f}”未知，因此使用缩放点积"),
-                )),
+                None => unknown.push(
+                    link::LinkUnknownScore {
+                        variant: &name,
+                        name: &f,
+                    }
+                    .said(),
+                ),
             }
         }
         if let Some(a) = self.a {
             match AttentionKind::parse(&a) {
                 Some(kind) => v.attention = kind,
-                None => unknown.push(Said::new(
-                    format!("variant {name}: the attention “{a}” is unknown, so it is softmax"),
-                    format!("变体 {name}：注意力“{a}”未知，因此使用 softmax"),
-                )),
+                None => unknown.push(
+                    link::LinkUnknownAttention {
+                        variant: &name,
+                        name: &a,
+                    }
+                    .said(),
+                ),
             }
         }
         v.name = name;

@@ -1,4 +1,5 @@
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::workers;
 use attnlab_model::relevance::AttentionGraph;
 use attnlab_model::{AttentionOverride, HeadTrace, Pretrained, contribution};
 use attnlab_model_page::protocol::{
@@ -62,6 +63,11 @@ fn both(en: impl Into<String>, zh: impl Into<String>) -> Said {
     Said::new(en, Some(zh.into()))
 }
 
+/// A catalogue message in every language.
+fn said(said: attnlab_i18n::Said) -> Said {
+    both(said.en, said.zh)
+}
+
 /// A model error in both languages (a text's fault said as itself, without the
 /// error's `text:` prefix).
 fn model_said(e: &attnlab_model::ModelError) -> Said {
@@ -96,7 +102,12 @@ impl From<JsValue> for LoadError {
     /// (they are in no known language); Chinese says what failed.
     fn from(e: JsValue) -> LoadError {
         LoadError {
-            message: both(describe(&e), "读取模型文件时出错（网络中断或浏览器拒绝）"),
+            message: said(
+                workers::WorkerModelReadFailed {
+                    detail: &describe(&e),
+                }
+                .said(),
+            ),
             missing: false,
         }
     }
@@ -124,9 +135,11 @@ async fn fetch_asset(url: &str) -> Result<(Vec<u8>, bool), LoadError> {
     let response: Response = JsFuture::from(scope().fetch_with_str(url))
         .await
         .map_err(|e| LoadError {
-            message: both(
-                format!("the model's file could not be fetched ({})", describe(&e)),
-                "无法获取模型文件（网络错误）",
+            message: said(
+                workers::WorkerModelFetchFailed {
+                    detail: &describe(&e),
+                }
+                .said(),
             ),
             missing: false,
         })?
@@ -139,25 +152,18 @@ async fn fetch_asset(url: &str) -> Result<(Vec<u8>, bool), LoadError> {
         .is_some_and(|t| t.contains("text/html"));
     if response.status() == 404 || html {
         return Err(LoadError {
-            message: both(
-                "the model's file is not served with this page",
-                "这个页面没有提供模型文件",
-            ),
+            message: said(workers::WORKER_MODEL_NOT_SERVED.into()),
             missing: true,
         });
     }
     if !response.ok() {
         return Err(LoadError {
-            message: both(
-                format!(
-                    "the server answered {} {} for the model's file",
-                    response.status(),
-                    response.status_text()
-                ),
-                format!(
-                    "服务器对模型文件的请求返回了 HTTP {} 状态",
-                    response.status()
-                ),
+            message: said(
+                workers::WorkerModelHttp {
+                    status: &response.status(),
+                    status_text: &response.status_text(),
+                }
+                .said(),
             ),
             missing: false,
         });
@@ -169,10 +175,7 @@ async fn fetch_asset(url: &str) -> Result<(Vec<u8>, bool), LoadError> {
         .flatten()
         .and_then(|t| t.parse::<u64>().ok());
     let body = response.body().ok_or_else(|| LoadError {
-        message: both(
-            "the model's file arrived without a body",
-            "模型文件到达时没有内容",
-        ),
+        message: said(workers::WORKER_MODEL_NO_BODY.into()),
         missing: false,
     })?;
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
@@ -246,11 +249,14 @@ async fn load(state: Rc<RefCell<Worker>>, url: String) {
             Stage::Load,
             None,
             both(
-                format!(
-                    "the model's file could not be read: {}",
-                    model_error_in(&e, Lang::En)
-                ),
-                format!("无法读取模型文件：{}", model_said(&e).zh),
+                workers::WorkerModelUnreadable {
+                    error: &model_error_in(&e, Lang::En),
+                }
+                .say(Lang::En),
+                workers::WorkerModelUnreadable {
+                    error: &model_said(&e).zh,
+                }
+                .say(Lang::Zh),
             ),
         ),
     }
@@ -260,7 +266,7 @@ fn run(state: &mut Worker, id: u64, text: &str, pair: Option<&str>) -> Result<()
     let model = state
         .model
         .as_ref()
-        .ok_or_else(|| both("the model is not loaded yet", "模型尚未加载"))?;
+        .ok_or_else(|| said(workers::WORKER_MODEL_NOT_LOADED.into()))?;
     let start = now();
     let none = AttentionOverride::default();
     let run = match pair {
@@ -345,21 +351,21 @@ fn substitute(
     let model = state
         .model
         .as_ref()
-        .ok_or_else(|| Said::new("the model is not loaded yet", Some("模型尚未加载".into())))?;
+        .ok_or_else(|| said(workers::WORKER_MODEL_NOT_LOADED.into()))?;
     let lab = attnlab_link::decode(link)
         .map_err(|e| {
-            Said::new(
-                format!("the lab's settings could not be read: {e}"),
-                Some(format!("无法读取实验室的设置：{}", e.message_in(Lang::Zh))),
-            )
+            Said::of(|lang| {
+                workers::WorkerLabSettings {
+                    error: &e.message_in(lang),
+                }
+                .say(lang)
+            })
         })?
         .state;
-    let chosen = lab.variants.get(variant).ok_or_else(|| {
-        Said::new(
-            format!("there is no variant {variant}"),
-            Some(format!("没有变体 {variant}")),
-        )
-    })?;
+    let chosen = lab
+        .variants
+        .get(variant)
+        .ok_or_else(|| said(workers::WorkerNoVariant { variant: &variant }.said()))?;
     let start = now();
     let mut report = substitution::substitute(model, text, pair, chosen, lab.model.seed, place)?;
     report.id = id;
@@ -370,10 +376,7 @@ fn substitute(
 
 fn flow(state: &Worker, id: u64, layer: usize) -> Result<(), Said> {
     let Some((last, graph)) = state.last.as_ref().filter(|(last, _)| *last == id) else {
-        return Err(both(
-            "the text changed before its flow was computed",
-            "注意力流算出之前文本已经改变",
-        ));
+        return Err(said(workers::WORKER_FLOW_STALE.into()));
     };
     let start = now();
     let m = graph.flow(layer).map_err(|e| relevance_said(&e))?;
@@ -397,9 +400,9 @@ pub fn start() {
         let request = ev
             .data()
             .as_string()
-            .ok_or_else(|| "the request is not text".to_string())
+            .ok_or_else(|| workers::WORKER_REQUEST_NOT_TEXT.en.to_string())
             .and_then(|text| Request::from_json(&text))
-            .map_err(|e| both(e, "页面发来的请求无法读取"));
+            .map_err(|e| said(workers::WorkerRequestUnreadable { error: &e }.said()));
         match request {
             Ok(Request::Load { url }) => spawn_local(load(state.clone(), url)),
             Ok(Request::Run { id, text, pair }) => {

@@ -5,10 +5,11 @@ use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
 use attnlab_core::model::Projected;
 use ndarray::Array2;
 
-use super::error::{NAMING, NAMING_ZH, role_name, role_name_zh};
+use super::error::role_name;
 use super::labels::Labels;
 use super::npy::{Array, shape_text};
 use super::{BringError, Brought, MAX_HEADS, MAX_WIDTH, Parts, Role, stem};
+use attnlab_i18n::msg::formats;
 use attnlab_i18n::said::Said;
 use attnlab_lab::state::MAX_TOKENS;
 
@@ -20,16 +21,20 @@ pub(super) fn numbered(prefix: &str, n: usize) -> Vec<String> {
 /// An array of `q`, `k` or `v` as heads of `rows × width` matrices.
 fn as_heads(file: &str, role: Role, array: Array) -> Result<Vec<Array2<f32>>, BringError> {
     let shape = array.shape.clone();
-    let fail = |why: String, zh: String| {
+    let fail = |why: Said| {
         let shape = shape_text(&shape);
-        BringError::both(
-            file,
-            format!("{} has shape {shape}: {why}", role_name(role)),
-            format!("{} 的形状是 {shape}：{zh}", role_name_zh(role)),
-        )
+        let said = Said::of(|lang| {
+            formats::BringShape {
+                role: &role_name(role).get(lang),
+                shape: &shape,
+                why: &why.get(lang),
+            }
+            .say(lang)
+        });
+        BringError::said(file, said)
     };
     if shape.contains(&0) {
-        return Err(fail("it holds no numbers".into(), "它不含任何数".into()));
+        return Err(fail(formats::BRING_SHAPE_NO_NUMBERS.into()));
     }
     let (heads, rows, width) = match shape.as_slice() {
         [n, d] => (1, *n, *d),
@@ -37,33 +42,42 @@ fn as_heads(file: &str, role: Role, array: Array) -> Result<Vec<Array2<f32>>, Br
         [1, h, n, d] => (*h, *n, *d),
         [b, _, _, _] => {
             return Err(fail(
-                format!("a batch of {b}; save one example (e.g. {}[0])", stem(file)),
-                format!("一批 {b} 个样例；请只保存一个（例如 {}[0]）", stem(file)),
+                formats::BringShapeBatch {
+                    batch: b,
+                    name: &stem(file),
+                }
+                .said(),
             ));
         }
         _ => {
-            return Err(fail(
-                "expected (n, d), (heads, n, d) or (1, heads, n, d)".into(),
-                "应为 (n, d)、(头数, n, d) 或 (1, 头数, n, d)".into(),
-            ));
+            return Err(fail(formats::BRING_SHAPE_EXPECTED.into()));
         }
     };
     if heads > MAX_HEADS {
         return Err(fail(
-            format!("{heads} heads; the lab shows at most {MAX_HEADS}"),
-            format!("{heads} 个头；实验室最多显示 {MAX_HEADS} 个"),
+            formats::BringShapeHeads {
+                heads: &heads,
+                max: &MAX_HEADS,
+            }
+            .said(),
         ));
     }
     if rows > MAX_TOKENS {
         return Err(fail(
-            format!("{rows} tokens; the lab computes at most {MAX_TOKENS}"),
-            format!("{rows} 个词元；实验室最多计算 {MAX_TOKENS} 个"),
+            formats::BringShapeTokens {
+                rows: &rows,
+                max: &MAX_TOKENS,
+            }
+            .said(),
         ));
     }
     if width > MAX_WIDTH {
         return Err(fail(
-            format!("rows of {width} numbers; at most {MAX_WIDTH} are read"),
-            format!("每行 {width} 个数；最多读取 {MAX_WIDTH} 个"),
+            formats::BringShapeWidth {
+                width: &width,
+                max: &MAX_WIDTH,
+            }
+            .said(),
         ));
     }
     Ok(array
@@ -80,19 +94,15 @@ pub(super) fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, Br
         .map(|(name, _)| *name)
         .collect();
     if !missing.is_empty() {
-        return Err(BringError::both(
-            "",
-            format!(
-                "{} missing from {}: bring q, k and v ({NAMING})",
-                missing.join(", "),
-                files.join(", "),
-            ),
-            format!(
-                "{} 中缺少 {}：请带入 q、k 和 v（{NAMING_ZH}）",
-                files.join(", "),
-                missing.join("、"),
-            ),
-        ));
+        let files = files.join(", ");
+        let said = Said::of(|lang| {
+            formats::BringMissingArrays {
+                missing: &missing.join(lang.pick(", ", "\u{3001}")),
+                files: &files,
+            }
+            .say(lang)
+        });
+        return Err(BringError::said("", said));
     }
     let (q_file, q) = parts.q.expect("checked");
     let (k_file, k) = parts.k.expect("checked");
@@ -106,47 +116,28 @@ pub(super) fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, Br
         } else {
             (&v_file, v.len())
         };
-        return Err(BringError::both(
-            file,
-            format!(
-                "has {count} heads, but q has {}: every tensor needs the same heads",
-                q.len()
-            ),
-            format!(
-                "有 {count} 个头，但 q 有 {} 个：每个张量的头数必须相同",
-                q.len()
-            ),
-        ));
+        let said = formats::BringHeadCount {
+            count: &count,
+            q: &q.len(),
+        }
+        .said();
+        return Err(BringError::said(file, said));
     }
     if k[0].ncols() != q[0].ncols() {
-        return Err(BringError::both(
-            &k_file,
-            format!(
-                "has rows of {} numbers, but q's have {}: queries and keys need the same width d_k",
-                k[0].ncols(),
-                q[0].ncols()
-            ),
-            format!(
-                "每行有 {} 个数，但 q 每行有 {} 个：查询和键的宽度 d_k 必须相同",
-                k[0].ncols(),
-                q[0].ncols()
-            ),
-        ));
+        let said = formats::BringKeyWidth {
+            k: &k[0].ncols(),
+            q: &q[0].ncols(),
+        }
+        .said();
+        return Err(BringError::said(&k_file, said));
     }
     if v[0].nrows() != k[0].nrows() {
-        return Err(BringError::both(
-            &v_file,
-            format!(
-                "has {} rows, but k has {}: one value per key",
-                v[0].nrows(),
-                k[0].nrows()
-            ),
-            format!(
-                "有 {} 行，但 k 有 {} 行：每个键对应一个值",
-                v[0].nrows(),
-                k[0].nrows()
-            ),
-        ));
+        let said = formats::BringValueRows {
+            v: &v[0].nrows(),
+            k: &k[0].nrows(),
+        }
+        .said();
+        return Err(BringError::said(&v_file, said));
     }
     let w_o = match parts.w_o {
         None => None,
@@ -155,17 +146,11 @@ pub(super) fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, Br
             Array2::from_shape_vec((a.shape[0], a.shape[1]), a.data).expect("sized by shape"),
         )),
         Some((file, a)) => {
-            return Err(BringError::both(
-                file,
-                format!(
-                    "w_o has shape {}: expected (heads · d_v, d_out)",
-                    shape_text(&a.shape)
-                ),
-                format!(
-                    "w_o 的形状是 {}：应为 (头数 · d_v, d_out)",
-                    shape_text(&a.shape)
-                ),
-            ));
+            let said = formats::BringWOShape {
+                shape: &shape_text(&a.shape),
+            }
+            .said();
+            return Err(BringError::said(file, said));
         }
     };
     let heads = q
@@ -205,75 +190,56 @@ pub(super) fn finish(
             format!("{}, {}, {}", text(q), text(k), text(v)),
             format!("{}, {}, {}", text(q0), text(k0), text(v0)),
         );
-        return Err(BringError::both(
-            "",
-            format!(
-                "heads[{h}] has q, k, v of {now} but heads[0] of {first}: every head needs the same sizes"
-            ),
-            format!(
-                "heads[{h}] 的 q、k、v 为 {now}，而 heads[0] 的为 {first}：每个头的大小必须相同"
-            ),
-        ));
+        let said = formats::BringHeadSizes {
+            head: &h,
+            now: &now,
+            first: &first,
+        }
+        .said();
+        return Err(BringError::said("", said));
     }
     // Everything the core checks (finite values, W^O's shape) once, here.
     Problem::new(heads.clone(), AttentionSpec::default(), w_o.clone()).map_err(|e| {
-        BringError::both(
-            "",
-            format!(
-                "{}: {}",
-                e.path(),
-                attnlab_lab::explain::reason_in(&e, attnlab_i18n::Lang::En)
-            ),
-            format!(
-                "{}：{}",
-                e.path(),
-                attnlab_lab::explain::reason_in(&e, attnlab_i18n::Lang::Zh)
-            ),
-        )
+        let said = Said::of(|lang| {
+            formats::FormatsWhere {
+                place: &e.path(),
+                what: &attnlab_lab::explain::reason_in(&e, lang),
+            }
+            .say(lang)
+        });
+        BringError::said("", said)
     })?;
     let (queries, keys) = match labels {
         None if n == m => (numbered("t", n), numbered("t", m)),
         None => (numbered("q", n), numbered("k", m)),
         Some((file, Labels::Both(list))) => {
             if list.len() != n || (m != n && list.len() != m) {
-                let (why, why_zh) = if n == m {
-                    (
-                        format!("q and k have {n} rows (one label per token)"),
-                        format!("q 和 k 有 {n} 行（每个词元一个标签）"),
-                    )
+                let why = if n == m {
+                    formats::BringLabelCountSame { n: &n }.said()
                 } else {
-                    (
-                        format!(
-                            "q has {n} rows and k {m}: give {{\"queries\": […], \"keys\": […]}} in tokens.json"
-                        ),
-                        format!(
-                            "q 有 {n} 行而 k 有 {m} 行：请在 tokens.json 中给出 {{\"queries\": […], \"keys\": […]}}"
-                        ),
-                    )
+                    formats::BringLabelCountCross { n: &n, m: &m }.said()
                 };
-                return Err(BringError::both(
-                    file,
-                    format!("has {} labels, but {why}", list.len()),
-                    format!("有 {} 个标签，但 {why_zh}", list.len()),
-                ));
+                let said = Said::of(|lang| {
+                    formats::BringLabelCount {
+                        count: &list.len(),
+                        why: &why.get(lang),
+                    }
+                    .say(lang)
+                });
+                return Err(BringError::said(file, said));
             }
             (list.clone(), list)
         }
         Some((file, Labels::Each { queries, keys })) => {
             if queries.len() != n || keys.len() != m {
-                return Err(BringError::both(
-                    file,
-                    format!(
-                        "has {} query and {} key labels, but q has {n} rows and k {m}",
-                        queries.len(),
-                        keys.len()
-                    ),
-                    format!(
-                        "有 {} 个查询标签和 {} 个键标签，但 q 有 {n} 行而 k 有 {m} 行",
-                        queries.len(),
-                        keys.len()
-                    ),
-                ));
+                let said = formats::BringLabelCounts {
+                    queries: &queries.len(),
+                    keys: &keys.len(),
+                    n: &n,
+                    m: &m,
+                }
+                .said();
+                return Err(BringError::said(file, said));
             }
             (queries, keys)
         }

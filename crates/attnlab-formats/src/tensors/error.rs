@@ -5,7 +5,9 @@
 use std::fmt;
 
 use super::Role;
-use attnlab_i18n::Lang;
+use attnlab_i18n::msg::formats;
+use attnlab_i18n::said::Said;
+use attnlab_i18n::{Lang, Tr};
 
 /// Why brought files cannot be used: the file (or `""` for the set) and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,11 +42,15 @@ impl BringError {
         }
     }
 
+    /// An error about `file`, said in every language (a catalogue message).
+    pub fn said(file: impl Into<String>, said: Said) -> BringError {
+        BringError::both(file, said.en, said.zh)
+    }
+
     /// The sentence in `lang` (in English where no Chinese was said).
     pub fn text(&self, lang: Lang) -> String {
         match (lang, &self.message_zh) {
-            (Lang::Zh, Some(zh)) if self.file.is_empty() => zh.clone(),
-            (Lang::Zh, Some(zh)) => format!("{}：{zh}", self.file),
+            (Lang::Zh, Some(zh)) => named(&self.file, zh, lang),
             _ => self.to_string(),
         }
     }
@@ -64,11 +70,20 @@ impl BringError {
 
 impl fmt::Display for BringError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.file.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.file, self.message)
+        f.write_str(&named(&self.file, &self.message, Lang::En))
+    }
+}
+
+/// `what` about `place` in `lang` (`q.npy: …`), or `what` alone where no place is named.
+pub(super) fn named(place: &str, what: &str, lang: Lang) -> String {
+    if place.is_empty() {
+        what.to_string()
+    } else {
+        formats::FormatsWhere {
+            place: &place,
+            what: &what,
         }
+        .say(lang)
     }
 }
 
@@ -104,37 +119,17 @@ impl Refusal {
 
     /// The whole sentence in `lang`, the file's name first.
     pub fn text(&self, lang: Lang) -> String {
-        match (self.file.is_empty(), lang) {
-            (true, _) => self.message(lang).to_string(),
-            (false, Lang::En) => format!("{}: {}", self.file, self.en),
-            (false, Lang::Zh) => format!("{}：{}", self.file, self.zh),
-        }
+        named(&self.file, self.message(lang), lang)
     }
 }
 
 /// A tensor's role, as messages name it.
-pub(super) fn role_name(role: Role) -> &'static str {
+pub(super) fn role_name(role: Role) -> Tr {
     match role {
-        Role::Q => "q (queries)",
-        Role::K => "k (keys)",
-        Role::V => "v (values)",
-        Role::WO => "w_o (output projection)",
-        Role::Tokens => "tokens",
+        Role::Q => formats::BRING_ROLE_Q,
+        Role::K => formats::BRING_ROLE_K,
+        Role::V => formats::BRING_ROLE_V,
+        Role::WO => formats::BRING_ROLE_W_O,
+        Role::Tokens => formats::BRING_ROLE_TOKENS,
     }
 }
-
-pub(super) fn role_name_zh(role: Role) -> &'static str {
-    match role {
-        Role::Q => "q（查询）",
-        Role::K => "k（键）",
-        Role::V => "v（值）",
-        Role::WO => "w_o（输出投影）",
-        Role::Tokens => "tokens（词元）",
-    }
-}
-
-pub(super) const NAMING: &str =
-    "name the arrays q, k and v (optionally w_o), and the labels tokens.txt or tokens.json";
-
-pub(super) const NAMING_ZH: &str =
-    "请把数组命名为 q、k 和 v（可选 w_o），把标签命名为 tokens.txt 或 tokens.json";

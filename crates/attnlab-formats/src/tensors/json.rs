@@ -19,8 +19,9 @@ use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny};
 use serde_json::Value;
 
+use attnlab_i18n::msg::formats;
 use attnlab_i18n::said::Said;
-use attnlab_i18n::said::serde_text::{bare, json_zh, message_zh};
+use attnlab_i18n::said::serde_text::{bare, json_in, message_zh};
 use attnlab_i18n::{Lang, Tr};
 
 use super::json_input::{
@@ -47,20 +48,35 @@ impl FieldError {
         }
     }
 
+    fn said(path: impl Into<String>, message: impl Into<Said>) -> FieldError {
+        FieldError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
     /// `path: message` in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match lang {
             Lang::En => self.to_string(),
             // "input" is the document itself, which the file's name already names.
             Lang::Zh if self.path == "input" => self.message.zh.clone(),
-            Lang::Zh => format!("{}：{}", self.path, self.message.zh),
+            Lang::Zh => self.in_lang(lang),
         }
+    }
+
+    fn in_lang(&self, lang: Lang) -> String {
+        formats::FormatsWhere {
+            place: &self.path,
+            what: &self.message.get(lang),
+        }
+        .say(lang)
     }
 }
 
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
+        f.write_str(&self.in_lang(Lang::En))
     }
 }
 
@@ -143,44 +159,29 @@ where
     })
 }
 
-/// "1 number", "4 numbers" (Chinese counts with a measure word: "4 个数").
-fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 /// A rectangular matrix with at least one row and one column.
 fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
     let rows = rows.0;
     let Some(first) = rows.first() else {
-        return Err(FieldError::new(
-            path,
-            "has no rows, expected at least one",
-            "没有任何行，至少应有一行",
-        ));
+        return Err(FieldError::said(path, formats::JSON_NO_ROWS));
     };
     let width = first.0.len();
     if width == 0 {
-        return Err(FieldError::new(
+        return Err(FieldError::said(
             format!("{path}[0]"),
-            "is empty, expected at least one number",
-            "是空的，至少应有一个数",
+            formats::JSON_EMPTY_ROW,
         ));
     }
     let mut data = Vec::with_capacity(rows.len() * width);
     for (i, row) in rows.iter().enumerate() {
         if row.0.len() != width {
-            return Err(FieldError::new(
+            return Err(FieldError::said(
                 format!("{path}[{i}]"),
-                format!(
-                    "expected {}, found {}",
-                    counted(width, "number"),
-                    row.0.len()
-                ),
-                format!("应有 {width} 个数，实有 {} 个", row.0.len()),
+                formats::JsonRowWidth {
+                    width,
+                    found: &row.0.len(),
+                }
+                .said(),
             ));
         }
         data.extend(row.0.iter().map(|x| x.0));
@@ -190,22 +191,15 @@ fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
 
 /// A matrix that must be there.
 fn required_matrix(rows: Option<Rows>, path: &str, why: Tr) -> Parsed<Array2<f32>> {
-    matrix(
-        rows.ok_or_else(|| FieldError::new(path, why.en, why.zh))?,
-        path,
-    )
+    matrix(rows.ok_or_else(|| FieldError::said(path, why))?, path)
 }
 
 /// A field that is not there.
-const MISSING: Tr = Tr::new("missing", "缺失");
+const MISSING: Tr = formats::JSON_MISSING;
 
 fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
     if values.0.is_empty() {
-        return Err(FieldError::new(
-            path,
-            "is empty, expected at least one value",
-            "是空的，至少应有一个值",
-        ));
+        return Err(FieldError::said(path, formats::JSON_EMPTY_VECTOR));
     }
     Ok(values.0.iter().map(|x| x.0).collect())
 }
@@ -213,23 +207,25 @@ fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
 fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Parsed<Array2<bool>> {
     let rows = rows.0;
     if rows.len() != n {
-        return Err(FieldError::new(
+        return Err(FieldError::said(
             path,
-            format!("has {} rows, expected {n} (one per query)", rows.len()),
-            format!("有 {} 行，应有 {n} 行（每个查询一行）", rows.len()),
+            formats::JsonMaskRows {
+                rows: &rows.len(),
+                n: &n,
+            }
+            .said(),
         ));
     }
     let mut data = Vec::with_capacity(n * m);
     for (i, row) in rows.iter().enumerate() {
         if row.0.len() != m {
-            return Err(FieldError::new(
+            return Err(FieldError::said(
                 format!("{path}[{i}]"),
-                format!(
-                    "expected {} (one per key), found {}",
-                    counted(m, "value"),
-                    row.0.len()
-                ),
-                format!("应有 {m} 个值（每个键一个），实有 {} 个", row.0.len()),
+                formats::JsonMaskRowWidth {
+                    m,
+                    found: &row.0.len(),
+                }
+                .said(),
             ));
         }
         data.extend_from_slice(&row.0);
@@ -239,19 +235,15 @@ fn bool_matrix(rows: Array<Array<bool>>, path: &str, n: usize, m: usize) -> Pars
 
 fn labels(values: Array<String>, path: &str, len: usize, what: Tr) -> Parsed<Vec<String>> {
     if values.0.len() != len {
-        return Err(FieldError::new(
-            path,
-            format!(
-                "has {} labels, expected {len} (one per {})",
-                values.0.len(),
-                what.en
-            ),
-            format!(
-                "有 {} 个标签，应有 {len} 个（每个{}一个）",
-                values.0.len(),
-                what.zh
-            ),
-        ));
+        let said = Said::of(|lang| {
+            formats::JsonLabelCount {
+                count: &values.0.len(),
+                len: &len,
+                what: &what.get(lang),
+            }
+            .say(lang)
+        });
+        return Err(FieldError::said(path, said));
     }
     Ok(values.0)
 }
@@ -259,7 +251,10 @@ fn labels(values: Array<String>, path: &str, len: usize, what: Tr) -> Parsed<Vec
 /// A string as messages quote it: its first 20 characters.
 fn quoted(s: &str) -> Said {
     let short: String = s.chars().take(20).collect();
-    Said::new(format!("the string {short:?}"), format!("字符串 {short:?}"))
+    formats::JsonQuotedString {
+        text: &format!("{short:?}"),
+    }
+    .said()
 }
 
 /// A name among `all`, as `T::parse` reads it.
@@ -277,21 +272,20 @@ fn choice<T: Copy>(
     parse(&given).ok_or_else(|| {
         let names: Vec<String> = all.iter().map(|&x| format!("\"{}\"", name(x))).collect();
         let given = quoted(&given);
-        FieldError::new(
-            path,
-            format!("is {}, expected one of {}", given.en, names.join(", ")),
-            format!("是{}，应为以下之一：{}", given.zh, names.join("、")),
-        )
+        let said = Said::of(|lang| {
+            formats::JsonChoice {
+                given: &given.get(lang),
+                names: &names.join(lang.pick(", ", "\u{3001}")),
+            }
+            .say(lang)
+        });
+        FieldError::said(path, said)
     })
 }
 
 fn parse_mask(raw: RawMask, n: usize, m: usize) -> Parsed<MaskSpec> {
     if let Some(Count(0)) = raw.strided {
-        return Err(FieldError::new(
-            "mask.strided",
-            "is 0, expected an integer ≥ 1",
-            "为 0，应为 ≥ 1 的整数",
-        ));
+        return Err(FieldError::said("mask.strided", formats::JSON_STRIDED_ZERO));
     }
     let indices = |list: Option<Array<Count>>| -> Vec<usize> {
         list.map_or(Vec::new(), |l| l.0.iter().map(|c| c.0).collect())
@@ -322,24 +316,18 @@ fn parse_score_params(
     let field = |key: &str| format!("{base}.{key}");
     Ok(match score {
         ScoreFunction::General => {
-            let why = Tr::new(
-                "missing: the general score needs w (d_k×d_k)",
-                "缺失：一般（双线性）打分函数需要 w（d_k×d_k）",
-            );
+            let why = formats::JSON_GENERAL_NEEDS_W;
             ScoreParams::General {
                 w: required_matrix(w, &field("w"), why)?,
             }
         }
         ScoreFunction::Additive => {
-            let why = Tr::new(
-                "missing: the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
-                "缺失：加性打分函数需要 w_a、u_a（d_a×d_k）和 v_a（d_a）",
-            );
+            let why = formats::JSON_ADDITIVE_NEEDS;
             ScoreParams::Additive {
                 w_a: required_matrix(w_a, &field("w_a"), why)?,
                 u_a: required_matrix(u_a, &field("u_a"), why)?,
                 v_a: vector(
-                    v_a.ok_or_else(|| FieldError::new(field("v_a"), why.en, why.zh))?,
+                    v_a.ok_or_else(|| FieldError::said(field("v_a"), why))?,
                     &field("v_a"),
                 )?,
             }
@@ -361,28 +349,23 @@ fn parse_head(
     let v = required_matrix(raw.v, &format!("{path}.v"), MISSING)?;
     let d_k = q.ncols();
     if k.ncols() != d_k {
-        return Err(FieldError::new(
+        return Err(FieldError::said(
             format!("{path}.k"),
-            format!(
-                "rows have {} values, expected {d_k} (the width of q)",
-                k.ncols()
-            ),
-            format!("每行有 {} 个值，应有 {d_k} 个（q 的宽度）", k.ncols()),
+            formats::JsonKeyWidth {
+                width: &k.ncols(),
+                d_k: &d_k,
+            }
+            .said(),
         ));
     }
     if v.nrows() != k.nrows() {
-        return Err(FieldError::new(
+        return Err(FieldError::said(
             format!("{path}.v"),
-            format!(
-                "has {} rows, expected {} (one per key, as k)",
-                v.nrows(),
-                k.nrows()
-            ),
-            format!(
-                "有 {} 行，应有 {} 行（与 k 一样，每个键一行）",
-                v.nrows(),
-                k.nrows()
-            ),
+            formats::JsonValueRows {
+                rows: &v.nrows(),
+                keys: &k.nrows(),
+            }
+            .said(),
         ));
     }
     let mut head = HeadInput::new(q, k, v);
@@ -391,13 +374,10 @@ fn parse_head(
     }
     if attention == AttentionKind::Linformer {
         let lp = format!("{path}.linformer");
-        let lin = raw.linformer.as_ref().ok_or_else(|| {
-            FieldError::new(
-                &lp,
-                "missing: linformer attention needs e and f (k×m)",
-                "缺失：Linformer 注意力需要 e 和 f（k×m）",
-            )
-        })?;
+        let lin = raw
+            .linformer
+            .as_ref()
+            .ok_or_else(|| FieldError::said(&lp, formats::JSON_LINFORMER_NEEDS))?;
         let lin: Object<RawLinformer> = typed(lin, &lp, unknown)?;
         head.linformer = Some(LinformerParams {
             e: required_matrix(lin.0.e, &format!("{lp}.e"), MISSING)?,
@@ -421,24 +401,15 @@ fn check_weights(heads: &[HeadInput]) -> Parsed<()> {
     });
     match (cells, heads.first()) {
         (Some(c), _) if c <= MAX_WEIGHTS => Ok(()),
-        (_, Some(h)) => Err(FieldError::new(
+        (_, Some(h)) => Err(FieldError::said(
             "heads",
-            format!(
-                "{} of {} × {} weights are more than the {MAX_WEIGHTS} weights attnlab holds at once",
-                if heads.len() == 1 {
-                    "1 head".to_string()
-                } else {
-                    format!("{} heads", heads.len())
-                },
-                h.q.nrows(),
-                h.k.nrows()
-            ),
-            format!(
-                "{} 个头的 {} × {} 权重，超过了 attnlab 一次能容纳的 {MAX_WEIGHTS} 个权重",
-                heads.len(),
-                h.q.nrows(),
-                h.k.nrows()
-            ),
+            formats::JsonTooManyWeights {
+                heads: heads.len(),
+                n: &h.q.nrows(),
+                m: &h.k.nrows(),
+                max: &MAX_WEIGHTS,
+            }
+            .said(),
         )),
         (_, None) => Ok(()),
     }
@@ -448,11 +419,13 @@ fn check_weights(heads: &[HeadInput]) -> Parsed<()> {
 pub fn parse(text: &str) -> Parsed<Document> {
     // Syntax first, so that broken JSON is reported as such wherever it breaks.
     serde_json::from_str::<IgnoredAny>(text).map_err(|e| {
-        FieldError::new(
-            "input",
-            format!("is not valid JSON ({e})"),
-            format!("不是有效的 JSON（{}）", json_zh(&e)),
-        )
+        let said = Said::of(|lang| {
+            formats::BringNotJson {
+                error: &json_in(&e, lang),
+            }
+            .say(lang)
+        });
+        FieldError::said("input", said)
     })?;
     let mut unknown = Vec::new();
     let raw: Object<RawDocument> = typed(
@@ -463,11 +436,13 @@ pub fn parse(text: &str) -> Parsed<Document> {
     let raw = raw.0;
     if let Some(f) = raw.format.as_deref().filter(|&f| f != INPUT_FORMAT) {
         let given = quoted(f);
-        return Err(FieldError::new(
-            "format",
-            format!("is {}, expected \"{INPUT_FORMAT}\"", given.en),
-            format!("是{}，应为 \"{INPUT_FORMAT}\"", given.zh),
-        ));
+        let said = Said::of(|lang| {
+            formats::JsonFormat {
+                given: &given.get(lang),
+            }
+            .say(lang)
+        });
+        return Err(FieldError::said("format", said));
     }
     let score = choice(
         raw.score,
@@ -488,24 +463,19 @@ pub fn parse(text: &str) -> Parsed<Document> {
     let temperature = match raw.temperature {
         None => 1.0,
         Some(Finite(x)) if x <= 0.0 => {
-            return Err(FieldError::new(
+            return Err(FieldError::said(
                 "temperature",
-                format!("is {x}, expected a number greater than 0"),
-                format!("为 {x}，应为大于 0 的数"),
+                formats::JsonTemperature { value: &x }.said(),
             ));
         }
         Some(Finite(x)) => x,
     };
     let heads = raw
         .heads
-        .ok_or_else(|| FieldError::new("heads", MISSING.en, MISSING.zh))?
+        .ok_or_else(|| FieldError::said("heads", MISSING))?
         .0;
     if heads.is_empty() {
-        return Err(FieldError::new(
-            "heads",
-            "is empty, expected at least one head",
-            "是空的，至少应有一个头",
-        ));
+        return Err(FieldError::said("heads", formats::JSON_NO_HEADS));
     }
     let heads = heads
         .into_iter()
@@ -521,11 +491,11 @@ pub fn parse(text: &str) -> Parsed<Document> {
     let w_o = raw.w_o.map(|w| matrix(w, "w_o")).transpose()?;
     let query_tokens = raw
         .query_tokens
-        .map(|v| labels(v, "query_tokens", n, Tr::new("query", "查询")))
+        .map(|v| labels(v, "query_tokens", n, formats::JSON_LABEL_QUERY))
         .transpose()?;
     let key_tokens = raw
         .key_tokens
-        .map(|v| labels(v, "key_tokens", m, Tr::new("key", "键")))
+        .map(|v| labels(v, "key_tokens", m, formats::JSON_LABEL_KEY))
         .transpose()?;
     let spec = AttentionSpec {
         score,

@@ -4,6 +4,9 @@
 use serde_json::Value;
 
 use super::BringError;
+use attnlab_i18n::Lang;
+use attnlab_i18n::msg::formats;
+use attnlab_i18n::said::Said;
 
 /// Token labels as given: one list for both axes, or one per axis.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,65 +29,70 @@ pub(super) fn text_labels(text: &str) -> Labels {
 
 /// Labels from JSON: a list of strings, or `{"queries": […], "keys": […]}`.
 pub(super) fn json_labels(file: &str, value: &Value) -> Result<Labels, BringError> {
-    // `at`: the key of the list, in English and in Chinese, or nothing.
-    let list = |v: &Value, at: (&str, &str)| -> Result<Vec<String>, BringError> {
-        let (at, at_zh) = at;
+    // `key`: the key of the list, or nothing.
+    let list = |v: &Value, key: Option<&str>| -> Result<Vec<String>, BringError> {
+        let at = |lang: Lang| {
+            key.map_or(String::new(), |key| {
+                formats::LabelsAtKey { key: &key }.say(lang)
+            })
+        };
         let Value::Array(items) = v else {
-            return Err(BringError::both(
-                file,
-                format!("{at}is not a list of strings"),
-                format!("{at_zh}不是字符串列表"),
-            ));
+            let said = Said::of(|lang| formats::LabelsNotList { at: &at(lang) }.say(lang));
+            return Err(BringError::said(file, said));
         };
         items
             .iter()
             .enumerate()
             .map(|(i, item)| match item {
                 Value::String(s) => Ok(s.clone()),
-                other => Err(BringError::both(
-                    file,
-                    format!("{at}item {i} is {other}, expected a string"),
-                    format!("{at_zh}第 {i} 项是{}，应为字符串", kind_zh(other)),
-                )),
+                other => {
+                    let said = Said::of(|lang| {
+                        formats::LabelsItem {
+                            at: &at(lang),
+                            index: &i,
+                            value: other,
+                            kind: &kind(other, lang),
+                        }
+                        .say(lang)
+                    });
+                    Err(BringError::said(file, said))
+                }
             })
             .collect()
     };
     match value {
-        Value::Array(_) => Ok(Labels::Both(list(value, ("", ""))?)),
+        Value::Array(_) => Ok(Labels::Both(list(value, None)?)),
         Value::Object(map) => {
             let get = |key: &str| {
                 map.get(key).ok_or_else(|| {
-                    BringError::both(
-                        file,
-                        format!("has no \"{key}\": give a list of tokens, or {{\"queries\": […], \"keys\": […]}}"),
-                        format!("没有 \"{key}\"：请给出词元列表，或 {{\"queries\": […], \"keys\": […]}}"),
-                    )
+                    BringError::said(file, formats::LabelsNoKey { key: &key }.said())
                 })
             };
             Ok(Labels::Each {
-                queries: list(get("queries")?, ("queries: ", "\"queries\"："))?,
-                keys: list(get("keys")?, ("keys: ", "\"keys\"："))?,
+                queries: list(get("queries")?, Some("queries"))?,
+                keys: list(get("keys")?, Some("keys"))?,
             })
         }
-        _ => Err(BringError::both(
-            file,
-            "is not a list of tokens: give a list of strings, or {\"queries\": […], \"keys\": […]}",
-            "不是词元列表：请给出字符串列表，或 {\"queries\": […], \"keys\": […]}",
-        )),
+        _ => Err(BringError::said(file, formats::LABELS_NOT_TOKENS.into())),
     }
 }
 
 /// A JSON value that is not a string, as the Chinese message names it: its kind, and a
-/// number or a boolean itself.
-fn kind_zh(value: &Value) -> String {
-    match value {
-        Value::Null => "空值".into(),
-        Value::Bool(_) => "布尔值".into(),
-        Value::Number(n) => format!("数 {n}"),
-        Value::String(_) => "字符串".into(),
-        Value::Array(_) => "数组".into(),
-        Value::Object(_) => "对象".into(),
-    }
+/// number itself (the English names the value itself).
+fn kind(value: &Value, lang: Lang) -> String {
+    let (kind, number) = match value {
+        Value::Null => ("null", None),
+        Value::Bool(_) => ("bool", None),
+        Value::Number(n) => ("number", Some(n)),
+        Value::String(_) => ("string", None),
+        Value::Array(_) => ("array", None),
+        Value::Object(_) => ("object", None),
+    };
+    let number: &dyn std::fmt::Display = match number {
+        Some(n) => n,
+        None => &"",
+    };
+    formats::LabelsJsonKind { kind, number }.say(lang)
 }
 
 /// Whether a JSON value is a token list rather than an `attnlab-tensors/1` document.

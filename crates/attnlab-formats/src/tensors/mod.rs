@@ -27,9 +27,9 @@ use attnlab_core::attention::{AttentionSpec, HeadInput};
 use attnlab_core::model::{MAX_D_MODEL, Projected};
 use serde_json::Value;
 
-use attnlab_i18n::Lang;
+use attnlab_i18n::msg::formats;
 use attnlab_i18n::said::Said;
-use attnlab_i18n::said::serde_text::json_zh;
+use attnlab_i18n::said::serde_text::json_in;
 use attnlab_lab::state::{HEADS_RANGE, ModelConfig};
 
 mod assemble;
@@ -41,8 +41,8 @@ pub mod npy;
 pub mod wire;
 
 use assemble::{finish, from_parts, numbered};
+use error::role_name;
 pub use error::{BringError, Refusal};
-use error::{NAMING, NAMING_ZH, role_name, role_name_zh};
 pub use json::{Document, FieldError, INPUT_FORMAT, MAX_WEIGHTS, parse};
 use labels::{Labels, is_labels, json_labels, text_labels};
 use npy::{Array, Npy};
@@ -68,19 +68,16 @@ pub fn megabytes(bytes: u64) -> String {
 /// together.
 pub fn check_sizes(files: &[(String, u64)]) -> Result<(), BringError> {
     if files.is_empty() {
-        return Err(BringError::both("", "no file was given", "没有给出文件"));
+        return Err(BringError::said("", formats::BRING_NO_FILE.into()));
     }
     if files.len() > MAX_BRING_FILES {
-        return Err(BringError::both(
+        return Err(BringError::said(
             "",
-            format!(
-                "{} files were given; bring at most {MAX_BRING_FILES} (q, k, v, w_o and the tokens, or one .npz or .json)",
-                files.len()
-            ),
-            format!(
-                "给出了 {} 个文件；最多带入 {MAX_BRING_FILES} 个（q、k、v、w_o 和词元，或一个 .npz 或 JSON 文件）",
-                files.len()
-            ),
+            formats::BringTooManyFiles {
+                count: &files.len(),
+                max: &MAX_BRING_FILES,
+            }
+            .said(),
         ));
     }
     let total: u64 = files.iter().map(|(_, size)| size).sum();
@@ -94,23 +91,21 @@ pub fn check_sizes(files: &[(String, u64)]) -> Result<(), BringError> {
         } else {
             String::new()
         };
-        let (what, what_zh) = if files.len() == 1 {
-            (
-                format!("is {}", megabytes(*size)),
-                format!("大小为 {}", megabytes(*size)),
-            )
-        } else {
-            (
-                format!("the files are {} together", megabytes(total)),
-                format!("这些文件合计 {}", megabytes(total)),
-            )
-        };
         let limit = megabytes(MAX_BRING_BYTES as u64);
-        return Err(BringError::both(
-            file,
-            format!("{what}; the limit is {limit} (it was not read)"),
-            format!("{what_zh}；上限为 {limit}（未读取）"),
-        ));
+        let said = if files.len() == 1 {
+            formats::BringFileTooLarge {
+                size: &megabytes(*size),
+                limit: &limit,
+            }
+            .said()
+        } else {
+            formats::BringFilesTooLarge {
+                total: &megabytes(total),
+                limit: &limit,
+            }
+            .said()
+        };
+        return Err(BringError::said(file, said));
     }
     Ok(())
 }
@@ -175,24 +170,14 @@ impl Brought {
     pub fn sizes_text(&self, lang: attnlab_i18n::Lang) -> String {
         let (n, m, d_k, d_v) = self.sizes();
         let heads = self.heads();
-        let plural = |k: usize, one: &str, many: &str| {
-            if k == 1 {
-                format!("1 {one}")
-            } else {
-                format!("{k} {many}")
-            }
-        };
-        match lang {
-            attnlab_i18n::Lang::En => format!(
-                "{} \u{b7} {} \u{d7} {} \u{b7} d_k {d_k} \u{b7} d_v {d_v}",
-                plural(heads, "head", "heads"),
-                plural(n, "query", "queries"),
-                plural(m, "key", "keys"),
-            ),
-            attnlab_i18n::Lang::Zh => format!(
-                "{heads} 个头 \u{b7} {n} 个查询 \u{d7} {m} 个键 \u{b7} d_k {d_k} \u{b7} d_v {d_v}"
-            ),
+        formats::BringSizes {
+            heads,
+            queries: n,
+            keys: m,
+            d_k: &d_k,
+            d_v: &d_v,
         }
+        .say(lang)
     }
 
     /// The settings whose seeded draws give the general and additive scores and
@@ -261,19 +246,21 @@ impl Parts {
             Role::V => &mut self.v,
             Role::WO => &mut self.w_o,
             Role::Tokens => {
-                return Err(BringError::both(
+                return Err(BringError::said(
                     file,
-                    "holds numbers, but its name says tokens: give the labels as strings",
-                    "存的是数，但它的名字表示词元：请以字符串给出标签",
+                    formats::BRING_NUMBERS_NAMED_TOKENS.into(),
                 ));
             }
         };
         if let Some((first, _)) = slot {
-            return Err(BringError::both(
-                file,
-                format!("is a second {} (the first is {first})", role_name(role)),
-                format!("是第二个 {}（第一个是 {first}）", role_name_zh(role)),
-            ));
+            let said = Said::of(|lang| {
+                formats::BringSecondArray {
+                    role: &role_name(role).get(lang),
+                    first,
+                }
+                .say(lang)
+            });
+            return Err(BringError::said(file, said));
         }
         *slot = Some((file, array));
         Ok(())
@@ -281,11 +268,8 @@ impl Parts {
 
     fn put_labels(&mut self, file: String, labels: Labels) -> Result<(), BringError> {
         if let Some((first, _)) = &self.labels {
-            return Err(BringError::both(
-                file,
-                format!("is a second list of tokens (the first is {first})"),
-                format!("是第二个词元列表（第一个是 {first}）"),
-            ));
+            let said = formats::BringSecondLabels { first }.said();
+            return Err(BringError::said(file, said));
         }
         self.labels = Some((file, labels));
         Ok(())
@@ -297,22 +281,21 @@ fn add_part(parts: &mut Parts, file: String, bytes: &[u8]) -> Result<(), BringEr
     let name = stem(&file);
     match extension(&file).as_str() {
         "npy" => {
-            let role = role(&name).ok_or_else(|| {
-                BringError::both(
-                    &file,
-                    format!("which tensor is this? {NAMING}"),
-                    format!("这是哪个张量？{NAMING_ZH}"),
-                )
-            })?;
+            let role = role(&name)
+                .ok_or_else(|| BringError::said(&file, formats::BRING_WHICH_TENSOR.into()))?;
             match npy::read_npy(&file, bytes)? {
                 Npy::Numbers(array) => parts.put_array(file, role, array),
                 Npy::Strings(labels) if role == Role::Tokens => {
                     parts.put_labels(file, Labels::Both(labels))
                 }
-                Npy::Strings(_) => Err(BringError::both(
+                Npy::Strings(_) => Err(BringError::said(
                     file,
-                    format!("holds strings, but {} must be numbers", role_name(role)),
-                    format!("存的是字符串，但 {} 必须是数", role_name_zh(role)),
+                    Said::of(|lang| {
+                        formats::BringStringsNotNumbers {
+                            role: &role_name(role).get(lang),
+                        }
+                        .say(lang)
+                    }),
                 )),
             }
         }
@@ -322,31 +305,34 @@ fn add_part(parts: &mut Parts, file: String, bytes: &[u8]) -> Result<(), BringEr
         }
         "json" => {
             let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-                BringError::both(
+                BringError::said(
                     &file,
-                    format!("is not valid JSON ({e})"),
-                    format!("不是有效的 JSON（{}）", json_zh(&e)),
+                    Said::of(|lang| {
+                        formats::BringNotJson {
+                            error: &json_in(&e, lang),
+                        }
+                        .say(lang)
+                    }),
                 )
             })?;
             let labels = json_labels(&file, &value)?;
             parts.put_labels(file, labels)
         }
-        other => Err(BringError::both(
+        other => Err(BringError::said(
             file,
-            format!("is a .{other} file; bring an attnlab-tensors/1 .json, .npy arrays or an .npz"),
-            format!("是 .{other} 文件；请带入 attnlab-tensors/1 的 .json、.npy 数组或 .npz"),
+            formats::BringUnknownExtension { ext: &other }.said(),
         )),
     }
 }
 
 fn not_utf8(file: &str, e: &std::str::Utf8Error) -> BringError {
-    BringError::both(
+    BringError::said(
         file,
-        format!("is not UTF-8 text ({e})"),
-        format!(
-            "不是 UTF-8 文本（从第 {} 个字节起不是有效的 UTF-8）",
-            e.valid_up_to()
-        ),
+        formats::BringNotUtf8 {
+            error: e,
+            valid: &e.valid_up_to(),
+        }
+        .said(),
     )
 }
 
@@ -367,10 +353,9 @@ pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
         .collect();
     if let Some(doc) = documents.first() {
         if files.len() > 1 {
-            return Err(BringError::both(
+            return Err(BringError::said(
                 doc.name,
-                "is an attnlab-tensors/1 document, which holds everything: bring it alone, or bring .npy arrays without it",
-                "是 attnlab-tensors/1 文档，它包含全部内容：请单独带入它，或不带它而带入 .npy 数组",
+                formats::BRING_DOCUMENT_ALONE.into(),
             ));
         }
         return from_document(doc);
@@ -392,7 +377,7 @@ pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
 fn from_document(file: &File<'_>) -> Result<Brought, BringError> {
     let text = std::str::from_utf8(file.bytes).map_err(|e| not_utf8(file.name, &e))?;
     let doc =
-        parse(text).map_err(|e| BringError::both(file.name, e.to_string(), e.text(Lang::Zh)))?;
+        parse(text).map_err(|e| BringError::said(file.name, Said::of(|lang| e.text(lang))))?;
     let heads: Vec<HeadInput> = doc
         .problem
         .heads()
@@ -404,19 +389,15 @@ fn from_document(file: &File<'_>) -> Result<Brought, BringError> {
         .unknown_fields
         .iter()
         .map(|f| {
-            Said::new(
-                format!("{name}: the field {f} is not part of {INPUT_FORMAT} and was ignored"),
-                format!("{name}：字段“{f}”不属于 {INPUT_FORMAT}，已被忽略"),
-            )
+            formats::BringUnknownField {
+                file: &name,
+                field: f,
+            }
+            .said()
         })
         .collect();
     if *doc.problem.spec() != AttentionSpec::default() {
-        notes.push(Said::new(
-            format!(
-                "{name}: its score function, temperature, kind and mask are not used: each variant applies its own"
-            ),
-            format!("{name}：其中的打分函数、温度、注意力类型和掩码不会被使用：每个变体使用自己的设置"),
-        ));
+        notes.push(formats::BringSpecUnused { file: &name }.said());
     }
     let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
     let labels = match (doc.query_tokens, doc.key_tokens) {

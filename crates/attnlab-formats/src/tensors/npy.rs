@@ -12,7 +12,9 @@ use std::io::{Cursor, Read};
 use npyz::{DType, NpyFile, Order, TypeChar};
 
 use super::BringError;
-use attnlab_i18n::Lang;
+use attnlab_i18n::msg::formats;
+use attnlab_i18n::said::Said;
+use attnlab_i18n::{Lang, Tr};
 
 /// A numeric array: its shape and its values in C order.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,27 +65,33 @@ fn index_of(flat: usize, shape: &[usize], order: Order) -> String {
 
 /// The dtype as NumPy writes it (`<f8`, `>i4`, …), for messages, in `lang`.
 fn dtype_text(dtype: &DType, lang: Lang) -> String {
-    match (dtype, lang) {
-        (DType::Plain(t), _) => t.to_string(),
-        (DType::Array(..), Lang::En) => "a sub-array dtype".into(),
-        (DType::Array(..), Lang::Zh) => "子数组 dtype".into(),
-        (DType::Record(..), Lang::En) => "a structured (record) dtype".into(),
-        (DType::Record(..), Lang::Zh) => "结构化（记录）dtype".into(),
+    match dtype {
+        DType::Plain(t) => t.to_string(),
+        DType::Array(..) => formats::NPY_DTYPE_SUB_ARRAY.get(lang).into(),
+        DType::Record(..) => formats::NPY_DTYPE_RECORD.get(lang).into(),
     }
 }
 
 /// Why zip cannot read an archive, in Chinese (its English is the zip crate's).
-fn zip_zh(e: &zip::result::ZipError) -> &'static str {
+fn zip_kind(e: &zip::result::ZipError) -> Tr {
     use zip::result::ZipError;
     match e {
-        ZipError::Io(_) => "读取时出错",
-        ZipError::InvalidArchive(_) => "归档的结构已损坏",
-        ZipError::UnsupportedArchive(_) => "不支持这种归档",
-        ZipError::FileNotFound => "找不到其中的文件",
-        ZipError::InvalidPassword => "密码不对",
-        ZipError::CompressionMethodNotSupported(_) => "不支持这种压缩方式",
-        ZipError::DecompressedSizeLimitExceeded { .. } => "解压后超出大小上限",
-        _ => "无法解压",
+        ZipError::Io(_) => formats::NPZ_ZIP_IO,
+        ZipError::InvalidArchive(_) => formats::NPZ_ZIP_INVALID,
+        ZipError::UnsupportedArchive(_) => formats::NPZ_ZIP_UNSUPPORTED,
+        ZipError::FileNotFound => formats::NPZ_ZIP_NOT_FOUND,
+        ZipError::InvalidPassword => formats::NPZ_ZIP_PASSWORD,
+        ZipError::CompressionMethodNotSupported(_) => formats::NPZ_ZIP_COMPRESSION,
+        ZipError::DecompressedSizeLimitExceeded { .. } => formats::NPZ_ZIP_SIZE_LIMIT,
+        _ => formats::NPZ_ZIP_OTHER,
+    }
+}
+
+/// The zip reader's error in `lang`: its own words in English, what failed in Chinese.
+fn zip_error(e: &zip::result::ZipError, lang: Lang) -> String {
+    match lang {
+        Lang::En => e.to_string(),
+        Lang::Zh => zip_kind(e).get(lang).to_string(),
     }
 }
 
@@ -116,13 +124,9 @@ fn c_order(data: Vec<f32>, shape: &[usize], order: Order) -> Vec<f32> {
 
 /// Reads one `.npy` file named `file`.
 pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
-    let fail = |en: String, zh: String| BringError::both(file, en, zh);
+    let fail = |said: Said| BringError::said(file, said);
     if !bytes.starts_with(b"\x93NUMPY") {
-        return Err(BringError::both(
-            file,
-            "is not a NumPy .npy file (it does not start with the \\x93NUMPY signature)",
-            "不是 NumPy 的 .npy 文件（开头没有 NumPy 的签名字节）",
-        ));
+        return Err(fail(formats::NPY_BAD_MAGIC.into()));
     }
     let span = header_span(bytes);
     // The reader allocates the header's declared length before reading it: a length
@@ -130,16 +134,12 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     if let Some((start, len)) = span
         && start.saturating_add(len) > bytes.len()
     {
-        return Err(BringError::both(
-            file,
-            format!(
-                "is cut short or damaged: its header says it is {len} bytes long, the file has {} bytes",
-                bytes.len()
-            ),
-            format!(
-                "被截断或已损坏：其文件头声明长度为 {len} 字节，而文件只有 {} 字节",
-                bytes.len()
-            ),
+        return Err(fail(
+            formats::NpyHeaderLength {
+                len: &len,
+                size: &bytes.len(),
+            }
+            .said(),
         ));
     }
     if let Some((start, len)) = span {
@@ -149,29 +149,22 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
         let depth = nesting(header);
         if depth > MAX_HEADER_NESTING {
             return Err(fail(
-                format!(
-                    "has a header nested {depth} levels deep; a .npy header nests at most {MAX_HEADER_NESTING}"
-                ),
-                format!("文件头嵌套了 {depth} 层；.npy 的文件头最多嵌套 {MAX_HEADER_NESTING} 层"),
+                formats::NpyHeaderNesting {
+                    depth: &depth,
+                    max: &MAX_HEADER_NESTING,
+                }
+                .said(),
             ));
         }
         // The reader multiplies the dimensions in u64 without checking.
         if dimensions_overflow(header) {
             return Err(fail(
-                format!(
-                    "has a shape whose dimensions multiply to more than {} elements",
-                    u64::MAX
-                ),
-                format!("形状的各维相乘超过 {} 个元素", u64::MAX),
+                formats::NpyDimensionsOverflow { max: &u64::MAX }.said(),
             ));
         }
     }
-    let npy = NpyFile::new(Cursor::new(bytes)).map_err(|e| {
-        fail(
-            format!("has a header that cannot be read ({e})"),
-            "文件头无法读取（它是否被截断或损坏了？）".into(),
-        )
-    })?;
+    let npy = NpyFile::new(Cursor::new(bytes))
+        .map_err(|e| fail(formats::NpyHeaderUnreadable { error: &e }.said()))?;
     let shape: Vec<usize> = npy
         .shape()
         .iter()
@@ -184,22 +177,19 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
         .ok_or_else(|| {
             fail(
-                format!("has shape {}: too many elements", shape_text(&shape)),
-                format!("形状为 {}：元素太多", shape_text(&shape)),
+                formats::NpyTooManyElements {
+                    shape: &shape_text(&shape),
+                }
+                .said(),
             )
         })?;
     let DType::Plain(ty) = &dtype else {
-        return Err(BringError::both(
-            file,
-            format!(
-                "has {}; attnlab reads float32 and float64 arrays",
-                dtype_text(&dtype, Lang::En)
-            ),
-            format!(
-                "类型为{}；attnlab 读取 float32 和 float64 数组",
-                dtype_text(&dtype, Lang::Zh)
-            ),
-        ));
+        return Err(fail(Said::of(|lang| {
+            formats::NpyDtypeNotPlain {
+                dtype: &dtype_text(&dtype, lang),
+            }
+            .say(lang)
+        })));
     };
     // The data must all be there before anything is allocated for it.
     let width = ty.num_bytes().unwrap_or(0);
@@ -208,25 +198,17 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
     let needed = count.saturating_mul(width);
     let present = bytes.len() - header;
     if present < needed {
-        return Err(fail(
-            format!(
-                "is cut short: shape {} of {} needs {needed} bytes of data, the file has {present}",
-                shape_text(&shape),
-                dtype_text(&dtype, Lang::En)
-            ),
-            format!(
-                "被截断了：形状 {} 的 {} 需要 {needed} 字节的数据，文件只有 {present} 字节",
-                shape_text(&shape),
-                dtype_text(&dtype, Lang::Zh)
-            ),
-        ));
+        return Err(fail(Said::of(|lang| {
+            formats::NpyCutShort {
+                shape: &shape_text(&shape),
+                dtype: &dtype_text(&dtype, lang),
+                needed: &needed,
+                present: &present,
+            }
+            .say(lang)
+        })));
     }
-    let truncated = |e: std::io::Error| {
-        fail(
-            format!("could not be read to its end ({e}): is it cut short?"),
-            "无法读到末尾：它是否被截断了？".into(),
-        )
-    };
+    let truncated = |e: std::io::Error| fail(formats::NpyTruncated { error: &e }.said());
     match (ty.type_char(), ty.size_field()) {
         (TypeChar::Float, 4) => {
             let data: Vec<f32> = npy.into_vec().map_err(truncated)?;
@@ -255,27 +237,18 @@ pub fn read_npy(file: &str, bytes: &[u8]) -> Result<Npy, BringError> {
             Ok(Npy::Strings(labels))
         }
         _ => {
-            let (hint, hint_zh) = match ty.type_char() {
-                TypeChar::Float if ty.size_field() == 2 => (
-                    " (convert float16 with .astype('float32'))",
-                    "（请先用 NumPy 把 float16 转换为 float32）",
-                ),
-                TypeChar::Int | TypeChar::Uint => (
-                    " (convert with .astype('float32'))",
-                    "（请先用 NumPy 转换为 float32）",
-                ),
-                _ => ("", ""),
+            let hint = match ty.type_char() {
+                TypeChar::Float if ty.size_field() == 2 => Some(formats::NPY_HINT_FLOAT16),
+                TypeChar::Int | TypeChar::Uint => Some(formats::NPY_HINT_INTEGERS),
+                _ => None,
             };
-            Err(fail(
-                format!(
-                    "has dtype {}; attnlab reads float32 (<f4, >f4) and float64 (<f8, >f8) arrays{hint}",
-                    dtype_text(&dtype, Lang::En)
-                ),
-                format!(
-                    "dtype 为 {}；attnlab 读取 float32（<f4、>f4）和 float64（<f8、>f8）数组{hint_zh}",
-                    dtype_text(&dtype, Lang::Zh)
-                ),
-            ))
+            Err(fail(Said::of(|lang| {
+                formats::NpyDtypeUnsupported {
+                    dtype: &dtype_text(&dtype, lang),
+                    hint: &hint.map_or("", |h| h.get(lang)),
+                }
+                .say(lang)
+            })))
         }
     }
 }
@@ -378,45 +351,48 @@ fn finite(file: &str, data: &[f64], shape: &[usize], order: Order) -> Result<(),
     };
     let value = data[at];
     let index = index_of(at, shape, order);
-    let (what, what_zh) = if value.is_nan() {
-        ("NaN".to_string(), "NaN".to_string())
+    let what = if value.is_nan() {
+        Said::new("NaN", "NaN")
     } else if value.is_infinite() {
         let sign = if value < 0.0 { "-" } else { "" };
-        (format!("{sign}Infinity"), format!("{sign}\u{221e}"))
+        formats::NpyInfinity { sign: &sign }.said()
     } else {
-        (
-            format!("{value:e}, outside the float32 range"),
-            format!("{value:e}，超出 float32 的范围"),
-        )
+        formats::NpyOutsideF32 {
+            value: &format!("{value:e}"),
+        }
+        .said()
     };
-    Err(BringError::both(
-        file,
-        format!("element {index} is {what}; every value must be a finite number"),
-        format!("元素 {index} 是 {what_zh}；每个值都必须是有限的数"),
-    ))
+    let said = Said::of(|lang| {
+        formats::NpyNotFinite {
+            index: &index,
+            what: &what.get(lang),
+        }
+        .say(lang)
+    });
+    Err(BringError::said(file, said))
 }
 
 /// Reads the entries of an `.npz` archive named `file`: each `.npy` entry by its name
 /// without `.npy`, and text entries (`tokens.txt`, `tokens.json`) as they are.
 pub fn read_npz(file: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, BringError> {
-    let fail = |en: String, zh: String| BringError::both(file, en, zh);
+    let fail = |said: Said| BringError::said(file, said);
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
-        BringError::both(
-            file,
-            format!("is not a readable .npz (zip) archive ({e}): is it cut short?"),
-            format!(
-                "不是可读的 .npz（zip）归档（{}）：它是否被截断了？",
-                zip_zh(&e)
-            ),
-        )
+        fail(Said::of(|lang| {
+            formats::NpzUnreadable {
+                error: &zip_error(&e, lang),
+            }
+            .say(lang)
+        }))
     })?;
     let mut entries = Vec::new();
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(|e| {
-            fail(
-                format!("has an entry that cannot be read ({e})"),
-                format!("有一个条目无法读取（{}）", zip_zh(&e)),
-            )
+            fail(Said::of(|lang| {
+                formats::NpzEntryUnreadable {
+                    error: &zip_error(&e, lang),
+                }
+                .say(lang)
+            }))
         })?;
         if entry.is_dir() {
             continue;
@@ -424,10 +400,12 @@ pub fn read_npz(file: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Brin
         let name = entry
             .name()
             .map_err(|e| {
-                fail(
-                    format!("has an entry whose name cannot be read ({e})"),
-                    format!("有一个条目的名字无法读取（{}）", zip_zh(&e)),
-                )
+                fail(Said::of(|lang| {
+                    formats::NpzEntryName {
+                        error: &zip_error(&e, lang),
+                    }
+                    .say(lang)
+                }))
             })?
             .to_string();
         if entry.size() > super::MAX_BRING_BYTES as u64 {
@@ -436,15 +414,22 @@ pub fn read_npz(file: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Brin
                 super::megabytes(super::MAX_BRING_BYTES as u64),
             );
             return Err(fail(
-                format!("holds {name}, {size} when unpacked; the limit is {limit}"),
-                format!("包含 {name}，解压后为 {size}；上限为 {limit}"),
+                formats::NpzEntryTooLarge {
+                    name: &name,
+                    size: &size,
+                    limit: &limit,
+                }
+                .said(),
             ));
         }
         let mut data = Vec::with_capacity(entry.size() as usize);
         entry.read_to_end(&mut data).map_err(|e| {
             fail(
-                format!("holds {name}, which cannot be unpacked ({e})"),
-                format!("包含 {name}，但它无法解压"),
+                formats::NpzEntryUnpack {
+                    name: &name,
+                    error: &e,
+                }
+                .said(),
             )
         })?;
         entries.push((name, data));

@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use super::*;
+use attnlab_i18n::Lang;
 use attnlab_lab::state::MAX_TOKENS;
 
 /// A `.npy` (version 1) of `descr` (e.g. `<f8`), `shape` and raw `data`.

@@ -74,18 +74,14 @@ impl Brought {
         let w_o = header.w_o.map_or(0, |(r, c)| r * c);
         let expected = header.heads * per_head + w_o;
         if header.heads == 0 || n == 0 || m == 0 || data.len() != expected {
-            return Err(Said::new(
-                format!(
-                    "the worker sent {} numbers for {} heads of {n}\u{d7}{m}, expected {expected}",
-                    data.len(),
-                    header.heads
-                ),
-                format!(
-                    "后台线程送来 {} 个数，对应 {} 个 {n}\u{d7}{m} 的头，应为 {expected} 个",
-                    data.len(),
-                    header.heads
-                ),
-            ));
+            return Err(attnlab_i18n::msg::formats::WireCount {
+                sent: &data.len(),
+                heads: &header.heads,
+                n: &n,
+                m: &m,
+                expected: &expected,
+            }
+            .said());
         }
         let mut rest = data;
         let mut take = |rows: usize, cols: usize| {

@@ -4,13 +4,24 @@
 //! missing or repeated field…), read back from its English, which is the same on every
 //! platform. The English stays serde's own; a message of no known form is said in
 //! general words rather than left in English.
+//!
+//! Both languages are in the catalogue (`locales/*/serde.ftl`): the English of each
+//! message is serde's wording, which is what is read back here (a fixed message is
+//! matched by its English; the words around a value are the English message's own).
 
+use crate::msg::serde as m;
 use crate::said::Said;
+use crate::{Lang, Tr};
 
 /// serde_json's message without its ` at line L column C`.
 pub fn bare(e: &serde_json::Error) -> String {
     let text = e.to_string();
-    let place = format!(" at line {} column {}", e.line(), e.column());
+    let place = m::SerdeAtPlace {
+        what: &"",
+        line: &e.line(),
+        column: &e.column(),
+    }
+    .say(Lang::En);
     match text.strip_suffix(&place) {
         Some(bare) => bare.to_string(),
         None => text,
@@ -21,12 +32,25 @@ pub fn bare(e: &serde_json::Error) -> String {
 pub fn json_zh(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     let what = match e.classify() {
-        Category::Io => "读取文本时出错".to_string(),
+        Category::Io => m::SERDE_IO.zh.to_string(),
         Category::Syntax | Category::Eof | Category::Data => message_zh(&bare(e)),
     };
     match (e.line(), e.column()) {
         (0, _) => what,
-        (line, column) => format!("第 {line} 行第 {column} 列：{what}"),
+        (line, column) => m::SerdeAtPlace {
+            what: &what,
+            line: &line,
+            column: &column,
+        }
+        .say(Lang::Zh),
+    }
+}
+
+/// serde_json's error in `lang`, with the line and column (English: serde_json's own).
+pub fn json_in(e: &serde_json::Error, lang: Lang) -> String {
+    match lang {
+        Lang::En => e.to_string(),
+        Lang::Zh => json_zh(e),
     }
 }
 
@@ -37,186 +61,311 @@ pub fn json_error(e: &serde_json::Error) -> Said {
 
 /// The syntax errors of serde_json (its `ErrorCode`s), in English as it writes them and
 /// in Chinese.
-pub const SYNTAX: &[(&str, &str)] = &[
-    ("EOF while parsing a list", "数组还没有结束，文本就结束了"),
-    (
-        "EOF while parsing an object",
-        "对象还没有结束，文本就结束了",
-    ),
-    (
-        "EOF while parsing a string",
-        "字符串还没有结束，文本就结束了",
-    ),
-    ("EOF while parsing a value", "应有一个值，文本却结束了"),
-    ("expected `:`", "此处应为冒号"),
-    ("expected `,` or `]`", "此处应为逗号或右方括号"),
-    ("expected `,` or `}`", "此处应为逗号或右花括号"),
-    ("expected ident", "此处的字面量拼写有误"),
-    ("expected value", "此处应为一个值"),
-    ("expected `\"`", "此处应为双引号"),
-    ("invalid escape", "转义序列不合法"),
-    ("invalid number", "数字的写法不合法"),
-    ("number out of range", "数字超出范围"),
-    ("invalid unicode code point", "字符的码位不合法"),
-    (
-        "control character (\\u0000-\\u001F) found while parsing a string",
-        "字符串中有控制字符（U+0000 至 U+001F）",
-    ),
-    ("key must be a string", "键名必须是字符串"),
-    (
-        "invalid value: expected key to be a number in quotes",
-        "键名应为带引号的数字",
-    ),
-    (
-        "float key must be finite (got NaN or +/-inf)",
-        "浮点数键名必须是有限数",
-    ),
-    (
-        "lone leading surrogate in hex escape",
-        "十六进制转义中有孤立的代理项",
-    ),
-    ("trailing comma", "末尾多了一个逗号"),
-    ("trailing characters", "值的后面还有多余的字符"),
-    ("unexpected end of hex escape", "十六进制转义没有写完"),
-    ("recursion limit exceeded", "嵌套的层数超过上限"),
+pub const SYNTAX: &[Tr] = &[
+    m::SERDE_EOF_LIST,
+    m::SERDE_EOF_OBJECT,
+    m::SERDE_EOF_STRING,
+    m::SERDE_EOF_VALUE,
+    m::SERDE_EXPECTED_COLON,
+    m::SERDE_EXPECTED_LIST_COMMA,
+    m::SERDE_EXPECTED_OBJECT_COMMA,
+    m::SERDE_EXPECTED_IDENT,
+    m::SERDE_EXPECTED_VALUE,
+    m::SERDE_EXPECTED_QUOTE,
+    m::SERDE_INVALID_ESCAPE,
+    m::SERDE_INVALID_NUMBER,
+    m::SERDE_NUMBER_OUT_OF_RANGE,
+    m::SERDE_INVALID_CODE_POINT,
+    m::SERDE_CONTROL_CHARACTER,
+    m::SERDE_KEY_NOT_STRING,
+    m::SERDE_KEY_NOT_NUMBER,
+    m::SERDE_FLOAT_KEY,
+    m::SERDE_LONE_SURROGATE,
+    m::SERDE_TRAILING_COMMA,
+    m::SERDE_TRAILING_CHARACTERS,
+    m::SERDE_HEX_ESCAPE_END,
+    m::SERDE_RECURSION_LIMIT,
 ];
+
+/// What serde found, said without a value (its `Unexpected`, as serde_json writes it).
+const FOUND: &[Tr] = &[
+    m::SERDE_FOUND_BYTES,
+    m::SERDE_FOUND_UNIT,
+    m::SERDE_FOUND_NULL,
+    m::SERDE_FOUND_OPTION,
+    m::SERDE_FOUND_NEWTYPE_STRUCT,
+    m::SERDE_FOUND_SEQUENCE,
+    m::SERDE_FOUND_MAP,
+    m::SERDE_FOUND_ENUM,
+    m::SERDE_FOUND_UNIT_VARIANT,
+    m::SERDE_FOUND_NEWTYPE_VARIANT,
+    m::SERDE_FOUND_TUPLE_VARIANT,
+    m::SERDE_FOUND_STRUCT_VARIANT,
+    m::SERDE_FOUND_NUMBER,
+];
+
+/// What serde expected, said as it is (a type, or a `Visitor`'s `expecting`).
+const EXPECTED: &[Tr] = &[
+    m::SERDE_EXPECTED_F32,
+    m::SERDE_EXPECTED_F64,
+    m::SERDE_EXPECTED_A_NUMBER,
+    m::SERDE_EXPECTED_SINUSOID_BASE,
+    m::SERDE_EXPECTED_U8,
+    m::SERDE_EXPECTED_U16,
+    m::SERDE_EXPECTED_U32,
+    m::SERDE_EXPECTED_U64,
+    m::SERDE_EXPECTED_USIZE,
+    m::SERDE_EXPECTED_NON_NEGATIVE_INTEGER,
+    m::SERDE_EXPECTED_I8,
+    m::SERDE_EXPECTED_I16,
+    m::SERDE_EXPECTED_I32,
+    m::SERDE_EXPECTED_I64,
+    m::SERDE_EXPECTED_ISIZE,
+    m::SERDE_EXPECTED_AN_INTEGER,
+    m::SERDE_EXPECTED_A_BOOLEAN,
+    m::SERDE_EXPECTED_A_STRING,
+    m::SERDE_EXPECTED_A_BORROWED_STRING,
+    m::SERDE_EXPECTED_A_CHARACTER,
+    m::SERDE_EXPECTED_A_SEQUENCE,
+    m::SERDE_EXPECTED_A_MAP,
+    m::SERDE_EXPECTED_AN_OBJECT,
+    m::SERDE_EXPECTED_UNIT,
+    m::SERDE_EXPECTED_VARIANT_IDENTIFIER,
+    m::SERDE_EXPECTED_FIELD_IDENTIFIER,
+];
+
+/// The entries of an array serde expected (`an array of numbers`).
+const ENTRIES: &[Tr] = &[
+    m::SERDE_ENTRIES_NUMBERS,
+    m::SERDE_ENTRIES_NON_NEGATIVE_INTEGERS,
+    m::SERDE_ENTRIES_BOOLEANS,
+    m::SERDE_ENTRIES_STRINGS,
+    m::SERDE_ENTRIES_ROWS,
+    m::SERDE_ENTRIES_HEADS,
+];
+
+/// The fixed message of `list` whose English is `en`, in Chinese.
+fn fixed(list: &[Tr], en: &str) -> Option<String> {
+    list.iter().find(|t| t.en == en).map(|t| t.zh.to_string())
+}
+
+/// A value in a message's English: serde's text around it is what precedes (and
+/// follows) it there.
+const MARK: &str = "\u{0}";
+
+/// The English of a message with its one value marked, split at the value: the words
+/// before and after it.
+fn around(english: String) -> (String, String) {
+    match english.split_once(MARK) {
+        Some((before, after)) => (before.to_string(), after.to_string()),
+        None => (english, String::new()),
+    }
+}
+
+/// `text` without the words `english` writes before its value.
+fn after_lead(text: &str, english: String) -> Option<&str> {
+    text.strip_prefix(around(english).0.as_str())
+}
+
+/// serde's separator between what it found and what it expected: `, expected `.
+fn expected_separator() -> String {
+    let english = m::SerdeInvalidType {
+        found: &MARK,
+        expected: &MARK,
+    }
+    .say(Lang::En);
+    english.split(MARK).nth(1).unwrap_or_default().to_string()
+}
 
 /// A message of serde_json (without its place) or of serde's `de::Error`, in Chinese.
 pub fn message_zh(en: &str) -> String {
-    if let Some((_, zh)) = SYNTAX.iter().find(|(e, _)| *e == en) {
-        return (*zh).to_string();
+    if let Some(zh) = fixed(SYNTAX, en) {
+        return zh;
     }
-    let found_expected = |rest: &str, what: &str| match rest.rsplit_once(", expected ") {
-        Some((found, expected)) => match expected_zh(expected) {
-            Some(exp) => format!("{what}：是{}，应为{exp}", unexpected_zh(found)),
-            None => format!("{what}：是{}", unexpected_zh(found)),
-        },
-        None => format!("{what}：是{}", unexpected_zh(rest)),
-    };
-    let named = |rest: &str, what: &str| -> String {
-        let (name, tail) = rest.split_once(", ").unwrap_or((rest, ""));
-        match tail.strip_prefix("expected ").and_then(expected_zh) {
-            Some(exp) => format!("{what} {name}，应为{exp}"),
-            None => format!("{what} {name}"),
-        }
-    };
-    if let Some(rest) = en.strip_prefix("invalid type: ") {
-        found_expected(rest, "类型不对")
-    } else if let Some(rest) = en.strip_prefix("invalid value: ") {
-        found_expected(rest, "值不合法")
-    } else if let Some(rest) = en.strip_prefix("invalid length ") {
-        match rest.split_once(", expected ") {
-            Some((len, expected)) => match expected_zh(expected) {
-                Some(exp) => format!("长度为 {len}，应为{exp}"),
-                None => format!("长度 {len} 不对"),
+    let zh = Lang::Zh;
+    let sep = expected_separator();
+    let sep = sep.as_str();
+    // `what: found, expected …`, the found value and what was expected in Chinese.
+    let found_expected =
+        |rest: &str, full: fn(&str, &str) -> String, bare: fn(&str) -> String| match rest
+            .rsplit_once(sep)
+        {
+            Some((found, expected)) => match expected_zh(expected) {
+                Some(exp) => full(&unexpected_zh(found), &exp),
+                None => bare(&unexpected_zh(found)),
             },
-            None => "长度不对".into(),
+            None => bare(&unexpected_zh(rest)),
+        };
+    // `what name, expected …`: the name kept as it is.
+    let named = |rest: &str, full: fn(&str, &str) -> String, bare: fn(&str) -> String| {
+        let (name, tail) = rest.split_once(", ").unwrap_or((rest, ""));
+        match format!(", {tail}").strip_prefix(sep).and_then(expected_zh) {
+            Some(exp) => full(name, &exp),
+            None => bare(name),
         }
-    } else if let Some(rest) = en.strip_prefix("unknown variant ") {
-        named(rest, "未知的名称")
-    } else if let Some(rest) = en.strip_prefix("unknown field ") {
-        named(rest, "未知的字段")
-    } else if let Some(field) = en.strip_prefix("missing field ") {
-        format!("缺少字段 {field}")
-    } else if let Some(field) = en.strip_prefix("duplicate field ") {
-        format!("字段 {field} 出现了两次")
-    } else if let Some(rest) = en.strip_prefix("is ")
-        && let Some(number) = rest.strip_suffix(", outside the f32 range (|x| \u{2264} 3.4e38)")
-    {
-        format!("为 {number}，超出 f32 的范围（|x| \u{2264} 3.4e38）")
+    };
+    let lead = |english: String| after_lead(en, english);
+    if let Some(rest) = lead(m::SerdeInvalidTypeFound { found: &MARK }.say(Lang::En)) {
+        found_expected(
+            rest,
+            |found, expected| {
+                m::SerdeInvalidType {
+                    found: &found,
+                    expected: &expected,
+                }
+                .say(Lang::Zh)
+            },
+            |found| m::SerdeInvalidTypeFound { found: &found }.say(Lang::Zh),
+        )
+    } else if let Some(rest) = lead(m::SerdeInvalidValueFound { found: &MARK }.say(Lang::En)) {
+        found_expected(
+            rest,
+            |found, expected| {
+                m::SerdeInvalidValue {
+                    found: &found,
+                    expected: &expected,
+                }
+                .say(Lang::Zh)
+            },
+            |found| m::SerdeInvalidValueFound { found: &found }.say(Lang::Zh),
+        )
+    } else if let Some(rest) = lead(m::SerdeInvalidLengthLen { len: &MARK }.say(Lang::En)) {
+        match rest.split_once(sep) {
+            Some((len, expected)) => match expected_zh(expected) {
+                Some(exp) => m::SerdeInvalidLength {
+                    len: &len,
+                    expected: &exp,
+                }
+                .say(zh),
+                None => m::SerdeInvalidLengthLen { len: &len }.say(zh),
+            },
+            None => m::SERDE_INVALID_LENGTH_BARE.zh.into(),
+        }
+    } else if let Some(rest) = lead(m::SerdeUnknownVariantName { name: &MARK }.say(Lang::En)) {
+        named(
+            rest,
+            |name, expected| {
+                m::SerdeUnknownVariant {
+                    name: &name,
+                    expected: &expected,
+                }
+                .say(Lang::Zh)
+            },
+            |name| m::SerdeUnknownVariantName { name: &name }.say(Lang::Zh),
+        )
+    } else if let Some(rest) = lead(m::SerdeUnknownFieldName { name: &MARK }.say(Lang::En)) {
+        named(
+            rest,
+            |name, expected| {
+                m::SerdeUnknownField {
+                    name: &name,
+                    expected: &expected,
+                }
+                .say(Lang::Zh)
+            },
+            |name| m::SerdeUnknownFieldName { name: &name }.say(Lang::Zh),
+        )
+    } else if let Some(field) = lead(m::SerdeMissingField { field: &MARK }.say(Lang::En)) {
+        m::SerdeMissingField { field: &field }.say(zh)
+    } else if let Some(field) = lead(m::SerdeDuplicateField { field: &MARK }.say(Lang::En)) {
+        m::SerdeDuplicateField { field: &field }.say(zh)
+    } else if let Some(number) = outside_f32(en) {
+        m::SerdeOutsideF32 { number: &number }.say(zh)
     } else {
-        "内容不合法".into()
+        m::SERDE_NOT_VALID.zh.into()
     }
+}
+
+/// The number of attnlab's refusal of a value beyond f32 (`is 1e39, outside the f32
+/// range …`).
+fn outside_f32(en: &str) -> Option<&str> {
+    let (before, after) = around(m::SerdeOutsideF32 { number: &MARK }.say(Lang::En));
+    en.strip_prefix(before.as_str())?
+        .strip_suffix(after.as_str())
 }
 
 /// What serde found (its `Unexpected`, as serde_json writes it), in Chinese.
 fn unexpected_zh(found: &str) -> String {
-    let quoted = |prefix: &str| found.strip_prefix(prefix).map(str::to_string);
-    if let Some(b) = quoted("boolean ") {
-        return match b.as_str() {
-            "`true`" => "布尔值（真）",
-            _ => "布尔值（假）",
-        }
-        .into();
+    let zh = Lang::Zh;
+    let value = |english: String| after_lead(found, english);
+    if value(m::SERDE_FOUND_TRUE.en.replace("`true`", MARK)).is_some() {
+        let said = if found == m::SERDE_FOUND_TRUE.en {
+            m::SERDE_FOUND_TRUE
+        } else {
+            m::SERDE_FOUND_FALSE
+        };
+        return said.zh.into();
     }
-    if let Some(i) = quoted("integer ") {
-        return format!("整数 {i}");
+    if let Some(i) = value(m::SerdeFoundInteger { value: &MARK }.say(Lang::En)) {
+        return m::SerdeFoundInteger { value: &i }.say(zh);
     }
-    if let Some(f) = quoted("floating point ") {
-        return format!("浮点数 {f}");
+    if let Some(f) = value(m::SerdeFoundFloat { value: &MARK }.say(Lang::En)) {
+        return m::SerdeFoundFloat { value: &f }.say(zh);
     }
-    if let Some(c) = quoted("character ") {
-        return format!("字符 {c}");
+    if let Some(c) = value(m::SerdeFoundChar { value: &MARK }.say(Lang::En)) {
+        return m::SerdeFoundChar { value: &c }.say(zh);
     }
-    if let Some(s) = quoted("string ") {
-        return format!("字符串 {s}");
+    if let Some(s) = value(m::SerdeFoundString { value: &MARK }.say(Lang::En)) {
+        return m::SerdeFoundString { value: &s }.say(zh);
     }
-    match found {
-        "byte array" => "字节数组",
-        "unit value" | "null" => "空值",
-        "Option value" => "可选值",
-        "newtype struct" => "结构体",
-        "sequence" => "数组",
-        "map" => "对象",
-        "enum" => "枚举",
-        "unit variant" | "newtype variant" | "tuple variant" | "struct variant" => "枚举的一种",
-        "number" => "数",
-        _ => "其他值",
-    }
-    .to_string()
+    fixed(FOUND, found).unwrap_or_else(|| m::SERDE_FOUND_OTHER.zh.into())
 }
 
 /// What serde expected (a `Visitor`'s `expecting`, the built-in types' and attnlab's
 /// own), in Chinese; `None` for a form not known here.
 fn expected_zh(expected: &str) -> Option<String> {
-    let fixed = match expected {
-        "f32" | "f64" | "a number" | "the sinusoid base as a number" => Some("数"),
-        "u8" | "u16" | "u32" | "u64" | "usize" | "a non-negative integer" => Some("非负整数"),
-        "i8" | "i16" | "i32" | "i64" | "isize" | "an integer" => Some("整数"),
-        "a boolean" => Some("布尔值"),
-        "a string" | "a borrowed string" => Some("字符串"),
-        "a character" => Some("字符"),
-        "a sequence" => Some("数组"),
-        "a map" | "an object" => Some("对象"),
-        "unit" => Some("空值"),
-        "variant identifier" | "field identifier" => Some("名称"),
-        _ => None,
-    };
-    if let Some(zh) = fixed {
-        return Some(zh.to_string());
+    let zh = Lang::Zh;
+    if let Some(said) = fixed(EXPECTED, expected) {
+        return Some(said);
     }
-    if expected.starts_with("struct ") {
-        return Some("对象".into());
+    if after_lead(
+        expected,
+        m::SerdeExpectedStruct { name: &MARK }.say(Lang::En),
+    )
+    .is_some()
+    {
+        return Some(m::SerdeExpectedStruct { name: &"" }.say(zh));
     }
-    if let Some(rest) = expected.strip_prefix("an array of ") {
-        let entries = match rest {
-            "numbers" => "数",
-            "non-negative integers" => "非负整数",
-            "true/false values" => "布尔值",
-            "strings" => "字符串",
-            "rows" => "行（数组）",
-            "heads" => "头（对象）",
-            _ => return Some("数组".into()),
+    if let Some(rest) = after_lead(
+        expected,
+        m::SerdeExpectedArrayOf { entries: &MARK }.say(Lang::En),
+    ) {
+        let Some(entries) = fixed(ENTRIES, rest) else {
+            return Some(m::SERDE_EXPECTED_AN_ARRAY.zh.into());
         };
-        return Some(format!("元素为{entries}的数组"));
+        return Some(m::SerdeExpectedArrayOf { entries: &entries }.say(zh));
     }
-    for prefix in ["a tuple of size ", "tuple of ", "an array of length "] {
+    let sized = [
+        around(m::SerdeExpectedTupleSize { n: &MARK }.say(Lang::En)),
+        around(m::SerdeExpectedTupleOf { n: &MARK }.say(Lang::En)),
+        around(m::SerdeExpectedArrayLength { n: &MARK }.say(Lang::En)),
+    ];
+    for (before, after) in &sized {
         if let Some(n) = expected
-            .strip_prefix(prefix)
-            .map(|r| r.trim_end_matches(" elements"))
+            .strip_prefix(before.as_str())
+            .map(|r| r.trim_end_matches(after.as_str()))
             .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
         {
-            return Some(format!("含 {n} 个元素的数组"));
+            return Some(m::SerdeExpectedTupleSize { n: &n }.say(zh));
         }
     }
-    if let Some(names) = expected.strip_prefix("one of ") {
-        return Some(format!("以下之一：{}", names.replace(", ", "、")));
+    if let Some(names) = after_lead(
+        expected,
+        m::SerdeExpectedOneOf { names: &MARK }.say(Lang::En),
+    ) {
+        return Some(
+            m::SerdeExpectedOneOf {
+                names: &names.replace(", ", "\u{3001}"),
+            }
+            .say(zh),
+        );
     }
-    if let Some((a, b)) = expected.split_once(" or ")
+    let (_, or) = around(m::SerdeExpectedEither { a: &MARK, b: &"" }.say(Lang::En));
+    if let Some((a, b)) = expected.split_once(or.as_str())
         && a.starts_with('`')
         && b.starts_with('`')
     {
-        return Some(format!("{a} 或 {b}"));
+        return Some(m::SerdeExpectedEither { a: &a, b: &b }.say(zh));
     }
     if expected.starts_with('`') && expected.ends_with('`') && expected.len() > 1 {
         return Some(expected.to_string());
@@ -236,9 +385,9 @@ mod tests {
 
     #[test]
     fn every_syntax_error_of_serde_json_is_said_in_chinese() {
-        for (en, zh) in SYNTAX {
-            assert_eq!(message_zh(en), *zh);
-            assert!(latin_words(zh).is_empty(), "{zh}");
+        for t in SYNTAX {
+            assert_eq!(message_zh(t.en), t.zh);
+            assert!(latin_words(t.zh).is_empty(), "{}", t.zh);
         }
         for text in [
             "{",
@@ -268,6 +417,82 @@ mod tests {
         }
         let e = serde_json::from_str::<serde_json::Value>("[1,\n 2,\n x]").unwrap_err();
         assert_eq!(json_zh(&e), "第 3 行第 2 列：此处应为一个值");
+    }
+
+    #[test]
+    fn the_english_of_the_catalogue_is_what_serde_writes() {
+        let en = Lang::En;
+        let cases = [
+            (
+                serde_json::Error::invalid_type(Unexpected::Bool(true), &"a string"),
+                m::SerdeInvalidType {
+                    found: &m::SERDE_FOUND_TRUE.en,
+                    expected: &m::SERDE_EXPECTED_A_STRING.en,
+                }
+                .say(en),
+            ),
+            (
+                serde_json::Error::invalid_value(Unexpected::Signed(-1), &"u64"),
+                m::SerdeInvalidValue {
+                    found: &m::SerdeFoundInteger { value: &"`-1`" }.say(en),
+                    expected: &m::SERDE_EXPECTED_U64.en,
+                }
+                .say(en),
+            ),
+            (
+                serde_json::Error::invalid_length(1, &"a tuple of size 2"),
+                m::SerdeInvalidLength {
+                    len: &1,
+                    expected: &m::SerdeExpectedTupleSize { n: &2 }.say(en),
+                }
+                .say(en),
+            ),
+            (
+                serde_json::Error::missing_field("a"),
+                m::SerdeMissingField { field: &"`a`" }.say(en),
+            ),
+            (
+                serde_json::Error::duplicate_field("a"),
+                m::SerdeDuplicateField { field: &"`a`" }.say(en),
+            ),
+            (
+                serde_json::Error::unknown_field("b", &["a", "c", "d"]),
+                m::SerdeUnknownField {
+                    name: &"`b`",
+                    expected: &m::SerdeExpectedOneOf {
+                        names: &"`a`, `c`, `d`",
+                    }
+                    .say(en),
+                }
+                .say(en),
+            ),
+            (
+                serde_json::Error::unknown_variant("x", &["y", "z"]),
+                m::SerdeUnknownVariant {
+                    name: &"`x`",
+                    expected: &m::SerdeExpectedEither {
+                        a: &"`y`",
+                        b: &"`z`",
+                    }
+                    .say(en),
+                }
+                .say(en),
+            ),
+        ];
+        for (e, said) in cases {
+            assert_eq!(e.to_string(), said);
+            assert!(!message_zh(&said).contains(m::SERDE_NOT_VALID.zh), "{said}");
+        }
+        let e = serde_json::from_str::<serde_json::Value>("[1,\n 2,\n x]").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            m::SerdeAtPlace {
+                what: &m::SERDE_EXPECTED_VALUE.en,
+                line: &3,
+                column: &2
+            }
+            .say(en)
+        );
     }
 
     #[test]
