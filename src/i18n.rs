@@ -5,12 +5,11 @@
 //!   catalogue (`attnlab_i18n::msg`) that follows the language;
 //! - `msg::shell::PAGE_NAV_VIEWS.get(lang)` where the language is at hand (a memo, a
 //!   closure), and `msg::…::SomeId { … }.say(lang)` for a text with values in it;
-//! - [`t`]`("Temperature", "温度")` and [`tr`]`(lang, "…", "…")`: the two-string forms of
-//!   the code whose sentences are not in the catalogue yet.
+//! - [`marked::with_marked`] for a sentence whose values sit in elements of their own.
 //!
-//! The lab's own sentences (notices, reasons, figure titles) come from `attnlab_lab`
-//! in the language asked for. A test reads every `t(…)`/`tr(…)` pair in `src/` and fails
-//! when the Chinese is missing or equal to the English.
+//! The domain crates' sentences (notices, reasons, figure titles) come from their
+//! functions in the language asked for, which read the same catalogue. A test fails when
+//! a Rust source outside tests holds Chinese text: every sentence is in the catalogue.
 
 use attnlab_i18n::msg;
 pub use attnlab_i18n::{Lang, Tr};
@@ -26,22 +25,11 @@ pub fn use_lang() -> RwSignal<Lang> {
     use_app_state().lang
 }
 
-/// A view text that follows the app's language: `en` in English, `zh` in Chinese.
-pub fn t(en: &'static str, zh: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync {
-    let lang = use_lang();
-    move || lang.get().pick(en, zh)
-}
-
 /// A catalogue text that follows the app's language, in a `view!`:
 /// `{text(msg::shell::PAGE_NAV_VIEWS)}`, `aria-label=text(msg::lab::ZOOM_BAR_LABEL)`.
 pub fn text(msg: Tr) -> impl Fn() -> &'static str + Copy + Send + Sync {
     let lang = use_lang();
     move || msg.get(lang.get())
-}
-
-/// `en` in English, `zh` in Chinese.
-pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    lang.pick(en, zh)
 }
 
 /// The language to open with when the link names none: the one chosen before on this

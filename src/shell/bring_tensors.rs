@@ -92,10 +92,7 @@ fn take(r: Reading, files: Vec<web_sys::File>) {
 /// A refusal in `lang`: the file's name and the field's path (in no language), then
 /// what is wrong.
 fn refusal_view(e: &Refusal, lang: Lang) -> impl IntoView + use<> {
-    let sep = match lang {
-        Lang::En => ": ",
-        Lang::Zh => "：",
-    };
+    let sep = formats::FORMATS_NAME_SEPARATOR.get(lang);
     let file =
         (!e.file.is_empty()).then(|| view! { <span translate="no">{e.file.clone()}</span>{sep} });
     let message = e.message(lang);
@@ -165,10 +162,7 @@ pub fn BringTensors() -> impl IntoView {
         let lang = lang.get();
         state.brought.with(|b| {
             b.as_ref().map(|b| {
-                let sep = match lang {
-                    Lang::En => ": ",
-                    Lang::Zh => "：",
-                };
+                let sep = formats::FORMATS_NAME_SEPARATOR.get(lang);
                 view! {
                     <span translate="no">{b.files.join(", ")}</span>
                     {sep}

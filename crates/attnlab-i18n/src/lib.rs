@@ -119,8 +119,11 @@ impl Tr {
     }
 
     /// The text in `lang`.
-    pub fn get(self, lang: Lang) -> &'static str {
-        lang.pick(self.en, self.zh)
+    pub const fn get(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::Zh => self.zh,
+        }
     }
 }
 
@@ -128,20 +131,28 @@ impl Tr {
 /// default captions), in `lang`. Every figure the lab builds carries them.
 pub fn plot_words(lang: Lang) -> &'static attnlab_plot::Words {
     match lang {
-        Lang::En => &attnlab_plot::Words::ENGLISH,
-        Lang::Zh => &attnlab_plot::Words {
-            weight: "权重",
-            delta_weight: "\u{394} 权重",
-            queries: "查询",
-            keys: "键",
-            entropy: "熵",
-            row_entropy: "行熵",
-            nats: "奈特",
-            share: "占最大值 %",
-            masked: "已掩码",
-            empty_row: "\u{2205} 空行",
-            head: "头",
-        },
+        Lang::En => &PLOT_WORDS[0],
+        Lang::Zh => &PLOT_WORDS[1],
+    }
+}
+
+/// The figures' words from the catalogue (`figure-word-*`), in [`Lang::ALL`]'s order.
+static PLOT_WORDS: [attnlab_plot::Words; 2] = [plot_words_in(Lang::En), plot_words_in(Lang::Zh)];
+
+const fn plot_words_in(lang: Lang) -> attnlab_plot::Words {
+    use msg::figure as f;
+    attnlab_plot::Words {
+        weight: f::FIGURE_WORD_WEIGHT.get(lang),
+        delta_weight: f::FIGURE_WORD_DELTA_WEIGHT.get(lang),
+        queries: f::FIGURE_WORD_QUERIES.get(lang),
+        keys: f::FIGURE_WORD_KEYS.get(lang),
+        entropy: f::FIGURE_WORD_ENTROPY.get(lang),
+        row_entropy: f::FIGURE_WORD_ROW_ENTROPY.get(lang),
+        nats: f::FIGURE_WORD_NATS.get(lang),
+        share: f::FIGURE_WORD_SHARE.get(lang),
+        masked: f::FIGURE_WORD_MASKED.get(lang),
+        empty_row: f::FIGURE_WORD_EMPTY_ROW.get(lang),
+        head: f::FIGURE_WORD_HEAD.get(lang),
     }
 }
 
@@ -264,6 +275,14 @@ pub mod check {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_figures_english_words_are_the_plot_crates_own() {
+        assert_eq!(
+            *super::plot_words(super::Lang::En),
+            attnlab_plot::Words::ENGLISH
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -264,7 +264,8 @@ pub fn load(fragment: &str) -> Loaded {
                 Said::of(|lang| {
                     let said: Vec<&str> = repairs.iter().map(|r| r.get(lang)).collect();
                     link::LinkRepaired {
-                        repairs: &said.join(lang.pick("; ", "\u{ff1b}")),
+                        repairs: &said
+                            .join(attnlab_i18n::msg::link::LINK_REPAIRS_SEPARATOR.get(lang)),
                     }
                     .say(lang)
                 })

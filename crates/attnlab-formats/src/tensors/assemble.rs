@@ -97,7 +97,7 @@ pub(super) fn from_parts(parts: Parts, files: Vec<String>) -> Result<Brought, Br
         let files = files.join(", ");
         let said = Said::of(|lang| {
             formats::BringMissingArrays {
-                missing: &missing.join(lang.pick(", ", "\u{3001}")),
+                missing: &missing.join(attnlab_i18n::msg::lab::LIST_SEPARATOR.get(lang)),
                 files: &files,
             }
             .say(lang)

@@ -275,7 +275,7 @@ fn choice<T: Copy>(
         let said = Said::of(|lang| {
             formats::JsonChoice {
                 given: &given.get(lang),
-                names: &names.join(lang.pick(", ", "\u{3001}")),
+                names: &names.join(attnlab_i18n::msg::lab::LIST_SEPARATOR.get(lang)),
             }
             .say(lang)
         });

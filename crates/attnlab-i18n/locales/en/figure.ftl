@@ -55,3 +55,17 @@ chart-label = { $title }: { $y } against { $x }; curves: { $curves }.
 paint-no-context = this browser gave no 2D drawing context
 paint-no-canvas = this browser could not make a canvas
 paint-failed = { $detail }
+
+## The words every figure draws (attnlab-plot's Words: the entropy panel, the masked swatch, empty rows, head tiles, default captions); the English is the plot crate's own.
+
+figure-word-weight = weight
+figure-word-delta-weight = Δ weight
+figure-word-queries = queries
+figure-word-keys = keys
+figure-word-entropy = entropy
+figure-word-row-entropy = row entropy
+figure-word-nats = nats
+figure-word-share = % of max
+figure-word-masked = masked
+figure-word-empty-row = ∅ empty row
+figure-word-head = head

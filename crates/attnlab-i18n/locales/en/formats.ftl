@@ -187,3 +187,7 @@ bring-panel-computing = Computing on your tensors:{ " " }
 bring-panel-link-note = The sentence waits in its box. A link holds the settings, not the tensors: Export → tensors writes them.
 bring-panel-use-sentence = Use the sentence again
 bring-browser-unreadable = the browser could not read the file
+
+## Between a file's (or a figure's) name, shown apart, and what is said of it (the app's bring panel).
+
+formats-name-separator = {": "}

@@ -40,3 +40,7 @@ link-unknown-attention = variant { $variant }: the attention “{ $name }” is 
 ## Why the share panel shows no QR code (qr.rs).
 
 link-qr-too-long = This link has { $chars } characters: too many for a QR code that can be scanned from across a room (at most { $max }).
+
+## Between the repairs of one link, in one notice.
+
+link-repairs-separator = {"; "}

@@ -52,3 +52,17 @@ paint-no-context = 此浏览器没有提供 2D 绘图上下文
 paint-no-canvas = 此浏览器无法创建画布
 # unsaid: $detail
 paint-failed = 无法在画布上绘制这幅图
+
+## 每张图都画的词（attnlab-plot 的 Words：熵面板、掩码色块、空行、头的小图、默认说明）。
+
+figure-word-weight = 权重
+figure-word-delta-weight = Δ 权重
+figure-word-queries = 查询
+figure-word-keys = 键
+figure-word-entropy = 熵
+figure-word-row-entropy = 行熵
+figure-word-nats = 奈特
+figure-word-share = 占最大值 %
+figure-word-masked = 已掩码
+figure-word-empty-row = ∅ 空行
+figure-word-head = 头

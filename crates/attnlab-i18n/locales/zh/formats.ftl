@@ -172,3 +172,7 @@ bring-panel-computing = 正在用你的张量计算：
 bring-panel-link-note = 句子仍留在它的输入框里。链接保存的是设置而不是张量：用“导出 → 张量”可以写出它们。
 bring-panel-use-sentence = 重新使用句子
 bring-browser-unreadable = 浏览器无法读取该文件
+
+## Between a file's (or a figure's) name, shown apart, and what is said of it (the app's bring panel).
+
+formats-name-separator = ：

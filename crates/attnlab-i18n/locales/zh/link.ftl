@@ -39,3 +39,7 @@ link-unknown-attention = 变体 { $variant }：注意力“{ $name }”未知，
 ## 分享面板为何不显示二维码（qr.rs）。
 
 link-qr-too-long = 这个链接有 { $chars } 个字符，太长，生成的二维码在教室里难以扫描（最多 { $max } 个字符）。
+
+## Between the repairs of one link, in one notice.
+
+link-repairs-separator = ；
