@@ -188,7 +188,7 @@ pub fn position_dependence(variant: &Variant, lang: Lang) -> Option<String> {
         .on()
         .into_iter()
         .filter(|k| *k != MaskKind::Padding)
-        .map(|k| super::super::mask_name(k, lang))
+        .map(|k| k.shown(lang))
         .collect();
     (!kinds.is_empty()).then(|| {
         text::PositionsMasksDepend {

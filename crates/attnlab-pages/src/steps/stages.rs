@@ -418,7 +418,7 @@ pub(super) fn masked_note(variant: &Variant, empty_rows: usize, lang: Lang) -> S
     if on.is_empty() {
         return text::STEPS_MASKED_NONE.get(lang).to_string();
     }
-    let names: Vec<&str> = on.iter().map(|&k| crate::mask_name(k, lang)).collect();
+    let names: Vec<&str> = on.iter().map(|&k| k.shown(lang)).collect();
     let masks = names.join(text::STEPS_MASK_JOINER.get(lang));
     let mut s = text::StepsMaskedBlocked { masks: &masks }.say(lang);
     if empty_rows > 0 {
