@@ -7,14 +7,14 @@
 //!   state, its rules and URL fragment, tokens → attention → figure — shared with the CLI;
 //! - [`state`]: the one `AppState` of signals and memos, provided via context;
 //! - [`canvas`]: the one heatmap canvas and the one line-chart canvas every view uses,
-//!   and the plumbing behind them (device pixels, natural heights, repaints);
+//!   and when they repaint (their figure, their box, the window); `attnlab_paint` paints;
 //! - [`shell`]: the page around the views (header, tabs, sidebar, notices);
 //! - [`lab`]: the lab page (the variants side by side, the comparison);
 //! - [`pages`]: the explanatory pages, one folder each;
 //! - [`lessons`]: the lesson player (the list, the lesson bar, the pointer, predict steps);
 //! - [`model`]: the real (pretrained) model's session;
 //! - [`widgets`]: knobs and pickers the pages share;
-//! - [`workers`]: the page's handles on its Web Workers (model, timing, brought files).
+//! - `attnlab_workers`: the page's handles on its Web Workers (model, timing, brought files).
 //!
 //! Components hold no maths; canvas drawing happens only in an `Effect` reading a memo.
 
@@ -29,7 +29,6 @@ mod pages;
 mod shell;
 mod state;
 mod widgets;
-mod workers;
 
 fn main() {
     shell::panic_banner::install();

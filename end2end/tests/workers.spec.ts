@@ -3,7 +3,7 @@ import { type Page } from '@playwright/test';
 import { file } from './files';
 import { expect, test } from './fixtures';
 
-// The page's workers, each a wasm of its own with one job (src/workers/): the complexity
+// The page's workers, each a wasm of its own with one job (crates/attnlab-workers/): the complexity
 // page's timing (crates/attnlab-timing-worker) and the reading of brought tensors
 // (crates/attnlab-files-worker). A job starts its own worker, and a worker's wasm
 // carries the code of its job only.

@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 // Long texts: zooming the lab's large heatmaps to a range of queries and keys, and the
 // Lines page's threshold.
 //
-// DOM contract (src/lab/zoom.rs, src/canvas/heatmap_canvas.rs, src/canvas/paint.rs):
+// DOM contract (src/lab/zoom.rs, src/canvas/heatmap_canvas.rs, crates/attnlab-paint/src/lib.rs):
 //   [data-testid=zoom-bar]                      above the variants
 //     input[data-testid=zoom-query-from|zoom-query-to|zoom-key-from|zoom-key-to]
 //                                               token indices, ends included; change applies

@@ -64,7 +64,7 @@ pub fn observe_size(canvas: NodeRef<Canvas>) -> ObservedSize {
 }
 
 /// Whether the canvas's backing store already has the size a paint gives a box of `css`
-/// CSS pixels (see `paint::fit`): the paint that changed the box measured it and drew
+/// CSS pixels (see `attnlab_paint::fit`): the paint that changed the box measured it and drew
 /// for it, so painting again would draw the same pixels a frame later.
 fn painted_at(canvas: NodeRef<Canvas>, (w, h): (f64, f64)) -> bool {
     let Some(el) = canvas.get_untracked() else {
@@ -74,6 +74,9 @@ fn painted_at(canvas: NodeRef<Canvas>, (w, h): (f64, f64)) -> bool {
         .map(|w| w.device_pixel_ratio())
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
-    let (bw, bh) = (super::paint::backing(w, dpr), super::paint::backing(h, dpr));
+    let (bw, bh) = (
+        attnlab_paint::backing(w, dpr),
+        attnlab_paint::backing(h, dpr),
+    );
     el.width() == bw && el.height() == bh && bw > 0 && bh > 0
 }

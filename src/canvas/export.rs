@@ -12,9 +12,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
-use super::paint::{offscreen_grid, offscreen_heatmap, offscreen_line_chart, offscreen_lines};
 use crate::i18n::{Lang, Tr, text, use_lang};
 use attnlab_i18n::msg::formats;
+use attnlab_paint::{offscreen_grid, offscreen_heatmap, offscreen_line_chart, offscreen_lines};
 
 /// Why a file could not be made: a sentence in every language, or the words of the
 /// code that refused (a file writer's error, already in the page's language).

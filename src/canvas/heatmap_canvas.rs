@@ -5,9 +5,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::export::{ExportMenu, Exported, FileMaker};
-use super::paint::{paint_heatmap_over, to_backing_pixels};
 use super::repaint::repaint_effect;
 use crate::state::use_app_state;
+use attnlab_paint::{paint_heatmap_over, to_backing_pixels};
 
 /// Two cells (row, column) of a matrix: the corners of a rectangle dragged over it.
 pub type CellPair = ((usize, usize), (usize, usize));

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use plotters::style::RGBColor;
 
 use super::export::{ExportMenu, Exported};
-use super::paint::paint_line_chart;
 use super::repaint::repaint_effect;
 use crate::i18n::use_lang;
+use attnlab_paint::paint_line_chart;
 
 /// Where a [`LineChartCanvas`] shows the names of its curves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,15 +1,13 @@
-//! Everything that puts pixels on a canvas: the one heatmap canvas and the one line-chart
-//! canvas every view uses, the paint functions behind them (device pixels, natural
-//! heights, values-only repaints), the blitting backend, and the effect and observers
-//! that repaint a canvas when its figure, its box or the window changes.
+//! The canvas components: the one heatmap canvas and the one line-chart canvas every view
+//! uses, their exports and table, and the effect and observers that repaint a canvas when
+//! its figure, its box or the window changes. The paint itself (device pixels, natural
+//! heights, values-only repaints, the blitting backend) is `attnlab_paint`'s.
 
-mod blit_canvas;
 mod canvas_size;
 mod export;
 mod figure_table;
 mod heatmap_canvas;
 mod line_chart_canvas;
-pub mod paint;
 mod repaint;
 
 pub use export::{ExportMenu, Exported, Grid};

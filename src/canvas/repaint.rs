@@ -25,7 +25,7 @@ pub fn repaint_effect<T: 'static>(
     let size = observe_size(canvas);
     let display = crate::display::use_display();
     Effect::new(move |_| {
-        super::paint::set_look(super::paint::Look {
+        attnlab_paint::set_look(attnlab_paint::Look {
             figure_scale: display.figure_scale(),
             palette: display.palette.get(),
         });

@@ -5,10 +5,10 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::CellInfo;
-use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
 use crate::i18n::{text, use_lang};
 use crate::state::{LabFields, ViewFields, use_app_state};
+use attnlab_paint::{paint_grid, to_backing_pixels};
 
 /// Every head of a variant as small multiples on one colour scale; the selected head is
 /// outlined. Clicking a head (or Left/Right on the focused grid) selects it in every

@@ -39,7 +39,7 @@ use leptos::prelude::*;
 pub use list::LessonsEntry;
 
 use crate::state::AppState;
-use crate::workers::FilesWorker;
+use attnlab_workers::FilesWorker;
 
 /// What a lesson step selects on pages that keep their own selection (the steps page's
 /// query and stage); provided as context so those pages can follow it.

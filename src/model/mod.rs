@@ -1,4 +1,4 @@
-//! The real (pretrained) model: the session that drives its worker (`workers::model`). The views of
+//! The real (pretrained) model: the session that drives its worker (`attnlab_workers::ModelWorker`). The views of
 //! the model are in `pages::model`; what the page and the worker agree on is
 //! `attnlab_model_page`.
 

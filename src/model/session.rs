@@ -8,7 +8,7 @@ use attnlab_model_page::protocol::{Loaded, Place, Reply, Request, Said, Stage, S
 use leptos::prelude::*;
 use ndarray::Array2;
 
-use crate::workers::{Message, ModelWorker};
+use attnlab_workers::{Message, ModelWorker};
 
 /// What the model is doing.
 #[derive(Debug, Clone, PartialEq)]

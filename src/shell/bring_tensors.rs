@@ -12,8 +12,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::i18n::{Lang, text, use_lang};
 use crate::state::{AppState, use_app_state};
-use crate::workers::FilesWorker;
 use attnlab_i18n::msg::formats;
+use attnlab_workers::FilesWorker;
 
 /// The files of a `FileList`.
 fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::TimingTable;
 use crate::canvas::LineChartCanvas;
 use crate::i18n::{text, use_lang};
-use crate::workers::{Failure, TimingWorker};
+use attnlab_workers::{Failure, TimingWorker};
 
 /// Where a run is.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,9 +4,9 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::canvas::paint::{paint_token_lines, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, repaint_effect};
 use crate::i18n::use_lang;
+use attnlab_paint::{paint_token_lines, to_backing_pixels};
 
 /// The token-lines figure on a canvas. Pointing at a token isolates its lines; with the
 /// keyboard, ArrowUp/ArrowDown move the isolated token within its column,

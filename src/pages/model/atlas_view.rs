@@ -4,10 +4,10 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::canvas::paint::{paint_grid, to_backing_pixels};
 use crate::canvas::{ExportMenu, Exported, Grid, repaint_effect};
 use crate::i18n::use_lang;
 use crate::lab::CellInfo;
+use attnlab_paint::{paint_grid, to_backing_pixels};
 
 /// Every head of every layer as small multiples, one row per layer, on one colour
 /// scale; the selected head is outlined. A click (or the arrow keys: Left/Right for the

@@ -13,7 +13,7 @@ use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::{Job, Link, Stop, WorkerHandle};
+use crate::{Job, Link, Stop, WorkerHandle};
 
 /// A worker reading one set of files. Dropping it ends the worker (a newer set of files
 /// replaces an older one still being read), and a reply still being read is not reported.

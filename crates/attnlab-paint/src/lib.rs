@@ -1,7 +1,12 @@
-//! Painting figures on a `<canvas>` at the display's resolution.
+//! Painting attnlab-plot's figures on a `<canvas>` at the display's resolution: the
+//! backing store sized to the canvas's box times the device pixel ratio, values-only
+//! repaints of a figure whose frame is unchanged, offscreen canvases for the exports.
 //!
 //! The cells go to the canvas as one bitmap ([`CellField::Bitmap`]) through
-//! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`.
+//! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`. Nothing here is reactive:
+//! the app's canvas components (`src/canvas/`) decide when to paint, this crate paints.
+
+mod blit_canvas;
 
 use attnlab_i18n::Said;
 use attnlab_i18n::Tr;
@@ -17,7 +22,7 @@ use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
-use super::blit_canvas::BlitCanvas;
+use blit_canvas::BlitCanvas;
 
 /// The attribute set on the canvas after each paint: how many tokens (rows) it shows.
 pub const RENDERED_TOKENS: &str = "data-rendered-tokens";
@@ -40,7 +45,7 @@ pub fn mark_painted() {
 /// their whole area first anyway.
 ///
 /// `known` is the canvas's CSS size when the caller has it (see
-/// [`super::canvas_size`]); otherwise the canvas is measured, which forces a layout if
+/// the app's `src/canvas/canvas_size.rs`); otherwise the canvas is measured, which forces a layout if
 /// the page changed since the last one.
 fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32, u32) {
     let (w, h) = known.unwrap_or_else(|| {
@@ -58,7 +63,7 @@ fn fit(canvas: &HtmlCanvasElement, dpr: f64, known: Option<(f64, f64)>) -> (u32,
 }
 
 /// The backing store's length, in device pixels, for `css` CSS pixels at `dpr`.
-pub(super) fn backing(css: f64, dpr: f64) -> u32 {
+pub fn backing(css: f64, dpr: f64) -> u32 {
     (css * dpr).round().max(0.0) as u32
 }
 

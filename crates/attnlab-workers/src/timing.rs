@@ -6,8 +6,8 @@ use std::rc::Rc;
 use attnlab_pages::complexity::{Report, Request};
 use wasm_bindgen::prelude::*;
 
-use super::{Job, Link, Stop, WorkerHandle};
-use crate::i18n::Lang;
+use crate::{Job, Link, Stop, WorkerHandle};
+use attnlab_i18n::Lang;
 use attnlab_i18n::msg::workers;
 
 /// Why a run stopped before its end, written in any language when shown. The details

@@ -4,8 +4,8 @@
 //! all three for every label, and a 512-token heatmap draws over a thousand labels: the
 //! font, a CSS string the canvas parses, was 4% of a keystroke's work).
 //!
-//! It lives in the app because it needs web-sys (`ImageData`), which attnlab-plot does
-//! not depend on. `putImageData` ignores the canvas transform, clip and compositing and
+//! It lives here, not in attnlab-plot, because it needs web-sys (`ImageData`), which
+//! attnlab-plot does not depend on. `putImageData` ignores the canvas transform, clip and compositing and
 //! writes device pixels at the given position; that is right here, because every figure
 //! is drawn in backing-store pixels (a canvas sized CSS size × dpr, styles scaled by dpr,
 //! no transform).

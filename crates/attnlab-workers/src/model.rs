@@ -13,7 +13,7 @@ use leptos::prelude::lazy;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::{Job, Link, Stop, WorkerHandle};
+use crate::{Job, Link, Stop, WorkerHandle};
 
 /// A reply, with the floats that came beside it (empty for most replies).
 pub struct Message {
