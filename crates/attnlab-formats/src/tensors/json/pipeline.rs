@@ -313,3 +313,42 @@ pub(super) fn keys_and_values(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use attnlab_i18n::Lang;
+    use attnlab_i18n::check::latin_words;
+
+    use super::super::parse;
+
+    /// Documents each refused on one of these fields.
+    const BAD: [&str; 14] = [
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"positions":{"kind":"rope","base":-1}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"positions":{"kind":"rope","rotary_dims":4}}"#,
+        r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]]}],"positions":{"kind":"rope"}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"positions":{"kind":"rope","key_positions":[1,2]}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"positions":{"kind":"rope","scaling":{"kind":"ntk","factor":2}}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"positions":{"kind":"rope","base":1,"scaling":{"kind":"yarn","factor":2,"original_max_positions":8}}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"positions":{"kind":"rope","scaling":{"kind":"ntk","factor":2,"beta_slow":1}}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"alibi":{"slopes":[1,2]}}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"alibi":"yes"}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"softcap":-2}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"tiles":1,"attention":"elu1"}"#,
+        r#"{"heads":[{"q":[[1,0]]},{"q":[[1,0]]},{"q":[[1,0]]}],"kv_heads":[{"k":[[1,0]],"v":[[1]]},{"k":[[1,0]],"v":[[1]]}]}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]]}],"kv_heads":[{"k":[[1,0]],"v":[[1]]}]}"#,
+        r#"{"heads":[{"q":[[1,0]],"k":[[1,0]],"v":[[1]]}],"mask":{"sinks":2}}"#,
+    ];
+
+    #[test]
+    fn every_refusal_is_said_in_both_languages() {
+        for doc in BAD {
+            let e = parse(doc).unwrap_err();
+            let (en, zh) = (e.text(Lang::En), e.text(Lang::Zh));
+            assert!(en.starts_with(&format!("{}: ", e.path)), "{en}");
+            assert!(zh.starts_with(&e.path), "{zh}");
+            assert_ne!(en, zh);
+            let words = latin_words(&zh.replace(&e.path, ""));
+            assert!(words.is_empty(), "{zh}: {words:?}");
+        }
+    }
+}
