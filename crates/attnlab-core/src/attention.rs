@@ -165,6 +165,8 @@ impl HeadResult {
     /// cells for softmax and Linformer (shifted by the global maximum so it cannot overflow;
     /// this scales every singular value by the same factor), `φ(Q)φ(K)ᵀ` on allowed cells for
     /// kernel variants, and `softmax_row(Q) softmax_col(K)ᵀ` for efficient attention.
+    /// The logits here are `raw / τ`: a spec's softcap and ALiBi bias are left out (the
+    /// lab, its one reader, sets neither).
     pub fn unnormalised_similarity(&self, spec: &AttentionSpec) -> Array2<f32> {
         match (spec.attention, &self.scores) {
             (AttentionKind::Softmax | AttentionKind::Linformer, Some(raw)) => {
