@@ -298,10 +298,18 @@ impl Problem {
     }
 
     /// What turns head `h`'s raw scores into logits: `1/τ`, the softcap and its ALiBi
-    /// bias (the positions RoPE's when given, else `0 … n − 1`, `0 … m − 1`).
-    pub fn logit_steps(&self, h: usize) -> LogitSteps {
+    /// bias (the positions RoPE's when given, else `0 … n − 1`, `0 … m − 1`); an error,
+    /// not a panic, for a head that does not exist.
+    pub fn logit_steps(&self, h: usize) -> Result<LogitSteps> {
+        self.head(h)?;
         let (n, m) = (self.heads[0].q.nrows(), self.heads[0].k.nrows());
-        crate::logits::steps(&self.spec, self.alibi_slopes.as_deref(), h, n, m)
+        Ok(crate::logits::steps(
+            &self.spec,
+            self.alibi_slopes.as_deref(),
+            h,
+            n,
+            m,
+        ))
     }
 
     /// The heads.
@@ -410,7 +418,7 @@ impl Problem {
         output: Output,
     ) -> Result<HeadResult> {
         let head = self.head(h)?;
-        let steps = self.logit_steps(h);
+        let steps = self.logit_steps(h)?;
         compute_head(head, &self.spec, &self.mask, raw, output, &steps).map_err(|e| match e {
             CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
             other => other,
