@@ -92,9 +92,36 @@ fn rope_turns_the_keys_by_their_positions() {
             "row_sum",
         );
     }
+    // YaRN with r = 2, L = 64: corr(32) < 0 and corr(1) = ln(64/2π)/ln 10000 = 0.25, so
+    // low = 0, high = 1 and pair 0 keeps θ_0 = 1 (ramp 0); cos and sin are multiplied by
+    // mscale = 0.1 ln 4 + 1 in q and k alike, so both scores grow by mscale².
+    doc["positions"] = json!({"kind": "rope", "scaling": {"kind": "yarn", "factor": 4, "original_max_positions": 64}});
+    let r = result(&doc);
+    let mscale = 0.1 * 4f64.ln() + 1.0;
+    let (s0, s1) = (mscale * mscale * s, mscale * mscale * 1f64.cos() * s);
+    close(weight(&r, 0, 0, 1), 1.0 / (1.0 + (s0 - s1).exp()), "yarn");
     let mut wide = json!({"heads": [{"q": [[1, 0, 0, 1]], "k": [[1, 0, 0, 1]], "v": [[1]]}]});
     wide["positions"] = json!({"kind": "rope", "scaling": {"kind": "ntk", "factor": 2}});
     result(&wide);
+}
+
+#[test]
+fn half_and_interleaved_pair_different_dimensions() {
+    // d = 4, base 100: θ_0 = 1, θ_1 = 0.1. The key (0, 1, 0, 0) at position 1: `half`
+    // pairs dims (1, 3) and turns it by θ_1 = 0.1 rad, `interleaved` pairs (0, 1) and
+    // turns it by θ_0 = 1 rad. Against the query (0, 1, 0, 0) at position 0 it scores
+    // cos(angle)/√4, and key 0 (position 0) scores 1/2: weight 1/(1 + e^((1 − cos)/2)).
+    let doc = |pairs: &str| {
+        json!({
+            "heads": [{"q": [[0, 1, 0, 0]], "k": [[0, 1, 0, 0], [0, 1, 0, 0]], "v": [[1], [0]]}],
+            "positions": {"kind": "rope", "base": 100, "pairs": pairs}
+        })
+    };
+    for (pairs, angle) in [("half", 0.1f64), ("interleaved", 1.0)] {
+        let r = result(&doc(pairs));
+        let want = 1.0 / (1.0 + ((1.0 - angle.cos()) / 2.0).exp());
+        close(weight(&r, 0, 0, 1), want, pairs);
+    }
 }
 
 #[test]
