@@ -743,7 +743,7 @@ proptest! {
         let spec = AttentionSpec { mask, ..AttentionSpec::default() };
         let head = HeadInput::new(q, k, v);
         let plain = Problem::new(vec![head.clone()], spec.clone(), None).unwrap().compute_head(0).unwrap();
-        for b in [1, 2, 3, m, m + 5] {
+        for b in [1, 2, 3, n, m, m + 5] {
             let tiled = AttentionSpec { tiles: Some(b), ..spec.clone() };
             let got = Problem::new(vec![head.clone()], tiled, None).unwrap().compute_head(0).unwrap();
             prop_assert_eq!(got.computation, Computation::Tiled);
