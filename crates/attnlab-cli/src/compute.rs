@@ -14,7 +14,7 @@ use crate::{Failure, input};
     long_about = "Compute attention for tensors you bring (Q, K, V per head, from PyTorch, \
                   numpy or anywhere else) and print the result (attnlab-result/1: per head \
                   the weights, what each key contributes (norms: |α_ij| ‖v_j‖), output, row \
-                  entropy and empty rows; the combined output) as JSON on standard output.\n\n\
+                  sums, row entropy and empty rows; the combined output) as JSON on standard output.\n\n\
                   Fields that are not part of attnlab-tensors/1 are reported as warnings on \
                   standard error and ignored. docs/tensors.md documents the format."
 )]

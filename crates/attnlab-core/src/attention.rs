@@ -6,11 +6,14 @@
 
 use ndarray::{ArcArray2, Array2, Axis, concatenate};
 
+use crate::alibi::Alibi;
 use crate::error::{CoreError, Expected, Invalid, Needs, Result};
 pub use crate::kind::AttentionKind;
 use crate::linear;
+use crate::logits::LogitSteps;
 use crate::mask::{Mask, MaskSpec};
 use crate::metrics;
+use crate::rope::Rope;
 use crate::score::{self, ScoreFunction, ScoreParams};
 use crate::softmax;
 
@@ -65,6 +68,17 @@ pub struct AttentionSpec {
     pub attention: AttentionKind,
     /// Masks, combined.
     pub mask: MaskSpec,
+    /// RoPE: every head's q and k turned by their positions before anything reads them
+    /// (every kind; [`crate::rope`]).
+    pub rope: Option<Rope>,
+    /// ALiBi's bias `−m_h |p_i − p_j|` on the logits (the softmax family;
+    /// [`crate::alibi`]); the positions are RoPE's when given, else `0 … n − 1`.
+    pub alibi: Option<Alibi>,
+    /// `c > 0`: logits `z/τ ← c·tanh(z/(τc))` (the softmax family; [`crate::logits`]).
+    pub softcap: Option<f32>,
+    /// `B ≥ 1`: softmax computed tile by tile over `B` keys with the online softmax
+    /// (softmax only; [`crate::tiled`]).
+    pub tiles: Option<usize>,
 }
 
 impl Default for AttentionSpec {
@@ -74,6 +88,10 @@ impl Default for AttentionSpec {
             temperature: 1.0,
             attention: AttentionKind::Softmax,
             mask: MaskSpec::default(),
+            rope: None,
+            alibi: None,
+            softcap: None,
+            tiles: None,
         }
     }
 }
@@ -95,7 +113,7 @@ impl AttentionSpec {
                 mask,
             });
         }
-        Ok(())
+        crate::logits::validate_spec(self)
     }
 }
 
@@ -115,6 +133,8 @@ pub enum Computation {
     Efficient,
     /// Linformer: O(n·k).
     Linformer,
+    /// Softmax tile by tile with the online softmax ([`crate::tiled`]).
+    Tiled,
 }
 
 /// One head's result.
@@ -145,6 +165,8 @@ impl HeadResult {
     /// cells for softmax and Linformer (shifted by the global maximum so it cannot overflow;
     /// this scales every singular value by the same factor), `φ(Q)φ(K)ᵀ` on allowed cells for
     /// kernel variants, and `softmax_row(Q) softmax_col(K)ᵀ` for efficient attention.
+    /// The logits here are `raw / τ`: a spec's softcap and ALiBi bias are left out (the
+    /// lab, its one reader, sets neither).
     pub fn unnormalised_similarity(&self, spec: &AttentionSpec) -> Array2<f32> {
         match (spec.attention, &self.scores) {
             (AttentionKind::Softmax | AttentionKind::Linformer, Some(raw)) => {
@@ -181,6 +203,8 @@ pub struct Problem {
     spec: AttentionSpec,
     w_o: Option<Array2<f32>>,
     mask: Mask,
+    /// ALiBi's slope per head, resolved from [`AttentionSpec::alibi`].
+    alibi_slopes: Option<Vec<f32>>,
 }
 
 fn standard(a: &mut Array2<f32>) {
@@ -255,13 +279,37 @@ impl Problem {
             standard(w);
         }
         spec.mask.validate(n, m)?;
+        if let Some(rope) = &spec.rope {
+            crate::logits::turn_heads(rope, &mut heads, n, m)?;
+        }
+        let alibi_slopes = spec
+            .alibi
+            .as_ref()
+            .map(|a| a.slopes(heads.len()))
+            .transpose()?;
         let mask = spec.mask.build(n, m);
         Ok(Problem {
             heads,
             spec,
             w_o,
             mask,
+            alibi_slopes,
         })
+    }
+
+    /// What turns head `h`'s raw scores into logits: `1/τ`, the softcap and its ALiBi
+    /// bias (the positions RoPE's when given, else `0 … n − 1`, `0 … m − 1`); an error,
+    /// not a panic, for a head that does not exist.
+    pub fn logit_steps(&self, h: usize) -> Result<LogitSteps> {
+        self.head(h)?;
+        let (n, m) = (self.heads[0].q.nrows(), self.heads[0].k.nrows());
+        Ok(crate::logits::steps(
+            &self.spec,
+            self.alibi_slopes.as_deref(),
+            h,
+            n,
+            m,
+        ))
     }
 
     /// The heads.
@@ -369,7 +417,9 @@ impl Problem {
         raw: Option<&ArcArray2<f32>>,
         output: Output,
     ) -> Result<HeadResult> {
-        compute_head(self.head(h)?, &self.spec, &self.mask, raw, output).map_err(|e| match e {
+        let head = self.head(h)?;
+        let steps = self.logit_steps(h)?;
+        compute_head(head, &self.spec, &self.mask, raw, output, &steps).map_err(|e| match e {
             CoreError::Overflow { what, .. } => CoreError::Overflow { head: h, what },
             other => other,
         })
@@ -440,6 +490,7 @@ fn compute_head(
     mask: &Mask,
     given: Option<&ArcArray2<f32>>,
     output: Output,
+    steps: &LogitSteps,
 ) -> Result<HeadResult> {
     let times_values = |a: &Array2<f32>, v: &Array2<f32>| match output {
         Output::Formed => linear::weights_times_values(a, v),
@@ -476,6 +527,15 @@ fn compute_head(
     // The softmax kinds bring their rows' entropy from the softmax's own sums; the
     // others' is taken from their weights below.
     let (weights, output, scores, mask, computation, entropy) = match spec.attention {
+        AttentionKind::Softmax if spec.tiles.is_some() || !steps.scale_only() => {
+            let raw = raw(steps.scale)?;
+            let (a, o, how, h) = crate::logits::softmax_formed(&raw, steps, spec, mask, &head.v)?;
+            let o = match how {
+                Computation::Tiled => o,
+                _ => times_values(&a, &head.v),
+            };
+            (a, o, Some(raw), mask.clone(), how, h)
+        }
         AttentionKind::Softmax => {
             // The logits `raw / τ` are formed inside the softmax (times 1/τ), not stored.
             let scale = 1.0 / spec.temperature;

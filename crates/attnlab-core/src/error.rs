@@ -14,6 +14,9 @@ use std::fmt;
 
 use crate::kind::AttentionKind;
 
+mod pipeline;
+pub use pipeline::PipelineInvalid;
+
 /// Which matrix of a head (or of the problem) an error is about, named as in the
 /// `attnlab-tensors/1` format so callers can build a field path like `heads[0].k`.
 pub type Field = &'static str;
@@ -355,6 +358,9 @@ pub enum Invalid {
     },
     /// The heads are not computed yet.
     NotComputed,
+    /// A setting of the logits pipeline or of the positions (RoPE, ALiBi, softcap,
+    /// grouped keys and values, sinks, tiles).
+    Pipeline(PipelineInvalid),
 }
 
 impl fmt::Display for Invalid {
@@ -391,6 +397,7 @@ impl fmt::Display for Invalid {
                  contributions need the model's own keys"
             ),
             Invalid::NotComputed => f.write_str("they are not computed yet"),
+            Invalid::Pipeline(p) => p.fmt(f),
         }
     }
 }

@@ -34,21 +34,26 @@
 
 #![deny(missing_docs)]
 
+pub mod alibi;
 pub mod attention;
 pub mod contribution;
 pub mod embed;
 pub mod error;
+pub mod groups;
 pub mod kernels;
 pub mod kind;
 pub mod linear;
+pub mod logits;
 pub mod mask;
 pub mod metrics;
 pub mod model;
 pub mod position;
 pub mod rng;
+pub mod rope;
 pub mod score;
 pub mod softmax;
 pub mod streaming;
+pub mod tiled;
 pub mod tokenize;
 
 pub use error::{CoreError, Expected, Invalid, Needs, Result};

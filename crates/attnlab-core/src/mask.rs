@@ -3,12 +3,13 @@
 //! A mask is a boolean `n × m` matrix, `true` = may attend. The kinds combine as the
 //! interchange format defines: start from all-true; AND `causal` (`j ≤ i`), `window r`
 //! (`|i − j| ≤ r`) and `strided s` (`j ≤ i` and (`i − j < s` or `(i − j) mod s = 0`));
-//! then `global G` opens every row and column of a token in G; then AND `padding`
-//! (padded keys are blocked for every query) and AND `custom`.
+//! then `global G` opens every row and column of a token in G; then `sinks s` opens the
+//! key columns `0 … s − 1` for every query (StreamingLLM's attention sinks); then AND
+//! `padding` (padded keys are blocked for every query) and AND `custom`.
 
 use ndarray::{ArcArray2, Array2, ArrayRef2};
 
-use crate::error::{CoreError, Expected, Invalid, Result};
+use crate::error::{CoreError, Expected, Invalid, PipelineInvalid, Result};
 
 /// Which masks to apply. The default applies none (every query sees every key).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -25,16 +26,21 @@ pub struct MaskSpec {
     pub padding_keys: Vec<usize>,
     /// Cells set by hand, `n × m`.
     pub custom: Option<Array2<bool>>,
+    /// Attention sinks: keys `0 … s − 1` open for every query after causal, window,
+    /// strided and global (StreamingLLM, Xiao et al. 2024); padding and custom still
+    /// close them. `s ≤ m`.
+    pub sinks: Option<usize>,
 }
 
 /// The names of the mask kinds, as used in the interchange format's `mask` object.
-pub const KINDS: [&str; 6] = [
+pub const KINDS: [&str; 7] = [
     "causal",
     "window",
     "strided",
     "global",
     "padding_keys",
     "custom",
+    "sinks",
 ];
 
 impl MaskSpec {
@@ -47,6 +53,7 @@ impl MaskSpec {
             !self.global.is_empty(),
             !self.padding_keys.is_empty(),
             self.custom.is_some(),
+            self.sinks.is_some(),
         ];
         KINDS
             .iter()
@@ -93,6 +100,12 @@ impl MaskSpec {
                 len: m,
             });
         }
+        if let Some(s) = self.sinks.filter(|&s| s > m) {
+            return Err(CoreError::InvalidSetting {
+                field: "mask.sinks",
+                reason: Invalid::Pipeline(PipelineInvalid::Sinks { got: s, m }),
+            });
+        }
         if let Some(c) = self.custom.as_ref().filter(|c| c.dim() != (n, m)) {
             return Err(CoreError::ShapeMismatch {
                 head: None,
@@ -130,6 +143,9 @@ impl MaskSpec {
             if g < m {
                 allowed.column_mut(g).fill(true);
             }
+        }
+        for j in 0..self.sinks.unwrap_or(0).min(m) {
+            allowed.column_mut(j).fill(true);
         }
         for &p in &self.padding_keys {
             if p < m {
@@ -289,6 +305,35 @@ mod tests {
         custom[[0, 0]] = false;
         s.custom = Some(custom);
         assert_eq!(pattern(&s, 3, 3), [".1.", "11.", "11."]);
+    }
+
+    #[test]
+    fn sinks_open_the_first_keys_after_the_band_and_padding_closes_them() {
+        // Window 1 over 5 tokens, 2 sinks: keys 0 and 1 open in every row.
+        let mut s = MaskSpec {
+            window: Some(1),
+            sinks: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(
+            pattern(&s, 5, 5),
+            ["11...", "111..", "1111.", "11111", "11.11"]
+        );
+        // Causal: a sink is still open for query 0, which precedes it (the sinks come
+        // after causal, as StreamingLLM keeps them in the cache).
+        s.window = None;
+        s.causal = true;
+        assert_eq!(pattern(&s, 3, 3), ["11.", "11.", "111"]);
+        // Padding closes a sink.
+        s.padding_keys = vec![0];
+        assert_eq!(pattern(&s, 3, 3), [".1.", ".1.", ".11"]);
+        assert_eq!(s.kinds(), ["causal", "padding_keys", "sinks"]);
+        let too_many = MaskSpec {
+            sinks: Some(4),
+            ..Default::default()
+        };
+        assert_eq!(too_many.validate(3, 3).unwrap_err().path(), "mask.sinks");
+        assert!(too_many.validate(3, 4).is_ok());
     }
 
     #[test]

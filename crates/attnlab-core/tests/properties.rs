@@ -44,6 +44,7 @@ fn mask_spec(n: usize, m: usize) -> impl Strategy<Value = MaskSpec> {
                 global,
                 padding_keys,
                 custom: custom.map(|c| Array2::from_shape_vec((n, m), c).unwrap()),
+                ..MaskSpec::default()
             },
         )
 }
@@ -114,7 +115,7 @@ proptest! {
         let (n, m, d_k) = (h.q.nrows(), h.k.nrows(), h.q.ncols());
         let cfg = ModelConfig { d_model: d_k, heads: 1, ..ModelConfig::default() };
         h.score_params = cfg.score_params(score, 0);
-        let spec = AttentionSpec { score, temperature, attention: AttentionKind::Softmax, mask: spec_mask };
+        let spec = AttentionSpec { score, temperature, attention: AttentionKind::Softmax, mask: spec_mask, ..AttentionSpec::default() };
         let p = Problem::new(vec![h], spec, None).unwrap();
         let r = p.compute_head(0).unwrap();
         for i in 0..n {

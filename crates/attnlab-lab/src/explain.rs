@@ -9,6 +9,9 @@ use attnlab_i18n::msg::{core as m, lab};
 use attnlab_i18n::{Lang, Tr};
 use attnlab_plot::HeatmapError;
 
+mod pipeline;
+pub use pipeline::pipeline_in;
+
 /// A core error as one sentence a student understands, in English, e.g. "These settings
 /// cannot be used: must divide d_model = 64 (so d_k = d_model / heads is whole), got 5
 /// (heads)."
@@ -90,7 +93,15 @@ pub fn reason_in(e: &CoreError, lang: Lang) -> String {
                     crate::state::MaskKind::ALL
                         .into_iter()
                         .find(|k| k.core_name() == *mask)
-                        .map_or(*mask, |k| k.shown(lang)),
+                        .map_or_else(
+                            || match *mask {
+                                "sinks" => {
+                                    attnlab_i18n::msg::pipeline::PIPELINE_MASK_SINKS.get(lang)
+                                }
+                                other => other,
+                            },
+                            |k| k.shown(lang),
+                        ),
                 ),
             };
             m::UnsupportedMask {
@@ -185,6 +196,7 @@ pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
         }
         .say(lang),
         Invalid::NotComputed => fixed(m::INVALID_NOT_COMPUTED),
+        Invalid::Pipeline(p) => pipeline_in(&p, lang),
     }
 }
 
@@ -275,7 +287,10 @@ mod tests {
                 tokens: 5,
             },
             Invalid::NotComputed,
-        ] {
+        ]
+        .into_iter()
+        .chain(pipeline::every_reason().into_iter().map(Invalid::Pipeline))
+        {
             all.push(CoreError::InvalidSetting {
                 field: "heads",
                 reason,
@@ -301,7 +316,7 @@ mod tests {
             },
         ]);
         for attention in [AttentionKind::Efficient, AttentionKind::Linformer] {
-            for mask in ["causal", "window"] {
+            for mask in ["causal", "window", "sinks"] {
                 all.push(CoreError::UnsupportedMask { attention, mask });
             }
         }

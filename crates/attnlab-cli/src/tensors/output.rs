@@ -36,11 +36,12 @@ fn computation_name(c: Computation) -> &'static str {
         Computation::LinearMaskedQuadratic => "linear_kernel_masked_quadratic",
         Computation::Efficient => "efficient",
         Computation::Linformer => "linformer",
+        Computation::Tiled => "tiled",
     }
 }
 
 /// The result as an `attnlab-result/1` JSON document. Each head carries its weights,
-/// output, row entropies, empty rows, how it was computed, and `norms`, what each key
+/// output, each row's sum of weights, row entropies, empty rows, how it was computed, and `norms`, what each key
 /// contributes, `‖α_ij v_j‖` (the value vectors as `f`; Linformer's projected values).
 pub fn result_json(doc: &Document, result: &AttentionResult) -> Result<Value, CoreError> {
     let heads: Vec<Value> = result
@@ -53,6 +54,7 @@ pub fn result_json(doc: &Document, result: &AttentionResult) -> Result<Value, Co
                 "weights": rows(&h.weights),
                 "norms": rows(&norms),
                 "output": rows(&h.output),
+                "row_sum": h.weights.rows().into_iter().map(|r| num(r.sum())).collect::<Vec<_>>(),
                 "row_entropy": h.row_entropy.iter().map(|&x| num(x)).collect::<Vec<_>>(),
                 "row_entropy_normalised": h.row_entropy_normalised.iter().map(|&x| num(x)).collect::<Vec<_>>(),
                 "empty_rows": h.empty_rows,

@@ -24,6 +24,8 @@ use attnlab_i18n::said::Said;
 use attnlab_i18n::said::serde_text::{bare, json_in, message_zh};
 use attnlab_i18n::{Lang, Tr};
 
+pub(super) mod pipeline;
+
 use super::json_input::{
     Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
 };
@@ -300,6 +302,7 @@ fn parse_mask(raw: RawMask, n: usize, m: usize) -> Parsed<MaskSpec> {
             .custom
             .map(|c| bool_matrix(c, "mask.custom", n, m))
             .transpose()?,
+        sinks: raw.sinks.map(|c| c.0),
     })
 }
 
@@ -336,21 +339,27 @@ fn parse_score_params(
     })
 }
 
+/// The heads (`groups`: `kv_heads`, when given) and how many there are.
+struct Heads<'a> {
+    count: usize,
+    groups: Option<&'a [attnlab_core::groups::KeyValues]>,
+}
+
 fn parse_head(
     raw: RawHead,
     h: usize,
     score: ScoreFunction,
     attention: AttentionKind,
+    heads: &Heads<'_>,
     unknown: &mut Vec<String>,
 ) -> Parsed<HeadInput> {
     let path = format!("heads[{h}]");
     let q = required_matrix(raw.q, &format!("{path}.q"), MISSING)?;
-    let k = required_matrix(raw.k, &format!("{path}.k"), MISSING)?;
-    let v = required_matrix(raw.v, &format!("{path}.v"), MISSING)?;
+    let (k, v, k_path) = pipeline::keys_and_values(heads.groups, heads.count, h, (raw.k, raw.v))?;
     let d_k = q.ncols();
     if k.ncols() != d_k {
         return Err(FieldError::said(
-            format!("{path}.k"),
+            k_path,
             formats::JsonKeyWidth {
                 width: &k.ncols(),
                 d_k: &d_k,
@@ -477,10 +486,25 @@ pub fn parse(text: &str) -> Parsed<Document> {
     if heads.is_empty() {
         return Err(FieldError::said("heads", formats::JSON_NO_HEADS));
     }
+    let rope = raw
+        .positions
+        .map(|p| pipeline::parse_positions(p.0))
+        .transpose()?;
+    let alibi = pipeline::parse_alibi(raw.alibi.as_ref(), &mut unknown)?;
+    let softcap = pipeline::parse_softcap(raw.softcap)?;
+    let tiles = pipeline::parse_tiles(raw.tiles)?;
+    let groups = raw
+        .kv_heads
+        .map(|g| pipeline::parse_groups(g, heads.len()))
+        .transpose()?;
+    let shared = Heads {
+        count: heads.len(),
+        groups: groups.as_deref(),
+    };
     let heads = heads
         .into_iter()
         .enumerate()
-        .map(|(h, head)| parse_head(head.0, h, score, attention, &mut unknown))
+        .map(|(h, head)| parse_head(head.0, h, score, attention, &shared, &mut unknown))
         .collect::<Parsed<Vec<_>>>()?;
     check_weights(&heads)?;
     let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
@@ -502,6 +526,10 @@ pub fn parse(text: &str) -> Parsed<Document> {
         temperature,
         attention,
         mask,
+        rope,
+        alibi,
+        softcap,
+        tiles,
     };
     let problem = Problem::new(heads, spec, w_o)?;
     Ok(Document {

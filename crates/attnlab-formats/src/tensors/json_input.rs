@@ -12,6 +12,8 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde_json::Value;
 
+use super::json::pipeline::{RawKv, RawPositions};
+
 /// The whole document. `score_params` and `linformer` are kept as JSON and read only when
 /// the score function or the attention kind uses them.
 #[derive(Debug, Deserialize)]
@@ -34,6 +36,16 @@ pub struct RawDocument {
     pub mask: Option<Object<RawMask>>,
     /// W^O.
     pub w_o: Option<Rows>,
+    /// RoPE (`json::pipeline`).
+    pub positions: Option<Object<RawPositions>>,
+    /// ALiBi: `true` or `{"slopes": […]}`, read by `json::pipeline`.
+    pub alibi: Option<Value>,
+    /// The softcap `c`.
+    pub softcap: Option<Finite>,
+    /// Groups of keys and values shared by the heads.
+    pub kv_heads: Option<Array<Object<RawKv>>>,
+    /// The online softmax's tile width `B`.
+    pub tiles: Option<Count>,
 }
 
 /// One head.
@@ -88,6 +100,8 @@ pub struct RawMask {
     pub padding_keys: Option<Array<Count>>,
     /// n×m cells set by hand.
     pub custom: Option<Array<Array<bool>>>,
+    /// Keys 0 … s − 1 kept open (attention sinks).
+    pub sinks: Option<Count>,
 }
 
 /// A matrix as JSON has it: an array of rows of numbers, not yet checked to be rectangular.

@@ -376,9 +376,23 @@ pub fn bring(files: &[File<'_>]) -> Result<Brought, BringError> {
 /// The tensors of an `attnlab-tensors/1` document.
 fn from_document(file: &File<'_>) -> Result<Brought, BringError> {
     let text = std::str::from_utf8(file.bytes).map_err(|e| not_utf8(file.name, &e))?;
-    let doc =
-        parse(text).map_err(|e| BringError::said(file.name, Said::of(|lang| e.text(lang))))?;
-    let heads: Vec<HeadInput> = doc
+    let said = |e: FieldError| BringError::said(file.name, Said::of(|lang| e.text(lang)));
+    let doc = parse(text).map_err(said)?;
+    // The page uses the tensors as given, not the document's settings: its q and k
+    // before RoPE turned them (the document read again without `positions`).
+    let given = match doc.problem.spec().rope {
+        Some(_) => {
+            let mut value: Value = serde_json::from_str(text).expect("parsed above");
+            if let Some(fields) = value.as_object_mut() {
+                fields.remove("positions");
+            }
+            Some(parse(&value.to_string()).map_err(said)?)
+        }
+        None => None,
+    };
+    let heads: Vec<HeadInput> = given
+        .as_ref()
+        .unwrap_or(&doc)
         .problem
         .heads()
         .iter()

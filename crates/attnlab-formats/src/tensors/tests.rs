@@ -197,6 +197,20 @@ fn a_tensors_document_is_read_alone() {
 }
 
 #[test]
+fn a_document_with_rope_brings_its_tensors_as_given() {
+    // The page applies its own variants: q and k as the document gives them, not turned
+    // by the document's RoPE (which would turn key 1 at position 1 by 1 rad).
+    let doc = br#"{"heads":[{"q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1],[2]]}],
+        "positions":{"kind":"rope"}}"#;
+    let b = bring_named(&[("rope.json", doc.to_vec())]).unwrap();
+    let head = &b.projected.heads[0];
+    assert_eq!(head.q.as_slice().unwrap(), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(head.k.as_slice().unwrap(), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(b.notes.len(), 1, "{:?}", b.notes);
+    assert!(b.notes[0].contains("each variant applies its own"));
+}
+
+#[test]
 fn broken_documents_name_the_value() {
     let ragged = br#"{"heads":[{"q":[[1,2],[3]],"k":[[1,2]],"v":[[1]]}]}"#;
     assert_eq!(

@@ -248,6 +248,7 @@ impl Masks {
                 Vec::new()
             },
             custom,
+            ..MaskSpec::default()
         }
     }
 }
@@ -290,6 +291,7 @@ impl Variant {
             temperature: self.temperature,
             attention: self.attention,
             mask: self.masks.spec(n, m, padding_keys),
+            ..AttentionSpec::default()
         }
     }
 

@@ -190,6 +190,7 @@ fn run(
         temperature,
         attention: kind,
         mask,
+        ..AttentionSpec::default()
     };
     let mut head = HeadInput::new(input.q.clone(), input.k.clone(), input.v.clone());
     head.linformer = input.linformer.clone();
