@@ -18,6 +18,10 @@
 
 mod reference;
 
+/// The hand-checked cases of `testdata/modern/`.
+#[path = "against_reference/hand.rs"]
+mod hand;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -382,6 +386,22 @@ fn run_compute(text: &str, via: Via, name: &str) -> Output {
 
 // ----------------------------------------------------------- comparing ----
 
+/// A tolerance: `|Δ| ≤ max(abs, rel · |expected|)`.
+#[derive(Clone, Copy, Debug)]
+struct Tol {
+    abs: f64,
+    rel: f64,
+}
+
+impl Tol {
+    const fn abs(abs: f64) -> Tol {
+        Tol { abs, rel: 0.0 }
+    }
+    fn allows(self, expected: f64) -> f64 {
+        self.abs.max(self.rel * expected.abs())
+    }
+}
+
 /// `|actual − expected| ≤ tol`, or a message naming `label`.
 fn check_close(actual: f64, expected: f64, tol: f64, label: &str) -> Result<(), String> {
     let ok = (actual - expected).abs() <= tol; // false for NaN
@@ -406,6 +426,11 @@ fn assert_close(actual: f64, expected: f64, tol: f64, label: &str) {
 /// every key of `want` must be in `got` (extra keys in `got` are ignored),
 /// arrays must have equal lengths, numbers agree to `tol`.
 fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<String>) {
+    compare_tol(got, want, Tol::abs(tol), path, errs);
+}
+
+/// [`compare`] with an absolute-or-relative tolerance.
+fn compare_tol(got: &Value, want: &Value, tol: Tol, path: &str, errs: &mut Vec<String>) {
     match want {
         Value::Object(w) => {
             let Some(g) = got.as_object() else {
@@ -419,7 +444,7 @@ fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<Strin
                     format!("{path}.{key}")
                 };
                 match g.get(key) {
-                    Some(gv) => compare(gv, wv, tol, &sub, errs),
+                    Some(gv) => compare_tol(gv, wv, tol, &sub, errs),
                     None => errs.push(format!("{sub}: missing from the output")),
                 }
             }
@@ -440,12 +465,13 @@ fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<Strin
                 return;
             }
             for (i, (gv, wv)) in g.iter().zip(w).enumerate() {
-                compare(gv, wv, tol, &format!("{path}[{i}]"), errs);
+                compare_tol(gv, wv, tol, &format!("{path}[{i}]"), errs);
             }
         }
         Value::Number(w) => match got.as_f64() {
             Some(g) => {
-                if let Err(e) = check_close(g, w.as_f64().unwrap(), tol, path) {
+                let w = w.as_f64().unwrap();
+                if let Err(e) = check_close(g, w, tol.allows(w), path) {
                     errs.push(e);
                 }
             }
@@ -468,23 +494,60 @@ fn short(v: &Value) -> String {
     }
 }
 
-fn expected_json(e: &reference::Expected) -> Value {
-    json!({
-        "heads": e.heads.iter().map(|h| json!({
-            "weights": h.weights,
-            "output": h.output,
-            "row_entropy": h.row_entropy,
-            "empty_rows": h.empty_rows,
-        })).collect::<Vec<_>>(),
-        "output": e.output,
-    })
+/// Which result fields a comparison expects.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fields {
+    /// The fields today's binary prints: weights, norms, output, entropies,
+    /// empty rows.
+    Today,
+    /// Also `row_sum`, `null` entropies for the kinds whose rows are not
+    /// distributions, and `computation` where the definitions fix it
+    /// (issue 33, spec decision 8).
+    Modern,
+}
+
+fn expected_json(e: &reference::Expected, fields: Fields) -> Value {
+    let heads = e
+        .heads
+        .iter()
+        .map(|h| {
+            let mut head = json!({
+                "weights": h.weights,
+                "norms": h.norms,
+                "output": h.output,
+                "row_entropy": h.row_entropy,
+                "row_entropy_normalised": h.row_entropy_normalised,
+                "empty_rows": h.empty_rows,
+            });
+            if fields == Fields::Modern {
+                head["row_sum"] = json!(h.row_sum);
+                if let Some(c) = h.computation {
+                    head["computation"] = json!(c);
+                }
+            }
+            head
+        })
+        .collect::<Vec<_>>();
+    json!({ "heads": heads, "output": e.output })
 }
 
 /// Collects failures over many cases and reports them together at the end.
-#[derive(Default)]
 struct Report {
     cases: usize,
     failed: Vec<String>,
+    fields: Fields,
+    tol: Tol,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Report {
+            cases: 0,
+            failed: Vec::new(),
+            fields: Fields::Today,
+            tol: Tol::abs(TOL),
+        }
+    }
 }
 
 impl Report {
@@ -497,7 +560,7 @@ impl Report {
         };
         self.cases += 1;
         let text = serde_json::to_string(case).unwrap();
-        let want = expected_json(&reference::compute(case));
+        let want = expected_json(&reference::compute(case), self.fields);
         let out = run_compute(&text, via, name);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let mut errs = Vec::new();
@@ -509,7 +572,7 @@ impl Report {
             ));
         } else {
             match serde_json::from_slice::<Value>(&out.stdout) {
-                Ok(got) => compare(&got, &want, TOL, "", &mut errs),
+                Ok(got) => compare_tol(&got, &want, self.tol, "", &mut errs),
                 Err(e) => errs.push(format!("stdout is not JSON ({e})")),
             }
         }
@@ -1401,7 +1464,7 @@ fn testdata_cases_match_expected() {
 
         let mut errs = Vec::new();
         compare(
-            &expected_json(&reference::compute(input)),
+            &expected_json(&reference::compute(input), Fields::Modern),
             expected,
             1e-9,
             "reference",
