@@ -26,6 +26,9 @@ mod hand;
 /// their bad inputs.
 #[path = "against_reference/modern.rs"]
 mod modern;
+/// Bad input for the modern variants.
+#[path = "against_reference/modern_errors.rs"]
+mod modern_errors;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
