@@ -18,6 +18,18 @@
 
 mod reference;
 
+/// The hand-checked cases of `testdata/modern/`.
+#[path = "against_reference/hand.rs"]
+mod hand;
+/// The modern variants of issue 33 (RoPE, ALiBi, kv_heads, sinks, softcap,
+/// tiles and the new kinds): their generator, their hand-checked cases and
+/// their bad inputs.
+#[path = "against_reference/modern.rs"]
+mod modern;
+/// Bad input for the modern variants.
+#[path = "against_reference/modern_errors.rs"]
+mod modern_errors;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -317,7 +329,9 @@ fn zero_rows(case: &mut Value, field: &str, rows: &[usize]) {
 fn describe(case: &Value) -> String {
     let heads = case["heads"].as_array().unwrap();
     let n = heads[0]["q"].as_array().unwrap().len();
-    let m = heads[0]["k"].as_array().unwrap().len();
+    // with kv_heads the keys live in the groups
+    let keys = case.get("kv_heads").map_or(&heads[0], |g| &g[0]);
+    let m = keys["k"].as_array().unwrap().len();
     format!(
         "{}/{}/mask={} n={n} m={m} h={}{}",
         case.get("attention")
@@ -382,6 +396,22 @@ fn run_compute(text: &str, via: Via, name: &str) -> Output {
 
 // ----------------------------------------------------------- comparing ----
 
+/// A tolerance: `|Δ| ≤ max(abs, rel · |expected|)`.
+#[derive(Clone, Copy, Debug)]
+struct Tol {
+    abs: f64,
+    rel: f64,
+}
+
+impl Tol {
+    const fn abs(abs: f64) -> Tol {
+        Tol { abs, rel: 0.0 }
+    }
+    fn allows(self, expected: f64) -> f64 {
+        self.abs.max(self.rel * expected.abs())
+    }
+}
+
 /// `|actual − expected| ≤ tol`, or a message naming `label`.
 fn check_close(actual: f64, expected: f64, tol: f64, label: &str) -> Result<(), String> {
     let ok = (actual - expected).abs() <= tol; // false for NaN
@@ -406,6 +436,11 @@ fn assert_close(actual: f64, expected: f64, tol: f64, label: &str) {
 /// every key of `want` must be in `got` (extra keys in `got` are ignored),
 /// arrays must have equal lengths, numbers agree to `tol`.
 fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<String>) {
+    compare_tol(got, want, Tol::abs(tol), path, errs);
+}
+
+/// [`compare`] with an absolute-or-relative tolerance.
+fn compare_tol(got: &Value, want: &Value, tol: Tol, path: &str, errs: &mut Vec<String>) {
     match want {
         Value::Object(w) => {
             let Some(g) = got.as_object() else {
@@ -419,7 +454,7 @@ fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<Strin
                     format!("{path}.{key}")
                 };
                 match g.get(key) {
-                    Some(gv) => compare(gv, wv, tol, &sub, errs),
+                    Some(gv) => compare_tol(gv, wv, tol, &sub, errs),
                     None => errs.push(format!("{sub}: missing from the output")),
                 }
             }
@@ -440,12 +475,13 @@ fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<Strin
                 return;
             }
             for (i, (gv, wv)) in g.iter().zip(w).enumerate() {
-                compare(gv, wv, tol, &format!("{path}[{i}]"), errs);
+                compare_tol(gv, wv, tol, &format!("{path}[{i}]"), errs);
             }
         }
         Value::Number(w) => match got.as_f64() {
             Some(g) => {
-                if let Err(e) = check_close(g, w.as_f64().unwrap(), tol, path) {
+                let w = w.as_f64().unwrap();
+                if let Err(e) = check_close(g, w, tol.allows(w), path) {
                     errs.push(e);
                 }
             }
@@ -468,26 +504,97 @@ fn short(v: &Value) -> String {
     }
 }
 
-fn expected_json(e: &reference::Expected) -> Value {
-    json!({
-        "heads": e.heads.iter().map(|h| json!({
-            "weights": h.weights,
-            "output": h.output,
-            "row_entropy": h.row_entropy,
-            "empty_rows": h.empty_rows,
-        })).collect::<Vec<_>>(),
-        "output": e.output,
-    })
+/// Which result fields a comparison expects.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fields {
+    /// The fields today's binary prints: weights, norms, output, entropies,
+    /// empty rows.
+    Today,
+    /// Also `row_sum`, `null` entropies for the kinds whose rows are not
+    /// distributions, and `computation` where the definitions fix it
+    /// (issue 33, spec decision 8).
+    Modern,
+}
+
+fn expected_json(e: &reference::Expected, fields: Fields) -> Value {
+    let heads = e
+        .heads
+        .iter()
+        .map(|h| {
+            let mut head = json!({
+                "weights": h.weights,
+                "norms": h.norms,
+                "output": h.output,
+                "row_entropy": h.row_entropy,
+                "row_entropy_normalised": h.row_entropy_normalised,
+                "empty_rows": h.empty_rows,
+            });
+            if fields == Fields::Modern {
+                head["row_sum"] = json!(h.row_sum);
+                if let Some(c) = h.computation {
+                    head["computation"] = json!(c);
+                }
+            }
+            head
+        })
+        .collect::<Vec<_>>();
+    json!({ "heads": heads, "output": e.output })
+}
+
+/// A non-finite number from the reference is a bug in the test (JSON would
+/// turn it into `null` and blame the binary), so it stops the test here.
+fn assert_reference_finite(e: &reference::Expected, name: &str) {
+    let mut all = e.output.iter().flatten().copied().collect::<Vec<f64>>();
+    for h in &e.heads {
+        all.extend(h.weights.iter().flatten());
+        all.extend(h.output.iter().flatten());
+        all.extend(h.norms.iter().flatten());
+        all.extend(&h.row_sum);
+        all.extend(h.row_entropy.iter().flatten());
+        all.extend(h.row_entropy_normalised.iter().flatten());
+    }
+    assert!(
+        all.iter().all(|x| x.is_finite()),
+        "case {name}: the reference computed a non-finite number"
+    );
 }
 
 /// Collects failures over many cases and reports them together at the end.
-#[derive(Default)]
 struct Report {
     cases: usize,
     failed: Vec<String>,
+    fields: Fields,
+    tol: Tol,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Report {
+            cases: 0,
+            failed: Vec::new(),
+            fields: Fields::Today,
+            tol: Tol::abs(TOL),
+        }
+    }
 }
 
 impl Report {
+    /// A report on the modern result fields.
+    fn modern() -> Self {
+        Report {
+            fields: Fields::Modern,
+            ..Report::default()
+        }
+    }
+
+    /// Run one valid case through the binary and the reference, with the
+    /// tolerance `tol` for this case.
+    fn check_tol(&mut self, name: &str, case: &Value, tol: Tol) {
+        let saved = std::mem::replace(&mut self.tol, tol);
+        self.check(name, case);
+        self.tol = saved;
+    }
+
     /// Run one valid case through the binary and the reference.
     fn check(&mut self, name: &str, case: &Value) {
         let via = if self.cases % 3 == 2 {
@@ -497,7 +604,9 @@ impl Report {
         };
         self.cases += 1;
         let text = serde_json::to_string(case).unwrap();
-        let want = expected_json(&reference::compute(case));
+        let expected = reference::compute(case);
+        assert_reference_finite(&expected, name);
+        let want = expected_json(&expected, self.fields);
         let out = run_compute(&text, via, name);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let mut errs = Vec::new();
@@ -509,7 +618,7 @@ impl Report {
             ));
         } else {
             match serde_json::from_slice::<Value>(&out.stdout) {
-                Ok(got) => compare(&got, &want, TOL, "", &mut errs),
+                Ok(got) => compare_tol(&got, &want, self.tol, "", &mut errs),
                 Err(e) => errs.push(format!("stdout is not JSON ({e})")),
             }
         }
@@ -1401,7 +1510,7 @@ fn testdata_cases_match_expected() {
 
         let mut errs = Vec::new();
         compare(
-            &expected_json(&reference::compute(input)),
+            &expected_json(&reference::compute(input), Fields::Modern),
             expected,
             1e-9,
             "reference",

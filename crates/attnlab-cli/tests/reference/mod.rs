@@ -3,7 +3,11 @@
 //! It reads the same `attnlab-tensors/1` JSON the binary reads (as a
 //! `serde_json::Value`) and computes what the binary should print, following
 //! `docs/maths.md` (§4 scores, §5 masks, §6 softmax, §7 linear attention,
-//! §8 row entropy) with plain loops over `Vec<Vec<f64>>`.
+//! §8 row entropy, §12 norms) and, for the modern variants (positions, ALiBi,
+//! kv_heads, sinks, softcap and the kinds softmax_plus_one … favor), the
+//! definitions of issue 33 as written in its spec — never the core's code —
+//! with plain loops over `Vec<Vec<f64>>`. `positions.rs` holds RoPE and
+//! ALiBi, `kinds.rs` the normalisers and the decayed and FAVOR+ kinds.
 //!
 //! Deliberately simple: every variant is computed through its explicit `n × m`
 //! (or `n × k`) matrix, never through the O(n) factorisations the app uses, so
@@ -17,6 +21,12 @@
 // each integration-test binary uses a different subset
 // Plain index loops are the point of a naive reference: they read like the formulas.
 #![allow(clippy::needless_range_loop)]
+
+mod kinds;
+mod positions;
+
+pub use kinds::{decayed_recurrent as kinds_decayed_recurrent, favor_phi as kinds_favor_phi};
+pub use positions::{alibi_slopes, paper_slopes, rope_inv_freq};
 
 use serde_json::Value;
 
@@ -32,10 +42,19 @@ pub struct HeadExpected {
     pub weights: Mat,
     /// `n × d_v` head output.
     pub output: Mat,
-    /// `H_i = −Σ_j a_ij ln a_ij`, natural log, `0·ln 0 = 0`.
-    pub row_entropy: Vec<f64>,
+    /// `N_ij = |w_ij| · ‖v_j‖` (Linformer: the rows of `F V`).
+    pub norms: Mat,
+    /// Each row's sum of weights.
+    pub row_sum: Vec<f64>,
+    /// `H_i = −Σ_j a_ij ln a_ij`, natural log, `0·ln 0 = 0`; `None` (JSON `null`)
+    /// for the kinds whose rows are not distributions.
+    pub row_entropy: Option<Vec<f64>>,
+    /// `H_i / ln(#allowed_i)`, 0 below two allowed keys; `None` with `row_entropy`.
+    pub row_entropy_normalised: Option<Vec<f64>>,
     /// Rows whose mask has no allowed entry, ascending.
     pub empty_rows: Vec<usize>,
+    /// The `computation` label, where the definitions fix it (`None`: not checked).
+    pub computation: Option<&'static str>,
 }
 
 /// What the binary should print.
@@ -176,8 +195,8 @@ fn masked_softmax(logits: &[f64], allowed: &[bool]) -> Option<Vec<f64>> {
 // ------------------------------------------------------------------ masks --
 
 /// The combined mask of docs/maths.md §5, in its order: start all true; AND
-/// causal / window / strided; global opens its rows and columns; then AND
-/// padding and custom.
+/// causal / window / strided; global opens its rows and columns; `sinks`
+/// opens key columns `0 … s−1`; then AND padding and custom.
 pub fn build_mask(mask: Option<&Value>, n: usize, m: usize) -> Vec<Vec<bool>> {
     let mut mk = vec![vec![true; m]; n];
     let Some(mask) = mask else { return mk };
@@ -218,6 +237,17 @@ pub fn build_mask(mask: Option<&Value>, n: usize, m: usize) -> Vec<Vec<bool>> {
                 for row in mk.iter_mut() {
                     row[gi] = true;
                 }
+            }
+        }
+    }
+    if let Some(s) = mask.get("sinks") {
+        // StreamingLLM's sink keys: open for every query, after causal /
+        // window / strided and global, before padding and custom.
+        let s = s.as_u64().expect("mask.sinks") as usize;
+        assert!(s <= m, "reference: mask.sinks {s} > m = {m}");
+        for row in mk.iter_mut() {
+            for cell in row.iter_mut().take(s) {
+                *cell = true;
             }
         }
     }
@@ -330,67 +360,241 @@ fn softmax_plain(x: &[f64]) -> Vec<f64> {
 
 // ------------------------------------------------------------------ heads --
 
-fn head_result(weights: Mat, v: &Mat, empty_rows: Vec<usize>) -> HeadExpected {
-    let output = mat_mul(&weights, v);
-    let row_entropy = weights.iter().map(|r| entropy(r)).collect();
-    HeadExpected {
-        weights,
-        output,
-        row_entropy,
-        empty_rows,
+/// The kinds that normalise one row of logits per query (spec decision 3).
+pub const SOFTMAX_FAMILY: [&str; 6] = [
+    "softmax",
+    "softmax_plus_one",
+    "sigmoid",
+    "softpick",
+    "sink",
+    "differential",
+];
+
+/// The kinds whose rows are distributions: their entropies are numbers; the
+/// others print `null` (spec decision 8).
+fn rows_are_distributions(kind: &str) -> bool {
+    matches!(
+        kind,
+        "softmax" | "elu1" | "relu" | "taylor" | "efficient" | "linformer" | "favor"
+    )
+}
+
+/// What every kind of one head reads besides its own tensors.
+struct Ctx<'a> {
+    input: &'a Value,
+    kind: &'a str,
+    score: &'a str,
+    tau: f64,
+    /// This head's index and the number of heads (ALiBi's slopes).
+    h: usize,
+    heads: usize,
+    /// Query and key positions (RoPE and ALiBi).
+    qpos: Vec<f64>,
+    kpos: Vec<f64>,
+}
+
+impl Ctx<'_> {
+    /// `z = score(q̃, k̃) → z / τ → softcap → + ALiBi bias` (masking is the
+    /// normaliser's job).
+    fn logits(&self, head: &Value, q: &Mat, k: &Mat) -> Mat {
+        let mut z = scores(self.score, head, q, k);
+        let softcap = self.input.get("softcap").map(|c| num(c, "softcap"));
+        let slope = self
+            .input
+            .get("alibi")
+            .map(|a| alibi_slopes(a, self.heads)[self.h]);
+        for i in 0..z.len() {
+            for j in 0..z[i].len() {
+                let mut x = z[i][j] / self.tau;
+                if let Some(c) = softcap {
+                    x = c * (x / c).tanh();
+                }
+                if let Some(s) = slope {
+                    x -= s * (self.qpos[i] - self.kpos[j]).abs();
+                }
+                z[i][j] = x;
+            }
+        }
+        z
     }
 }
 
-fn compute_head(input: &Value, head: &Value) -> HeadExpected {
+/// Assemble a head's result from its weights and the vectors they mix.
+fn head_result(
+    cx: &Ctx,
+    weights: Mat,
+    values: &Mat,
+    allowed: &[usize],
+    empty_rows: Vec<usize>,
+    computation: Option<&'static str>,
+) -> HeadExpected {
+    let output = mat_mul(&weights, values);
+    let value_norms: Vec<f64> = values.iter().map(|v| norm(v)).collect();
+    let norms = weights
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(&value_norms)
+                .map(|(w, nv)| w.abs() * nv)
+                .collect()
+        })
+        .collect();
+    let row_sum = weights.iter().map(|r| r.iter().sum()).collect();
+    let (row_entropy, row_entropy_normalised) = if rows_are_distributions(cx.kind) {
+        let h: Vec<f64> = weights.iter().map(|r| entropy(r)).collect();
+        let hn = h
+            .iter()
+            .zip(allowed)
+            .map(|(&h, &a)| if a < 2 { 0.0 } else { h / (a as f64).ln() })
+            .collect();
+        (Some(h), Some(hn))
+    } else {
+        (None, None)
+    };
+    HeadExpected {
+        weights,
+        output,
+        norms,
+        row_sum,
+        row_entropy,
+        row_entropy_normalised,
+        empty_rows,
+        computation,
+    }
+}
+
+/// The `computation` label where the definitions fix it, else `None`.
+fn computation(input: &Value, kind: &str) -> Option<&'static str> {
+    let mask = input.get("mask").and_then(Value::as_object);
+    let has = |k: &str| mask.is_some_and(|m| m.contains_key(k));
+    let only_causal = mask.is_none_or(|m| {
+        m.iter()
+            .all(|(k, v)| k == "causal" && v.as_bool() == Some(true))
+    });
+    let quadratic_only = ["window", "strided", "global", "custom"]
+        .iter()
+        .any(|k| has(k));
+    match kind {
+        "softmax" if input.get("tiles").is_some() => Some("tiled"),
+        k if SOFTMAX_FAMILY.contains(&k) => Some("quadratic"),
+        "efficient" => Some("efficient"),
+        "linformer" => Some("linformer"),
+        "favor" if mask.is_none() => Some("favor_linear"),
+        "favor" if only_causal => Some("favor_recurrent"),
+        "favor" if quadratic_only => Some("favor_masked_quadratic"),
+        "decayed_linear" if only_causal => Some("decayed_recurrent"),
+        "decayed_linear" if quadratic_only => Some("decayed_masked_quadratic"),
+        _ => None,
+    }
+}
+
+fn compute_head(
+    input: &Value,
+    h: usize,
+    heads: usize,
+    head: &Value,
+    group: Option<&Value>,
+) -> HeadExpected {
     let q = matrix(&head["q"], "q");
-    let k = matrix(&head["k"], "k");
-    let v = matrix(&head["v"], "v");
+    let kv = group.unwrap_or(head);
+    let k = matrix(&kv["k"], "k");
+    let v = matrix(&kv["v"], "v");
     let (n, m) = (q.len(), k.len());
     assert_eq!(v.len(), m, "reference: v rows");
-    let score = input
-        .get("score")
-        .and_then(Value::as_str)
-        .unwrap_or("scaled_dot");
-    let attention = input
+    let kind = input
         .get("attention")
         .and_then(Value::as_str)
         .unwrap_or("softmax");
-    let tau = input
-        .get("temperature")
-        .map_or(1.0, |t| num(t, "temperature"));
-    let mask = build_mask(input.get("mask"), n, m);
-    let empty: Vec<usize> = (0..n).filter(|&i| !mask[i].iter().any(|&b| b)).collect();
+    let (qpos, kpos) = positions::positions(input, n, m);
+    let cx = Ctx {
+        input,
+        kind,
+        score: input
+            .get("score")
+            .and_then(Value::as_str)
+            .unwrap_or("scaled_dot"),
+        tau: input
+            .get("temperature")
+            .map_or(1.0, |t| num(t, "temperature")),
+        h,
+        heads,
+        qpos,
+        kpos,
+    };
+    // RoPE turns q and k (and q2, k2) before anything reads them.
+    let rope = input
+        .get("positions")
+        .map(|p| positions::Rope::new(p, width(&q)));
+    let turn = |x: &Mat, pos: &[f64]| match &rope {
+        Some(r) => r.turn(x, pos),
+        None => x.clone(),
+    };
+    let q = turn(&q, &cx.qpos);
+    let k = turn(&k, &cx.kpos);
 
-    match attention {
-        "softmax" => {
-            let s = scores(score, head, &q, &k);
+    let mut mask = build_mask(input.get("mask"), n, m);
+    if kind == "decayed_linear" {
+        // j ≤ i ANDed with the mask: global does not open the future.
+        for (i, row) in mask.iter_mut().enumerate() {
+            for cell in row.iter_mut().skip(i + 1) {
+                *cell = false;
+            }
+        }
+    }
+    let empty: Vec<usize> = (0..n).filter(|&i| !mask[i].iter().any(|&b| b)).collect();
+    let allowed: Vec<usize> = mask
+        .iter()
+        .map(|r| r.iter().filter(|&&b| b).count())
+        .collect();
+    let label = computation(input, kind);
+
+    match kind {
+        "softmax" | "softmax_plus_one" | "sigmoid" | "softpick" | "sink" => {
+            let z = cx.logits(head, &q, &k);
+            let w = (0..n)
+                .map(|i| {
+                    kinds::normalise(kind, &z[i], &mask[i], head, input, m)
+                        .unwrap_or_else(|| vec![0.0; m])
+                })
+                .collect();
+            head_result(&cx, w, &v, &allowed, empty, label)
+        }
+        "differential" => {
+            let q2 = turn(&matrix(&head["q2"], "q2"), &cx.qpos);
+            let k2 = turn(&matrix(&head["k2"], "k2"), &cx.kpos);
+            let lambda = input.get("lambda").map_or(0.8, |l| num(l, "lambda"));
+            let z1 = cx.logits(head, &q, &k);
+            let z2 = cx.logits(head, &q2, &k2);
             let mut w = vec![vec![0.0; m]; n];
             for i in 0..n {
-                let logits: Vec<f64> = s[i].iter().map(|x| x / tau).collect();
-                if let Some(row) = masked_softmax(&logits, &mask[i]) {
-                    w[i] = row;
+                if let (Some(a), Some(b)) = (
+                    masked_softmax(&z1[i], &mask[i]),
+                    masked_softmax(&z2[i], &mask[i]),
+                ) {
+                    for j in 0..m {
+                        w[i][j] = a[j] - lambda * b[j];
+                    }
                 }
             }
-            head_result(w, &v, empty)
+            head_result(&cx, w, &v, &allowed, empty, label)
         }
         "elu1" | "relu" | "taylor" => {
             // Â_ij = M_ij sim_ij / (Σ_j' M_ij' sim_ij' + ε), sim = φ(q)·φ(k).
-            let pq: Mat = q.iter().map(|x| phi(attention, x)).collect();
-            let pk: Mat = k.iter().map(|x| phi(attention, x)).collect();
-            let mut w = vec![vec![0.0; m]; n];
-            for i in 0..n {
-                let mut denom = EPS;
-                for j in 0..m {
-                    if mask[i][j] {
-                        w[i][j] = dot(&pq[i], &pk[j]);
-                        denom += w[i][j];
-                    }
-                }
-                for j in 0..m {
-                    w[i][j] /= denom;
-                }
-            }
-            head_result(w, &v, empty)
+            let pq: Mat = q.iter().map(|x| phi(kind, x)).collect();
+            let pk: Mat = k.iter().map(|x| phi(kind, x)).collect();
+            let w = kinds::kernel_rows(&pq, &pk, &mask);
+            head_result(&cx, w, &v, &allowed, empty, label)
+        }
+        "favor" => {
+            let feats = kinds::features(head);
+            let pq: Mat = q.iter().map(|x| kinds::favor_phi(&feats, x)).collect();
+            let pk: Mat = k.iter().map(|x| kinds::favor_phi(&feats, x)).collect();
+            let w = kinds::kernel_rows(&pq, &pk, &mask);
+            head_result(&cx, w, &v, &allowed, empty, label)
+        }
+        "decayed_linear" => {
+            let w = kinds::decayed(input, head, cx.score, &q, &k, &mask);
+            head_result(&cx, w, &v, &allowed, empty, label)
         }
         "efficient" => {
             // Â = softmax_row(Q) · softmax_col(K)ᵀ, padded keys leave the column softmax.
@@ -404,8 +608,8 @@ fn compute_head(input: &Value, head: &Value) -> HeadExpected {
             let mut ck = vec![vec![0.0; d_k]; m];
             for f in 0..d_k {
                 let col: Vec<f64> = (0..m).map(|j| k[j][f]).collect();
-                let allowed: Vec<bool> = padded.iter().map(|p| !p).collect();
-                if let Some(sm) = masked_softmax(&col, &allowed) {
+                let keep: Vec<bool> = padded.iter().map(|p| !p).collect();
+                if let Some(sm) = masked_softmax(&col, &keep) {
                     for j in 0..m {
                         ck[j][f] = sm[j];
                     }
@@ -418,24 +622,25 @@ fn compute_head(input: &Value, head: &Value) -> HeadExpected {
                     w[i][j] = dot(&pq, &ck[j]);
                 }
             }
-            head_result(w, &v, empty)
+            head_result(&cx, w, &v, &allowed, empty, label)
         }
         "linformer" => {
             let lin = head.get("linformer").expect("reference: linformer params");
             let e = matrix(&lin["e"], "linformer.e");
             let f = matrix(&lin["f"], "linformer.f");
-            let k2 = mat_mul(&e, &k); // kp × d_k
-            let v2 = mat_mul(&f, &v); // kp × d_v
+            let kp = mat_mul(&e, &k); // kp × d_k, from the turned keys
+            let vp = mat_mul(&f, &v); // kp × d_v
             let d_k = width(&q) as f64;
-            let mut w = Vec::with_capacity(n);
-            for i in 0..n {
-                let logits: Vec<f64> = k2
-                    .iter()
-                    .map(|kr| dot(&q[i], kr) / d_k.sqrt() / tau)
-                    .collect();
-                w.push(softmax_plain(&logits));
-            }
-            head_result(w, &v2, Vec::new())
+            let w: Mat = (0..n)
+                .map(|i| {
+                    let logits: Vec<f64> = kp
+                        .iter()
+                        .map(|kr| dot(&q[i], kr) / d_k.sqrt() / cx.tau)
+                        .collect();
+                    softmax_plain(&logits)
+                })
+                .collect();
+            head_result(&cx, w, &vp, &vec![kp.len(); n], Vec::new(), label)
         }
         other => panic!("reference: unknown attention {other}"),
     }
@@ -443,11 +648,19 @@ fn compute_head(input: &Value, head: &Value) -> HeadExpected {
 
 /// The full expected output of `attnlab compute` for a valid `input`.
 pub fn compute(input: &Value) -> Expected {
-    let heads: Vec<HeadExpected> = input["heads"]
-        .as_array()
-        .expect("reference: heads")
+    let list = input["heads"].as_array().expect("reference: heads");
+    let groups = input
+        .get("kv_heads")
+        .map(|g| g.as_array().expect("kv_heads"));
+    let count = list.len();
+    let heads: Vec<HeadExpected> = list
         .iter()
-        .map(|h| compute_head(input, h))
+        .enumerate()
+        .map(|(h, head)| {
+            // head h reads group ⌊h·G/H⌋
+            let group = groups.map(|g| &g[h * g.len() / count]);
+            compute_head(input, h, count, head, group)
+        })
         .collect();
     let n = heads.first().map_or(0, |h| h.output.len());
     let mut concat = vec![Vec::new(); n];
