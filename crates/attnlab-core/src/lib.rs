@@ -36,14 +36,17 @@
 
 pub mod attention;
 pub mod contribution;
+pub mod decayed;
 pub mod embed;
 pub mod error;
+pub mod favor;
 pub mod kernels;
 pub mod kind;
 pub mod linear;
 pub mod mask;
 pub mod metrics;
 pub mod model;
+pub mod normalise;
 pub mod position;
 pub mod rng;
 pub mod score;

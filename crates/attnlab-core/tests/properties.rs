@@ -114,7 +114,7 @@ proptest! {
         let (n, m, d_k) = (h.q.nrows(), h.k.nrows(), h.q.ncols());
         let cfg = ModelConfig { d_model: d_k, heads: 1, ..ModelConfig::default() };
         h.score_params = cfg.score_params(score, 0);
-        let spec = AttentionSpec { score, temperature, attention: AttentionKind::Softmax, mask: spec_mask };
+        let spec = AttentionSpec { score, temperature, attention: AttentionKind::Softmax, mask: spec_mask, ..AttentionSpec::default() };
         let p = Problem::new(vec![h], spec, None).unwrap();
         let r = p.compute_head(0).unwrap();
         for i in 0..n {

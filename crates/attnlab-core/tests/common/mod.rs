@@ -16,6 +16,7 @@ pub fn config(cases: u32) -> ProptestConfig {
 }
 
 /// Lengths that straddle the 4-lane SIMD width, and some longer ones.
+#[allow(dead_code)] // not every test file uses it
 pub fn lane_length() -> impl Strategy<Value = usize> {
     prop_oneof![
         Just(0usize),

@@ -290,6 +290,7 @@ impl Variant {
             temperature: self.temperature,
             attention: self.attention,
             mask: self.masks.spec(n, m, padding_keys),
+            ..AttentionSpec::default()
         }
     }
 
