@@ -210,6 +210,10 @@ fn favor_in_its_three_forms() {
     let r = result(&doc(json!({"window": 0})));
     assert_eq!(r["heads"][0]["computation"], "favor_masked_quadratic");
     close(&r["heads"][0]["output"][1][0], 3.0 / (1.0 + 1e-6));
+    // Padding alone is a mask too: the masked quadratic form.
+    let r = result(&doc(json!({"padding_keys": [1]})));
+    assert_eq!(r["heads"][0]["computation"], "favor_masked_quadratic");
+    close(&r["heads"][0]["output"][0][0], 1.0 / (1.0 + 1e-6));
 }
 
 #[test]

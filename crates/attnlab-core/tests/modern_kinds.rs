@@ -715,6 +715,15 @@ fn favor_picks_its_form_from_the_mask() {
         custom: Some(Array2::from_shape_fn((5, 5), |(i, j)| j <= i)),
         ..MaskSpec::default()
     });
+    let padding = with(MaskSpec {
+        padding_keys: vec![1],
+        ..MaskSpec::default()
+    });
+    assert_eq!(padding.computation, Computation::FavorMaskedQuadratic);
+    assert_eq!(
+        with(MaskSpec::default()).computation,
+        Computation::FavorLinear
+    );
     assert_eq!(causal.computation, Computation::FavorRecurrent);
     assert_eq!(window.computation, Computation::FavorMaskedQuadratic);
     assert_eq!(custom.computation, Computation::FavorMaskedQuadratic);
@@ -868,4 +877,88 @@ fn favor_features_that_overflow_are_an_error_not_infinity() {
         .compute_head(0)
         .unwrap_err();
     assert!(matches!(e, attnlab_core::CoreError::Overflow { .. }), "{e}");
+}
+
+/// The cost of each new kind against softmax at n = m = 512, d_k = d_v = 64 (FAVOR+ with
+/// r = 256 features), for the record, never asserted: `cargo test --release -p
+/// attnlab-core --test modern_kinds -- --ignored --nocapture cost`.
+#[test]
+#[ignore]
+fn cost_at_512_against_softmax() {
+    let (n, d) = (512, 64);
+    let mut rng = rng::stream(1, "modern kinds cost", 0);
+    let q = rng::normal_matrix(&mut rng, n, d, 1.0);
+    let k = rng::normal_matrix(&mut rng, n, d, 1.0);
+    let v = rng::normal_matrix(&mut rng, n, d, 1.0);
+    let q2 = rng::normal_matrix(&mut rng, n, d, 1.0);
+    let k2 = rng::normal_matrix(&mut rng, n, d, 1.0);
+    let w = rng::normal_matrix(&mut rng, 256, d, 1.0);
+    let causal = MaskSpec {
+        causal: true,
+        ..MaskSpec::default()
+    };
+    let window = MaskSpec {
+        window: Some(64),
+        ..MaskSpec::default()
+    };
+    let cases: Vec<(&str, AttentionKind, MaskSpec)> = vec![
+        ("softmax", AttentionKind::Softmax, MaskSpec::default()),
+        ("softmax causal", AttentionKind::Softmax, causal.clone()),
+        (
+            "softmax_plus_one",
+            AttentionKind::SoftmaxPlusOne,
+            MaskSpec::default(),
+        ),
+        ("sigmoid", AttentionKind::Sigmoid, MaskSpec::default()),
+        ("softpick", AttentionKind::Softpick, MaskSpec::default()),
+        ("sink", AttentionKind::Sink, MaskSpec::default()),
+        (
+            "differential",
+            AttentionKind::Differential,
+            MaskSpec::default(),
+        ),
+        (
+            "decayed_linear causal (recurrent)",
+            AttentionKind::DecayedLinear,
+            causal.clone(),
+        ),
+        (
+            "decayed_linear window (masked)",
+            AttentionKind::DecayedLinear,
+            window,
+        ),
+        ("favor (linear)", AttentionKind::Favor, MaskSpec::default()),
+        ("favor causal (prefix sums)", AttentionKind::Favor, causal),
+    ];
+    let mut base = 0.0;
+    for (label, kind, mask) in cases {
+        let mut h = HeadInput::new(q.clone(), k.clone(), v.clone());
+        h.sink = Some(0.0);
+        h.q2 = Some(q2.clone());
+        h.k2 = Some(k2.clone());
+        h.decay = Some(0.9);
+        h.features = Some(w.clone());
+        let spec = AttentionSpec {
+            attention: kind,
+            mask,
+            ..AttentionSpec::default()
+        };
+        let p = Problem::new(vec![h], spec, None).unwrap();
+        let mut times: Vec<f64> = (0..15)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                std::hint::black_box(p.compute_head(0).unwrap());
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        if base == 0.0 {
+            base = median;
+        }
+        println!(
+            "{label:>36}: {median:7.2} ms  ({:.2}× softmax)",
+            median / base
+        );
+    }
 }

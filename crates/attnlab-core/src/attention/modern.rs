@@ -283,14 +283,18 @@ pub(super) fn compute(
             let sim = linear::kernel_similarity(&phi_q, &phi_k, mask);
             finite_or(&sim, "similarities φ(q)ᵀφ(k)")?;
             let implied = linear::implied_from_similarity(&sim);
-            let (output, computation) = if !spec.mask.structural_kinds().is_empty() {
-                (None, Computation::FavorMaskedQuadratic)
-            } else if spec.mask.causal {
-                let o = linear::kernel_recurrent(&phi_q, &phi_k, &head.v, key_allowed);
-                (Some(o), Computation::FavorRecurrent)
-            } else {
-                let o = linear::kernel_global(&phi_q, &phi_k, &head.v, key_allowed);
-                (Some(o), Computation::FavorLinear)
+            // No mask: one global state; only causal: prefix sums; any other mask
+            // (padding included): the masked quadratic form.
+            let (output, computation) = match spec.mask.kinds().as_slice() {
+                [] => {
+                    let o = linear::kernel_global(&phi_q, &phi_k, &head.v, key_allowed);
+                    (Some(o), Computation::FavorLinear)
+                }
+                ["causal"] => {
+                    let o = linear::kernel_recurrent(&phi_q, &phi_k, &head.v, key_allowed);
+                    (Some(o), Computation::FavorRecurrent)
+                }
+                _ => (None, Computation::FavorMaskedQuadratic),
             };
             Done {
                 weights: implied,
