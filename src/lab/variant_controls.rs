@@ -280,6 +280,14 @@ fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
         AttentionKind::Softmax => return "softmax",
         AttentionKind::Linformer => return "Linformer",
+        // Not in the menu (AttentionKind::ALL) yet: the format's name.
+        kind @ (AttentionKind::SoftmaxPlusOne
+        | AttentionKind::Sigmoid
+        | AttentionKind::Softpick
+        | AttentionKind::Sink
+        | AttentionKind::Differential
+        | AttentionKind::DecayedLinear
+        | AttentionKind::Favor) => return kind.name(),
         AttentionKind::Elu1 => msg::lab::KNOB_LINEAR_ELU_1,
         AttentionKind::Relu => msg::lab::KNOB_LINEAR_RELU,
         AttentionKind::Taylor => msg::lab::KNOB_LINEAR_TAYLOR,

@@ -14,9 +14,11 @@ use crate::{Failure, input};
     long_about = "Compute attention for tensors you bring (Q, K, V per head, from PyTorch, \
                   numpy or anywhere else) and print the result (attnlab-result/1: per head \
                   the weights, what each key contributes (norms: |α_ij| ‖v_j‖), output, row \
-                  sums, row entropy and empty rows; the combined output) as JSON on standard output.\n\n\
+                  sum, row entropy (null where rows are not distributions) and empty rows; \
+                  the combined output) as JSON on standard output.\n\n\
                   Fields that are not part of attnlab-tensors/1 are reported as warnings on \
-                  standard error and ignored. docs/tensors.md documents the format."
+                  standard error and ignored; a field of the format that the chosen kind \
+                  does not use is an error. docs/tensors.md documents the format."
 )]
 pub struct ComputeArgs {
     /// The attnlab-tensors/1 JSON document to read, or - for standard input

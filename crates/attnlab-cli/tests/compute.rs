@@ -181,6 +181,7 @@ fn every_head_carries_its_contributions_weight_times_value_length() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .collect();
     files.sort();
     let mut checked = 0;

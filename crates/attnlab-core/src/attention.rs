@@ -18,6 +18,7 @@ use crate::score::{self, ScoreFunction, ScoreParams};
 use crate::softmax;
 
 mod checks;
+mod modern;
 use checks::{check_finite, check_shape, finite_or, finite_scaled_or, validate_score_params};
 
 /// The projections `E, F ∈ R^{k×m}` of Linformer for one head.
@@ -42,6 +43,19 @@ pub struct HeadInput {
     pub score_params: ScoreParams,
     /// Linformer projections, when that kind is used.
     pub linformer: Option<LinformerParams>,
+    /// `s_h`, the sink logit of `sink` attention.
+    pub sink: Option<f32>,
+    /// The second queries of `differential` attention, `n × d_k`.
+    pub q2: Option<Array2<f32>>,
+    /// The second keys of `differential` attention, `m × d_k`.
+    pub k2: Option<Array2<f32>>,
+    /// `γ ∈ [0, 1]`, the fixed decay of `decayed_linear` attention.
+    pub decay: Option<f32>,
+    /// The gates `a_t ∈ [0, 1]` (one per position) of `decayed_linear` attention; they
+    /// win over [`AttentionSpec::gates`].
+    pub gates: Option<Vec<f32>>,
+    /// FAVOR+'s features `W`, `r × d_k`.
+    pub features: Option<Array2<f32>>,
 }
 
 impl HeadInput {
@@ -53,6 +67,12 @@ impl HeadInput {
             v,
             score_params: ScoreParams::None,
             linformer: None,
+            sink: None,
+            q2: None,
+            k2: None,
+            decay: None,
+            gates: None,
+            features: None,
         }
     }
 }
@@ -79,6 +99,13 @@ pub struct AttentionSpec {
     /// `B ≥ 1`: softmax computed tile by tile over `B` keys with the online softmax
     /// (softmax only; [`crate::tiled`]).
     pub tiles: Option<usize>,
+    /// `b` of `sigmoid` attention, `σ(z + b)`; `None`: `−ln m`.
+    pub sigmoid_bias: Option<f32>,
+    /// `λ` of `differential` attention (0.8 by default).
+    pub lambda: f32,
+    /// The gates `a_t` of `decayed_linear` attention shared by every head that has
+    /// neither its own gates nor a decay.
+    pub gates: Option<Vec<f32>>,
 }
 
 impl Default for AttentionSpec {
@@ -92,9 +119,15 @@ impl Default for AttentionSpec {
             alibi: None,
             softcap: None,
             tiles: None,
+            sigmoid_bias: None,
+            lambda: DEFAULT_LAMBDA,
+            gates: None,
         }
     }
 }
+
+/// `λ` of differential attention when none is given.
+pub const DEFAULT_LAMBDA: f32 = 0.8;
 
 impl AttentionSpec {
     /// Checks the temperature and that the attention kind can honour every mask given.
@@ -135,6 +168,16 @@ pub enum Computation {
     Linformer,
     /// Softmax tile by tile with the online softmax ([`crate::tiled`]).
     Tiled,
+    /// Decayed linear attention by the recurrence `S_t = a_t S_{t−1} + k_t v_tᵀ`.
+    DecayedRecurrent,
+    /// Decayed linear attention by its masked `n × n` weights.
+    DecayedMaskedQuadratic,
+    /// FAVOR+ in O(n) from one global state.
+    FavorLinear,
+    /// Causal FAVOR+ by prefix sums.
+    FavorRecurrent,
+    /// FAVOR+ with a mask that breaks the factorisation: the quadratic form.
+    FavorMaskedQuadratic,
 }
 
 /// One head's result.
@@ -150,14 +193,19 @@ pub struct HeadResult {
     pub scores: Option<ArcArray2<f32>>,
     /// The mask applied (all-true `n × k` for Linformer).
     pub mask: Mask,
-    /// `H_i = −Σ_j a_ij ln a_ij` (nats).
+    /// `H_i = −Σ_j a_ij ln a_ij` (nats); empty for the kinds whose rows are not
+    /// distributions ([`AttentionKind::rows_are_distributions`]).
     pub row_entropy: Vec<f32>,
-    /// `H_i / ln(#allowed_i)` (0 where fewer than two keys are allowed).
+    /// `H_i / ln(#allowed_i)` (0 where fewer than two keys are allowed); empty as
+    /// `row_entropy`.
     pub row_entropy_normalised: Vec<f32>,
     /// Rows with no allowed key: all-zero weights and output.
     pub empty_rows: Vec<usize>,
     /// Which algorithm produced the output.
     pub computation: Computation,
+    /// Each row's sum of weights (1 for a distribution; anything for the kinds whose rows
+    /// are not, [`AttentionKind::rows_are_distributions`]; 0 for an empty row).
+    pub row_sum: Vec<f32>,
 }
 
 impl HeadResult {
@@ -226,6 +274,7 @@ impl Problem {
             return Err(CoreError::NoHeads);
         }
         spec.validate()?;
+        modern::validate_spec(&spec)?;
         let (n, m) = (heads[0].q.nrows(), heads[0].k.nrows());
         let mut concat_width = 0;
         for (h, head) in heads.iter_mut().enumerate() {
@@ -266,6 +315,7 @@ impl Problem {
                 standard(&mut lin.e);
                 standard(&mut lin.f);
             }
+            modern::validate_head(h, &spec, head, n, m)?;
             standard(&mut head.q);
             standard(&mut head.k);
             standard(&mut head.v);
@@ -455,7 +505,7 @@ impl Problem {
 /// The raw scores of one head of a validated problem (see [`Problem::raw_scores`]).
 fn raw_scores(head: &HeadInput, spec: &AttentionSpec) -> Option<Array2<f32>> {
     match spec.attention {
-        AttentionKind::Softmax => Some(score::scores(
+        kind if kind.uses_score_function() => Some(score::scores(
             spec.score,
             &head.q,
             &head.k,
@@ -598,11 +648,34 @@ fn compute_head(
             };
             (a, o, Some(raw), full, Computation::Linformer, Some(h))
         }
+        kind => {
+            let scale = match kind.uses_temperature() {
+                true => 1.0 / spec.temperature,
+                false => 1.0,
+            };
+            let raw = match kind.uses_score_function() {
+                true => Some(raw(scale)?),
+                false => None,
+            };
+            let done = modern::compute(kind, head, spec, mask, raw.as_ref(), steps, &key_allowed)?;
+            let a = done.weights;
+            let o = match done.output {
+                Some(o) => o,
+                None => times_values(&a, &head.v),
+            };
+            (a, o, done.scores, done.mask, done.computation, None)
+        }
     };
     finite_or(&output, "outputs")?;
     let empty_rows = mask.empty_rows();
-    let row_entropy = entropy.unwrap_or_else(|| metrics::row_entropy(&weights));
-    let row_entropy_normalised = metrics::normalised_entropy(&row_entropy, &mask);
+    let (row_entropy, row_entropy_normalised) = if spec.attention.rows_are_distributions() {
+        let h = entropy.unwrap_or_else(|| metrics::row_entropy(&weights));
+        let normalised = metrics::normalised_entropy(&h, &mask);
+        (h, normalised)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let row_sum = metrics::row_sums(&weights);
     debug_assert_eq!(weights.nrows(), n);
     Ok(HeadResult {
         weights: weights.into_shared(),
@@ -613,5 +686,6 @@ fn compute_head(
         row_entropy_normalised,
         empty_rows,
         computation,
+        row_sum,
     })
 }

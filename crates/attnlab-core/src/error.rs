@@ -91,6 +91,15 @@ pub enum CoreError {
         /// What overflowed, e.g. `"scores"`.
         what: &'static str,
     },
+    /// A setting of one head is outside what the maths allows (e.g. a decay above 1).
+    InvalidHeadSetting {
+        /// Head index.
+        head: usize,
+        /// The head's field, e.g. `"decay"`.
+        field: Field,
+        /// What is wrong.
+        reason: Invalid,
+    },
 }
 
 impl CoreError {
@@ -110,6 +119,7 @@ impl CoreError {
             CoreError::IndexOutOfRange { field, .. } => field.to_string(),
             CoreError::InvalidSetting { field, .. } => field.to_string(),
             CoreError::Overflow { head, .. } => format!("heads[{head}]"),
+            CoreError::InvalidHeadSetting { head, field, .. } => format!("heads[{head}].{field}"),
         }
     }
 
@@ -135,7 +145,8 @@ impl CoreError {
             CoreError::IndexOutOfRange { index, len, .. } => {
                 format!("index {index} is out of range (must be below {len})")
             }
-            CoreError::InvalidSetting { reason, .. } => reason.to_string(),
+            CoreError::InvalidSetting { reason, .. }
+            | CoreError::InvalidHeadSetting { reason, .. } => reason.to_string(),
             CoreError::Overflow { what, .. } => format!(
                 "{what} overflow the f32 range; scale the inputs down or raise the temperature"
             ),
@@ -234,6 +245,32 @@ pub enum Expected {
         /// The width of `v`.
         n: usize,
     },
+    /// A vector with one value per position (decayed attention's gates).
+    Gates {
+        /// The positions.
+        n: usize,
+    },
+    /// A matrix with the shape of another field.
+    AsField {
+        /// Its rows.
+        rows: usize,
+        /// Its columns.
+        cols: usize,
+        /// The field whose shape it takes, e.g. `"q"`.
+        field: Field,
+    },
+    /// FAVOR+'s features: any number of rows, `d_k` columns.
+    Features {
+        /// The width of the queries.
+        d_k: usize,
+    },
+    /// The keys of decayed attention: one per query.
+    DecayedKeys {
+        /// The queries.
+        n: usize,
+        /// The width of the queries.
+        d_k: usize,
+    },
     /// The values of a contribution: one row per column of the weights.
     WeightColumnsRows {
         /// The columns of the weights.
@@ -273,6 +310,13 @@ impl fmt::Display for Expected {
                 write!(f, "{rows}×{cols} (the shape of the first matrix)")
             }
             Expected::ValueWidthRows { n } => write!(f, "{n} rows (the width of v)"),
+            Expected::Gates { n } => write!(f, "{n} values (one per position)"),
+            Expected::AsField { rows, cols, field } => write!(f, "{rows}×{cols} (as {field})"),
+            Expected::Features { d_k } => write!(f, "r×{d_k} (r ≥ 1 features, d_k columns)"),
+            Expected::DecayedKeys { n, d_k } => write!(
+                f,
+                "{n}×{d_k} (one key per query: decayed linear attention is causal)"
+            ),
             Expected::WeightColumnsRows { n } => {
                 write!(f, "{n} rows (the columns of the weights)")
             }
@@ -292,6 +336,14 @@ pub enum Needs {
     Additive,
     /// Linformer attention needs the projections `e` and `f`.
     Linformer,
+    /// Sink attention needs the head's sink logit.
+    Sink,
+    /// Differential attention needs `q2` and `k2`.
+    Differential,
+    /// Decayed linear attention needs a decay or gates.
+    Decay,
+    /// FAVOR+ needs its features `W`.
+    Features,
 }
 
 impl fmt::Display for Needs {
@@ -300,6 +352,12 @@ impl fmt::Display for Needs {
             Needs::GeneralW => "the general score needs w (d_k×d_k)",
             Needs::Additive => "the additive score needs w_a, u_a (d_a×d_k) and v_a (d_a)",
             Needs::Linformer => "linformer attention needs the projections e and f (k×m)",
+            Needs::Sink => "sink attention needs the head's sink logit s_h (a number)",
+            Needs::Differential => "differential attention needs q2 (n×d_k) and k2 (m×d_k)",
+            Needs::Decay => {
+                "decayed linear attention needs decay (γ in [0, 1]) or gates (one per position)"
+            }
+            Needs::Features => "favor attention needs the features W (r×d_k)",
         })
     }
 }
@@ -361,6 +419,24 @@ pub enum Invalid {
     /// A setting of the logits pipeline or of the positions (RoPE, ALiBi, softcap,
     /// grouped keys and values, sinks, tiles).
     Pipeline(PipelineInvalid),
+    /// A number that must be finite (sink logits, λ, the sigmoid's bias).
+    NotFinite,
+    /// A number that must be in `[0, 1]`.
+    Unit(f32),
+    /// A gate outside `[0, 1]`.
+    GateUnit {
+        /// Its position.
+        index: usize,
+        /// Its value.
+        value: f32,
+    },
+    /// Decayed attention with a score other than `dot` and `scaled_dot`.
+    DecayedScore {
+        /// The score given.
+        score: &'static str,
+    },
+    /// A head with both a decay and gates.
+    DecayAndGates,
 }
 
 impl fmt::Display for Invalid {
@@ -398,6 +474,16 @@ impl fmt::Display for Invalid {
             ),
             Invalid::NotComputed => f.write_str("they are not computed yet"),
             Invalid::Pipeline(p) => p.fmt(f),
+            Invalid::NotFinite => f.write_str("must be a finite number"),
+            Invalid::Unit(x) => write!(f, "must be between 0 and 1, got {x}"),
+            Invalid::GateUnit { index, value } => {
+                write!(f, "gate {index} is {value}, outside [0, 1]")
+            }
+            Invalid::DecayedScore { score } => write!(
+                f,
+                "decayed linear attention takes the dot or scaled_dot score, not {score}"
+            ),
+            Invalid::DecayAndGates => f.write_str("give either decay or gates, not both"),
         }
     }
 }

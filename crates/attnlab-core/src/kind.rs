@@ -22,6 +22,20 @@ pub enum AttentionKind {
     Efficient,
     /// Softmax over `k` projected keys (Wang et al.): `n × k` weights.
     Linformer,
+    /// `e^z / (1 + Σ e^z)`: softmax with an extra zero logit, rows may sum below 1.
+    SoftmaxPlusOne,
+    /// `σ(z + b)` per cell, no normaliser (Ramapuram et al. 2024).
+    Sigmoid,
+    /// `max(e^z − 1, 0) / (Σ |e^z − 1| + 10⁻⁶)` (Zuhri et al. 2025).
+    Softpick,
+    /// `e^z / (e^{s_h} + Σ e^z)`: softmax with a learnt sink logit per head.
+    Sink,
+    /// `softmax(z₁) − λ softmax(z₂)` (Ye et al. 2024): weights can be negative.
+    Differential,
+    /// `D_ij · score(q_i, k_j)` for `j ≤ i`, no normaliser (RetNet, GLA, SSD).
+    DecayedLinear,
+    /// Performer's FAVOR+ with positive random features (Choromanski et al. 2021).
+    Favor,
 }
 
 impl AttentionKind {
@@ -35,6 +49,24 @@ impl AttentionKind {
         AttentionKind::Linformer,
     ];
 
+    /// Every kind the `attnlab-tensors/1` format reads: [`AttentionKind::ALL`] (what the
+    /// lab offers) and the kinds only the format computes so far.
+    pub const EVERY: [AttentionKind; 13] = [
+        AttentionKind::Softmax,
+        AttentionKind::Elu1,
+        AttentionKind::Relu,
+        AttentionKind::Taylor,
+        AttentionKind::Efficient,
+        AttentionKind::Linformer,
+        AttentionKind::SoftmaxPlusOne,
+        AttentionKind::Sigmoid,
+        AttentionKind::Softpick,
+        AttentionKind::Sink,
+        AttentionKind::Differential,
+        AttentionKind::DecayedLinear,
+        AttentionKind::Favor,
+    ];
+
     /// The name used in the interchange format and the URL.
     pub fn name(self) -> &'static str {
         match self {
@@ -44,12 +76,55 @@ impl AttentionKind {
             AttentionKind::Taylor => "taylor",
             AttentionKind::Efficient => "efficient",
             AttentionKind::Linformer => "linformer",
+            AttentionKind::SoftmaxPlusOne => "softmax_plus_one",
+            AttentionKind::Sigmoid => "sigmoid",
+            AttentionKind::Softpick => "softpick",
+            AttentionKind::Sink => "sink",
+            AttentionKind::Differential => "differential",
+            AttentionKind::DecayedLinear => "decayed_linear",
+            AttentionKind::Favor => "favor",
         }
     }
 
-    /// Parses a name from [`AttentionKind::name`].
+    /// Parses a name from [`AttentionKind::name`] among the lab's kinds
+    /// ([`AttentionKind::ALL`]; the link and the pages read names with it).
     pub fn parse(name: &str) -> Option<AttentionKind> {
         Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// Parses a name among every kind the format reads ([`AttentionKind::EVERY`]).
+    pub fn parse_any(name: &str) -> Option<AttentionKind> {
+        Self::EVERY.into_iter().find(|a| a.name() == name)
+    }
+
+    /// Whether this kind turns logits into weights row by row with one of the softmax
+    /// family's normalisers (softmax and the kinds of `crate::normalise`): the kinds whose
+    /// logits pass through `z / τ` and the mask.
+    pub fn is_softmax_family(self) -> bool {
+        matches!(
+            self,
+            AttentionKind::Softmax
+                | AttentionKind::SoftmaxPlusOne
+                | AttentionKind::Sigmoid
+                | AttentionKind::Softpick
+                | AttentionKind::Sink
+                | AttentionKind::Differential
+        )
+    }
+
+    /// Whether every row of this kind's weights is a distribution over the allowed keys
+    /// (non-negative, summing to 1, up to the linear kinds' ε), so that its entropy means
+    /// something. False for the kinds whose rows may sum to anything or go negative.
+    pub fn rows_are_distributions(self) -> bool {
+        !matches!(
+            self,
+            AttentionKind::SoftmaxPlusOne
+                | AttentionKind::Sigmoid
+                | AttentionKind::Softpick
+                | AttentionKind::Sink
+                | AttentionKind::Differential
+                | AttentionKind::DecayedLinear
+        )
     }
 
     /// The feature map of a kernel variant.
@@ -65,13 +140,14 @@ impl AttentionKind {
     /// Whether the temperature divides this kind's logits (softmax and Linformer only;
     /// kernel variants ignore it).
     pub fn uses_temperature(self) -> bool {
-        matches!(self, AttentionKind::Softmax | AttentionKind::Linformer)
+        self.is_softmax_family() || self == AttentionKind::Linformer
     }
 
-    /// Whether the score function is used (softmax only: the linear variants define their
+    /// Whether the score function is used (the softmax family, and decayed linear
+    /// attention with `dot` or `scaled_dot`: the kernel variants and FAVOR+ define their
     /// own similarity, Linformer uses `qᵀk'/√d_k`).
     pub fn uses_score_function(self) -> bool {
-        self == AttentionKind::Softmax
+        self.is_softmax_family() || self == AttentionKind::DecayedLinear
     }
 
     /// Whether this kind can apply the mask kind `mask` (a name from [`crate::mask::KINDS`]).
@@ -80,7 +156,14 @@ impl AttentionKind {
             AttentionKind::Softmax
             | AttentionKind::Elu1
             | AttentionKind::Relu
-            | AttentionKind::Taylor => true,
+            | AttentionKind::Taylor
+            | AttentionKind::SoftmaxPlusOne
+            | AttentionKind::Sigmoid
+            | AttentionKind::Softpick
+            | AttentionKind::Sink
+            | AttentionKind::Differential
+            | AttentionKind::DecayedLinear
+            | AttentionKind::Favor => true,
             AttentionKind::Efficient => mask == "padding_keys",
             AttentionKind::Linformer => false,
         }

@@ -37,8 +37,10 @@
 pub mod alibi;
 pub mod attention;
 pub mod contribution;
+pub mod decayed;
 pub mod embed;
 pub mod error;
+pub mod favor;
 pub mod groups;
 pub mod kernels;
 pub mod kind;
@@ -47,6 +49,7 @@ pub mod logits;
 pub mod mask;
 pub mod metrics;
 pub mod model;
+pub mod normalise;
 pub mod position;
 pub mod rng;
 pub mod rope;

@@ -15,7 +15,15 @@ use crate::{softmax, tiled};
 
 /// Whether `kind` forms its weights from logits, so that softcap and ALiBi apply to it.
 pub fn softmax_family(kind: AttentionKind) -> bool {
-    matches!(kind, AttentionKind::Softmax)
+    matches!(
+        kind,
+        AttentionKind::Softmax
+            | AttentionKind::SoftmaxPlusOne
+            | AttentionKind::Sigmoid
+            | AttentionKind::Softpick
+            | AttentionKind::Sink
+            | AttentionKind::Differential
+    )
 }
 
 /// ALiBi's bias of one head: its slope and the rows' positions.
@@ -108,7 +116,21 @@ pub(crate) fn turn_heads(rope: &Rope, heads: &mut [HeadInput], n: usize, m: usiz
     for (h, head) in heads.iter_mut().enumerate() {
         rope.turn(&mut head.q, &queries);
         rope.turn(&mut head.k, &keys);
-        if head.q.iter().chain(&head.k).any(|x| !x.is_finite()) {
+        // Differential attention's second queries and keys sit at the same positions.
+        if let Some(q2) = head.q2.as_mut() {
+            rope.turn(q2, &queries);
+        }
+        if let Some(k2) = head.k2.as_mut() {
+            rope.turn(k2, &keys);
+        }
+        let second = head.q2.iter().chain(&head.k2).flatten();
+        if head
+            .q
+            .iter()
+            .chain(&head.k)
+            .chain(second)
+            .any(|x| !x.is_finite())
+        {
             return Err(CoreError::Overflow {
                 head: h,
                 what: "q and k turned by RoPE",

@@ -20,6 +20,15 @@ pub fn row_entropy(weights: &Array2<f32>) -> Vec<f32> {
         .collect()
 }
 
+/// `Σ_j a_ij` per row, accumulated in f64.
+pub fn row_sums(weights: &ArrayRef2<f32>) -> Vec<f32> {
+    weights
+        .rows()
+        .into_iter()
+        .map(|r| r.iter().map(|&x| f64::from(x)).sum::<f64>() as f32)
+        .collect()
+}
+
 /// `H_i / ln(#allowed_i)`: 1 for a uniform row, 0 for a one-hot row; 0 where fewer than
 /// two keys are allowed.
 pub fn normalised_entropy(entropy: &[f32], mask: &Mask) -> Vec<f32> {

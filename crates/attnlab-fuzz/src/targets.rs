@@ -93,16 +93,43 @@ fn text_kept(data: &[u8]) {
 
 /// An `attnlab-tensors/1` document, as `attnlab compute` reads it and as a brought
 /// `.json` file is read.
+/// A document that parses is computed too, as `attnlab compute` does: every kind and option
+/// (RoPE, ALiBi, grouped heads, sinks, softcap, tiles, the softmax alternatives, decayed and
+/// FAVOR+ attention) either gives finite numbers or a named error, never a panic.
 pub fn tensors_json(data: &[u8]) {
-    if let Ok(text) = std::str::from_utf8(data)
-        && let Err(e) = tensors::parse(text)
-    {
-        said("tensors", &e.to_string());
+    if let Ok(text) = std::str::from_utf8(data) {
+        match tensors::parse(text) {
+            Ok(doc) => computed(&doc.problem),
+            Err(e) => said("tensors", &e.to_string()),
+        }
     }
     bring(&[File {
         name: "tensors.json",
         bytes: data,
     }]);
+}
+
+/// A parsed problem computed: finite weights and outputs, or an error that says why.
+fn computed(problem: &attnlab_core::attention::Problem) {
+    match problem.compute() {
+        Ok(result) => {
+            for head in &result.heads {
+                assert!(
+                    head.weights.iter().all(|w| w.is_finite()),
+                    "non-finite weight"
+                );
+                assert!(
+                    head.output.iter().all(|o| o.is_finite()),
+                    "non-finite output"
+                );
+            }
+            assert!(
+                result.output.iter().all(|o| o.is_finite()),
+                "non-finite output"
+            );
+        }
+        Err(e) => said("compute", &e.to_string()),
+    }
 }
 
 /// Brought files, as the page's worker reads them.

@@ -161,6 +161,19 @@ fn write_seeds() {
         let name = path.file_name().unwrap().to_str().unwrap();
         put("tensors_json", name, case["input"].to_string().as_bytes());
     }
+    // …and the hand-checked cases of every modern kind and option (RoPE, ALiBi, grouped
+    // heads, sinks, softcap, tiles, the softmax alternatives, decayed linear, FAVOR+).
+    let mut modern: Vec<_> = std::fs::read_dir(cases.join("modern"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    modern.sort();
+    for path in &modern {
+        let case: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let name = format!("modern-{}", path.file_name().unwrap().to_str().unwrap());
+        put("tensors_json", &name, case["input"].to_string().as_bytes());
+    }
     let lesson_tensors = std::fs::read(root().join("lessons/01-alignment/alignment.json")).unwrap();
     put("tensors_json", "lesson-alignment.json", &lesson_tensors);
 

@@ -5,7 +5,7 @@
 
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::error::{CoreError, Expected, Invalid, Needs};
-use attnlab_i18n::msg::{core as m, lab};
+use attnlab_i18n::msg::{core as m, kinds, lab};
 use attnlab_i18n::{Lang, Tr};
 use attnlab_plot::HeatmapError;
 
@@ -114,7 +114,9 @@ pub fn reason_in(e: &CoreError, lang: Lang) -> String {
         CoreError::IndexOutOfRange { index, len, .. } => {
             m::IndexOutOfRange { index, len }.say(lang)
         }
-        CoreError::InvalidSetting { reason, .. } => invalid_in(reason, lang),
+        CoreError::InvalidSetting { reason, .. } | CoreError::InvalidHeadSetting { reason, .. } => {
+            invalid_in(reason, lang)
+        }
         CoreError::Overflow { what, .. } => m::Overflow { what }.say(lang),
     }
 }
@@ -146,6 +148,17 @@ pub fn expected_in(x: &Expected, lang: Lang) -> String {
         Expected::ValueWidthRows { n } => m::ExpectedValueWidthRows { n: &n }.say(lang),
         Expected::WeightColumnsRows { n } => m::ExpectedWeightColumnsRows { n: &n }.say(lang),
         Expected::WeightColumnsLengths { n } => m::ExpectedWeightColumnsLengths { n: &n }.say(lang),
+        Expected::Gates { n } => kinds::KindsExpectedGates { n: &n }.say(lang),
+        Expected::AsField { rows, cols, field } => kinds::KindsExpectedAsField {
+            rows: &rows,
+            cols: &cols,
+            field: &field,
+        }
+        .say(lang),
+        Expected::Features { d_k } => kinds::KindsExpectedFeatures { d_k: &d_k }.say(lang),
+        Expected::DecayedKeys { n, d_k } => {
+            kinds::KindsExpectedDecayedKeys { n: &n, d_k: &d_k }.say(lang)
+        }
     }
 }
 
@@ -155,6 +168,10 @@ pub fn needs_in(needs: Needs, lang: Lang) -> &'static str {
         Needs::GeneralW => m::NEEDS_GENERAL_W,
         Needs::Additive => m::NEEDS_ADDITIVE,
         Needs::Linformer => m::NEEDS_LINFORMER,
+        Needs::Sink => kinds::KINDS_NEEDS_SINK,
+        Needs::Differential => kinds::KINDS_NEEDS_DIFFERENTIAL,
+        Needs::Decay => kinds::KINDS_NEEDS_DECAY,
+        Needs::Features => kinds::KINDS_NEEDS_FEATURES,
     }
     .get(lang)
 }
@@ -197,6 +214,17 @@ pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
         .say(lang),
         Invalid::NotComputed => fixed(m::INVALID_NOT_COMPUTED),
         Invalid::Pipeline(p) => pipeline_in(&p, lang),
+        Invalid::NotFinite => fixed(kinds::KINDS_INVALID_NOT_FINITE),
+        Invalid::Unit(x) => kinds::KindsInvalidUnit { x: &x }.say(lang),
+        Invalid::GateUnit { index, value } => kinds::KindsInvalidGateUnit {
+            index: &index,
+            value: &value,
+        }
+        .say(lang),
+        Invalid::DecayedScore { score } => {
+            kinds::KindsInvalidDecayedScore { score: &score }.say(lang)
+        }
+        Invalid::DecayAndGates => fixed(kinds::KINDS_INVALID_DECAY_AND_GATES),
     }
 }
 
@@ -204,6 +232,14 @@ pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
 pub fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
         AttentionKind::Linformer => return "Linformer",
+        // Not offered by the lab yet: the format's own name.
+        kind @ (AttentionKind::SoftmaxPlusOne
+        | AttentionKind::Sigmoid
+        | AttentionKind::Softpick
+        | AttentionKind::Sink
+        | AttentionKind::Differential
+        | AttentionKind::DecayedLinear
+        | AttentionKind::Favor) => return kind.name(),
         AttentionKind::Softmax => lab::KIND_SOFTMAX,
         AttentionKind::Elu1 => lab::KIND_ELU1,
         AttentionKind::Relu => lab::KIND_RELU,
@@ -253,11 +289,27 @@ mod tests {
             Expected::ValueWidthRows { n: 4 },
             Expected::WeightColumnsRows { n: 4 },
             Expected::WeightColumnsLengths { n: 4 },
+            Expected::Gates { n: 4 },
+            Expected::AsField {
+                rows: 3,
+                cols: 4,
+                field: "q",
+            },
+            Expected::Features { d_k: 4 },
+            Expected::DecayedKeys { n: 3, d_k: 4 },
         ]
         .into_iter()
         .map(shape)
         .collect();
-        for needs in [Needs::GeneralW, Needs::Additive, Needs::Linformer] {
+        for needs in [
+            Needs::GeneralW,
+            Needs::Additive,
+            Needs::Linformer,
+            Needs::Sink,
+            Needs::Differential,
+            Needs::Decay,
+            Needs::Features,
+        ] {
             all.push(CoreError::MissingParams {
                 head: 0,
                 field: "score_params",
@@ -287,6 +339,14 @@ mod tests {
                 tokens: 5,
             },
             Invalid::NotComputed,
+            Invalid::NotFinite,
+            Invalid::Unit(1.5),
+            Invalid::GateUnit {
+                index: 2,
+                value: -0.5,
+            },
+            Invalid::DecayedScore { score: "cosine" },
+            Invalid::DecayAndGates,
         ]
         .into_iter()
         .chain(pipeline::every_reason().into_iter().map(Invalid::Pipeline))
@@ -313,6 +373,11 @@ mod tests {
             CoreError::Overflow {
                 head: 0,
                 what: "scores",
+            },
+            CoreError::InvalidHeadSetting {
+                head: 1,
+                field: "decay",
+                reason: Invalid::Unit(2.0),
             },
         ]);
         for attention in [AttentionKind::Efficient, AttentionKind::Linformer] {

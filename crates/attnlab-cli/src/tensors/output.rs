@@ -37,11 +37,26 @@ fn computation_name(c: Computation) -> &'static str {
         Computation::Efficient => "efficient",
         Computation::Linformer => "linformer",
         Computation::Tiled => "tiled",
+        Computation::DecayedRecurrent => "decayed_recurrent",
+        Computation::DecayedMaskedQuadratic => "decayed_masked_quadratic",
+        Computation::FavorLinear => "favor_linear",
+        Computation::FavorRecurrent => "favor_recurrent",
+        Computation::FavorMaskedQuadratic => "favor_masked_quadratic",
+    }
+}
+
+/// A list of numbers, or `null` when the core left it empty (the row entropies of the
+/// kinds whose rows are not distributions).
+fn numbers_or_null(x: &[f32]) -> Value {
+    match x {
+        [] => Value::Null,
+        x => Value::Array(x.iter().map(|&x| num(x)).collect()),
     }
 }
 
 /// The result as an `attnlab-result/1` JSON document. Each head carries its weights,
-/// output, each row's sum of weights, row entropies, empty rows, how it was computed, and `norms`, what each key
+/// output, row entropies (`null` for the kinds whose rows are not distributions), each
+/// row's sum of weights, empty rows, how it was computed, and `norms`, what each key
 /// contributes, `‖α_ij v_j‖` (the value vectors as `f`; Linformer's projected values).
 pub fn result_json(doc: &Document, result: &AttentionResult) -> Result<Value, CoreError> {
     let heads: Vec<Value> = result
@@ -54,9 +69,9 @@ pub fn result_json(doc: &Document, result: &AttentionResult) -> Result<Value, Co
                 "weights": rows(&h.weights),
                 "norms": rows(&norms),
                 "output": rows(&h.output),
-                "row_sum": h.weights.rows().into_iter().map(|r| num(r.sum())).collect::<Vec<_>>(),
-                "row_entropy": h.row_entropy.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-                "row_entropy_normalised": h.row_entropy_normalised.iter().map(|&x| num(x)).collect::<Vec<_>>(),
+                "row_entropy": numbers_or_null(&h.row_entropy),
+                "row_entropy_normalised": numbers_or_null(&h.row_entropy_normalised),
+                "row_sum": h.row_sum.iter().map(|&x| num(x)).collect::<Vec<_>>(),
                 "empty_rows": h.empty_rows,
                 "computation": computation_name(h.computation),
             }))

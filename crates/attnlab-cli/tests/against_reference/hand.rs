@@ -73,7 +73,6 @@ fn modern_testdata_reference_matches_hand_arithmetic() {
 
 /// The binary against the same hand arithmetic, to 1e-6.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_testdata_binary_matches_hand_arithmetic() {
     let mut failed = Vec::new();
     let cases = modern_cases();

@@ -380,7 +380,6 @@ fn name_of(score: Option<&str>) -> &str {
 /// The new kinds × every score they accept × every mask they accept, square
 /// and rectangular.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_new_kinds_every_score_and_mask() {
     let mut rng = Rng::new(0x5EED_0201);
     let mut report = Report::modern();
@@ -401,7 +400,6 @@ fn modern_new_kinds_every_score_and_mask() {
 
 /// Today's kinds with the modern result fields: `row_sum`, `computation`.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_result_fields_on_todays_kinds() {
     let mut rng = Rng::new(0x5EED_0202);
     let mut report = Report::modern();
@@ -419,7 +417,6 @@ fn modern_result_fields_on_todays_kinds() {
 
 /// RoPE (pairs, rotary_dims, positions, linear / ntk / yarn) × every kind.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_rope_every_kind() {
     let mut rng = Rng::new(0x5EED_0203);
     let mut report = Report::modern();
@@ -443,7 +440,6 @@ fn modern_rope_every_kind() {
 /// ALiBi (the paper's slopes for H = 1 … 6, or given slopes) × the softmax
 /// family, with and without RoPE's positions, with and without softcap.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_alibi_softmax_family() {
     let mut rng = Rng::new(0x5EED_0204);
     let mut report = Report::modern();
@@ -469,7 +465,6 @@ fn modern_alibi_softmax_family() {
 /// mask.sinks with causal, window, strided and their combinations (and
 /// padding / custom, which close sinks again), for every kind that takes them.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_sinks_with_causal_and_window() {
     let mut rng = Rng::new(0x5EED_0205);
     let mut report = Report::modern();
@@ -510,7 +505,6 @@ fn modern_sinks_with_causal_and_window() {
 
 /// kv_heads with G = 1 (multi-query), G = 2 and G = H, for every kind.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_kv_heads_groups() {
     let mut rng = Rng::new(0x5EED_0206);
     let mut report = Report::modern();
@@ -534,7 +528,6 @@ fn modern_kv_heads_groups() {
 
 /// softcap over the softmax family, on ordinary and on huge logits.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_softcap() {
     let mut rng = Rng::new(0x5EED_0207);
     let mut report = Report::modern();
@@ -558,7 +551,6 @@ fn modern_softcap() {
 
 /// tiles ∈ {1, 2, 3, > m} on softmax: the same numbers, computation "tiled".
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_tiles() {
     let mut rng = Rng::new(0x5EED_0208);
     let mut report = Report::modern();
@@ -590,7 +582,6 @@ fn modern_tiles() {
 /// normalisers must stay finite and exact; softpick's all-negative rows must
 /// be 0, not NaN.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_extreme_logits() {
     let mut rng = Rng::new(0x5EED_0209);
     let mut report = Report::modern();
@@ -633,7 +624,6 @@ fn modern_extreme_logits() {
 /// custom rows all false, every key padded, sinks closed again by padding,
 /// and (decayed_linear) a future-only global that must stay closed.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_empty_rows() {
     let mut rng = Rng::new(0x5EED_020A);
     let mut report = Report::modern();
@@ -678,7 +668,6 @@ fn modern_empty_rows() {
 /// Zero query and key rows under the new kinds (favor's φ(0) = 1/√r, cosine
 /// 0 scores, RoPE turning zeros).
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_zero_vectors() {
     let mut rng = Rng::new(0x5EED_020B);
     let mut report = Report::modern();
@@ -708,7 +697,6 @@ fn modern_zero_vectors() {
 /// softcap, kv_heads and tiles wherever the kind takes them, n and m up to
 /// 40, widths up to 12.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_everything_at_once() {
     let mut rng = Rng::new(0x5EED_020C);
     let mut report = Report::modern();

@@ -641,7 +641,6 @@ fn check(text: &str, via: Via, name: &str, needle: &str) -> Result<(), String> {
 /// Every kind's base document is accepted (or the cases prove nothing), and
 /// every bad one is refused with one line naming its field.
 #[test]
-#[ignore = "needs the modern variants in the core"]
 fn modern_bad_input_exits_2_naming_the_field() {
     let mut failed = Vec::new();
     for kind in KINDS {

@@ -30,6 +30,8 @@ use super::json_input::{
     Array, Count, Finite, Object, RawDocument, RawHead, RawLinformer, RawMask, RawScoreParams, Rows,
 };
 
+mod kinds;
+
 /// The format tag of inputs.
 pub const INPUT_FORMAT: &str = crate::export::TENSORS_FORMAT;
 
@@ -354,6 +356,15 @@ fn parse_head(
     unknown: &mut Vec<String>,
 ) -> Parsed<HeadInput> {
     let path = format!("heads[{h}]");
+    kinds::refuse_head(&raw, &path, attention, score)?;
+    let new_fields = kinds::NewFields {
+        sink: raw.sink,
+        q2: raw.q2,
+        k2: raw.k2,
+        decay: raw.decay,
+        gates: raw.gates,
+        features: raw.features,
+    };
     let q = required_matrix(raw.q, &format!("{path}.q"), MISSING)?;
     let (k, v, k_path) = pipeline::keys_and_values(heads.groups, heads.count, h, (raw.k, raw.v))?;
     let d_k = q.ncols();
@@ -393,6 +404,7 @@ fn parse_head(
             f: required_matrix(lin.0.f, &format!("{lp}.f"), MISSING)?,
         });
     }
+    new_fields.read(&path, &mut head)?;
     Ok(head)
 }
 
@@ -454,7 +466,7 @@ pub fn parse(text: &str) -> Parsed<Document> {
         return Err(FieldError::said("format", said));
     }
     let score = choice(
-        raw.score,
+        raw.score.clone(),
         "score",
         ScoreFunction::ScaledDot,
         &ScoreFunction::ALL,
@@ -462,13 +474,14 @@ pub fn parse(text: &str) -> Parsed<Document> {
         ScoreFunction::name,
     )?;
     let attention = choice(
-        raw.attention,
+        raw.attention.clone(),
         "attention",
         AttentionKind::Softmax,
-        &AttentionKind::ALL,
-        AttentionKind::parse,
+        &AttentionKind::EVERY,
+        AttentionKind::parse_any,
         AttentionKind::name,
     )?;
+    kinds::refuse_document(&raw, attention)?;
     let temperature = match raw.temperature {
         None => 1.0,
         Some(Finite(x)) if x <= 0.0 => {
@@ -521,6 +534,8 @@ pub fn parse(text: &str) -> Parsed<Document> {
         .key_tokens
         .map(|v| labels(v, "key_tokens", m, formats::JSON_LABEL_KEY))
         .transpose()?;
+    let (sigmoid_bias, lambda, gates) =
+        kinds::read_document(raw.sigmoid_bias, raw.lambda, raw.gates);
     let spec = AttentionSpec {
         score,
         temperature,
@@ -530,6 +545,9 @@ pub fn parse(text: &str) -> Parsed<Document> {
         alibi,
         softcap,
         tiles,
+        sigmoid_bias,
+        lambda,
+        gates,
     };
     let problem = Problem::new(heads, spec, w_o)?;
     Ok(Document {

@@ -46,6 +46,12 @@ pub struct RawDocument {
     pub kv_heads: Option<Array<Object<RawKv>>>,
     /// The online softmax's tile width `B`.
     pub tiles: Option<Count>,
+    /// `b` of `sigmoid` attention.
+    pub sigmoid_bias: Option<Finite>,
+    /// `λ` of `differential` attention.
+    pub lambda: Option<Finite>,
+    /// The gates of `decayed_linear` attention shared by the heads.
+    pub gates: Option<Array<Finite>>,
 }
 
 /// One head.
@@ -61,6 +67,18 @@ pub struct RawHead {
     pub score_params: Option<Value>,
     /// Linformer's projections, read as [`RawLinformer`] when used.
     pub linformer: Option<Value>,
+    /// `s_h` of `sink` attention.
+    pub sink: Option<Finite>,
+    /// The second queries of `differential` attention.
+    pub q2: Option<Rows>,
+    /// The second keys of `differential` attention.
+    pub k2: Option<Rows>,
+    /// `γ` of `decayed_linear` attention.
+    pub decay: Option<Finite>,
+    /// The head's own gates of `decayed_linear` attention.
+    pub gates: Option<Array<Finite>>,
+    /// FAVOR+'s features W, r×d_k.
+    pub features: Option<Rows>,
 }
 
 /// The parameters of the `general` and `additive` score functions.

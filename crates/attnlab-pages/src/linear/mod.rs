@@ -150,10 +150,19 @@ pub fn default_kernel(variant: AttentionKind) -> AttentionKind {
 /// Whether `kind` can be made causal, and how or why not, as one sentence in `lang`.
 pub fn causality(kind: AttentionKind, lang: Lang) -> String {
     match kind {
-        AttentionKind::Softmax => msg::linear::LINEAR_CAUSAL_SOFTMAX.get(lang).to_string(),
-        AttentionKind::Elu1 | AttentionKind::Relu | AttentionKind::Taylor => {
-            msg::linear::LinearCausalKernel { kind: &kind.name() }.say(lang)
-        }
+        // The kinds the lab does not offer yet mask their logits as softmax does, or
+        // run as an RNN as the kernel kinds do.
+        AttentionKind::Softmax
+        | AttentionKind::SoftmaxPlusOne
+        | AttentionKind::Sigmoid
+        | AttentionKind::Softpick
+        | AttentionKind::Sink
+        | AttentionKind::Differential => msg::linear::LINEAR_CAUSAL_SOFTMAX.get(lang).to_string(),
+        AttentionKind::Elu1
+        | AttentionKind::Relu
+        | AttentionKind::Taylor
+        | AttentionKind::DecayedLinear
+        | AttentionKind::Favor => msg::linear::LinearCausalKernel { kind: &kind.name() }.say(lang),
         AttentionKind::Efficient => msg::linear::LINEAR_CAUSAL_EFFICIENT.get(lang).to_string(),
         AttentionKind::Linformer => msg::linear::LINEAR_CAUSAL_LINFORMER.get(lang).to_string(),
     }

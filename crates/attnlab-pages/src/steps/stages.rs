@@ -76,7 +76,15 @@ impl Family {
     /// The family of an attention kind.
     pub fn of(kind: AttentionKind) -> Family {
         match kind {
-            AttentionKind::Softmax => Family::Softmax,
+            // The kinds the page does not offer yet: the softmax family's stages.
+            AttentionKind::Softmax
+            | AttentionKind::SoftmaxPlusOne
+            | AttentionKind::Sigmoid
+            | AttentionKind::Softpick
+            | AttentionKind::Sink
+            | AttentionKind::Differential
+            | AttentionKind::DecayedLinear
+            | AttentionKind::Favor => Family::Softmax,
             AttentionKind::Linformer => Family::Linformer,
             AttentionKind::Elu1 => Family::Kernel(FeatureMap::Elu1),
             AttentionKind::Relu => Family::Kernel(FeatureMap::Relu),

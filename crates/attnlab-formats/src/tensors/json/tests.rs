@@ -170,3 +170,52 @@ fn parameters_an_attention_kind_does_not_use_are_not_read() {
     .unwrap();
     assert!(d.unknown_fields.is_empty());
 }
+
+#[test]
+fn a_field_the_kind_does_not_use_is_refused_in_both_languages() {
+    let e = parse(r#"{"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"sink":0}]}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "heads[0].sink: does not apply to softmax attention"
+    );
+    let zh = e.text(Lang::Zh);
+    assert!(
+        zh.contains("heads[0].sink") && zh.contains("不适用于"),
+        "{zh}"
+    );
+    assert!(attnlab_i18n::check::latin_words(&zh).is_empty(), "{zh}");
+    // A core error about a new field, said in Chinese from the catalogue.
+    let e = parse(
+        r#"{"attention":"decayed_linear","heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"decay":2}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "heads[0].decay: must be between 0 and 1, got 2"
+    );
+    assert!(
+        e.text(Lang::Zh).contains("必须在 0 到 1 之间"),
+        "{}",
+        e.text(Lang::Zh)
+    );
+}
+
+#[test]
+fn the_new_kinds_fields_reach_the_problem() {
+    let doc = parse(
+        r#"{"attention":"differential","lambda":0.25,"heads":[{"q":[[1]],"k":[[1]],"v":[[1]],"q2":[[2]],"k2":[[3]]}]}"#,
+    )
+    .unwrap();
+    let spec = doc.problem.spec();
+    assert_eq!(spec.attention, AttentionKind::Differential);
+    assert_eq!(spec.lambda, 0.25);
+    let h = &doc.problem.heads()[0];
+    assert_eq!(h.q2.as_ref().unwrap()[[0, 0]], 2.0);
+    assert_eq!(h.k2.as_ref().unwrap()[[0, 0]], 3.0);
+    let doc = parse(
+        r#"{"attention":"decayed_linear","gates":[1,0.5],"heads":[{"q":[[1],[1]],"k":[[1],[1]],"v":[[1],[1]]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(doc.problem.spec().gates, Some(vec![1.0, 0.5]));
+    assert!(doc.unknown_fields.is_empty());
+}
