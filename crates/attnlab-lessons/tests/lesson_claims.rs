@@ -3,6 +3,7 @@
 //! and step whose words it checks; the sentence checked is quoted above each assertion.
 
 use attnlab_core::attention::AttentionKind;
+use attnlab_core::position::PositionKind;
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::compute::{Pipeline, VariantResult, Which};
 use attnlab_lessons::{Answer, Catalog, Lang, Step, StepKind, answer};
@@ -12,7 +13,7 @@ use attnlab_pages::positions::{
     Permutation, RotationCheck, bag_of_words, diagonal_spread, dot_matrix, rotation_check, table,
 };
 use attnlab_pages::scaling::study;
-use ndarray::ArrayRef2;
+use ndarray::{Array2, ArrayRef2};
 
 fn step(lesson: &str, id: &str) -> Step {
     let (catalog, errors) = Catalog::embedded();
@@ -408,4 +409,113 @@ fn complexity_softmax_climbs_fastest_and_a_window_has_fewer_cells() {
     let w = &run(&s, 0).heads[0].weights;
     let cells = w.iter().filter(|&&x| x > 0.0).count();
     assert!(cells <= 11 * 5, "{cells}");
+}
+
+/// The words of `lesson`'s step `id` (title, text, question, reveal) in both languages.
+fn words(lesson: &str, id: &str) -> [String; 2] {
+    let (catalog, _) = Catalog::embedded();
+    let lesson = catalog.lesson(lesson).unwrap();
+    [Lang::En, Lang::Zh].map(|lang| {
+        let t = lesson.text(lang).step(id).unwrap();
+        [
+            Some(&t.title),
+            Some(&t.text),
+            t.question.as_ref(),
+            t.reveal.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n")
+    })
+}
+
+/// Head 0's queries and keys of the lab for `state`'s first variant, in f64.
+fn q_and_k(state: &attnlab_lab::LabState) -> (Array2<f64>, Array2<f64>) {
+    let r = Pipeline::new(state).variant(0).unwrap();
+    let head = &r.problem.heads()[0];
+    (head.q.mapv(f64::from), head.k.mapv(f64::from))
+}
+
+/// The largest spread along a diagonal of `q kᵀ`, relative to its largest entry.
+fn score_diagonal_spread(q: &Array2<f64>, k: &Array2<f64>) -> f64 {
+    let scores = q.dot(&k.t());
+    let largest = scores.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+    f64::from(diagonal_spread(&scores.mapv(|x| (x / largest) as f32)))
+}
+
+/// RoPE: each (2i, 2i + 1) pair of row p turned by the angle (p + shift)·base^(−2i/d), as
+/// if the sentence started at position `shift`.
+fn rope(x: &Array2<f64>, base: f64, shift: usize) -> Array2<f64> {
+    let d = x.ncols();
+    let mut out = x.clone();
+    for (p, mut row) in out.rows_mut().into_iter().enumerate() {
+        for i in 0..d / 2 {
+            let angle = (p + shift) as f64 * base.powf(-2.0 * i as f64 / d as f64);
+            let (sin, cos) = angle.sin_cos();
+            let (a, b) = (row[2 * i], row[2 * i + 1]);
+            row[2 * i] = a * cos - b * sin;
+            row[2 * i + 1] = a * sin + b * cos;
+        }
+    }
+    out
+}
+
+#[test]
+fn positions_the_rotation_is_the_encodings_not_the_scores_and_rope_keeps_it() {
+    let [en, zh] = words("positions", "rotation");
+    // "This holds for the encodings, not yet for the scores … even for a sentence of one
+    // word repeated, q_i·k_j depends on i and j, not on i − j alone. RoPE, which turns q
+    // and k themselves by their positions after W_Q and W_K, keeps the property"
+    assert!(en.contains("not on i − j alone") && en.contains("RoPE, which turns q and k"));
+    assert!(zh.contains("而不只取决于 i − j") && zh.contains("RoPE 在 W_Q 和 W_K 之后"));
+    let s = step("positions", "rotation");
+    assert_eq!(s.state.model.position.kind, PositionKind::Sinusoidal);
+    // The step's own sentence: words and positions mixed.
+    let (q, k) = q_and_k(&s.state);
+    assert!(score_diagonal_spread(&q, &k) > 0.1);
+    // One word repeated: the words are all alike, only the positions differ, and still
+    // the scores' diagonals are not constant.
+    let mut same = s.state.clone();
+    same.text = "dog ".repeat(11);
+    let (q, k) = q_and_k(&same);
+    assert_eq!(q.nrows(), 11);
+    let spread = score_diagonal_spread(&q, &k);
+    assert!(spread > 0.05, "{spread}");
+    // RoPE instead: no added positions, q and k turned after W_Q and W_K. Their products
+    // depend on i − j only, to rounding (and are not all alike, so this says something).
+    same.model.position.kind = PositionKind::None;
+    let (q, k) = q_and_k(&same);
+    let base = s.state.model.position.base;
+    let (q_rope, k_rope) = (rope(&q, base, 0), rope(&k, base, 0));
+    let spread = score_diagonal_spread(&q_rope, &k_rope);
+    assert!(spread < 1e-5, "{spread}");
+    let scores = q_rope.dot(&k_rope.t());
+    let (lo, hi) = scores
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(hi - lo > 0.05 * hi.abs().max(lo.abs()), "{lo} … {hi}");
+    // With the step's own words: moving the whole sentence 5 places on changes no RoPE
+    // score, as the positions enter only through i − j.
+    let mut words = s.state.clone();
+    words.model.position.kind = PositionKind::None;
+    let (q, k) = q_and_k(&words);
+    let at = |shift| rope(&q, base, shift).dot(&rope(&k, base, shift).t());
+    let moved = (&at(0) - &at(5))
+        .iter()
+        .fold(0.0f64, |a, &x| a.max(x.abs()));
+    assert!(moved < 1e-9, "{moved}");
+    // The lesson's summary says the same, not that relative positions follow.
+    let (catalog, _) = Catalog::embedded();
+    let lesson = catalog.lesson("positions").unwrap();
+    for lang in [Lang::En, Lang::Zh] {
+        let summary = &lesson.text(lang).summary;
+        assert!(
+            !summary.contains("relative positions follow from them"),
+            "{summary}"
+        );
+        assert!(!summary.contains("相对位置也由此而来"), "{summary}");
+        assert!(summary.contains("RoPE"), "{summary}");
+    }
 }
