@@ -218,6 +218,8 @@ fn no_message_overstates_positions_causality_or_rank() {
     let overstated = [
         "attention can read relative positions",
         "注意力能够读出相对位置",
+        "common alternative",
+        "常见的替代",
     ];
     let mut found = Vec::new();
     for (area, messages) in &real().areas {
@@ -254,5 +256,15 @@ fn no_message_overstates_positions_causality_or_rank() {
             "而不只取决于 i − j",
             "RoPE 在 W_Q 和 W_K 之后按位置旋转 q 和 k 本身",
         ],
+    );
+    said(
+        msg::positions::POSITIONS_BASE_TRANSFORMER,
+        &["models use"],
+        &["模型实际使用"],
+    );
+    said(
+        msg::positions::POSITIONS_BASE_MISPRINT,
+        &["misprints the base as 1000", "models use 10000"],
+        &["误印成了 1000", "模型使用的是 10000"],
     );
 }
