@@ -220,6 +220,8 @@ fn no_message_overstates_positions_causality_or_rank() {
         "注意力能够读出相对位置",
         "common alternative",
         "常见的替代",
+        "efficient: cannot be made causal",
+        "高效注意力：不能做成因果的",
     ];
     let mut found = Vec::new();
     for (area, messages) in &real().areas {
@@ -266,5 +268,14 @@ fn no_message_overstates_positions_causality_or_rank() {
         msg::positions::POSITIONS_BASE_MISPRINT,
         &["misprints the base as 1000", "models use 10000"],
         &["误印成了 1000", "模型使用的是 10000"],
+    );
+    said(
+        msg::linear::LINEAR_CAUSAL_EFFICIENT,
+        &[
+            "not causal as defined",
+            "A causal form exists",
+            "running sums",
+        ],
+        &["按定义不是因果的", "存在一种因果形式", "累加和"],
     );
 }

@@ -3,6 +3,7 @@
 //! and step whose words it checks; the sentence checked is quoted above each assertion.
 
 use attnlab_core::attention::AttentionKind;
+use attnlab_core::linear::{efficient, softmax_rows};
 use attnlab_core::position::PositionKind;
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::compute::{Pipeline, VariantResult, Which};
@@ -13,7 +14,7 @@ use attnlab_pages::positions::{
     Permutation, RotationCheck, bag_of_words, diagonal_spread, dot_matrix, rotation_check, table,
 };
 use attnlab_pages::scaling::study;
-use ndarray::{Array2, ArrayRef2};
+use ndarray::{Array2, ArrayRef2, s};
 
 fn step(lesson: &str, id: &str) -> Step {
     let (catalog, errors) = Catalog::embedded();
@@ -517,5 +518,63 @@ fn positions_the_rotation_is_the_encodings_not_the_scores_and_rope_keeps_it() {
         );
         assert!(!summary.contains("相对位置也由此而来"), "{summary}");
         assert!(summary.contains("RoPE"), "{summary}");
+    }
+}
+
+#[test]
+fn linear_efficient_attention_is_not_causal_as_defined_but_has_a_causal_form() {
+    let [en, zh] = words("linear", "causality");
+    // "Efficient attention, as defined, is not causal … A causal form exists, in which
+    // each query takes that softmax over the keys up to itself from running sums, still
+    // O(n)"
+    assert!(en.contains("Efficient attention, as defined, is not causal"));
+    assert!(en.contains("A causal form exists"));
+    assert!(zh.contains("高效注意力按定义不是因果的") && zh.contains("但存在一种因果形式"));
+    assert!(causality(AttentionKind::Efficient, Lang::En).contains("not causal as defined"));
+    assert!(causality(AttentionKind::Efficient, Lang::En).contains("A causal form exists"));
+
+    let s = step("linear", "causality");
+    let r = run(&s, 0);
+    let head = &r.problem.heads()[0];
+    let (q, k, v) = (&head.q, &head.k, &head.v);
+    let n = q.nrows();
+    let all = vec![true; n];
+    // As defined: changing the last key changes the first query's output.
+    let (_, out) = efficient(q, k, v, &all);
+    let mut later = k.clone();
+    later.row_mut(n - 1).mapv_inplace(|x| x + 1.0);
+    let (_, moved) = efficient(q, &later, v, &all);
+    let first = (&out.row(0) - &moved.row(0)).mapv(f32::abs);
+    assert!(first.iter().any(|&d| d > 1e-4), "{first}");
+    // The causal form from running sums: S_t = Σ_(j≤t) exp(k_j) v_jᵀ, z_t = Σ_(j≤t) exp(k_j),
+    // o_t = softmax_row(q_t) · (S_t ⊘ z_t): for every t it is efficient attention over
+    // keys 0…t only.
+    let (d_k, d_v) = (k.ncols(), v.ncols());
+    let (mut sums, mut z) = (Array2::<f64>::zeros((d_k, d_v)), vec![0.0f64; d_k]);
+    let qs = softmax_rows(q);
+    for t in 0..n {
+        for f in 0..d_k {
+            let e = f64::from(k[[t, f]]).exp();
+            z[f] += e;
+            for c in 0..d_v {
+                sums[[f, c]] += e * f64::from(v[[t, c]]);
+            }
+        }
+        let (_, truncated) = efficient(
+            &q.slice(s![t..=t, ..]).to_owned(),
+            &k.slice(s![..=t, ..]).to_owned(),
+            &v.slice(s![..=t, ..]).to_owned(),
+            &all[..=t],
+        );
+        for c in 0..d_v {
+            let o: f64 = (0..d_k)
+                .map(|f| f64::from(qs[[t, f]]) * sums[[f, c]] / z[f])
+                .sum();
+            assert!(
+                (o - f64::from(truncated[[0, c]])).abs() < 1e-5,
+                "t {t}, column {c}: {o} ≠ {}",
+                truncated[[0, c]]
+            );
+        }
     }
 }
