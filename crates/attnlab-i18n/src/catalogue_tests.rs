@@ -222,6 +222,8 @@ fn no_message_overstates_positions_causality_or_rank() {
         "常见的替代",
         "efficient: cannot be made causal",
         "高效注意力：不能做成因果的",
+        "no such bound and is of full rank",
+        "没有这种限制，是满秩的",
     ];
     let mut found = Vec::new();
     for (area, messages) in &real().areas {

@@ -522,6 +522,42 @@ fn positions_the_rotation_is_the_encodings_not_the_scores_and_rope_keeps_it() {
 }
 
 #[test]
+fn linear_softmax_is_usually_not_always_of_full_rank() {
+    let [en, zh] = words("linear", "rank");
+    // "it is usually of full rank, as it is here, though not always: two tokens with the
+    // same vector (the same word twice, with positions off) give two equal rows, and the
+    // rank drops"
+    assert!(!en.contains("no such bound and is of full rank"), "{en}");
+    assert!(en.contains("usually of full rank") && en.contains("not always"));
+    assert!(!zh.contains("没有这种限制，是满秩的"), "{zh}");
+    assert!(zh.contains("通常是满秩的") && zh.contains("并非总是如此"));
+    let s = step("linear", "rank");
+    let rank = |state: &attnlab_lab::LabState| {
+        let n = Pipeline::new(state).queries().used().len();
+        let r = Pipeline::new(state).variant(0).unwrap();
+        let cmp = kernel_comparison(&r.problem, 0, AttentionKind::Elu1).unwrap();
+        (cmp.spectra.unwrap().softmax_rank, n)
+    };
+    // "as it is here" (linear_rank_limit_rnn_and_linformer checks it too)
+    let (r, n) = rank(&s.state);
+    assert_eq!(r, n);
+    // The step's sentence repeats words ("every", "word", "with"): with positions off,
+    // each repeat is an equal row (and column), and the rank falls below n.
+    let mut off = s.state.clone();
+    off.model.position.kind = PositionKind::None;
+    let (r, n) = rank(&off);
+    assert!(r < n, "{r} of {n}");
+    let mut distinct = Pipeline::new(&off).queries().labels();
+    distinct.sort();
+    distinct.dedup();
+    assert!(
+        r <= distinct.len(),
+        "{r} > {} distinct words",
+        distinct.len()
+    );
+}
+
+#[test]
 fn linear_efficient_attention_is_not_causal_as_defined_but_has_a_causal_form() {
     let [en, zh] = words("linear", "causality");
     // "Efficient attention, as defined, is not causal … A causal form exists, in which
