@@ -94,7 +94,7 @@ positions-knob-dims = 维度
 ## 旋转检验（src/pages/positions/rotation_readout.rs）。
 
 positions-rotation-title = 移动 k 个位置就是一次旋转
-positions-rotation-explain = 对每个偏移 k，都有一个分块对角的旋转 R_k，对每个位置 p 都相同，使 PE(p+k) = R_k·PE(p)：每一对 (sin, cos) 转过角度 ω_i·k，所以 PE(p)·PE(p+k) 只取决于 k。注意力分数并不保留这一点：它们比较的是 q_i = (x_i + PE(i))·W_Q 与 k_j = (x_j + PE(j))·W_K，词和位置混在了一起；即使只看位置本身的部分 PE(i)·W_Q·W_Kᵀ·PE(j)ᵀ，一般也取决于 i 和 j，而不只取决于 i − j。RoPE 在 W_Q 和 W_K 之后按位置旋转 q 和 k 本身，保留了这一性质：它的 q·k 只通过 i − j 依赖位置。
+positions-rotation-explain = 对每个偏移 k，都有一个分块对角的旋转 R_k，对每个位置 p 都相同，使 PE(p+k) = R_k·PE(p)：每一对 (sin, cos) 转过角度 ω_i·k，所以 PE(p)·PE(p+k) 只取决于 k。注意力分数并不保留这一点：q_i = (x_i + PE(i))·W_Q 与 k_j = (x_j + PE(j))·W_K 把词和位置混在了一起，q_i·k_j 取决于 i 和 j，而不只取决于 i − j。RoPE 在 W_Q 和 W_K 之后按位置旋转 q 和 k 本身，保留了这一性质。
 positions-knob-offset = 偏移 k
 positions-k-range = k 是 0 到 511 之间的整数
 positions-rotation-max-over = 对 p 取最大值{ " " }
