@@ -121,7 +121,10 @@ test('Linformer: an n×k map, and the statements on causality', async ({ page })
 
   await expect(page.getByTestId('causality-linformer')).toContainText('cannot be made causal');
   await expect(page.getByTestId('causality-linformer')).toContainText('k projected keys');
-  await expect(page.getByTestId('causality-efficient')).toContainText('cannot be made causal');
+  // Efficient attention: not causal as defined, but a causal form with running sums exists.
+  await expect(page.getByTestId('causality-efficient')).toContainText('not causal as defined');
+  await expect(page.getByTestId('causality-efficient')).toContainText('A causal form exists');
+  await expect(page.getByTestId('causality-efficient')).toHaveAttribute('data-causal', 'false');
   await expect(page.getByTestId('causality-elu1')).toHaveAttribute('data-causal', 'true');
   await expect(page.getByTestId('causality-softmax')).toContainText('the selected variant');
 });

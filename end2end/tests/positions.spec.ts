@@ -153,6 +153,19 @@ test('the rotation residual is at f32 rounding for sinusoids; learned and none s
   await expect(page.getByTestId('pe-heatmap')).toHaveAttribute('data-rows', '0');
 });
 
+test('the rotation panel says the property is the encodings\', not the scores\', and the base presets say which is which', async ({ page }) => {
+  await open(page);
+  const panel = page.getByTestId('pe-rotation-panel');
+  await expect(panel).toContainText('so PE(p)·PE(p+k) depends on k only');
+  await expect(panel).toContainText('The attention scores do not keep this');
+  await expect(panel).toContainText('not on i − j only');
+  await expect(panel).toContainText('RoPE, which turns q and k themselves by their positions after W_Q and W_K, keeps it');
+  await expect(panel).not.toContainText('attention can read relative positions');
+  // 10000 is the base models use; 1000 is offered for comparison, named as a misprint.
+  await expect(page.getByTestId('pos-base-10000')).toHaveAttribute('title', /the one models use/);
+  await expect(page.getByTestId('pos-base-1000')).toHaveAttribute('title', /misprints the base as 1000; models use 10000/);
+});
+
 test('bag of words: shuffling changes nothing without positions and changes the weights with them', async ({ page }) => {
   await open(page);
   const order = page.getByTestId('bow-order');

@@ -206,3 +206,78 @@ fn a_name_chooses_its_variant() {
             .starts_with("the second sentence ")
     );
 }
+
+/// What the pages once overstated (issue 33), said nowhere in either language; each
+/// qualified sentence is said in both.
+#[test]
+fn no_message_overstates_positions_causality_or_rank() {
+    // Relative positions hold for PE·PE, not for the scores after W_Q and W_K; the base
+    // 1000 is a misprint, not a common alternative; efficient attention is not causal as
+    // defined, but a causal form exists; softmax's matrix is usually, not always, of full
+    // rank.
+    let overstated = [
+        "attention can read relative positions",
+        "注意力能够读出相对位置",
+        "common alternative",
+        "常见的替代",
+        "efficient: cannot be made causal",
+        "高效注意力：不能做成因果的",
+        "no such bound and is of full rank",
+        "没有这种限制，是满秩的",
+    ];
+    let mut found = Vec::new();
+    for (area, messages) in &real().areas {
+        for m in messages {
+            for part in &m.parts {
+                let text = compiler::texts(part);
+                for phrase in overstated.iter().filter(|p| text.contains(*p)) {
+                    found.push(format!("{area}.ftl `{}`: “{phrase}”", m.id));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+
+    let said = |tr: crate::Tr, en: &[&str], zh: &[&str]| {
+        for (lang, phrases) in [(Lang::En, en), (Lang::Zh, zh)] {
+            let text = tr.get(lang);
+            for p in phrases {
+                assert!(text.contains(p), "{lang:?}: “{p}” not in “{text}”");
+            }
+        }
+    };
+    said(
+        msg::positions::POSITIONS_ROTATION_EXPLAIN,
+        &[
+            "PE(p)·PE(p+k) depends on k only",
+            "The attention scores do not keep this",
+            "not on i − j only",
+            "RoPE, which turns q and k themselves",
+        ],
+        &[
+            "PE(p)·PE(p+k) 只取决于 k",
+            "注意力分数并不保留这一点",
+            "而不只取决于 i − j",
+            "RoPE 在 W_Q 和 W_K 之后按位置旋转 q 和 k 本身",
+        ],
+    );
+    said(
+        msg::positions::POSITIONS_BASE_TRANSFORMER,
+        &["models use"],
+        &["模型实际使用"],
+    );
+    said(
+        msg::positions::POSITIONS_BASE_MISPRINT,
+        &["misprints the base as 1000", "models use 10000"],
+        &["误印成了 1000", "模型使用的是 10000"],
+    );
+    said(
+        msg::linear::LINEAR_CAUSAL_EFFICIENT,
+        &[
+            "not causal as defined",
+            "A causal form exists",
+            "running sums",
+        ],
+        &["按定义不是因果的", "存在一种因果形式", "累加和"],
+    );
+}

@@ -3,6 +3,8 @@
 //! and step whose words it checks; the sentence checked is quoted above each assertion.
 
 use attnlab_core::attention::AttentionKind;
+use attnlab_core::linear::{efficient, softmax_rows};
+use attnlab_core::position::PositionKind;
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::compute::{Pipeline, VariantResult, Which};
 use attnlab_lessons::{Answer, Catalog, Lang, Step, StepKind, answer};
@@ -12,7 +14,7 @@ use attnlab_pages::positions::{
     Permutation, RotationCheck, bag_of_words, diagonal_spread, dot_matrix, rotation_check, table,
 };
 use attnlab_pages::scaling::study;
-use ndarray::ArrayRef2;
+use ndarray::{Array2, ArrayRef2, s};
 
 fn step(lesson: &str, id: &str) -> Step {
     let (catalog, errors) = Catalog::embedded();
@@ -408,4 +410,207 @@ fn complexity_softmax_climbs_fastest_and_a_window_has_fewer_cells() {
     let w = &run(&s, 0).heads[0].weights;
     let cells = w.iter().filter(|&&x| x > 0.0).count();
     assert!(cells <= 11 * 5, "{cells}");
+}
+
+/// The words of `lesson`'s step `id` (title, text, question, reveal) in both languages.
+fn words(lesson: &str, id: &str) -> [String; 2] {
+    let (catalog, _) = Catalog::embedded();
+    let lesson = catalog.lesson(lesson).unwrap();
+    [Lang::En, Lang::Zh].map(|lang| {
+        let t = lesson.text(lang).step(id).unwrap();
+        [
+            Some(&t.title),
+            Some(&t.text),
+            t.question.as_ref(),
+            t.reveal.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n")
+    })
+}
+
+/// Head 0's queries and keys of the lab for `state`'s first variant, in f64.
+fn q_and_k(state: &attnlab_lab::LabState) -> (Array2<f64>, Array2<f64>) {
+    let r = Pipeline::new(state).variant(0).unwrap();
+    let head = &r.problem.heads()[0];
+    (head.q.mapv(f64::from), head.k.mapv(f64::from))
+}
+
+/// The largest spread along a diagonal of `q kᵀ`, relative to its largest entry.
+fn score_diagonal_spread(q: &Array2<f64>, k: &Array2<f64>) -> f64 {
+    let scores = q.dot(&k.t());
+    let largest = scores.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+    f64::from(diagonal_spread(&scores.mapv(|x| (x / largest) as f32)))
+}
+
+/// RoPE: each (2i, 2i + 1) pair of row p turned by the angle (p + shift)·base^(−2i/d), as
+/// if the sentence started at position `shift`.
+fn rope(x: &Array2<f64>, base: f64, shift: usize) -> Array2<f64> {
+    let d = x.ncols();
+    let mut out = x.clone();
+    for (p, mut row) in out.rows_mut().into_iter().enumerate() {
+        for i in 0..d / 2 {
+            let angle = (p + shift) as f64 * base.powf(-2.0 * i as f64 / d as f64);
+            let (sin, cos) = angle.sin_cos();
+            let (a, b) = (row[2 * i], row[2 * i + 1]);
+            row[2 * i] = a * cos - b * sin;
+            row[2 * i + 1] = a * sin + b * cos;
+        }
+    }
+    out
+}
+
+#[test]
+fn positions_the_rotation_is_the_encodings_not_the_scores_and_rope_keeps_it() {
+    let [en, zh] = words("positions", "rotation");
+    // "This holds for the encodings, not yet for the scores … even for a sentence of one
+    // word repeated, q_i·k_j depends on i and j, not on i − j alone. RoPE, which turns q
+    // and k themselves by their positions after W_Q and W_K, keeps the property"
+    assert!(en.contains("not on i − j alone") && en.contains("RoPE, which turns q and k"));
+    assert!(zh.contains("而不只取决于 i − j") && zh.contains("RoPE 在 W_Q 和 W_K 之后"));
+    let s = step("positions", "rotation");
+    assert_eq!(s.state.model.position.kind, PositionKind::Sinusoidal);
+    // The step's own sentence: words and positions mixed.
+    let (q, k) = q_and_k(&s.state);
+    assert!(score_diagonal_spread(&q, &k) > 0.1);
+    // One word repeated: the words are all alike, only the positions differ, and still
+    // the scores' diagonals are not constant.
+    let mut same = s.state.clone();
+    same.text = "dog ".repeat(11);
+    let (q, k) = q_and_k(&same);
+    assert_eq!(q.nrows(), 11);
+    let spread = score_diagonal_spread(&q, &k);
+    assert!(spread > 0.05, "{spread}");
+    // RoPE instead: no added positions, q and k turned after W_Q and W_K. Their products
+    // depend on i − j only, to rounding (and are not all alike, so this says something).
+    same.model.position.kind = PositionKind::None;
+    let (q, k) = q_and_k(&same);
+    let base = s.state.model.position.base;
+    let (q_rope, k_rope) = (rope(&q, base, 0), rope(&k, base, 0));
+    let spread = score_diagonal_spread(&q_rope, &k_rope);
+    assert!(spread < 1e-5, "{spread}");
+    let scores = q_rope.dot(&k_rope.t());
+    let (lo, hi) = scores
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(hi - lo > 0.05 * hi.abs().max(lo.abs()), "{lo} … {hi}");
+    // With the step's own words: moving the whole sentence 5 places on changes no RoPE
+    // score, as the positions enter only through i − j.
+    let mut words = s.state.clone();
+    words.model.position.kind = PositionKind::None;
+    let (q, k) = q_and_k(&words);
+    let at = |shift| rope(&q, base, shift).dot(&rope(&k, base, shift).t());
+    let moved = (&at(0) - &at(5))
+        .iter()
+        .fold(0.0f64, |a, &x| a.max(x.abs()));
+    assert!(moved < 1e-9, "{moved}");
+    // The lesson's summary says the same, not that relative positions follow.
+    let (catalog, _) = Catalog::embedded();
+    let lesson = catalog.lesson("positions").unwrap();
+    for lang in [Lang::En, Lang::Zh] {
+        let summary = &lesson.text(lang).summary;
+        assert!(
+            !summary.contains("relative positions follow from them"),
+            "{summary}"
+        );
+        assert!(!summary.contains("相对位置也由此而来"), "{summary}");
+        assert!(summary.contains("RoPE"), "{summary}");
+    }
+}
+
+#[test]
+fn linear_softmax_is_usually_not_always_of_full_rank() {
+    let [en, zh] = words("linear", "rank");
+    // "it is usually of full rank, as it is here, though not always: two tokens with the
+    // same vector (the same word twice, with positions off) give two equal rows, and the
+    // rank drops"
+    assert!(!en.contains("no such bound and is of full rank"), "{en}");
+    assert!(en.contains("usually of full rank") && en.contains("not always"));
+    assert!(!zh.contains("没有这种限制，是满秩的"), "{zh}");
+    assert!(zh.contains("通常是满秩的") && zh.contains("并非总是如此"));
+    let s = step("linear", "rank");
+    let rank = |state: &attnlab_lab::LabState| {
+        let n = Pipeline::new(state).queries().used().len();
+        let r = Pipeline::new(state).variant(0).unwrap();
+        let cmp = kernel_comparison(&r.problem, 0, AttentionKind::Elu1).unwrap();
+        (cmp.spectra.unwrap().softmax_rank, n)
+    };
+    // "as it is here" (linear_rank_limit_rnn_and_linformer checks it too)
+    let (r, n) = rank(&s.state);
+    assert_eq!(r, n);
+    // The step's sentence repeats words ("every", "word", "with"): with positions off,
+    // each repeat is an equal row (and column), and the rank falls below n.
+    let mut off = s.state.clone();
+    off.model.position.kind = PositionKind::None;
+    let (r, n) = rank(&off);
+    assert!(r < n, "{r} of {n}");
+    let mut distinct = Pipeline::new(&off).queries().labels();
+    distinct.sort();
+    distinct.dedup();
+    assert!(
+        r <= distinct.len(),
+        "{r} > {} distinct words",
+        distinct.len()
+    );
+}
+
+#[test]
+fn linear_efficient_attention_is_not_causal_as_defined_but_has_a_causal_form() {
+    let [en, zh] = words("linear", "causality");
+    // "Efficient attention, as defined, is not causal … A causal form exists, in which
+    // each query takes that softmax over the keys up to itself from running sums, still
+    // O(n)"
+    assert!(en.contains("Efficient attention, as defined, is not causal"));
+    assert!(en.contains("A causal form exists"));
+    assert!(zh.contains("高效注意力按定义不是因果的") && zh.contains("但存在一种因果形式"));
+    assert!(causality(AttentionKind::Efficient, Lang::En).contains("not causal as defined"));
+    assert!(causality(AttentionKind::Efficient, Lang::En).contains("A causal form exists"));
+
+    let s = step("linear", "causality");
+    let r = run(&s, 0);
+    let head = &r.problem.heads()[0];
+    let (q, k, v) = (&head.q, &head.k, &head.v);
+    let n = q.nrows();
+    let all = vec![true; n];
+    // As defined: changing the last key changes the first query's output.
+    let (_, out) = efficient(q, k, v, &all);
+    let mut later = k.clone();
+    later.row_mut(n - 1).mapv_inplace(|x| x + 1.0);
+    let (_, moved) = efficient(q, &later, v, &all);
+    let first = (&out.row(0) - &moved.row(0)).mapv(f32::abs);
+    assert!(first.iter().any(|&d| d > 1e-4), "{first}");
+    // The causal form from running sums: S_t = Σ_(j≤t) exp(k_j) v_jᵀ, z_t = Σ_(j≤t) exp(k_j),
+    // o_t = softmax_row(q_t) · (S_t ⊘ z_t): for every t it is efficient attention over
+    // keys 0…t only.
+    let (d_k, d_v) = (k.ncols(), v.ncols());
+    let (mut sums, mut z) = (Array2::<f64>::zeros((d_k, d_v)), vec![0.0f64; d_k]);
+    let qs = softmax_rows(q);
+    for t in 0..n {
+        for f in 0..d_k {
+            let e = f64::from(k[[t, f]]).exp();
+            z[f] += e;
+            for c in 0..d_v {
+                sums[[f, c]] += e * f64::from(v[[t, c]]);
+            }
+        }
+        let (_, truncated) = efficient(
+            &q.slice(s![t..=t, ..]).to_owned(),
+            &k.slice(s![..=t, ..]).to_owned(),
+            &v.slice(s![..=t, ..]).to_owned(),
+            &all[..=t],
+        );
+        for c in 0..d_v {
+            let o: f64 = (0..d_k)
+                .map(|f| f64::from(qs[[t, f]]) * sums[[f, c]] / z[f])
+                .sum();
+            assert!(
+                (o - f64::from(truncated[[0, c]])).abs() < 1e-5,
+                "t {t}, column {c}: {o} ≠ {}",
+                truncated[[0, c]]
+            );
+        }
+    }
 }

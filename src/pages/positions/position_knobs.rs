@@ -29,8 +29,9 @@ fn width_refusal(model: &ModelConfig, d: usize, lang: Lang) -> Option<String> {
     why.or(odd)
 }
 
-/// The encoding knobs of the positions page. Kind, base (with the presets 10000 and the
-/// 1000 printed in one seed), layout, add or concat and the width edit the shared model
+/// The encoding knobs of the positions page. Kind, base (with the presets 10000, the
+/// Transformer's and models' base, and 1000, a misprint in one of the source articles,
+/// for comparison: each says which it is), layout, add or concat and the width edit the shared model
 /// settings (the lab and the link follow); the number of positions, the dimensions drawn
 /// as curves and the offset `k` are this page's own.
 #[component]
@@ -100,9 +101,10 @@ pub fn PositionKnobs(
             }
         }
     };
-    let preset = move |b: f64, label: &'static str, testid: &'static str| {
+    let preset = move |b: f64, label: &'static str, testid: &'static str, what: Tr| {
         view! {
             <button type="button" class="preset" data-testid=testid
+                title=move || what.get(lang.get())
                 aria-pressed=move || (m().position.base == b).to_string()
                 disabled=move || sinus_why().is_some()
                 on:click=move |_| set_base(b)>{label}</button>
@@ -142,8 +144,8 @@ pub fn PositionKnobs(
                     prop:value=move || m().position.base.to_string()
                     on:change=on_base/>
                 <span class="presets" role="group" aria-label=say(msg::positions::POSITIONS_BASE_PRESETS)>
-                    {preset(10_000.0, "10000", "pos-base-10000")}
-                    {preset(1_000.0, "1000", "pos-base-1000")}
+                    {preset(10_000.0, "10000", "pos-base-10000", msg::positions::POSITIONS_BASE_TRANSFORMER)}
+                    {preset(1_000.0, "1000", "pos-base-1000", msg::positions::POSITIONS_BASE_MISPRINT)}
                 </span>
             </Knob>
             <Knob label=say(msg::positions::POSITIONS_KNOB_LAYOUT) id="pos-layout" why=Signal::derive(sinus_why)>

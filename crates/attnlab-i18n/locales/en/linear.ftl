@@ -20,7 +20,7 @@ linear-causality-label = Which variants can be causal
 linear-causality-title = Which variants can be made causal
 linear-causal-softmax = softmax: can be made causal: the mask sets the logits of later keys to −∞ before the softmax (at O(n²) cost).
 linear-causal-kernel = { $kind }: can be made causal and stays O(n): query t reads only the running sums S_t = Σ_(j≤t) φ(k_j) v_jᵀ and z_t = Σ_(j≤t) φ(k_j), an RNN (stepped through in the panel above).
-linear-causal-efficient = efficient: cannot be made causal: efficient attention normalises keys over all positions at once, so only padding can be applied; the softmax of K runs over the sequence axis, so every key's weights depend on later keys.
+linear-causal-efficient = efficient: not causal as defined: the softmax of K runs over all positions at once, so every key's weights depend on later keys, and the lab computes this form, which takes only the padding mask. A causal form exists and stays O(n): query t takes that softmax over keys 0…t only, from its own running sums Σ_(j≤t) exp(k_j) v_jᵀ and Σ_(j≤t) exp(k_j) (exp of each feature), like the RNN above.
 linear-causal-linformer = linformer: cannot be made causal: Linformer mixes all positions into k projected keys, so no key can be masked and it cannot be made causal; each projected key E K is a mix of every position, including later ones.
 linear-selected-variant = { " " }← the selected variant
 

@@ -78,6 +78,8 @@ positions-kind-sinusoidal = sinusoidal
 positions-kind-learned = learned
 positions-knob-base = base
 positions-base-presets = base presets
+positions-base-transformer = the Transformer's base, the one models use
+positions-base-misprint = for comparison only: one article misprints the base as 1000; models use 10000
 positions-base-range = the base is a number between 2 and 100000000
 positions-knob-layout = layout
 positions-layout-interleaved-option = interleaved (sin, cos, sin, cos …)
@@ -97,7 +99,7 @@ positions-knob-dims = dimensions
 ## The rotation check (src/pages/positions/rotation_readout.rs).
 
 positions-rotation-title = Moving by k positions is one rotation
-positions-rotation-explain = For every offset k there is a block-diagonal rotation R_k, the same for every position p, with PE(p+k) = R_k·PE(p): each (sin, cos) pair turns by the angle ω_i·k. That is why attention can read relative positions.
+positions-rotation-explain = For every offset k there is a block-diagonal rotation R_k, the same for every position p, with PE(p+k) = R_k·PE(p): each (sin, cos) pair turns by the angle ω_i·k, so PE(p)·PE(p+k) depends on k only. The attention scores do not keep this: q_i = (x_i + PE(i))·W_Q and k_j = (x_j + PE(j))·W_K mix words with positions, and q_i·k_j depends on i and j, not on i − j only. RoPE, which turns q and k themselves by their positions after W_Q and W_K, keeps it.
 positions-knob-offset = offset k
 positions-k-range = k is a whole number from 0 to 511
 positions-rotation-max-over = max over p of{ " " }

@@ -18,7 +18,7 @@ linear-causality-label = 哪些变体可以是因果的
 linear-causality-title = 哪些变体可以做成因果的
 linear-causal-softmax = softmax：可以做成因果的：掩码在 softmax 之前把后面的键的分数设为 −∞（代价为 O(n²)）。
 linear-causal-kernel = { $kind }：可以做成因果的，且仍为 O(n)：查询 t 只读取累加和 S_t = Σ_(j≤t) φ(k_j) v_jᵀ 与 z_t = Σ_(j≤t) φ(k_j)，即一个 RNN（见上方的逐步演示）。
-linear-causal-efficient = 高效注意力：不能做成因果的：它一次性在所有位置上对键归一化，因此只能施加填充掩码；K 的 softmax 沿序列轴进行，每个键的权重都依赖后面的键。
+linear-causal-efficient = 高效注意力：按定义不是因果的：K 的 softmax 一次性在所有位置上进行，每个键的权重都依赖后面的键；实验室计算的就是这种形式，只能施加填充掩码。但存在一种因果形式，且仍为 O(n)：查询 t 只在键 0…t 上做这个 softmax，用它自己的累加和 Σ_(j≤t) exp(k_j) v_jᵀ 与 Σ_(j≤t) exp(k_j)（对每个特征取 exp），和上方的 RNN 一样。
 linear-causal-linformer = Linformer：不能做成因果的：它把所有位置混合成 k 个投影后的键，因此任何键都无法被屏蔽；每个投影后的键 E K 都混合了所有位置，包括后面的位置。
 linear-selected-variant = { " " }← 所选的变体
 

@@ -73,6 +73,8 @@ positions-kind-sinusoidal = 正弦
 positions-kind-learned = 可学习
 positions-knob-base = 底数
 positions-base-presets = 底数预设
+positions-base-transformer = Transformer 的底数，也是模型实际使用的底数
+positions-base-misprint = 仅供对比：有一篇文章把底数误印成了 1000；模型使用的是 10000
 positions-base-range = 底数是 2 到 100000000 之间的数
 positions-knob-layout = 排列
 positions-layout-interleaved-option = 交错排列（sin, cos, sin, cos …）
@@ -92,7 +94,7 @@ positions-knob-dims = 维度
 ## 旋转检验（src/pages/positions/rotation_readout.rs）。
 
 positions-rotation-title = 移动 k 个位置就是一次旋转
-positions-rotation-explain = 对每个偏移 k，都有一个分块对角的旋转 R_k，对每个位置 p 都相同，使 PE(p+k) = R_k·PE(p)：每一对 (sin, cos) 转过角度 ω_i·k。这就是注意力能够读出相对位置的原因。
+positions-rotation-explain = 对每个偏移 k，都有一个分块对角的旋转 R_k，对每个位置 p 都相同，使 PE(p+k) = R_k·PE(p)：每一对 (sin, cos) 转过角度 ω_i·k，所以 PE(p)·PE(p+k) 只取决于 k。注意力分数并不保留这一点：q_i = (x_i + PE(i))·W_Q 与 k_j = (x_j + PE(j))·W_K 把词和位置混在了一起，q_i·k_j 取决于 i 和 j，而不只取决于 i − j。RoPE 在 W_Q 和 W_K 之后按位置旋转 q 和 k 本身，保留了这一性质。
 positions-knob-offset = 偏移 k
 positions-k-range = k 是 0 到 511 之间的整数
 positions-rotation-max-over = 对 p 取最大值{ " " }

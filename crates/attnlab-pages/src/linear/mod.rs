@@ -147,7 +147,8 @@ pub fn default_kernel(variant: AttentionKind) -> AttentionKind {
     }
 }
 
-/// Whether `kind` can be made causal, and how or why not, as one sentence in `lang`.
+/// Whether `kind` can be made causal, and how or why not (for efficient attention: not as
+/// defined, and its causal form), as one sentence in `lang`.
 pub fn causality(kind: AttentionKind, lang: Lang) -> String {
     match kind {
         // The kinds the lab does not offer yet mask their logits as softmax does, or
@@ -168,7 +169,9 @@ pub fn causality(kind: AttentionKind, lang: Lang) -> String {
     }
 }
 
-/// Whether `kind` can be made causal ([`causality`] says how or why not).
+/// Whether the lab's `kind`, as it computes it, takes the causal mask ([`causality`] says
+/// how or why not; efficient attention is not causal as defined, though a causal form of it
+/// exists).
 pub fn can_be_causal(kind: AttentionKind) -> bool {
     !matches!(kind, AttentionKind::Efficient | AttentionKind::Linformer)
 }
@@ -258,9 +261,16 @@ mod tests {
         let en = Lang::En;
         assert!(causality(AttentionKind::Linformer, en).contains("cannot be made causal"));
         assert!(causality(AttentionKind::Linformer, en).contains("k projected keys"));
-        assert!(causality(AttentionKind::Efficient, en).contains("cannot be made causal"));
+        // Efficient attention: not causal as defined, but a causal form with running sums.
+        assert!(causality(AttentionKind::Efficient, en).contains("not causal as defined"));
+        assert!(causality(AttentionKind::Efficient, en).contains("A causal form exists"));
+        let zh = causality(AttentionKind::Efficient, Lang::Zh);
+        assert!(zh.contains("按定义不是因果的") && zh.contains("存在一种因果形式"));
         assert!(causality(AttentionKind::Elu1, en).contains("can be made causal and stays O(n)"));
-        for kind in AttentionKind::ALL {
+        for kind in AttentionKind::ALL
+            .into_iter()
+            .filter(|&k| k != AttentionKind::Efficient)
+        {
             let zh = causality(kind, Lang::Zh);
             assert!(
                 zh.contains("可以做成因果的") || zh.contains("不能做成因果的"),
