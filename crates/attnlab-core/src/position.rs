@@ -2,8 +2,9 @@
 //!
 //! Sinusoidal: `PE(p, 2i) = sin(p / base^{2i/d})`, `PE(p, 2i+1) = cos(p / base^{2i/d})`
 //! (`interleaved`), or the first half sines and the second half cosines (`split`).
-//! The identity `PE(p+k) = R_k · PE(p)` with a block-diagonal rotation `R_k` is what lets
-//! attention read relative positions; [`rotation_residual`] measures it.
+//! The identity `PE(p+k) = R_k · PE(p)` with a block-diagonal rotation `R_k` makes
+//! `PE(p)·PE(p+k)` depend on `k` only; the scores after `W_Q` and `W_K` do not keep it
+//! (RoPE, [`crate::rope`], does). [`rotation_residual`] measures the identity.
 
 use ndarray::Array2;
 
