@@ -16,6 +16,11 @@
 //! The timed work is the core's own code: softmax attention as the app computes it
 //! (`Problem::compute_head`: scores, the softmax of the logits with each row's entropy,
 //! `A V`) and as the streaming kernel, `Q Kᵀ` alone (the packed scores kernel), and linear elu1 attention in O(n) (global and recurrent).
+//! Issue 33's variants beside their peers: a head with RoPE and without (each a
+//! `Problem::new` and `compute_head`), the turn of `q` and `k` alone, softmax tile by tile
+//! (`tiles: B`), decayed linear attention's O(n) recurrence (`decayed::recurrent`, called
+//! directly: `compute_head` would also form the `n × n` weights), and grouped-query
+//! attention over several heads ([`GroupedWorkload`]).
 //! [`roof`] is a register-only multiply-add loop: the most arithmetic this build can do.
 //!
 //! The forward rows time the pretrained encoder of `attnlab-model` ([`ForwardPass`]: the
@@ -25,19 +30,36 @@
 use std::cell::RefCell;
 use std::hint::black_box;
 
-use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
+use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, Problem};
+use attnlab_core::decayed;
 use attnlab_core::kernels;
 use attnlab_core::linear::{self, FeatureMap};
+use attnlab_core::mask::MaskSpec;
+use attnlab_core::rope::{Rope, positions_or_count};
 use attnlab_core::streaming::{self, Causality};
 use ndarray::Array2;
 use wasm_bindgen::prelude::*;
 
 mod forward;
+mod grouped;
 
 pub use forward::{ForwardPass, MatrixProducts};
+pub use grouped::GroupedWorkload;
 
 /// The largest `n` for the kernels that hold an `n × n` matrix (the mask, the scores).
 pub const MAX_QUADRATIC_N: usize = 4096;
+
+/// `γ` of the decayed rows: `a_t = γ` at every position (RetNet's fixed decay).
+pub const DECAY: f32 = 0.95;
+
+/// The tile widths `B` of the tiled softmax rows.
+pub const TILES: [usize; 2] = [64, 128];
+
+/// [`DECAY`], for the page's labels.
+#[wasm_bindgen]
+pub fn decay() -> f32 {
+    DECAY
+}
 
 /// A linear-attention path of the core: `(φ(Q), φ(K), V, allowed keys) → output`.
 type LinearKernel = fn(&Array2<f32>, &Array2<f32>, &Array2<f32>, &[bool]) -> Array2<f32>;
@@ -60,6 +82,24 @@ pub enum Kernel {
     LinearGlobal,
     /// Causal elu1 linear attention as a recurrence over `S_i`, `z_i`.
     LinearRecurrent,
+    /// One head of softmax attention built and computed: `Problem::new` (which checks and
+    /// copies `q`, `k`, `v`) then `compute_head` — the peer of [`Kernel::RopeBuilt`].
+    SoftmaxBuilt,
+    /// The same with RoPE (half pairs, base 10000, positions `0 … n − 1`): `Problem::new`
+    /// turns `q` and `k`, then `compute_head`.
+    RopeBuilt,
+    /// The turn alone: `q` and `k` copied and turned by `Rope::turn` (output: the turned
+    /// `q`).
+    RopeTurn,
+    /// Softmax attention tile by tile, `B = 64` (`AttentionSpec::tiles`), by
+    /// `compute_head`.
+    Tiled64,
+    /// The same, `B = 128`.
+    Tiled128,
+    /// Causal decayed linear attention (`γ` = [`DECAY`], scaled dot product) by its O(n)
+    /// recurrence `decayed::recurrent`, called directly (what `compute_head` returns as
+    /// `Computation::DecayedRecurrent`, without the `n × n` weights it also forms).
+    DecayedRecurrent,
 }
 
 /// One head's `Q`, `K`, `V` (`n × d` each), kept in wasm memory so that timing copies
@@ -72,6 +112,8 @@ pub struct Workload {
     /// One head of softmax attention as the app builds it (scaled dot product, τ = 1, no
     /// mask), for `n ≤ MAX_QUADRATIC_N` only.
     problem: Option<Problem>,
+    /// The same head with `tiles: B` for each of [`TILES`] (`n ≤ MAX_QUADRATIC_N`).
+    tiled: Vec<Problem>,
     keep: Vec<bool>,
     scratch: RefCell<Vec<f32>>,
 }
@@ -99,6 +141,15 @@ impl Workload {
         }
         Ok(sum)
     }
+
+    /// The largest difference between the first `rows` outputs of
+    /// [`Kernel::DecayedRecurrent`] over all `n` rows and the parallel form on those rows
+    /// alone: decayed attention as `Problem::compute_head` forms it (causal mask, decay
+    /// [`DECAY`]), its `n × n` weights `D_ij · q_i·k_j/√d` times `V`. Causal, so the
+    /// first rows of the long run do not depend on the rest.
+    pub fn decayed_check(&self, rows: usize) -> Result<f32, JsError> {
+        self.decayed_difference(rows).map_err(|e| JsError::new(&e))
+    }
 }
 
 impl Workload {
@@ -114,18 +165,30 @@ impl Workload {
             Array2::from_shape_vec((n, d), x.to_vec())
                 .map_err(|_| format!("{name} has {} values, expected {n} × {d}", x.len()))
         };
+        let built = |spec: AttentionSpec| -> Result<Problem, String> {
+            let head = HeadInput::new(matrix("q", q)?, matrix("k", k)?, matrix("v", v)?);
+            Problem::new(vec![head], spec, None).map_err(|e| e.to_string())
+        };
+        let quadratic = n <= MAX_QUADRATIC_N;
         Ok(Workload {
             q: matrix("q", q)?,
             k: matrix("k", k)?,
             v: matrix("v", v)?,
-            problem: if n <= MAX_QUADRATIC_N {
-                let head = HeadInput::new(matrix("q", q)?, matrix("k", k)?, matrix("v", v)?);
-                Some(
-                    Problem::new(vec![head], AttentionSpec::default(), None)
-                        .map_err(|e| e.to_string())?,
-                )
-            } else {
-                None
+            problem: match quadratic {
+                true => Some(built(AttentionSpec::default())?),
+                false => None,
+            },
+            tiled: match quadratic {
+                true => TILES
+                    .iter()
+                    .map(|&b| {
+                        built(AttentionSpec {
+                            tiles: Some(b),
+                            ..AttentionSpec::default()
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+                false => Vec::new(),
             },
             keep: vec![true; n],
             scratch: RefCell::new(Vec::new()),
@@ -157,6 +220,7 @@ impl Workload {
             }
             Kernel::LinearGlobal => self.linear_global(),
             Kernel::LinearRecurrent => self.linear(linear::kernel_recurrent),
+            other => self.variant(other)?,
         };
         Ok(out.into_raw_vec_and_offset().0)
     }
@@ -171,8 +235,89 @@ impl Workload {
             }
             Kernel::LinearGlobal => self.linear_global(),
             Kernel::LinearRecurrent => self.linear(linear::kernel_recurrent),
+            other => self.variant(other)?,
         };
         Ok(black_box(out[[0, 0]]))
+    }
+
+    /// Issue 33's kernels (see [`Kernel`]).
+    fn variant(&self, kernel: Kernel) -> Result<Array2<f32>, String> {
+        let tiled = |i: usize| -> Result<Array2<f32>, String> {
+            self.quadratic()?;
+            let head = self.tiled[i].compute_head(0).map_err(|e| e.to_string())?;
+            Ok(head.output)
+        };
+        match kernel {
+            Kernel::SoftmaxBuilt => self.built(None),
+            Kernel::RopeBuilt => self.built(Some(Rope::default())),
+            Kernel::RopeTurn => {
+                let rope = Rope::default();
+                let positions = positions_or_count(None, self.q.nrows());
+                let (mut q, mut k) = (self.q.clone(), self.k.clone());
+                rope.turn(&mut q, &positions);
+                rope.turn(&mut k, &positions);
+                black_box(&k);
+                Ok(q)
+            }
+            Kernel::Tiled64 => tiled(0),
+            Kernel::Tiled128 => tiled(1),
+            Kernel::DecayedRecurrent => Ok(decayed::recurrent(
+                &self.q,
+                &self.k,
+                &self.v,
+                &vec![DECAY; self.q.nrows()],
+                self.scale(),
+            )),
+            _ => unreachable!("the other kernels are computed in `compute`"),
+        }
+    }
+
+    /// One head built (`Problem::new`: checks, copies, RoPE's turn when given) and
+    /// computed (`compute_head`).
+    fn built(&self, rope: Option<Rope>) -> Result<Array2<f32>, String> {
+        self.quadratic()?;
+        let head = HeadInput::new(self.q.clone(), self.k.clone(), self.v.clone());
+        let spec = AttentionSpec {
+            rope,
+            ..AttentionSpec::default()
+        };
+        let problem = Problem::new(vec![head], spec, None).map_err(|e| e.to_string())?;
+        Ok(problem.compute_head(0).map_err(|e| e.to_string())?.output)
+    }
+
+    fn decayed_difference(&self, rows: usize) -> Result<f32, String> {
+        let rows = rows.min(self.q.nrows());
+        if rows > MAX_QUADRATIC_N {
+            return Err(format!(
+                "{rows} rows is too many for the parallel form (at most {MAX_QUADRATIC_N})"
+            ));
+        }
+        let first = |x: &Array2<f32>| x.slice(ndarray::s![..rows, ..]).to_owned();
+        let mut head = HeadInput::new(first(&self.q), first(&self.k), first(&self.v));
+        head.decay = Some(DECAY);
+        let spec = AttentionSpec {
+            attention: AttentionKind::DecayedLinear,
+            mask: MaskSpec {
+                causal: true,
+                ..MaskSpec::default()
+            },
+            ..AttentionSpec::default()
+        };
+        let problem = Problem::new(vec![head], spec, None).map_err(|e| e.to_string())?;
+        let parallel = linear::weights_times_values(
+            &problem
+                .compute_head(0)
+                .map_err(|e| e.to_string())?
+                .weights
+                .to_owned(),
+            &first(&self.v),
+        );
+        let recurrent = self.variant(Kernel::DecayedRecurrent)?;
+        Ok(parallel
+            .iter()
+            .zip(recurrent.slice(ndarray::s![..rows, ..]))
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f32::max))
     }
 
     /// One head as the app computes it (`Problem::compute_head`: the scores and their
@@ -370,6 +515,61 @@ mod tests {
         assert!(w.compute(Kernel::SoftmaxApp).is_err());
         assert!(w.compute(Kernel::Scores).is_err());
         assert_eq!(w.compute(Kernel::LinearGlobal).unwrap().len(), n);
+    }
+
+    #[test]
+    fn rope_tiles_and_decay_agree_with_their_peers() {
+        let w = workload(40, 8);
+        let plain = w.compute(Kernel::SoftmaxApp).unwrap();
+        let close = |a: &[f32], b: &[f32], tol: f32| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < tol)
+        };
+        assert!(close(
+            &w.compute(Kernel::SoftmaxBuilt).unwrap(),
+            &plain,
+            1e-6
+        ));
+        for tiled in [Kernel::Tiled64, Kernel::Tiled128] {
+            assert!(close(&w.compute(tiled).unwrap(), &plain, 1e-5));
+        }
+        // RoPE turns q and k: the turned head differs from the plain one, and is the plain
+        // head of the turned q and k.
+        let rope = w.compute(Kernel::RopeBuilt).unwrap();
+        assert!(!close(&rope, &plain, 1e-3));
+        let rope_problem = Problem::new(
+            vec![HeadInput::new(w.q.clone(), w.k.clone(), w.v.clone())],
+            AttentionSpec {
+                rope: Some(Rope::default()),
+                ..AttentionSpec::default()
+            },
+            None,
+        )
+        .unwrap();
+        let turned_q = w.compute(Kernel::RopeTurn).unwrap();
+        assert!(close(
+            &turned_q,
+            rope_problem.heads()[0].q.as_slice().unwrap(),
+            1e-6
+        ));
+        // The recurrence against the parallel form `(D ∘ QKᵀ/√d) V`, on all rows and on a
+        // prefix (causal: the first rows ignore the rest).
+        assert!(w.decayed_difference(40).unwrap() < 1e-4);
+        assert!(w.decayed_difference(9).unwrap() < 1e-4);
+        // Position 0 sees only itself: o_0 = (q_0 · k_0 / √8) v_0.
+        let o = w.compute(Kernel::DecayedRecurrent).unwrap();
+        let s = w.q.row(0).dot(&w.k.row(0)) / 8f32.sqrt();
+        assert!((o[0] - s * w.v[[0, 0]]).abs() < 1e-5);
+    }
+
+    #[test]
+    fn decayed_runs_past_the_quadratic_limit() {
+        let n = MAX_QUADRATIC_N + 1;
+        let w = Workload::from_slices(&vec![0.5; n], &vec![0.5; n], &vec![1.0; n], n, 1).unwrap();
+        assert!(w.compute(Kernel::Tiled64).is_err());
+        let o = w.compute(Kernel::DecayedRecurrent).unwrap();
+        // q·k = 0.25, v = 1: o_t = 0.25 Σ_{j≤t} 0.95^{t−j} → 0.25 / 0.05 = 5.
+        assert!((o[n - 1] - 5.0).abs() < 1e-4, "{}", o[n - 1]);
+        assert!(w.decayed_difference(64).unwrap() < 1e-5);
     }
 
     #[test]
