@@ -235,6 +235,117 @@ window.runKernels = async (options) => {
     tf.dispose([q, k, v]);
   }
   tf.dispose([one, eps]);
+
+  // 4. Issue 33's variants, each beside its peer in the same run (attnlab simd only).
+  const softmaxFlops = (n) => 4 * n * n * d;
+  const check = (group, n, against, diffs) => {
+    checks.push({ group, n, against, maxAbsDiff: diffs });
+    for (const [name, diff] of Object.entries(diffs)) {
+      if (!(diff <= opts.tolerance)) {
+        throw new Error(`${group} n=${n}: ${name} differs from ${against} by ${diff} (> ${opts.tolerance})`);
+      }
+    }
+  };
+  const timeAll = (group, n, cases) => {
+    for (const [kernel, batch, flops, extra] of cases) {
+      add({ group, kernel, n, engine: 'attnlab simd', flops, ...extra, ...measure(batch, opts) });
+    }
+  };
+
+  // RoPE: one head with RoPE against the same head without, both built (Problem::new,
+  // which turns q and k) and computed (compute_head); and the turn of q and k alone.
+  {
+    const n = opts.ropeN;
+    const h = head(n, d);
+    const w = new simd.Workload(h.q, h.k, h.v, n, d);
+    const plain = w.output(simd.Kernel.SoftmaxApp);
+    const rope = w.output(simd.Kernel.RopeBuilt);
+    const wc = new scalar.Workload(h.q, h.k, h.v, n, d);
+    check('rope', n, 'attnlab simd', {
+      'built, no RoPE: the app path': maxAbsDiff(w.output(simd.Kernel.SoftmaxBuilt), plain),
+      'with RoPE: attnlab scalar': maxAbsDiff(wc.output(scalar.Kernel.RopeBuilt), rope),
+    });
+    wc.free();
+    // The turn must change the head, or the row times nothing.
+    if (!(maxAbsDiff(rope, plain) > 1e-3)) throw new Error(`rope n=${n}: RoPE left the head unchanged`);
+    timeAll('rope', n, [
+      ['without', (r) => w.run(simd.Kernel.SoftmaxBuilt, r), softmaxFlops(n)],
+      ['with', (r) => w.run(simd.Kernel.RopeBuilt, r), softmaxFlops(n)],
+      ['turn', (r) => w.run(simd.Kernel.RopeTurn, r), null],
+    ]);
+    w.free();
+  }
+
+  // GQA: H = 8 query heads over G = 8 (MHA), 2 (GQA) and 1 (MQA) groups of keys and
+  // values; per rep the problem is built (groups::share_key_values, Problem::new) and
+  // every head computed; the row is per query head. Each head's output is checked
+  // against a single head of its q and its group's k, v.
+  {
+    const n = opts.gqaN;
+    const H = opts.gqaHeads;
+    const size = n * d;
+    const q = normals(H * size, 4000 + n);
+    const k = normals(H * size, 5000 + n);
+    const v = normals(H * size, 6000 + n);
+    for (const G of opts.gqaGroups) {
+      const w = new simd.GroupedWorkload(q, k.subarray(0, G * size), v.subarray(0, G * size), n, d, H, G);
+      const diffs = {};
+      for (let h = 0; h < H; h++) {
+        const g = Math.floor((h * G) / H);
+        const part = (x, i) => x.subarray(i * size, (i + 1) * size);
+        const single = new simd.Workload(part(q, h), part(k, g), part(v, g), n, d);
+        diffs[`head ${h} (group ${g})`] = maxAbsDiff(w.output(h), single.output(simd.Kernel.SoftmaxApp));
+        single.free();
+      }
+      check('gqa', n, `one head of its q and its group's k, v (G = ${G})`, diffs);
+      const kvBytesPerToken = w.kv_bytes_per_token();
+      timeAll('gqa', n, [[`G=${G}`, (r) => w.run(r), H * softmaxFlops(n), { heads: H, groups: G, kvBytesPerToken }]]);
+      // Per query head.
+      const row = rows[rows.length - 1];
+      row.msPerHead = row.ms / H;
+      w.free();
+    }
+  }
+
+  // Tiled softmax (tiles: B) against plain softmax, both by compute_head.
+  {
+    const n = opts.tiledN;
+    const h = head(n, d);
+    const w = new simd.Workload(h.q, h.k, h.v, n, d);
+    const plain = w.output(simd.Kernel.SoftmaxApp);
+    check('tiled', n, 'attnlab simd (app path)', {
+      'B = 64': maxAbsDiff(w.output(simd.Kernel.Tiled64), plain),
+      'B = 128': maxAbsDiff(w.output(simd.Kernel.Tiled128), plain),
+    });
+    timeAll('tiled', n, [
+      ['plain', (r) => w.run(simd.Kernel.SoftmaxApp, r), softmaxFlops(n)],
+      ['B=64', (r) => w.run(simd.Kernel.Tiled64, r), softmaxFlops(n)],
+      ['B=128', (r) => w.run(simd.Kernel.Tiled128, r), softmaxFlops(n)],
+    ]);
+    w.free();
+  }
+
+  // Decayed linear attention's recurrence (decayed::recurrent, called directly: γ =
+  // simd.decay(), scaled dot product, causal) against causal elu1 (recurrent), one
+  // n × d head each, no n × n buffer. Before timing, the first rows of the long run
+  // against the parallel form (D ∘ QKᵀ/√d) V on those rows.
+  {
+    const n = opts.decayedN;
+    const h = head(n, d);
+    const w = new simd.Workload(h.q, h.k, h.v, n, d);
+    const out = w.output(simd.Kernel.DecayedRecurrent);
+    if (!out.every(Number.isFinite)) throw new Error(`decayed n=${n}: a non-finite output`);
+    check('decayed', n, 'the parallel form on the first rows', {
+      [`first ${opts.decayedCheckRows} rows`]: w.decayed_check(opts.decayedCheckRows),
+    });
+    const flops = 4 * n * d * d;
+    timeAll('decayed', n, [
+      ['elu1', (r) => w.run(simd.Kernel.LinearRecurrent, r), flops],
+      ['decayed', (r) => w.run(simd.Kernel.DecayedRecurrent, r), flops, { decay: simd.decay() }],
+    ]);
+    w.free();
+  }
+
   return { builds, tfjs: tfInfo, options: opts, checks, rows, leakedTensors: tf.memory().numTensors };
 };
 

@@ -36,7 +36,8 @@ const HELP = `usage: node bench/run.mjs [options]
   --out FILE               the JSON report (default target/bench/report.json)
   --quick                  smaller sizes and fewer samples, for trying the harness out
   --only SECTIONS          a comma-separated subset of: kernels (softmax and linear attention
-                           against tfjs-wasm, the roof), forward (the pretrained encoder's
+                           against tfjs-wasm, the roof; RoPE, GQA, tiled softmax and decayed
+                           linear attention against their peers), forward (the pretrained encoder's
                            forward pass against the same BERT from tfjs-wasm ops, its matrix
                            products against the roof, the int8 asset), app (interaction, load),
                            phone (load, interaction at 64 tokens and typing in a phone's
@@ -83,9 +84,15 @@ const model = {
   asset: 'all-minilm-l6-v2.q8.safetensors',
 };
 
+// Issue 33's rows: RoPE and GQA (H = 8 query heads over G groups) at ropeN, gqaN; tiled
+// softmax at tiledN; decayed linear attention's recurrence at decayedN, checked on its
+// first decayedCheckRows rows against the parallel form.
+const VARIANT_OPTIONS = { gqaHeads: 8, gqaGroups: [8, 2, 1], decayedCheckRows: 1024 };
 const KERNEL_OPTIONS = quick
-  ? { d: 64, softmaxN: [128, 512], linearN: [1024, 16384], samples: 5, minSampleMs: 20, warmUpMs: 50 }
-  : { d: 64, softmaxN: [128, 512, 2048], linearN: [1024, 16384, 65536], samples: 15, minSampleMs: 20, warmUpMs: 300 };
+  ? { d: 64, softmaxN: [128, 512], linearN: [1024, 16384], ropeN: 128, gqaN: 128, tiledN: 512, decayedN: 16384,
+      ...VARIANT_OPTIONS, samples: 5, minSampleMs: 20, warmUpMs: 50 }
+  : { d: 64, softmaxN: [128, 512, 2048], linearN: [1024, 16384, 65536], ropeN: 512, gqaN: 512, tiledN: 2048, decayedN: 65536,
+      ...VARIANT_OPTIONS, samples: 15, minSampleMs: 20, warmUpMs: 300 };
 const INTERACTION = {
   changes: quick ? 10 : 50,
   warmUp: 5,
@@ -331,12 +338,13 @@ function derive(kernels) {
   const roof = find('roof', 'roof', null, 'attnlab simd');
   const roofGflops = roof.flops / roof.ms / 1e6;
   for (const r of kernels.rows) {
-    r.gflops = r.flops / r.ms / 1e6;
-    r.roofFraction = r.gflops / roofGflops;
+    // A row without a count of its arithmetic (RoPE's turn: sines and cosines) has none.
+    r.gflops = r.flops ? r.flops / r.ms / 1e6 : null;
+    r.roofFraction = r.flops ? r.gflops / roofGflops : null;
     const ours = find(r.group, r.kernel, r.n, 'attnlab simd');
     // How many times faster attnlab simd is than this row: the time ratio peer / attnlab
     // simd, as a GFLOP/s ratio so that the roofs (4 lanes against 1) compare too.
-    r.simdSpeedup = ours && r !== ours ? ours.gflops / r.gflops : null;
+    r.simdSpeedup = ours && r !== ours && r.flops ? ours.gflops / r.gflops : null;
   }
   return { roofGflops, find };
 }
@@ -424,6 +432,17 @@ function kernelTargets(kernels, find, roofGflops, add) {
   add('kernels.linear-no-nxn', `linear elu1 n=${nMax} completes without an n×n buffer`, 'completes without an n×n buffer',
     !!find('linear', 'global', nMax, 'attnlab simd'),
     `completed; an n×n f32 buffer would be ${((nMax * nMax * 4) / 2 ** 30).toFixed(0)} GiB, wasm32 memory is at most 4 GiB`);
+  const o = kernels.options;
+  const plain = find('tiled', 'plain', o.tiledN, 'attnlab simd');
+  for (const b of [64, 128]) {
+    const tiled = find('tiled', `B=${b}`, o.tiledN, 'attnlab simd');
+    const r = tiled.ms / plain.ms;
+    add(`kernels.tiled-${b}`, `softmax tiled B=${b} n=${o.tiledN} ≤ 1.0× plain softmax`, 'tiled ≤ 1.0× plain', r <= 1,
+      `${r.toFixed(2)}× (${tiled.ms.toFixed(3)} / ${plain.ms.toFixed(3)} ms)`);
+  }
+  add('kernels.decayed-no-nxn', `decayed linear (recurrent) n=${o.decayedN} completes without an n×n buffer`, 'completes without an n×n buffer',
+    !!find('decayed', 'decayed', o.decayedN, 'attnlab simd'),
+    `completed; its n×n weights would be ${((o.decayedN * o.decayedN * 4) / 2 ** 30).toFixed(0)} GiB as f32`);
   const k = KERNEL_TARGETS;
   const atN = (kernel) => find('softmax', kernel, k.n, 'attnlab simd');
   if (atN('app') && atN('qk')) {
@@ -510,7 +529,14 @@ function kernelTable(report, lines) {
     `"× slower" = this row's time / attnlab simd's (roofs: GFLOP/s ratio); GFLOP/s and % roof from the medians`);
   const worst = (group) => Math.max(...kernels.checks.filter((c) => c.group === group).flatMap((c) => Object.values(c.maxAbsDiff)));
   lines.push(`agreement before timing (max |Δ| against attnlab simd, tolerance ${kernels.options.tolerance}): ` +
-    `softmax ${worst('softmax').toExponential(1)}, linear ${worst('linear').toExponential(1)}`);
+    `softmax ${worst('softmax').toExponential(1)}, linear ${worst('linear').toExponential(1)}; ` +
+    `RoPE ${worst('rope').toExponential(1)}, GQA (each head against one head of its group) ${worst('gqa').toExponential(1)}, ` +
+    `tiled ${worst('tiled').toExponential(1)}, decayed (first ${kernels.options.decayedCheckRows} rows against (D∘QKᵀ/√d)V) ${worst('decayed').toExponential(1)}`);
+  const gqa = kernels.rows.filter((r) => r.group === 'gqa');
+  lines.push(`RoPE: Problem::new (turns q and k) + compute_head, against the same without RoPE; GQA: H = ${kernels.options.gqaHeads} query heads, ` +
+    `per rep share_key_values + Problem::new + every head's compute_head, ms per query head: ` +
+    gqa.map((r) => `G = ${r.groups} ${fmtMs(r.msPerHead)} ms (K/V ${r.kvBytesPerToken} B/token)`).join(', ') +
+    `; decayed: decayed::recurrent called directly (γ = ${kernels.rows.find((r) => r.group === 'decayed' && r.decay)?.decay})`);
   lines.push('');
   const head = `${pad('kernel', 26)}${lpad('n', 7)}  ${pad('engine', 16)}${lpad('ms', 10)}${lpad('best ms', 10)}${lpad('GFLOP/s', 9)}${lpad('% roof', 8)}${lpad('× slower', 10)}`;
   lines.push(head);
@@ -522,6 +548,17 @@ function kernelTable(report, lines) {
     'softmax/qk': 'Q·Kᵀ only',
     'linear/global': 'linear elu1 non-causal',
     'linear/recurrent': 'linear elu1 causal (RNN)',
+    'rope/without': 'head built, no RoPE',
+    'rope/with': 'head built, RoPE',
+    'rope/turn': 'RoPE turn of q, k alone',
+    'gqa/G=8': 'H=8 heads, G=8 (MHA)',
+    'gqa/G=2': 'H=8 heads, G=2 (GQA)',
+    'gqa/G=1': 'H=8 heads, G=1 (MQA)',
+    'tiled/plain': 'softmax plain (app path)',
+    'tiled/B=64': 'softmax tiled B=64',
+    'tiled/B=128': 'softmax tiled B=128',
+    'decayed/elu1': 'linear elu1 causal (RNN)',
+    'decayed/decayed': 'decayed linear (recurrent)',
   };
   let last = null;
   for (const r of kernels.rows) {
@@ -531,7 +568,7 @@ function kernelTable(report, lines) {
     last = block;
     lines.push(
       `${pad(names[key] ?? key, 26)}${lpad(r.n ?? '', 7)}  ${pad(r.engine, 16)}${lpad(fmtMs(r.ms), 10)}${lpad(fmtMs(r.bestMs), 10)}` +
-        `${lpad(r.gflops.toFixed(2), 9)}${lpad((r.roofFraction * 100).toFixed(0) + '%', 8)}` +
+        `${lpad(r.gflops == null ? '' : r.gflops.toFixed(2), 9)}${lpad(r.roofFraction == null ? '' : (r.roofFraction * 100).toFixed(0) + '%', 8)}` +
         `${lpad(r.simdSpeedup == null ? '' : r.simdSpeedup.toFixed(2) + '×', 10)}`,
     );
   }

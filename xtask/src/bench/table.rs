@@ -333,6 +333,107 @@ fn kernel_rows(report: &Value) -> Result<Vec<Row>, String> {
             ));
         }
     }
+    out.extend(variant_rows(options, &find)?);
+    Ok(out)
+}
+
+/// Issue 33's rows, each a ratio of times against its peer of the same run (a report
+/// from before them has none).
+fn variant_rows<'a>(
+    options: &Value,
+    find: &dyn Fn(&str, &str, f64, &str) -> Option<&'a Value>,
+) -> Result<Vec<Row>, String> {
+    let mut out = Vec::new();
+    let at = |group: &str, kernel: &str, key: &str| {
+        let n = options.get(key).and_then(Value::as_f64)?;
+        Some((n, find(group, kernel, n, "attnlab simd")?))
+    };
+    let ratio = |a: &Value, b: &Value, key: &str| -> Result<String, String> {
+        let (x, y) = (number(a, key)?, number(b, key)?);
+        Ok(format!("{:.2}× ({} / {} ms)", x / y, ms(x), ms(y)))
+    };
+    if let (Some((n, with)), Some((_, without)), Some((_, turn))) = (
+        at("rope", "with", "ropeN"),
+        at("rope", "without", "ropeN"),
+        at("rope", "turn", "ropeN"),
+    ) {
+        out.push(row(
+            format!(
+                "RoPE: one head with RoPE against the same without (each `Problem::new`, which turns q and k, and `compute_head`), n = {}",
+                int(n)
+            ),
+            format!(
+                "{}; the turn of q and k alone {} ms",
+                ratio(with, without, "ms")?,
+                ms(number(turn, "ms")?)
+            ),
+            None,
+        ));
+    }
+    let heads = options.get("gqaHeads").and_then(Value::as_f64);
+    let mha = at("gqa", "G=8", "gqaN");
+    if let (Some(h), Some((n, mha))) = (heads, mha) {
+        let bytes = |r: &Value| number(r, "kvBytesPerToken").map(int);
+        out.push(row(
+            format!(
+                "MHA: H = {} heads, each its own K, V, n = {}: per query head",
+                int(h),
+                int(n)
+            ),
+            format!(
+                "{} ms per head; K/V {} bytes per token",
+                ms(number(mha, "msPerHead")?),
+                bytes(mha)?
+            ),
+            None,
+        ));
+        for (kernel, name) in [("G=2", "GQA: G = 2 groups"), ("G=1", "MQA: G = 1 group")] {
+            if let Some((_, r)) = at("gqa", kernel, "gqaN") {
+                out.push(row(
+                    format!(
+                        "{name} of K, V shared by H = {} heads, n = {}: per query head, against MHA",
+                        int(h),
+                        int(n)
+                    ),
+                    format!(
+                        "{} per head; K/V {} bytes per token (MHA {})",
+                        ratio(r, mha, "msPerHead")?,
+                        bytes(r)?,
+                        bytes(mha)?
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    if let Some((n, plain)) = at("tiled", "plain", "tiledN") {
+        for b in ["64", "128"] {
+            if let Some((_, tiled)) = at("tiled", &format!("B={b}"), "tiledN") {
+                out.push(row(
+                    format!(
+                        "softmax tiled, B = {b}, n = {}, against plain softmax (both `compute_head`)",
+                        int(n)
+                    ),
+                    ratio(tiled, plain, "ms")?,
+                    Some(format!("kernels.tiled-{b}")),
+                ));
+            }
+        }
+    }
+    if let (Some((n, decayed)), Some((_, elu1))) = (
+        at("decayed", "decayed", "decayedN"),
+        at("decayed", "elu1", "decayedN"),
+    ) {
+        out.push(row(
+            format!(
+                "decayed linear attention, recurrent (γ = {:.2}; `decayed::recurrent` called directly: `compute_head` also forms the n × n weights), n = {}, against linear elu1 causal (recurrent)",
+                number(decayed, "decay")?,
+                int(n)
+            ),
+            ratio(decayed, elu1, "ms")?,
+            Some("kernels.decayed-no-nxn".to_owned()),
+        ));
+    }
     Ok(out)
 }
 

@@ -61,6 +61,89 @@ of commit `0123456` with uncommitted changes, 2026-11-28 09:41 UTC; Intel(R) Xeo
 }
 
 #[test]
+fn issue_33s_rows_are_ratios_against_their_peers() {
+    let mut report = fixture();
+    let options = &mut report["kernels"]["options"];
+    for (key, n) in [
+        ("ropeN", 512),
+        ("gqaN", 512),
+        ("gqaHeads", 8),
+        ("tiledN", 2048),
+        ("decayedN", 65536),
+    ] {
+        options[key] = n.into();
+    }
+    let timed = |group: &str, kernel: &str, n: u32, ms: f64, extra: Value| {
+        let mut r = serde_json::json!({
+            "group": group, "kernel": kernel, "n": n, "engine": "attnlab simd", "ms": ms,
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            r[k] = v.clone();
+        }
+        r
+    };
+    let none = serde_json::json!({});
+    let gqa = |g: u32, ms: f64| {
+        let bytes = 2 * g * 64 * 4;
+        timed(
+            "gqa",
+            &format!("G={g}"),
+            512,
+            ms,
+            serde_json::json!({ "groups": g, "msPerHead": ms / 8.0, "kvBytesPerToken": bytes }),
+        )
+    };
+    let rows = report["kernels"]["rows"].as_array_mut().unwrap();
+    rows.extend([
+        timed("rope", "without", 512, 3.0, none.clone()),
+        timed("rope", "with", 512, 3.6, none.clone()),
+        timed("rope", "turn", 512, 0.52, none.clone()),
+        gqa(8, 24.0),
+        gqa(2, 24.8),
+        gqa(1, 25.6),
+        timed("tiled", "plain", 2048, 46.5, none.clone()),
+        timed("tiled", "B=64", 2048, 93.0, none.clone()),
+        timed("tiled", "B=128", 2048, 44.2, none.clone()),
+        timed("decayed", "elu1", 65536, 50.0, none.clone()),
+        timed(
+            "decayed",
+            "decayed",
+            65536,
+            150.0,
+            serde_json::json!({ "decay": 0.949999988079071 }),
+        ),
+    ]);
+    let targets = report["targets"].as_array_mut().unwrap();
+    for (id, met) in [
+        ("kernels.tiled-64", false),
+        ("kernels.tiled-128", true),
+        ("kernels.decayed-no-nxn", true),
+    ] {
+        let target = match id {
+            "kernels.decayed-no-nxn" => "completes without an n×n buffer",
+            _ => "tiled ≤ 1.0× plain",
+        };
+        targets.push(serde_json::json!({
+            "id": id, "name": id, "target": target, "met": met, "measured": "-",
+        }));
+    }
+    let out = rewrite(DOC, &report).unwrap();
+    for line in [
+        "| RoPE: one head with RoPE against the same without (each `Problem::new`, which turns q and k, and `compute_head`), n = 512 | 1.20× (3.60 / 3.00 ms); the turn of q and k alone 0.520 ms |  |  |",
+        "| MHA: H = 8 heads, each its own K, V, n = 512: per query head | 3.00 ms per head; K/V 4,096 bytes per token |  |  |",
+        "| GQA: G = 2 groups of K, V shared by H = 8 heads, n = 512: per query head, against MHA | 1.03× (3.10 / 3.00 ms) per head; K/V 1,024 bytes per token (MHA 4,096) |  |  |",
+        "| MQA: G = 1 group of K, V shared by H = 8 heads, n = 512: per query head, against MHA | 1.07× (3.20 / 3.00 ms) per head; K/V 512 bytes per token (MHA 4,096) |  |  |",
+        "| softmax tiled, B = 64, n = 2,048, against plain softmax (both `compute_head`) | 2.00× (93.00 / 46.50 ms) | tiled ≤ 1.0× plain | **missed** |",
+        "| softmax tiled, B = 128, n = 2,048, against plain softmax (both `compute_head`) | 0.95× (44.20 / 46.50 ms) | tiled ≤ 1.0× plain | met |",
+        "| decayed linear attention, recurrent (γ = 0.95; `decayed::recurrent` called directly: `compute_head` also forms the n × n weights), n = 65,536, against linear elu1 causal (recurrent) | 3.00× (150.0 / 50.00 ms) | completes without an n×n buffer | met |",
+    ] {
+        assert!(out.contains(line), "no line {line}\nin\n{out}");
+    }
+    // Every target is a row's, none left over as a row of its own.
+    assert!(!out.contains("| kernels.tiled-64 |"));
+}
+
+#[test]
 fn the_app_rows_say_what_the_lab_cut_and_what_was_skipped() {
     let out = rewrite(DOC, &fixture()).unwrap();
     for line in [
