@@ -536,7 +536,7 @@ function kernelTable(report, lines) {
   lines.push(`RoPE: Problem::new (turns q and k) + compute_head, against the same without RoPE; GQA: H = ${kernels.options.gqaHeads} query heads, ` +
     `per rep share_key_values + Problem::new + every head's compute_head, ms per query head: ` +
     gqa.map((r) => `G = ${r.groups} ${fmtMs(r.msPerHead)} ms (K/V ${r.kvBytesPerToken} B/token)`).join(', ') +
-    `; decayed: decayed::recurrent called directly (γ = ${kernels.rows.find((r) => r.group === 'decayed' && r.decay)?.decay})`);
+    `; decayed: decayed::recurrent called directly (γ = ${kernels.rows.find((r) => r.group === 'decayed' && r.decay)?.decay.toFixed(2)})`);
   lines.push('');
   const head = `${pad('kernel', 26)}${lpad('n', 7)}  ${pad('engine', 16)}${lpad('ms', 10)}${lpad('best ms', 10)}${lpad('GFLOP/s', 9)}${lpad('% roof', 8)}${lpad('× slower', 10)}`;
   lines.push(head);
