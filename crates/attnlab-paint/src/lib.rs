@@ -3,7 +3,7 @@
 //! repaints of a figure whose frame is unchanged, offscreen canvases for the exports.
 //!
 //! The cells go to the canvas as one bitmap ([`CellField::Bitmap`]) through
-//! [`BlitCanvas`], whose `blit_bitmap` is one `putImageData`. Nothing here is reactive:
+//! `BlitCanvas`, whose `blit_bitmap` is one `putImageData`. Nothing here is reactive:
 //! the app's canvas components (`src/canvas/`) decide when to paint, this crate paints.
 
 mod blit_canvas;
@@ -110,7 +110,7 @@ fn style(dpr: f64) -> HeatmapStyle {
 /// (so the matrix takes the whole width and no blank band is left under it); the
 /// stylesheet's `max-height` still applies. Only touches the style when the height
 /// changes, which a new sentence or a resize does and a slider drag does not; returns
-/// whether it did. `known_width` as for [`fit`].
+/// whether it did. `known_width` as for `fit`.
 fn fit_height(
     canvas: &HtmlCanvasElement,
     heatmap: &Heatmap,
@@ -146,7 +146,7 @@ fn shows<F: PartialEq>(shown: &Shown<F>, canvas: &HtmlCanvasElement, frame: &F) 
     matches!(shown, Some((c, f)) if c == canvas && f == frame)
 }
 
-/// Draws `heatmap` (if any) filling the canvas of `known` CSS size (see [`fit`]) at its
+/// Draws `heatmap` (if any) filling the canvas of `known` CSS size (see `fit`) at its
 /// natural height, repainting only the values when `shown` says the canvas shows the
 /// same frame (and the legend's scale too when the frame differed in its range alone);
 /// `shown` is updated. Returns where the cells are, in backing-store pixels.
@@ -252,7 +252,7 @@ fn mark_labels(
 }
 
 /// Draws `grid` (every head as small multiples, its selected head outlined) on a canvas
-/// of `known` CSS size (see [`fit`]), repainting only the cells when `shown` says the
+/// of `known` CSS size (see `fit`), repainting only the cells when `shown` says the
 /// canvas shows the same frame (`shown` is updated). Returns where the tiles are.
 pub fn paint_grid(
     canvas: &HtmlCanvasElement,
