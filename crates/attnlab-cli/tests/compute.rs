@@ -1,26 +1,12 @@
 //! `attnlab compute` as a user runs it: what goes to standard output and standard error,
 //! and the exit status.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-/// Runs `attnlab compute -` with `input` on standard input.
-fn compute(input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
-        .args(["compute", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::compute;
 
 #[test]
 fn unknown_fields_are_warnings_and_the_result_still_comes() {

@@ -2,55 +2,10 @@
 //! accepted, with numbers checked by hand; every field a kind does not use, and every bad
 //! value, refused with exit status 2 and one line naming its path.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{refused, result};
 use serde_json::{Value, json};
-
-/// Runs `attnlab compute -` with `input` on standard input.
-fn compute(input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
-        .args(["compute", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-/// The result of a document that must compute, with no warning.
-fn result(doc: &Value) -> Value {
-    let o = compute(&doc.to_string());
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{doc}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-/// The one line of a document that must be refused.
-fn refused(doc: &Value) -> String {
-    let o = compute(&doc.to_string());
-    assert_eq!(o.status.code(), Some(2), "{doc}");
-    assert!(o.stdout.is_empty(), "{doc}");
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err.trim_end().to_string()
-}
 
 fn close(got: &Value, want: f64) {
     let g = got

@@ -3,45 +3,10 @@
 //! accepted and changes the numbers as its definition says (hand-checked cases); each bad
 //! value or misplaced field exits 2 with one line naming its path.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{refused, result};
 use serde_json::{Value, json};
-
-/// Runs `attnlab compute -` with `input` on standard input.
-fn compute(input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
-        .args(["compute", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-/// The result of a document that must be accepted.
-fn result(doc: &Value) -> Value {
-    let o = compute(&doc.to_string());
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{doc}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 fn weight(r: &Value, h: usize, i: usize, j: usize) -> f64 {
     r["heads"][h]["weights"][i][j].as_f64().unwrap()
@@ -227,16 +192,6 @@ fn sinks_keep_the_first_keys_open() {
     assert_eq!(r["heads"][0]["row_sum"], json!([1.0, 1.0, 1.0]));
 }
 
-/// The one line `attnlab compute` writes for `doc`, which must exit 2.
-fn refusal(doc: &Value) -> String {
-    let o = compute(&doc.to_string());
-    assert_eq!(o.status.code(), Some(2), "{doc}");
-    assert!(o.stdout.is_empty(), "{doc}");
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err.trim_end().to_string()
-}
-
 /// `base` with `field` set to `value` (a path of object keys).
 fn with(base: &Value, path: &[&str], value: Value) -> Value {
     let mut doc = base.clone();
@@ -408,6 +363,6 @@ fn bad_values_and_misplaced_fields_exit_2_naming_their_path() {
         ),
     ];
     for (doc, want) in cases {
-        assert_eq!(refusal(&doc), want, "{doc}");
+        assert_eq!(refused(&doc), want, "{doc}");
     }
 }
