@@ -195,10 +195,7 @@ pub(super) struct Done {
 /// softmax's ([`LogitSteps`], the one step that turns raw scores into logits), before the
 /// mask; an overflow is an error, never an infinite logit.
 fn logits(raw: &ArcArray2<f32>, steps: &LogitSteps) -> Result<Array2<f32>> {
-    let z = match steps.scale_only() {
-        true => raw.mapv(|x| x * steps.scale),
-        false => steps.apply(raw),
-    };
+    let z = steps.apply(raw);
     finite_or(&z, "logits (score / temperature, softcap, ALiBi)")?;
     Ok(z)
 }
