@@ -139,8 +139,8 @@ rope-pair-title = Pair { $pair } of q for “{ $word }”, turned by p·θ, θ =
 rope-axis-coordinate = coordinate after RoPE
 rope-axis-query-position = query position i
 rope-axis-key-position = key position j
-rope-proof-sinusoid-title = q_i·k_j, “{ $word }” at { $n } positions, sinusoid added
-rope-proof-rope-title = q_i·k_j, “{ $word }” at { $n } positions, RoPE
+rope-proof-sinusoid-title = “{ $word }” × { $n }, sinusoid added
+rope-proof-rope-title = “{ $word }” × { $n }, RoPE
 rope-decay-base = base { $base }
 rope-decay-title = RoFormer §3.4.3: relative upper bound, d = { $d }
 rope-axis-distance = relative distance i − j
@@ -150,8 +150,8 @@ rope-extended = s·L_train = { $length }
 rope-long-decay-title = The bound beyond the trained length, d = { $d }
 rope-wavelength-title = Wavelength 2π/θ of each pair, d = { $d }
 rope-axis-pair = pair i
-rope-axis-wavelength = wavelength (positions per turn)
-rope-alibi-title = ALiBi, head { $head }: slope m = { $slope }
+rope-axis-wavelength = positions per turn
+rope-alibi-title = head { $head }: m = { $slope }
 
 ## RoPE, long context and ALiBi on the page (src/pages/positions/rope_panel.rs).
 
@@ -170,7 +170,7 @@ rope-factor-unused = no scaling is chosen: the factor has no effect
 rope-knob-trained = trained length L_train
 rope-trained-range = a whole number of positions from 16 to 1000000
 rope-knob-pair = pair i
-rope-knob-word = repeated word
+rope-knob-word = word
 rope-pair-caption = One pair of the word's query in the shown head (from the bag-of-words picker) turning with the position: its two coordinates are a·cos(pθ) − b·sin(pθ) and a·sin(pθ) + b·cos(pθ), and its length never changes.
 rope-pair-readout = θ_i = { $theta }: one full turn every { $wavelength } positions.
 rope-proof-caption = The proof: one word at every position, its scores after W_Q and W_K in the shown head. With the sinusoid added each diagonal (one distance i − j) varies; with RoPE each diagonal is one number.

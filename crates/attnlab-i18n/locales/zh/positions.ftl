@@ -134,8 +134,8 @@ rope-pair-title = “{ $word }”的 q 的第 { $pair } 对，转过 p·θ，θ 
 rope-axis-coordinate = RoPE 之后的坐标
 rope-axis-query-position = 查询位置 i
 rope-axis-key-position = 键位置 j
-rope-proof-sinusoid-title = q_i·k_j，“{ $word }”占 { $n } 个位置，加正弦编码
-rope-proof-rope-title = q_i·k_j，“{ $word }”占 { $n } 个位置，RoPE
+rope-proof-sinusoid-title = “{ $word }” × { $n }，加正弦编码
+rope-proof-rope-title = “{ $word }” × { $n }，RoPE
 rope-decay-base = 底数 { $base }
 rope-decay-title = RoFormer §3.4.3：相对上界，d = { $d }
 rope-axis-distance = 相对距离 i − j
@@ -145,8 +145,8 @@ rope-extended = s·L_train = { $length }
 rope-long-decay-title = 超出训练长度的上界，d = { $d }
 rope-wavelength-title = 每一对的波长 2π/θ，d = { $d }
 rope-axis-pair = 第 i 对
-rope-axis-wavelength = 波长（转一圈的位置数）
-rope-alibi-title = ALiBi，第 { $head } 个头：斜率 m = { $slope }
+rope-axis-wavelength = 转一圈的位置数
+rope-alibi-title = 第 { $head } 个头：m = { $slope }
 
 ## RoPE, long context and ALiBi on the page (src/pages/positions/rope_panel.rs).
 
@@ -165,7 +165,7 @@ rope-factor-unused = 没有选择缩放：因子不起作用
 rope-knob-trained = 训练长度 L_train
 rope-trained-range = 16 到 1000000 之间的整数个位置
 rope-knob-pair = 第 i 对
-rope-knob-word = 重复的词
+rope-knob-word = 词
 rope-pair-caption = 这个词在所显示的头（由词袋检验的选择器选定）中的 q 的一对维度随位置旋转：两个坐标为 a·cos(pθ) − b·sin(pθ) 和 a·sin(pθ) + b·cos(pθ)，长度始终不变。
 rope-pair-readout = θ_i = { $theta }：每 { $wavelength } 个位置转满一圈。
 rope-proof-caption = 证明：同一个词放在每个位置上，它在所显示的头中经过 W_Q 和 W_K 之后的得分。加上正弦编码时，每条对角线（一个距离 i − j）上的值各不相同；用 RoPE 时，每条对角线只有一个数。

@@ -17,7 +17,10 @@ use attnlab_i18n::msg::positions as text;
 use attnlab_lab::state::ModelConfig;
 use attnlab_plot::number::significant;
 use attnlab_plot::{Axis, AxisScale, Heatmap, HeatmapError, LineChart, LineDash, RGBColor, Series};
-use attnlab_plot::{Ticks, VerticalMarker};
+use attnlab_plot::{Ticks, ValueRange};
+
+/// The colours of the lines at `L_train` and `s·L_train`.
+const LENGTH_COLOURS: [RGBColor; 2] = [RGBColor(120, 40, 140), RGBColor(180, 30, 30)];
 use ndarray::Array2;
 
 use super::pe::{CURVE_COLOURS, diagonal_spread, signed_heatmap};
@@ -477,7 +480,7 @@ pub fn long_decay_chart(settings: &RopeSettings, lang: Lang) -> LineChart {
     };
     let last = (2.0 * s * settings.trained as f64).max(16.0);
     let xs = log_distances(last, 400);
-    let series = drawn(settings)
+    let mut series: Vec<Series> = drawn(settings)
         .into_iter()
         .map(|kind| {
             let f = settings.frequencies(kind, PAPER_DIMS);
@@ -493,15 +496,27 @@ pub fn long_decay_chart(settings: &RopeSettings, lang: Lang) -> LineChart {
             )
         })
         .collect();
+    // L_train and s·L_train as vertical lines named in the legend (on a log axis the two
+    // are close, and labels at the lines' tops would overlap).
+    let top = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(1.0f64, f64::max);
+    for (k, (length, label)) in lengths(settings, lang).into_iter().enumerate() {
+        let points = vec![(length, 0.0), (length, top)];
+        series.push(line(
+            Some(label),
+            points,
+            LENGTH_COLOURS[k % 2],
+            LineDash::Dashed,
+        ));
+    }
     LineChart {
         title: text::RopeLongDecayTitle { d: &PAPER_DIMS }.say(lang),
         x: axis(text::ROPE_AXIS_DISTANCE.get(lang), AxisScale::Log10),
         y: axis(text::ROPE_AXIS_BOUND.get(lang), AxisScale::Linear),
         series,
-        markers: lengths(settings, lang)
-            .into_iter()
-            .map(|(x, label)| VerticalMarker { x, label })
-            .collect(),
+        markers: vec![],
         note: None,
     }
 }
@@ -538,9 +553,13 @@ pub fn wavelength_chart(settings: &RopeSettings, lang: Lang) -> LineChart {
         })
         .collect();
     for (k, (length, label)) in lengths(settings, lang).into_iter().enumerate() {
-        let colour = [RGBColor(120, 40, 140), RGBColor(180, 30, 30)][k % 2];
         let points = vec![(0.0, length), ((half - 1) as f64, length)];
-        series.push(line(Some(label), points, colour, LineDash::Dashed));
+        series.push(line(
+            Some(label),
+            points,
+            LENGTH_COLOURS[k % 2],
+            LineDash::Dashed,
+        ));
     }
     LineChart {
         title: text::RopeWavelengthTitle { d: &PAPER_DIMS }.say(lang),
@@ -561,7 +580,8 @@ pub fn alibi_bias(heads: usize, h: usize, n: usize) -> (f32, Array2<f32>) {
     (m, bias)
 }
 
-/// [`alibi_bias`] as a figure in `lang`.
+/// [`alibi_bias`] as a figure in `lang`, on one colour range for every head (the
+/// steepest head's), so a gentle head looks gentle.
 pub fn alibi_heatmap(
     heads: usize,
     h: usize,
@@ -578,7 +598,11 @@ pub fn alibi_heatmap(
         slope: &significant(f64::from(m), 3),
     }
     .say(lang);
-    signed_heatmap(title, &bias, "\u{2212}m\u{b7}|i\u{2212}j|", axes, lang)
+    let steepest = alibi::paper_slopes(heads)
+        .into_iter()
+        .fold(0.0f64, f64::max);
+    let range = ValueRange::symmetric((steepest * n.saturating_sub(1) as f64).max(1e-6) as f32);
+    Ok(signed_heatmap(title, &bias, "\u{2212}m\u{b7}|i\u{2212}j|", axes, lang)?.with_range(range))
 }
 
 #[cfg(test)]
@@ -734,8 +758,14 @@ mod tests {
             ["no scaling", "YaRN", "L_train = 4096", "s·L_train = 16384"]
         );
         let d = long_decay_chart(&yarn, Lang::En);
-        assert_eq!(d.markers.len(), 2);
-        assert_eq!(d.series.len(), 2);
+        let names: Vec<_> = d.series.iter().filter_map(|s| s.name.clone()).collect();
+        assert_eq!(
+            names,
+            ["no scaling", "YaRN", "L_train = 4096", "s·L_train = 16384"]
+        );
+        // YaRN's bound at distance 1 is mscale² = (0.1 ln 4 + 1)² times larger at most.
+        let (plain, yarn) = (&d.series[0].points, &d.series[1].points);
+        assert!(yarn[0].1 > plain[0].1 && yarn[0].1 <= plain[0].1 * 1.2965);
         // RoFormer's curve: 32.5 at distance 0 (the mean of 1 … 64), falling.
         let paper = decay_chart(&none, Lang::En);
         assert_eq!(paper.series.len(), 1);
