@@ -61,7 +61,7 @@ pub fn RopePanel(
     });
     let pair_chart = Signal::derive(move || {
         turn.with(|t| match t {
-            Some(Ok((w, p))) => Some(p.chart(w, lang.get())),
+            Some(Ok((_, p))) => Some(p.chart(lang.get())),
             _ => None,
         })
     });
@@ -76,7 +76,7 @@ pub fn RopePanel(
     });
     let proof_figures = Memo::new(move |_| {
         proof.with(|p| match p {
-            Some(Ok((w, r))) => r.figures(w, lang.get()).ok(),
+            Some(Ok((_, r))) => r.figures(lang.get()).ok(),
             _ => None,
         })
     });

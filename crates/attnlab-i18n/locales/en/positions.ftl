@@ -135,12 +135,12 @@ rope-scaling-linear = linear
 rope-pair-first = dim { $dim } (first of the pair)
 rope-pair-second = dim { $dim } (second)
 rope-pair-length = length of the pair (kept by the turn)
-rope-pair-title = Pair { $pair } of q for “{ $word }”, turned by p·θ, θ = { $theta }
+rope-pair-title = Pair { $pair } of the word's q, turned by p·θ, θ = { $theta }
 rope-axis-coordinate = coordinate after RoPE
 rope-axis-query-position = query position i
 rope-axis-key-position = key position j
-rope-proof-sinusoid-title = “{ $word }” × { $n }, sinusoid added
-rope-proof-rope-title = “{ $word }” × { $n }, RoPE
+rope-proof-sinusoid-title = one word × { $n }, sinusoid added
+rope-proof-rope-title = one word × { $n }, RoPE
 rope-decay-base = base { $base }
 rope-decay-title = RoFormer §3.4.3: relative upper bound, d = { $d }
 rope-axis-distance = relative distance i − j

@@ -130,12 +130,12 @@ rope-scaling-linear = 线性
 rope-pair-first = 第 { $dim } 维（这一对的第一维）
 rope-pair-second = 第 { $dim } 维（第二维）
 rope-pair-length = 这一对的长度（旋转不改变它）
-rope-pair-title = “{ $word }”的 q 的第 { $pair } 对，转过 p·θ，θ = { $theta }
+rope-pair-title = 这个词的 q 的第 { $pair } 对，转过 p·θ，θ = { $theta }
 rope-axis-coordinate = RoPE 之后的坐标
 rope-axis-query-position = 查询位置 i
 rope-axis-key-position = 键位置 j
-rope-proof-sinusoid-title = “{ $word }” × { $n }，加正弦编码
-rope-proof-rope-title = “{ $word }” × { $n }，RoPE
+rope-proof-sinusoid-title = 同一个词 × { $n }，加正弦编码
+rope-proof-rope-title = 同一个词 × { $n }，RoPE
 rope-decay-base = 底数 { $base }
 rope-decay-title = RoFormer §3.4.3：相对上界，d = { $d }
 rope-axis-distance = 相对距离 i − j
