@@ -577,7 +577,8 @@ pub fn alibi_bias(heads: usize, h: usize, n: usize) -> (f32, Array2<f32>) {
 }
 
 /// [`alibi_bias`] as a figure in `lang`, on one colour range for every head (the
-/// steepest head's), so a gentle head looks gentle.
+/// steepest head's, rounded up to a whole number so the legend's ticks do not crowd),
+/// so a gentle head looks gentle.
 pub fn alibi_heatmap(
     heads: usize,
     h: usize,
@@ -597,7 +598,8 @@ pub fn alibi_heatmap(
     let steepest = alibi::paper_slopes(heads)
         .into_iter()
         .fold(0.0f64, f64::max);
-    let range = ValueRange::symmetric((steepest * n.saturating_sub(1) as f64).max(1e-6) as f32);
+    let range =
+        ValueRange::symmetric((steepest * n.saturating_sub(1) as f64).ceil().max(1.0) as f32);
     Ok(signed_heatmap(title, &bias, "\u{2212}m\u{b7}|i\u{2212}j|", axes, lang)?.with_range(range))
 }
 
