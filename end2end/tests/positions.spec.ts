@@ -226,3 +226,73 @@ test('cross-attention and a one-word sentence get a sentence, not a broken check
   await page.getByLabel('cross (encoder–decoder)').check();
   await expect(page.getByTestId('bow-cross')).toBeVisible();
 });
+
+// RoPE, long context and ALiBi (issue 33):
+//   [data-testid=rope-section], select[data-testid=rope-pairs|rope-scaling|rope-word],
+//   input[data-testid=rope-base|rope-factor|rope-trained|rope-pair],
+//   [data-testid=rope-spread-sinusoid|rope-spread-rope] (data-value),
+//   canvas[data-testid=rope-pair-chart|rope-decay|rope-wavelengths|rope-long-decay] (data-series),
+//   canvas[data-testid=rope-proof-sinusoid|rope-proof-rope|rope-alibi-{h}] (data-rows)
+test('RoPE: a repeated word scores by distance only with RoPE, not with the added sinusoid; the scalings move the wavelengths', async ({ page }) => {
+  await open(page);
+  const section = page.getByTestId('rope-section');
+  await section.scrollIntoViewIfNeeded();
+  await expect(section).toContainText('Su Jianlin');
+  await expect(page.getByTestId('rope-proof-rope')).toHaveAttribute('data-rows', '12');
+  await expect(page.getByTestId('rope-proof-sinusoid')).toHaveAttribute('data-rows', '12');
+
+  // The proof: the largest spread along a diagonal of q_i·k_j, for "The" at every position.
+  const sinusoid = page.getByTestId('rope-spread-sinusoid');
+  const rope = page.getByTestId('rope-spread-rope');
+  await expect.poll(() => value(sinusoid)).toBeGreaterThan(0.05);
+  expect(await value(rope)).toBeLessThanOrEqual(1e-5);
+  // Another word, interleaved pairs, YaRN: still only the distance counts with RoPE.
+  await page.getByTestId('rope-word').selectOption('3');
+  await page.getByTestId('rope-pairs').selectOption('interleaved');
+  await expect(page.getByTestId('rope-proof-rope')).toHaveAttribute('data-rows', '12');
+  expect(await value(rope)).toBeLessThanOrEqual(1e-5);
+  expect(await value(sinusoid)).toBeGreaterThan(0.05);
+
+  // The pair turns: its readout and curve follow the slider.
+  const readout = page.getByTestId('rope-pair-readout');
+  await expect(readout).toContainText('θ_i = 1:');
+  await page.getByTestId('rope-pair').fill('2');
+  await expect(readout).toContainText('θ_i = 0.1:');
+  await expect(page.getByTestId('rope-pair-chart')).toHaveAttribute('data-series', '3');
+  await expect(page.getByTestId('rope-decay')).toHaveAttribute('data-series', '1');
+
+  // The factor has nothing to scale without a scaling, and says so.
+  const factor = page.getByTestId('rope-factor');
+  await expect(factor).toBeDisabled();
+  await expect(factor).toHaveAttribute('title', /no scaling is chosen/);
+
+  // Scaling changes the wavelength chart: a second curve and the s·L_train line.
+  const waves = page.getByTestId('rope-wavelengths');
+  await expect(waves).toHaveAttribute('data-series', '2');
+  const before = await pixels(waves);
+  await page.getByTestId('rope-scaling').selectOption('linear');
+  await expect(waves).toHaveAttribute('data-series', '4');
+  await expect(waves).toHaveAttribute('data-legend', 'no scaling | linear | L_train = 4096 | s·L_train = 16384');
+  await changes(waves, before, 'the wavelength chart');
+  await expect(factor).toBeEnabled();
+  const linear = await pixels(waves);
+  await page.getByTestId('rope-scaling').selectOption('ntk');
+  await expect(waves).toHaveAttribute('data-legend', /NTK/);
+  await changes(waves, linear, 'the wavelength chart (NTK)');
+  const ntk = await pixels(waves);
+  await page.getByTestId('rope-scaling').selectOption('yarn');
+  await expect(waves).toHaveAttribute('data-legend', /YaRN/);
+  await changes(waves, ntk, 'the wavelength chart (YaRN)');
+  await expect(page.getByTestId('rope-long-decay')).toHaveAttribute('data-legend', 'no scaling | YaRN | L_train = 4096 | s·L_train = 16384');
+  const yarn = await pixels(waves);
+  await factor.fill('8');
+  await factor.press('Enter');
+  await expect(waves).toHaveAttribute('data-legend', /s·L_train = 32768/);
+  await changes(waves, yarn, 'the wavelength chart (s = 8)');
+  // RoPE's scores still depend on the distance only under YaRN.
+  expect(await value(rope)).toBeLessThanOrEqual(1e-5);
+
+  // ALiBi: one bias heatmap per head, the paper's slopes for 4 heads.
+  await expect(page.getByTestId('rope-alibi-slopes')).toHaveText('0.25, 0.0625, 0.0156, 0.00391');
+  await expect(page.getByTestId('rope-alibi-3')).toHaveAttribute('data-rows', '12');
+});

@@ -325,6 +325,27 @@ pub fn yarn_range(r: f64, base: f64, max_positions: f64, fast: f64, slow: f64) -
     (low, high)
 }
 
+/// The long-term decay of RoFormer (Su et al. 2021, §3.4.3) at relative distance `d`:
+/// the mean relative upper bound `(1/(r/2)) Σ_{j=1..r/2} |S_j|`, `S_j = Σ_{t<j} e^{i·d·ω_t}`,
+/// with `ω_t` = `freq.per_position` (so any scaling), times `mscale²` (YaRN's factor turns
+/// both q and k). The score `q̃·k̃` at that distance is at most this times
+/// `max_t |h_{t+1} − h_t|` (Abel summation); the bound falls, with ripples, as `d` grows.
+/// Computed in f64.
+pub fn relative_upper_bound(freq: &Frequencies, distance: f64) -> f64 {
+    let half = freq.per_position.len();
+    if half == 0 {
+        return 0.0;
+    }
+    let (mut re, mut im, mut total) = (0.0f64, 0.0f64, 0.0f64);
+    for &w in &freq.per_position {
+        let (sin, cos) = (distance * w).sin_cos();
+        re += cos;
+        im += sin;
+        total += re.hypot(im);
+    }
+    total / half as f64 * freq.mscale * freq.mscale
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,5 +516,33 @@ mod tests {
         };
         assert_eq!(path(&factor, &[4]), "positions.scaling.factor");
         assert!(Rope::default().validate(&[4, 6], 2, 3).is_ok());
+    }
+
+    #[test]
+    fn the_relative_upper_bound_by_hand_and_as_the_paper() {
+        // Distance 0: S_j = j, so the mean of 1 … r/2 is (r/2 + 1)/2.
+        let f = Rope::default().frequencies(128);
+        assert!((relative_upper_bound(&f, 0.0) - 32.5).abs() < 1e-12);
+        // r = 4, base 100: ω = 1, 0.1; distance 2: |S_1| = |e^{2i}| = 1 and
+        // |S_2| = |e^{2i} + e^{0.2i}| = 2|cos 0.9|.
+        let r = Rope {
+            base: 100.0,
+            ..Rope::default()
+        };
+        let f = r.frequencies(4);
+        let want = (1.0 + 2.0 * 0.9f64.cos().abs()) / 2.0;
+        assert!((relative_upper_bound(&f, 2.0) - want).abs() < 1e-12);
+        // The paper's Figure 2 (d = 128, base 10000): it decays over 0 … 250.
+        let f = Rope::default().frequencies(128);
+        let near = relative_upper_bound(&f, 5.0);
+        let far = relative_upper_bound(&f, 250.0);
+        assert!(near > 2.0 * far, "{near} {far}");
+        // YaRN's mscale multiplies the bound by mscale².
+        let yarn = Frequencies {
+            mscale: 2.0,
+            ..f.clone()
+        };
+        let b = relative_upper_bound(&f, 7.0);
+        assert!((relative_upper_bound(&yarn, 7.0) - 4.0 * b).abs() < 1e-12);
     }
 }

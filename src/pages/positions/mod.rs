@@ -1,16 +1,18 @@
 //! The position-encodings page: the PE table, chosen dimensions as curves, `PE(a)·PE(b)`
-//! (a function of `a − b` only), the residual of `PE(p+k) = R_k·PE(p)`, and the
-//! bag-of-words shuffle. The encoding knobs edit the shared model settings, so the lab
+//! (a function of `a − b` only), the residual of `PE(p+k) = R_k·PE(p)`, RoPE, long
+//! context and ALiBi, and the bag-of-words shuffle. The encoding knobs edit the shared model settings, so the lab
 //! follows; the maths is in `attnlab_pages::positions`.
 
 mod bag_of_words;
 mod pe_curves;
 mod position_knobs;
+mod rope_panel;
 mod rotation_readout;
 
 pub use bag_of_words::BagOfWordsPanel;
 pub use pe_curves::PeCurves;
 pub use position_knobs::PositionKnobs;
+pub use rope_panel::RopePanel;
 pub use rotation_readout::RotationReadout;
 
 use attnlab_core::position::PositionKind;
@@ -152,6 +154,7 @@ pub fn PositionsPage() -> impl IntoView {
                 </figure>
                 <RotationReadout table=table local=local/>
             </div>
+            <RopePanel positions=n/>
             <BagOfWordsPanel/>
         </section>
     }

@@ -127,3 +127,57 @@ positions-bow-off-same = { " " }(≈ 0: the same matrix, permuted)
 positions-bow-on = positions on ({ $how }): max |difference| ={ " " }
 positions-bow-on-change = { " " }(the weights change when the words move)
 positions-bow-substituted = { " " }— the model has positions off, so this side uses sinusoids.
+
+## RoPE, long context and ALiBi: the figures' words (attnlab-pages positions/rope.rs).
+
+rope-scaling-none = no scaling
+rope-scaling-linear = linear
+rope-pair-first = dim { $dim } (first of the pair)
+rope-pair-second = dim { $dim } (second)
+rope-pair-length = length of the pair (kept by the turn)
+rope-pair-title = Pair { $pair } of the word's q, turned by p·θ, θ = { $theta }
+rope-axis-coordinate = coordinate after RoPE
+rope-axis-query-position = query position i
+rope-axis-key-position = key position j
+rope-proof-sinusoid-title = one word × { $n }, sinusoid added
+rope-proof-rope-title = one word × { $n }, RoPE
+rope-decay-base = base { $base }
+rope-decay-title = RoFormer §3.4.3: relative upper bound, d = { $d }
+rope-axis-distance = relative distance i − j
+rope-axis-bound = relative upper bound
+rope-trained = L_train = { $length }
+rope-extended = s·L_train = { $length }
+rope-long-decay-title = The bound beyond the trained length, d = { $d }
+rope-wavelength-title = Wavelength 2π/θ of each pair, d = { $d }
+rope-axis-pair = pair i
+rope-axis-wavelength = positions per turn
+rope-alibi-title = head { $head }: m = { $slope }
+
+## RoPE, long context and ALiBi on the page (src/pages/positions/rope_panel.rs).
+
+rope-section-label = RoPE, long context and ALiBi
+rope-section-title = RoPE: turn q and k, not the input
+rope-section-explain = The sinusoid's relative property belongs to PE·PE. Once W_Q and W_K act on x + PE, the score of a word against itself depends on where both copies stand, not only on their distance: Su Jianlin, who wrote two of this course's source articles, calls this a flaw of the added encoding, and RoPE (RoFormer, 2021) is his answer. RoPE adds nothing to the input: after W_Q and W_K it turns each pair of dimensions of q and of k by its position times θ_i = base^(−2i/r), so q̃_i·k̃_j = q·R_(j−i)·k depends on the positions only through j − i.
+rope-knob-base = RoPE base
+rope-base-range = the base is a number between 2 and 100000000
+rope-knob-pairs = pairs
+rope-pairs-half = halves (i, i + r/2), as Llama
+rope-pairs-interleaved = neighbours (2i, 2i + 1), as RoFormer
+rope-knob-scaling = scaling
+rope-knob-factor = factor s
+rope-factor-range = the factor is a number from 1 to 64
+rope-factor-unused = no scaling is chosen: the factor has no effect
+rope-knob-trained = trained length L_train
+rope-trained-range = a whole number of positions from 16 to 1000000
+rope-knob-pair = pair i
+rope-knob-word = word
+rope-pair-caption = One pair of the word's query in the shown head (from the bag-of-words picker) turning with the position: its two coordinates are a·cos(pθ) − b·sin(pθ) and a·sin(pθ) + b·cos(pθ), and its length never changes.
+rope-pair-readout = θ_i = { $theta }: one full turn every { $wavelength } positions.
+rope-proof-caption = The proof: one word at every position, its scores after W_Q and W_K in the shown head. With the sinusoid added each diagonal (one distance i − j) varies; with RoPE each diagonal is one number.
+rope-spread-label = Largest spread along a diagonal:
+rope-spread-sinusoid = sinusoid added
+rope-spread-rope = RoPE
+rope-decay-caption = Why far tokens weigh less (RoFormer §3.4.3): the score of q̃_i and k̃_j is at most the largest step between neighbouring pairs times this mean bound, which falls, with ripples, as the distance grows. d = 128 as in the paper and in today's models.
+rope-long-caption = Long context: a model trained on L_train positions never saw the slow pairs turn further. Linear scaling divides every angle by s; NTK raises the base, so fast pairs stay and slow ones stretch; YaRN keeps the pairs that turn at least 32 times within L_train, interpolates those turning less than once, blends between them, and multiplies cos and sin by 0.1·ln s + 1 (the bound by its square).
+rope-alibi-caption = ALiBi adds no vector at all: each head adds −m_h·|i − j| to its logits, with the paper's slopes for this model's heads (m_h = 2^(−8(h+1)/H) for a power of two):{ " " }
+rope-error = This part cannot be drawn: { $why }

@@ -122,3 +122,57 @@ positions-bow-off-same = （≈ 0：同一个矩阵，只是换了顺序）
 positions-bow-on = 开启位置编码（{ $how }）：最大 |差异| ={ " " }
 positions-bow-on-change = （词移动时权重随之改变）
 positions-bow-substituted = { " " }— 模型关闭了位置编码，所以这一侧使用正弦编码。
+
+## RoPE, long context and ALiBi: the figures' words (attnlab-pages positions/rope.rs).
+
+rope-scaling-none = 不缩放
+rope-scaling-linear = 线性
+rope-pair-first = 第 { $dim } 维（这一对的第一维）
+rope-pair-second = 第 { $dim } 维（第二维）
+rope-pair-length = 这一对的长度（旋转不改变它）
+rope-pair-title = 这个词的 q 的第 { $pair } 对，转过 p·θ，θ = { $theta }
+rope-axis-coordinate = RoPE 之后的坐标
+rope-axis-query-position = 查询位置 i
+rope-axis-key-position = 键位置 j
+rope-proof-sinusoid-title = 同一个词 × { $n }，加正弦编码
+rope-proof-rope-title = 同一个词 × { $n }，RoPE
+rope-decay-base = 底数 { $base }
+rope-decay-title = RoFormer §3.4.3：相对上界，d = { $d }
+rope-axis-distance = 相对距离 i − j
+rope-axis-bound = 相对上界
+rope-trained = L_train = { $length }
+rope-extended = s·L_train = { $length }
+rope-long-decay-title = 超出训练长度的上界，d = { $d }
+rope-wavelength-title = 每一对的波长 2π/θ，d = { $d }
+rope-axis-pair = 第 i 对
+rope-axis-wavelength = 转一圈的位置数
+rope-alibi-title = 第 { $head } 个头：m = { $slope }
+
+## RoPE, long context and ALiBi on the page (src/pages/positions/rope_panel.rs).
+
+rope-section-label = RoPE、长上下文与 ALiBi
+rope-section-title = RoPE：旋转 q 和 k，而不是输入
+rope-section-explain = 正弦编码的相对性质属于 PE·PE。一旦 W_Q 和 W_K 作用在 x + PE 上，同一个词与自身的得分就取决于两份拷贝各自的位置，而不只是它们的距离：本课程两篇原始文章的作者苏剑林称之为加性编码的硬伤，RoPE（RoFormer，2021）就是他的答案。RoPE 不往输入里加任何东西：在 W_Q 和 W_K 之后，它把 q 和 k 的每一对维度按位置乘以 θ_i = 底数^(−2i/r) 旋转，于是 q̃_i·k̃_j = q·R_(j−i)·k 只通过 j − i 依赖位置。
+rope-knob-base = RoPE 底数
+rope-base-range = 底数是 2 到 100000000 之间的数
+rope-knob-pairs = 配对
+rope-pairs-half = 前后两半 (i, i + r/2)，如 Llama
+rope-pairs-interleaved = 相邻 (2i, 2i + 1)，如 RoFormer
+rope-knob-scaling = 缩放
+rope-knob-factor = 因子 s
+rope-factor-range = 因子是 1 到 64 之间的数
+rope-factor-unused = 没有选择缩放：因子不起作用
+rope-knob-trained = 训练长度 L_train
+rope-trained-range = 16 到 1000000 之间的整数个位置
+rope-knob-pair = 第 i 对
+rope-knob-word = 词
+rope-pair-caption = 这个词在所显示的头（由词袋检验的选择器选定）中的 q 的一对维度随位置旋转：两个坐标为 a·cos(pθ) − b·sin(pθ) 和 a·sin(pθ) + b·cos(pθ)，长度始终不变。
+rope-pair-readout = θ_i = { $theta }：每 { $wavelength } 个位置转满一圈。
+rope-proof-caption = 证明：同一个词放在每个位置上，它在所显示的头中经过 W_Q 和 W_K 之后的得分。加上正弦编码时，每条对角线（一个距离 i − j）上的值各不相同；用 RoPE 时，每条对角线只有一个数。
+rope-spread-label = 对角线上的最大极差：
+rope-spread-sinusoid = 加正弦编码
+rope-spread-rope = RoPE
+rope-decay-caption = 为什么远处的词权重更小（RoFormer §3.4.3）：q̃_i 与 k̃_j 的得分至多是相邻两对之间的最大差乘以这个平均上界，而它随距离增大、带着波纹下降。d = 128，与论文和当今的模型相同。
+rope-long-caption = 长上下文：在 L_train 个位置上训练的模型从未见过慢的那些对转得更远。线性缩放把每个角度除以 s；NTK 提高底数，快的对不变、慢的对被拉长；YaRN 保留在 L_train 内至少转 32 圈的对，对转不满一圈的做插值，中间的加以混合，并把 cos 和 sin 乘以 0.1·ln s + 1（上界乘以它的平方）。
+rope-alibi-caption = ALiBi 根本不加向量：每个头在 logit 上加 −m_h·|i − j|，斜率取论文为本模型头数给出的值（头数为 2 的幂时 m_h = 2^(−8(h+1)/H)）：{ " " }
+rope-error = 这一部分无法绘制：{ $why }

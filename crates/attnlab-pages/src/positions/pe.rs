@@ -37,7 +37,7 @@ fn numbered(n: usize) -> Vec<String> {
 }
 
 /// A matrix as a figure on the diverging scale (white = 0), `±max|v|`.
-fn signed_heatmap(
+pub(super) fn signed_heatmap(
     title: String,
     m: &Array2<f32>,
     value: &str,
