@@ -64,7 +64,7 @@ pub struct DecayedStep {
     pub t: usize,
     /// Whether key `t` was absorbed (padding keys only decay the state).
     pub absorbed: bool,
-    /// `a_t`, the decay of this step (0 at `t = 0`: there is no `S_{−1}` to keep).
+    /// `a_t`, the decay of this step (at `t = 0` it multiplies `S_{−1} = 0`).
     pub gate: f32,
     /// `S_t = a_t S_{t−1} + k_t v_tᵀ`, `d_k × d_v`.
     pub s: Array2<f32>,
@@ -149,7 +149,7 @@ impl DecayedTrace {
                 step = Some(DecayedStep {
                     t,
                     absorbed: self.key_allowed[t],
-                    gate: self.gate(t),
+                    gate: self.gates[t],
                     s: state.matrix(),
                     max_abs_diff: max_abs_diff(output, &parallel),
                     output: output.to_vec(),
