@@ -1,6 +1,7 @@
 import { type Page } from '@playwright/test';
 import { DEFAULT_SENTENCE, expect, test, toChinese } from './fixtures';
 import { englishLeft } from './english';
+import { seriousViolations } from './axe';
 
 // The linear-attention page: softmax against a kernel variant on the same Q, K, the
 // singular values' ranks, causal linear attention as an RNN, Linformer's map and the
@@ -197,6 +198,7 @@ test('the decay in the RNN stepper: S_t = a_t·S_(t−1) + k_t v_tᵀ beside D a
     expect(await colours(page, id), `${id} is painted`).toBeGreaterThan(20);
   }
   await expect(stepper.getByTestId('rnn-gates')).toHaveAttribute('data-cols', '11');
+  expect(await seriousViolations(page)).toEqual([]);
 
   // Step to t = 3 with the keyboard: the formula with a_3 = γ = 0.90.
   await stepper.getByTestId('rnn-step').focus();
@@ -269,6 +271,8 @@ test('the decayed stepper in 中文, on one token, and refused for cross-attenti
   await stepper.getByTestId('decay-gates').check();
   await expect(stepper.getByTestId('rnn-lead')).toContainText('门控模型');
   await expect.poll(() => englishLeft(page, '[data-testid=rnn-stepper]')).toEqual([]);
+  await page.getByTestId('theme').selectOption('dark');
+  expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByTestId('sentence-input').fill('cat');
   await expect(stepper.getByTestId('decay-d')).toHaveAttribute('data-rows', '1');
