@@ -1,5 +1,7 @@
 import { type Page } from '@playwright/test';
-import { DEFAULT_SENTENCE, expect, test } from './fixtures';
+import { DEFAULT_SENTENCE, expect, test, toChinese } from './fixtures';
+import { englishLeft } from './english';
+import { seriousViolations } from './axe';
 
 // The linear-attention page: softmax against a kernel variant on the same Q, K, the
 // singular values' ranks, causal linear attention as an RNN, Linformer's map and the
@@ -13,6 +15,14 @@ import { DEFAULT_SENTENCE, expect, test } from './fixtures';
 //   canvas[data-testid=lin-softmax|lin-implied|lin-difference]   data-rows, data-cols
 //   [data-testid=rnn-stepper]                    arrow keys step t; [data-testid=rnn-diff]
 //                                                has data-t and data-value = max |o_t − (ÂV)_t|
+//   [data-testid=decay-off|decay-constant|decay-gates]  the stepper's decay (radios); the
+//                                                stepper's data-decay says which; decay-gamma
+//                                                the γ slider; with the decay on: rnn-update
+//                                                (S_t's formula), rnn-gate (a_t, data-value),
+//                                                canvas rnn-gates, decay-d and decay-w (D and
+//                                                D ⊙ QKᵀ/√d_k, row t outlined as
+//                                                decay-d-row-highlight), decay-diff-all
+//                                                (largest |o_t − (WV)_t|, data-value)
 //   canvas[data-testid=linformer-e|linformer-attention]  data-rows × data-cols
 //   [data-testid=causality-<kind>]               one sentence per kind, data-causal
 
@@ -160,4 +170,115 @@ test('the implied matrix sits beside the softmax matrix it is compared with, and
   expect(implied.x - (softmax.x + softmax.width)).toBeLessThan(0.25 * softmax.width);
   expect(difference.y).toBeGreaterThan(softmax.y + softmax.height);
   expect(Math.abs(difference.x - softmax.x)).toBeLessThan(2);
+});
+
+test('the decay in the RNN stepper: S_t = a_t·S_(t−1) + k_t v_tᵀ beside D and the parallel form', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page);
+  const stepper = page.getByTestId('rnn-stepper');
+  await expect(stepper).toHaveAttribute('data-decay', 'off');
+  await expect(stepper.getByTestId('rnn-z')).toBeVisible();
+  await expect(stepper.getByTestId('decay-gamma')).toBeDisabled();
+  await expect(stepper.getByTestId('decay-d')).toHaveCount(0);
+
+  // On with the keyboard: the radios of one group move with the arrow keys.
+  await stepper.getByTestId('decay-off').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(stepper.getByTestId('decay-constant')).toBeChecked();
+  await expect(stepper).toHaveAttribute('data-decay', 'constant');
+  await expect(stepper.locator('h3')).toContainText('S_t = a_t·S_(t−1) + k_t v_tᵀ');
+  // No z_t and no normaliser, and why.
+  await expect(stepper.getByTestId('rnn-z')).toHaveCount(0);
+  await expect(stepper.getByTestId('rnn-no-normaliser')).toContainText('decayed linear attention has no normaliser');
+  await expect(stepper.getByTestId('rnn-state-size')).toHaveText('16×16');
+  // D and the weights D ⊙ QKᵀ/√d_k, n × n, painted.
+  for (const id of ['decay-d', 'decay-w']) {
+    await expect(stepper.getByTestId(id)).toHaveAttribute('data-rows', '11');
+    await expect(stepper.getByTestId(id)).toHaveAttribute('data-cols', '11');
+    expect(await colours(page, id), `${id} is painted`).toBeGreaterThan(20);
+  }
+  await expect(stepper.getByTestId('rnn-gates')).toHaveAttribute('data-cols', '11');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Step to t = 3 with the keyboard: the formula with a_3 = γ = 0.90.
+  await stepper.getByTestId('rnn-step').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(stepper.getByTestId('rnn-diff')).toHaveAttribute('data-t', '3');
+  await expect(stepper.getByTestId('rnn-update')).toHaveText('S_3 = 0.90·S_2 + k_3 v_3ᵀ');
+  await expect(stepper.getByTestId('rnn-read')).toHaveText('o_3 = S_3ᵀ q_3 / √d_k');
+  await expect(stepper.getByTestId('rnn-step')).toContainText('t = 3 of 11: absorb “cross” with a_3 = 0.90');
+  await expect(page.getByTestId('decay-d-row-highlight')).toBeVisible();
+  expect(await value(page, 'rnn-diff')).toBeLessThan(1e-5);
+  const largest = await value(page, 'decay-diff-all');
+  expect(Number.isFinite(largest) && largest < 1e-5, `largest difference ${largest}`).toBe(true);
+  await expect(stepper.getByTestId('decay-diff-all')).toContainText('largest difference over every t');
+
+  // γ with the keyboard: 15 steps of 0.01 down.
+  await stepper.getByTestId('decay-gamma').focus();
+  for (let i = 0; i < 15; i++) await page.keyboard.press('ArrowLeft');
+  await expect(stepper.getByTestId('decay-gamma-value')).toHaveText('0.75');
+  await expect(stepper.getByTestId('rnn-update')).toHaveText('S_3 = 0.75·S_2 + k_3 v_3ᵀ');
+  await expect(stepper.getByTestId('rnn-diff')).toHaveAttribute('data-t', '3');
+  // The ends: γ = 0 keeps only the diagonal, γ = 1 forgets nothing; never NaN.
+  for (const g of ['0', '1']) {
+    await stepper.getByTestId('decay-gamma').fill(g);
+    await expect(stepper.getByTestId('decay-gamma-value')).toHaveText(`${g}.00`);
+    await expect(stepper.getByTestId('rnn-update')).toHaveText(`S_3 = ${g}.00·S_2 + k_3 v_3ᵀ`);
+    expect(await value(page, 'decay-diff-all')).toBeLessThan(1e-5);
+    await expect(stepper).not.toContainText('NaN');
+  }
+
+  // A gate per token: a_t in [0, 1], the one in the formula.
+  await stepper.getByTestId('decay-gates').check();
+  await expect(stepper).toHaveAttribute('data-decay', 'gates');
+  await expect(stepper.getByTestId('decay-gamma')).toBeDisabled();
+  await expect(stepper.getByTestId('rnn-lead')).toContainText('σ(w·k_t + 1)');
+  await expect(stepper.getByTestId('rnn-update')).toHaveText(/^S_3 = [01]\.\d\d·S_2 \+ k_3 v_3ᵀ$/);
+  const gate = await value(page, 'rnn-gate');
+  expect(gate >= 0 && gate <= 1, `a_3 = ${gate}`).toBe(true);
+  await expect(stepper.getByTestId('rnn-update')).toContainText(`${gate.toFixed(2)}·S_2`);
+  expect(await value(page, 'decay-diff-all')).toBeLessThan(1e-5);
+  // A row of D picks the step: one row down from t = 3 is t = 4 (not two).
+  await stepper.getByTestId('decay-d').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(stepper.getByTestId('rnn-diff')).toHaveAttribute('data-t', '4');
+  await expect(stepper.getByTestId('rnn-t-value')).toHaveText('4');
+  await stepper.getByTestId('rnn-step').focus();
+  await page.keyboard.press('End');
+  await expect(stepper.getByTestId('rnn-diff')).toHaveAttribute('data-t', '10');
+  await stepper.screenshot({ path: '/tmp/rnn-decay-gates.png' });
+
+  // Off again: today's stepper, with z_t.
+  await stepper.getByTestId('decay-off').check();
+  await expect(stepper.getByTestId('rnn-z')).toHaveAttribute('data-cols', '16');
+  await expect(stepper.getByTestId('decay-d')).toHaveCount(0);
+  await expect(stepper.getByTestId('rnn-step')).toContainText('z_10');
+});
+
+test('the decayed stepper in 中文, on one token, and refused for cross-attention', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page);
+  const stepper = page.getByTestId('rnn-stepper');
+  await stepper.getByTestId('decay-constant').check();
+  await expect(stepper.getByTestId('decay-d')).toHaveAttribute('data-rows', '11');
+  await stepper.screenshot({ path: '/tmp/rnn-decay-constant.png' });
+  await stepper.getByTestId('rnn-step').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/rnn-decay-viewport.png' });
+  await toChinese(page);
+  await expect(stepper.getByTestId('rnn-no-normaliser')).toContainText('衰减线性注意力没有归一化项');
+  await expect(stepper.getByTestId('rnn-step')).toContainText('吸收');
+  await expect.poll(() => englishLeft(page, '[data-testid=rnn-stepper]')).toEqual([]);
+  await stepper.getByTestId('decay-gates').check();
+  await expect(stepper.getByTestId('rnn-lead')).toContainText('门控模型');
+  await expect.poll(() => englishLeft(page, '[data-testid=rnn-stepper]')).toEqual([]);
+  await page.getByTestId('theme').selectOption('dark');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByTestId('sentence-input').fill('cat');
+  await expect(stepper.getByTestId('decay-d')).toHaveAttribute('data-rows', '1');
+  await expect(stepper.getByTestId('rnn-update')).toHaveText(/^S_0 = [01]\.\d\d·S_−1 \+ k_0 v_0ᵀ, S_−1 = 0$/);
+  expect(await value(page, 'decay-diff-all')).toBeLessThan(1e-5);
+  await expect(stepper).not.toContainText('NaN');
+  await page.getByTestId('mode-cross').check();
+  await expect(stepper.getByTestId('rnn-error')).toContainText('交叉注意力');
 });

@@ -64,8 +64,65 @@ pub fn weights(raw: &Array2<f32>, gates: &[f32], mask: &Mask) -> Array2<f32> {
     w
 }
 
+/// The state of the recurrence, `S_t` (`d_k × d_v`, in f64): one [`DecayedState::step`]
+/// per position, `S_t = a_t S_{t−1} + k_t v_tᵀ` (or `a_t S_{t−1}` for a key that is not
+/// absorbed), and [`DecayedState::read`] gives `o_t = scale · S_tᵀ q_t`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecayedState {
+    s: Vec<f64>,
+    d_k: usize,
+    d_v: usize,
+}
+
+impl DecayedState {
+    /// `S_{−1} = 0`, `d_k × d_v`.
+    pub fn new(d_k: usize, d_v: usize) -> DecayedState {
+        DecayedState {
+            s: vec![0.0; d_k * d_v],
+            d_k,
+            d_v,
+        }
+    }
+
+    /// `S ← a·S + k vᵀ` (`k` of length `d_k`, `v` of length `d_v`); `None` for `k, v`
+    /// only decays the state.
+    pub fn step(&mut self, a: f64, kv: Option<(&[f32], &[f32])>) {
+        match kv {
+            Some((k, v)) => {
+                for (r, kr) in self.s.chunks_mut(self.d_v.max(1)).zip(k) {
+                    for (x, vc) in r.iter_mut().zip(v) {
+                        *x = a * *x + f64::from(*kr) * f64::from(*vc);
+                    }
+                }
+            }
+            None => self.s.iter_mut().for_each(|x| *x *= a),
+        }
+    }
+
+    /// `o = scale · Sᵀ q` (length `d_v`).
+    pub fn read(&self, q: &[f32], scale: f32) -> Vec<f32> {
+        (0..self.d_v)
+            .map(|c| {
+                let sum: f64 = q
+                    .iter()
+                    .enumerate()
+                    .map(|(r, qr)| f64::from(*qr) * self.s[r * self.d_v + c])
+                    .sum();
+                (f64::from(scale) * sum) as f32
+            })
+            .collect()
+    }
+
+    /// `S` as an `f32` matrix, `d_k × d_v`.
+    pub fn matrix(&self) -> Array2<f32> {
+        Array2::from_shape_fn((self.d_k, self.d_v), |(r, c)| {
+            self.s[r * self.d_v + c] as f32
+        })
+    }
+}
+
 /// The outputs of the causal form by the recurrence `S_t = a_t S_{t−1} + k_t v_tᵀ`,
-/// `o_t = scale · S_tᵀ q_t` (`S_{−1} = 0`), the state in f64.
+/// `o_t = scale · S_tᵀ q_t` (`S_{−1} = 0`), the state in f64 ([`DecayedState`]).
 pub fn recurrent(
     q: &Array2<f32>,
     k: &Array2<f32>,
@@ -75,24 +132,14 @@ pub fn recurrent(
 ) -> Array2<f32> {
     let (n, d_k) = q.dim();
     let d_v = v.ncols();
-    let mut s = vec![0.0f64; d_k * d_v];
+    let mut state = DecayedState::new(d_k, d_v);
     let mut out = Array2::zeros((n, d_v));
     for (t, &gate) in gates.iter().enumerate().take(n) {
         let a = if t == 0 { 0.0 } else { f64::from(gate) };
-        for (r, kr) in s.chunks_mut(d_v).zip(k.row(t)) {
-            for (x, vc) in r.iter_mut().zip(v.row(t)) {
-                *x = a * *x + f64::from(*kr) * f64::from(*vc);
-            }
-        }
-        for (c, o) in out.row_mut(t).iter_mut().enumerate() {
-            let sum: f64 = q
-                .row(t)
-                .iter()
-                .enumerate()
-                .map(|(r, qr)| f64::from(*qr) * s[r * d_v + c])
-                .sum();
-            *o = (f64::from(scale) * sum) as f32;
-        }
+        let (kt, vt) = (k.row(t).to_vec(), v.row(t).to_vec());
+        state.step(a, Some((&kt, &vt)));
+        let o = state.read(&q.row(t).to_vec(), scale);
+        out.row_mut(t).assign(&ndarray::ArrayView1::from(&o));
     }
     out
 }

@@ -230,6 +230,9 @@ pub const KEPT: &[&str] = &[
     "NUL",
     "pip",
     "wheel",
+    "RetNet",
+    "GLA",
+    "Mamba",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

@@ -1,9 +1,11 @@
 //! The linear-attention lab: softmax against a kernel variant on the same
 //! Q, K of the selected head (implied matrices, difference, singular values and ranks),
-//! causal linear attention stepped through as an RNN, Linformer's projections, and which
+//! causal linear attention stepped through as an RNN (also with a decay: decayed linear
+//! attention beside its masked parallel form with D), Linformer's projections, and which
 //! kinds can be made causal. The numbers come from `attnlab_pages::linear`.
 
 mod causality_notes;
+mod decay_knob;
 mod kernel_panel;
 mod linear_page;
 mod linear_pickers;
@@ -15,6 +17,7 @@ use attnlab_pages::linear::LinearLabError;
 use leptos::prelude::*;
 
 pub use causality_notes::CausalityNotes;
+pub use decay_knob::{DecayKnob, DecayMode};
 pub use kernel_panel::KernelPanel;
 pub use linear_page::LinearPage;
 pub use linear_pickers::LinearPickers;

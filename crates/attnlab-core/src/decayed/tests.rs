@@ -49,3 +49,21 @@ fn the_recurrence_reads_the_state_through_the_query() {
     let w = weights(&q.dot(&k.t()), &[0.5, 0.5], &causal_mask(&Mask::full(2, 2)));
     assert_eq!(w.dot(&v), array![[2.0], [5.0]]);
 }
+
+#[test]
+fn the_state_is_the_decayed_sum_of_the_outer_products() {
+    // S_2 = a_1 a_2 k_0 v_0ᵀ + a_2 k_1 v_1ᵀ + k_2 v_2ᵀ; a key left out only decays S.
+    let k = array![[1.0f32, 0.0], [0.0, 1.0], [1.0, 1.0]];
+    let v = array![[2.0f32], [4.0], [8.0]];
+    let gates = [0.0f64, 0.5, 0.25];
+    let mut s = DecayedState::new(2, 1);
+    for (t, a) in gates.into_iter().enumerate() {
+        s.step(a, Some((&k.row(t).to_vec(), &v.row(t).to_vec())));
+    }
+    // (0.125·2 + 8, 0.25·4 + 8).
+    assert_eq!(s.matrix(), array![[8.25f32], [9.0]]);
+    assert_eq!(s.read(&[1.0, 1.0], 0.5), vec![8.625]);
+    s.step(0.5, None);
+    assert_eq!(s.matrix(), array![[4.125f32], [4.5]]);
+    assert_eq!(DecayedState::new(3, 0).matrix().dim(), (3, 0));
+}

@@ -94,3 +94,32 @@ linear-axis-projected-values = projected values
 linear-axis-queries = queries
 linear-e-entry = E entry
 linear-f-entry = F entry
+
+## The decay of the RNN stepper: decayed linear attention (RetNet, GLA, Mamba-2), its knob, the
+## step's sentence ($token, $update and $read shown in elements of their own), the parallel form
+## with D beside it, and the figures' titles and words.
+
+linear-decay-knob = Decay of the state
+linear-decay-off = off: linear attention with φ and z
+linear-decay-constant = constant γ (RetNet)
+linear-decay-gates = a gate a_t per token (GLA, Mamba-2)
+linear-decay-gamma = decay γ
+linear-decay-rnn-title = Decayed linear attention as an RNN: S_t = a_t·S_(t−1) + k_t v_tᵀ
+linear-decay-lead-constant = RetNet multiplies the state by the same γ before each key is added: S_t = γ·S_(t−1) + k_t v_tᵀ. Key j then reaches query i with the factor γ^(i−j): old tokens fade, and with γ = 1 nothing fades.
+linear-decay-lead-gates = Gated models (GLA, Mamba-2) let each token set how much of the state it keeps: here a_t = σ(w·k_t + 1), with w a seeded vector of this head drawn from N(0, 1/d_k). GLA and Mamba-2 compute their gates from the token's input by a learned projection; k_t is such a projection. σ(1) ≈ 0.73: a key with w·k_t = 0 keeps about three quarters of the state, and the key decides the rest.
+linear-decay-no-normaliser = No z_t: decayed linear attention has no normaliser. The weights D_ij·q_i·k_j/√d_k are used as they are; they can be negative, so their sum can be 0 and dividing by it would blow up. A decay below 1 keeps S_t from growing with t instead, and RetNet normalises the outputs afterwards (GroupNorm). With no sum to keep positive, φ has no job either: q and k are used as they are.
+linear-decay-step = t = { $t } of { $n }: absorb { $token } with a_{ $t } = { $gate }: { $update }; then read { $read }.
+linear-decay-step-padding = t = { $t } of { $n }: { $token } is padding: it is not absorbed, the state only decays: { $update }; then read { $read }.
+linear-decay-gate-row = a_t of this step
+linear-decay-largest = largest difference over every t
+linear-decay-parallel-label = The masked parallel form with D
+linear-decay-parallel-title = The same outputs in parallel: (D ⊙ QKᵀ/√d_k) V
+linear-decay-parallel-lead = D_ij = a_(j+1)·a_(j+2)·…·a_i for j ≤ i (1 on the diagonal, 0 above it): the share of key j that is left when query i reads the state. Multiplying QKᵀ/√d_k by D cell by cell gives the weights W; row t of W V is what the RNN reads at step t. The outlined row is the stepper's t: click a row to step there.
+linear-decay-d-title = D: what is left of key j at query i
+linear-decay-w-title = W = D ⊙ QKᵀ/√d_k (not normalised)
+linear-decay-w-entry = weight
+linear-decay-gates-title = a_t: the decay at each token
+linear-decay-o-title = o_{ $t } = S_{ $t }ᵀ q_{ $t }/√d_k: read from the state
+linear-decay-parallel-row-title = row { $t } of W V: the masked parallel form
+linear-axis-tokens = tokens
+linear-key-dimension = key dimension

@@ -92,3 +92,32 @@ linear-axis-projected-values = 投影后的值
 linear-axis-queries = 查询
 linear-e-entry = E 的元素
 linear-f-entry = F 的元素
+
+## The decay of the RNN stepper: decayed linear attention (RetNet, GLA, Mamba-2), its knob, the
+## step's sentence ($token, $update and $read shown in elements of their own), the parallel form
+## with D beside it, and the figures' titles and words.
+
+linear-decay-knob = 状态的衰减
+linear-decay-off = 关：带 φ 和 z 的线性注意力
+linear-decay-constant = 常数 γ（RetNet）
+linear-decay-gates = 每个词元一个门 a_t（GLA、Mamba-2）
+linear-decay-gamma = 衰减 γ
+linear-decay-rnn-title = 作为 RNN 的衰减线性注意力：S_t = a_t·S_(t−1) + k_t v_tᵀ
+linear-decay-lead-constant = RetNet 在加入每个键之前，把状态乘以同一个 γ：S_t = γ·S_(t−1) + k_t v_tᵀ。于是键 j 以因子 γ^(i−j) 到达查询 i：旧的词元逐渐淡去；γ = 1 时什么都不淡去。
+linear-decay-lead-gates = 门控模型（GLA、Mamba-2）让每个词元决定保留多少状态：这里 a_t = σ(w·k_t + 1)，w 是这个头的一个种子向量，取自 N(0, 1/d_k)。GLA 和 Mamba-2 用学到的投影从词元的输入算出门；k_t 就是这样一个投影。σ(1) ≈ 0.73：w·k_t = 0 的键保留约四分之三的状态，其余由键决定。
+linear-decay-no-normaliser = 没有 z_t：衰减线性注意力没有归一化项。权重 D_ij·q_i·k_j/√d_k 直接使用；它们可以为负，所以它们的和可能为 0，除以它会发散。取而代之的是，小于 1 的衰减让 S_t 不随 t 增长，RetNet 则在之后对输出做归一化（组归一化）。既然没有需要保持为正的和，φ 也就没有用处了：q 和 k 直接使用。
+linear-decay-step = t = { $t }（共 { $n }）：以 a_{ $t } = { $gate } 吸收 { $token }：{ $update }；然后读出 { $read }。
+linear-decay-step-padding = t = { $t }（共 { $n }）：{ $token } 是填充：它不被吸收，状态只衰减：{ $update }；然后读出 { $read }。
+linear-decay-gate-row = 这一步的 a_t
+linear-decay-largest = 所有 t 中的最大差
+linear-decay-parallel-label = 带 D 的掩码并行形式
+linear-decay-parallel-title = 并行算出的同一输出：(D ⊙ QKᵀ/√d_k) V
+linear-decay-parallel-lead = 当 j ≤ i 时 D_ij = a_(j+1)·a_(j+2)·…·a_i（对角线上为 1，上方为 0）：查询 i 读取状态时，键 j 还剩下的份额。把 QKᵀ/√d_k 与 D 逐元素相乘得到权重 W；W V 的第 t 行就是 RNN 在第 t 步读出的输出。描边的行是逐步演示的 t：点击一行即跳到那一步。
+linear-decay-d-title = D：键 j 到查询 i 时还剩多少
+linear-decay-w-title = W = D ⊙ QKᵀ/√d_k（未归一化）
+linear-decay-w-entry = 权重
+linear-decay-gates-title = a_t：每个词元处的衰减
+linear-decay-o-title = o_{ $t } = S_{ $t }ᵀ q_{ $t }/√d_k：从状态读出
+linear-decay-parallel-row-title = W V 的第 { $t } 行：掩码并行形式
+linear-axis-tokens = 词元
+linear-key-dimension = 键维度

@@ -1,7 +1,8 @@
 //! The linear-attention lab (docs/maths.md §7, §8): for one head's Q, K, V, softmax
 //! attention against a kernel variant's implied matrix, the singular values of both
 //! un-normalised similarity matrices, causal kernel attention run as an RNN step by step
-//! beside the masked parallel form, and Linformer's projections.
+//! beside the masked parallel form (also with a decay: decayed linear attention, its `D`
+//! and weights), and Linformer's projections.
 //!
 //! Every number comes from the core (`attnlab_core::linear`, `attnlab_core::metrics`):
 //! this module picks the inputs, runs the core's steps and shapes the results for the
@@ -36,10 +37,15 @@ use ndarray::Array2;
 
 use attnlab_i18n::{Lang, msg, plot_words};
 
+mod decay;
 mod kernels;
 mod linformer;
 mod rnn;
 
+pub use decay::{
+    DEFAULT_GAMMA, Decay, DecayedStep, DecayedTrace, GATE_BIAS, decayed_figures,
+    decayed_step_figures, decayed_trace, previous, seeded_gates,
+};
 pub use kernels::{
     KernelComparison, LINEAR_COLOUR, MAX_SPECTRUM_TOKENS, RANK_TOLERANCE, SOFTMAX_COLOUR, Spectra,
     THRESHOLD_COLOUR, comparison_figures, kernel_comparison, spectrum_chart,
