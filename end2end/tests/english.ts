@@ -14,6 +14,7 @@ export const KEPT = new Set([
   'SIMD', 'wasm', 'NumPy', 'Fortran', 'dtype', 'float', 'Space', 'Tab', 'Esc', 'Enter',
   'exp', 'log', 'min', 'max', 'sin', 'cos', 'tanh', 'Luong', 'Bahdanau',
   'logit', 'Kobayashi', 'EMNLP', 'NaN', 'UTF', 'zip', 'HTTP', 'NUL', 'pip', 'wheel',
+  'sigmoid', 'softpick', 'FAVOR', 'Performer', 'YaRN', 'NTK', 'FlashAttention', 'RoFormer', 'Llama',
 ]);
 
 /**

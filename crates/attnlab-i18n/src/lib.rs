@@ -226,6 +226,15 @@ pub const KEPT: &[&str] = &[
     "NUL",
     "pip",
     "wheel",
+    "sigmoid",
+    "softpick",
+    "FAVOR",
+    "Performer",
+    "YaRN",
+    "NTK",
+    "FlashAttention",
+    "RoFormer",
+    "Llama",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate
