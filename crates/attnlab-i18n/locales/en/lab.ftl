@@ -138,6 +138,7 @@ zoom-note =
 cell-info-idle = Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.
 cell-info-raw-score = { $sentence }; raw score before softmax { $raw }
 cell-info-row-entropy = { $text }; row entropy { $nats } nats ({ $share }% of its maximum)
+cell-info-row-sum = { $text }; this row sums to { $sum }
 
 ## The grid of every head (lab/head_grid_view.rs).
 
@@ -208,5 +209,3 @@ knob-decay = decay γ
 knob-sink-logit = sink logit s
 knob-features = features r
 knob-number-range = { $what } is a number from { $lo } to { $hi }
-row-sums = row sums
-row-sums-label = each row's sum of weights

@@ -135,6 +135,7 @@ zoom-note =
 cell-info-idle = 指向一个单元格（或聚焦热力图后用方向键）以读出它的精确权重。
 cell-info-raw-score = { $sentence }；softmax 前的原始分数 { $raw }
 cell-info-row-entropy = { $text }；该行的熵 { $nats } 奈特（最大值的 { $share }%）
+cell-info-row-sum = { $text }；该行之和为 { $sum }
 
 ## 全部头的小图网格（lab/head_grid_view.rs）。
 
@@ -205,5 +206,3 @@ knob-decay = 衰减 γ
 knob-sink-logit = 汇点 logit s
 knob-features = 特征数 r
 knob-number-range = { $what }是 { $lo } 到 { $hi } 之间的数
-row-sums = 行和
-row-sums-label = 每行权重之和
