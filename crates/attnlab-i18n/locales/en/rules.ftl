@@ -83,6 +83,8 @@ rope-narrow = RoPE turns pairs of dimensions, and d_k = { $d_k } has none
 rope-ntk-two = the NTK-aware scaling raises the base b to b·s^(r/(r−2)), which needs r > 2
 rope-scaling-unused = turn RoPE on to scale its frequencies
 second-not-brought = differential attention needs second queries and keys (q2, k2) that the brought tensors do not have
+heads-groups-variant = variant { $name } shares keys and values in { $groups } groups, which must divide the heads (change its groups first)
+d-k-rope-variant = variant { $name } turns { $r } dimensions with RoPE, which d_k = { $d_k } cannot hold in pairs (change its rotary dims first)
 option-alibi = ALiBi bias
 option-softcap = softcap
 option-tiles = tiles

@@ -81,6 +81,8 @@ rope-narrow = RoPE 成对旋转维度，而 d_k = { $d_k } 没有一对维度
 rope-ntk-two = NTK 感知缩放把底数 b 变为 b·s^(r/(r−2))，需要 r > 2
 rope-scaling-unused = 先开启 RoPE 才能缩放它的频率
 second-not-brought = 差分注意力需要第二组查询和键（q2、k2），而带来的张量没有
+heads-groups-variant = 变体 { $name } 把键和值分成 { $groups } 组，组数必须整除头数（请先改它的组数）
+d-k-rope-variant = 变体 { $name } 用 RoPE 旋转 { $r } 个维度，d_k = { $d_k } 无法成对容纳（请先改它的旋转维数）
 option-alibi = ALiBi 偏置
 option-softcap = 软上限
 option-tiles = 分块

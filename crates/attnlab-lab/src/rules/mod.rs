@@ -577,6 +577,37 @@ mod tests {
     }
 
     #[test]
+    fn the_model_cannot_change_under_a_variants_groups_or_rope() {
+        let mut s = LabState::default();
+        s.variants[1].kv_groups = Some(2);
+        let three = ModelConfig {
+            heads: 2,
+            d_model: 66,
+            ..s.model
+        };
+        assert!(s.why_not_model_for_variants(&three, EN).is_none());
+        let one = ModelConfig {
+            heads: 1,
+            ..s.model
+        };
+        let why = s.why_not_model_for_variants(&one, EN).unwrap();
+        assert!(
+            why.starts_with("variant B shares keys and values in 2 groups"),
+            "{why}"
+        );
+        s.variants[1].kv_groups = None;
+        s.variants[1].rope = Some(attnlab_core::rope::Rope::default());
+        // d_k = 66 / 2 = 33: odd, RoPE cannot turn every dimension in pairs.
+        assert!(
+            s.why_not_model_for_variants(&three, EN)
+                .unwrap()
+                .contains("d_k = 33")
+        );
+        s.variants[1].rope.as_mut().unwrap().rotary_dims = Some(32);
+        assert!(s.why_not_model_for_variants(&three, EN).is_none());
+    }
+
+    #[test]
     fn repair_brings_every_option_back_within_what_the_core_takes() {
         let mut s = LabState::default();
         s.model.heads = 4;

@@ -7,7 +7,7 @@ use attnlab_core::rope::RopeScaling;
 use attnlab_core::score::ScoreFunction;
 
 use crate::explain::kind_label;
-use crate::state::{LabState, Mode, Variant};
+use crate::state::{LabState, Mode, ModelConfig, Variant};
 use attnlab_i18n::Lang;
 use attnlab_i18n::Tr;
 use attnlab_i18n::msg::rules as m;
@@ -146,6 +146,31 @@ impl Variant {
 }
 
 impl LabState {
+    /// Why the model settings `model` cannot replace this state's: a variant's key/value
+    /// groups would not divide its heads, or its RoPE would not fit its `d_k` (change the
+    /// variant first: nothing is changed silently).
+    pub fn why_not_model_for_variants(&self, model: &ModelConfig, lang: Lang) -> Option<String> {
+        let (heads, d_k) = (model.heads, model.d_k());
+        self.variants.iter().find_map(|v| {
+            let name = &v.name;
+            if let Some(g) = v.kv_groups
+                && (g == 0 || heads == 0 || !heads.is_multiple_of(g))
+            {
+                return Some(m::HeadsGroupsVariant { name, groups: &g }.say(lang));
+            }
+            let rope = v.rope.as_ref()?;
+            let r = rope.dims(d_k);
+            (d_k < 2 || r > d_k || r % 2 == 1 || r < 2).then(|| {
+                m::DKRopeVariant {
+                    name,
+                    r: &r,
+                    d_k: &d_k,
+                }
+                .say(lang)
+            })
+        })
+    }
+
     /// Why variant `v` (of this state) cannot switch to the kind `kind`: a mask or an
     /// option that is on, its score function, or the mode.
     pub fn why_not_kind(&self, v: &Variant, kind: AttentionKind, lang: Lang) -> Option<String> {
