@@ -135,7 +135,7 @@ test('options a kind does not take are disabled with their reason', async ({ pag
   const alibiWhy = await b.getByTestId('alibi').getAttribute('aria-describedby');
   await expect(page.locator(`[id="${alibiWhy}"]`)).toContainText('has no logits to bias or cap');
   const tilesWhy = await b.getByTestId('tiles').getAttribute('aria-describedby');
-  await expect(page.locator(`[id="${tilesWhy}"]`)).toContainText('only softmax attention is computed tile by tile');
+  await expect(page.locator(`[id="${tilesWhy}"]`)).toContainText(/only softmax attention is computed tile by tile/i);
   // A softcap on refuses the kinds without logits, saying which option to turn off.
   await b.getByTestId('attention').selectOption('softmax');
   await b.getByTestId('softcap').check();
