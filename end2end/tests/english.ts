@@ -15,6 +15,7 @@ export const KEPT = new Set([
   'exp', 'log', 'min', 'max', 'sin', 'cos', 'tanh', 'Luong', 'Bahdanau',
   'logit', 'Kobayashi', 'EMNLP', 'NaN', 'UTF', 'zip', 'HTTP', 'NUL', 'pip', 'wheel',
   'RetNet', 'GLA', 'Mamba',
+  'sigmoid', 'softpick', 'FAVOR', 'Performer', 'YaRN', 'NTK', 'FlashAttention', 'RoFormer', 'Llama',
 ]);
 
 /**

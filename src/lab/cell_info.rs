@@ -25,6 +25,10 @@ pub fn CellInfo(
     /// Shown while no cell is read (a text, or a closure that follows the language).
     #[prop(optional, into)]
     idle: Option<TextProp>,
+    /// Whether a row without an entropy reads its sum of weights (a variant's weights;
+    /// not a difference or a relevance map).
+    #[prop(optional)]
+    row_sums: bool,
 ) -> impl IntoView {
     let lang = use_lang();
     let reading = move || {
@@ -50,6 +54,19 @@ pub fn CellInfo(
                     share: &(share * 100.0).round(),
                 }
                 .say(lang),
+                // Rows that are not distributions (softmax + 1, sigmoid and softpick may
+                // attend to nothing; differential and decayed rows go negative): each
+                // row's sum of weights instead.
+                None if row_sums => {
+                    let m = h.n_cols();
+                    let row = h.values().get(cell.0 * m..(cell.0 + 1) * m);
+                    let sum: f32 = row.map_or(0.0, |r| r.iter().sum());
+                    msg::lab::CellInfoRowSum {
+                        text: &text,
+                        sum: &number::decimals(sum, 3),
+                    }
+                    .say(lang)
+                }
                 None => text,
             };
             Some(prefix.with(|p| format!("{p}{text}")))

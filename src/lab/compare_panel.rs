@@ -40,6 +40,11 @@ pub fn ComparePanel() -> impl IntoView {
             };
             let m = &c.result.metrics;
             let (ea, eb) = c.result.mean_entropy;
+            // KL, JS and entropy compare distributions: a kind whose rows need not sum
+            // to 1 (or go negative) has none, and says so instead of a number.
+            let undefined = msg::lab::COMPARE_NOT_DISTRIBUTIONS.get(lang.get());
+            let or_dash = move |x: Option<f32>| x.map_or_else(|| "—".to_string(), fmt);
+            let divergence = move |x: f32| or_dash(c.result.divergences.then_some(x));
             let (a, b) = c.names.clone();
             let lang = lang.get();
             let kl = msg::lab::CompareMeanKl { a: &a, b: &b }.say(lang);
@@ -50,10 +55,10 @@ pub fn ComparePanel() -> impl IntoView {
                     <tbody>
                         <tr><th scope="row">{msg::lab::COMPARE_MAX_ABS.get(lang)}</th><td data-testid="max-abs">{fmt(m.max_abs)}</td></tr>
                         <tr><th scope="row">{msg::lab::COMPARE_MEAN_ABS.get(lang)}</th><td data-testid="mean-abs">{fmt(m.mean_abs)}</td></tr>
-                        <tr><th scope="row">{kl}</th><td data-testid="mean-kl">{fmt(m.mean_kl)}</td></tr>
-                        <tr><th scope="row">{msg::lab::COMPARE_MEAN_JS.get(lang)}</th><td data-testid="mean-js">{fmt(m.mean_js)}</td></tr>
-                        <tr><th scope="row">{entropy_a}</th><td data-testid="entropy-a">{fmt(ea)}</td></tr>
-                        <tr><th scope="row">{entropy_b}</th><td data-testid="entropy-b">{fmt(eb)}</td></tr>
+                        <tr><th scope="row">{kl}</th><td data-testid="mean-kl" title=(!c.result.divergences).then_some(undefined)>{divergence(m.mean_kl)}</td></tr>
+                        <tr><th scope="row">{msg::lab::COMPARE_MEAN_JS.get(lang)}</th><td data-testid="mean-js" title=(!c.result.divergences).then_some(undefined)>{divergence(m.mean_js)}</td></tr>
+                        <tr><th scope="row">{entropy_a}</th><td data-testid="entropy-a" title=ea.is_none().then_some(undefined)>{or_dash(ea)}</td></tr>
+                        <tr><th scope="row">{entropy_b}</th><td data-testid="entropy-b" title=eb.is_none().then_some(undefined)>{or_dash(eb)}</td></tr>
                     </tbody>
                 </table>
             })

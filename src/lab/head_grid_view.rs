@@ -133,7 +133,7 @@ pub fn HeadGridView(
             on:keydown=on_key
         ></canvas>
         <ExportMenu figure=exported canvas=canvas testid=export_testid tensors=None command=None/>
-        <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head
+        <CellInfo figure=hovered_figure cell=hovered_cell prefix=hovered_head row_sums=true
             idle=text(msg::lab::HEAD_GRID_IDLE)/>
     }
 }

@@ -5,6 +5,7 @@ mod cell_info;
 mod compare_panel;
 mod head_grid_view;
 mod variant_controls;
+mod variant_options;
 mod variant_panel;
 mod zoom;
 

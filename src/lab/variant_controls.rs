@@ -1,13 +1,18 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::score::ScoreFunction;
 use attnlab_i18n::msg;
-use attnlab_lab::state::{LINFORMER_K_RANGE, TEMPERATURE_RANGE, score_label};
-use attnlab_lab::{MaskKind, Variant};
+use attnlab_lab::rules::why_not_differential_on;
+use attnlab_lab::state::{
+    LAB_KINDS, LINFORMER_K_RANGE, TEMPERATURE_RANGE, parse_kind, score_label,
+};
+use attnlab_lab::{LabState, MaskKind, Variant};
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, Tr, text, use_lang};
 use crate::state::{LabFields, VariantSlot, use_app_state};
 use crate::widgets::knob::{Knob, sentence, why_id};
+
+use super::variant_options::VariantOptions;
 
 /// The knobs of one variant: score function, temperature (a log slider and a typed
 /// value), attention kind, Linformer's k, and the masks. A control that docs/maths.md forbids
@@ -24,6 +29,7 @@ pub fn VariantControls(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
+    let slot = variant.clone();
     let VariantSlot { index, variant, .. } = variant;
     // What every knob but the temperature's reads: the variant without its temperature
     // and name, so dragging τ reruns only the temperature's own bindings.
@@ -48,12 +54,38 @@ pub fn VariantControls(
             .then(|| v.why_not_mask(kind, lang.get()))
             .flatten()
     };
+    // What the kinds' rules read of the whole state: the mode, and whether brought
+    // tensors carry differential attention's second queries and keys.
+    let mode = Memo::new(move |_| state.lab.mode().get());
+    let brought_second = Memo::new(move |_| {
+        state.brought.with(|b| {
+            b.as_ref().map(|b| {
+                b.projected
+                    .heads
+                    .iter()
+                    .all(|h| h.q2.is_some() && h.k2.is_some())
+            })
+        })
+    });
+    let kind_why = move |v: &Variant, k: AttentionKind, lang: Lang| {
+        let shared = LabState {
+            mode: mode.get(),
+            variants: Vec::new(),
+            ..LabState::default()
+        };
+        shared.why_not_kind(v, k, lang).or_else(|| {
+            let second = brought_second.get()?;
+            (k == AttentionKind::Differential)
+                .then(|| why_not_differential_on(second, lang).map(String::from))
+                .flatten()
+        })
+    };
     let attention_why = move || {
         let v = v();
-        let reasons: Vec<String> = AttentionKind::ALL
+        let reasons: Vec<String> = LAB_KINDS
             .into_iter()
             .filter(|&k| k != v.attention)
-            .filter_map(|k| v.why_not_attention(k, lang.get()))
+            .filter_map(|k| kind_why(&v, k, lang.get()))
             .collect();
         (!reasons.is_empty())
             .then(|| reasons.join(msg::lab::KNOB_REASONS_SEPARATOR.get(lang.get())))
@@ -117,12 +149,18 @@ pub fn VariantControls(
                 <select data-testid="score" aria-describedby=why_id(&id("score"))
                     disabled=move || v().score_unused(lang.get()).is_some()
                     on:change=move |ev| {
-                        if let Some(s) = ScoreFunction::parse(&event_target_value(&ev)) {
+                        if let Some(s) = ScoreFunction::parse(&event_target_value(&ev))
+                            && variant.get_untracked().why_not_score(s, Lang::En).is_none()
+                        {
                             set(&|v| v.score = s);
                         }
                     }>
-                    {ScoreFunction::ALL.map(|s| view! {
-                        <option value=s.name() selected=move || v().score == s>{move || score_label(s, lang.get())}</option>
+                    {ScoreFunction::ALL.map(|s| {
+                        let why = move || v().why_not_score(s, lang.get());
+                        view! {
+                            <option value=s.name() selected=move || v().score == s
+                                disabled=move || why().is_some() title=why>{move || score_label(s, lang.get())}</option>
+                        }
                     }).collect_view()}
                 </select>
             </Knob>
@@ -163,14 +201,14 @@ pub fn VariantControls(
             <Knob label=text(msg::lab::KNOB_ATTENTION) id=id("attention") why=Signal::derive(attention_why)>
                 <select data-testid="attention" aria-describedby=why_id(&id("attention"))
                     on:change=move |ev| {
-                        if let Some(k) = AttentionKind::parse(&event_target_value(&ev))
-                            && variant.get_untracked().why_not_attention(k, Lang::En).is_none()
+                        if let Some(k) = parse_kind(&event_target_value(&ev))
+                            && untrack(|| kind_why(&variant.get(), k, Lang::En)).is_none()
                         {
                             set(&|v| v.attention = k);
                         }
                     }>
-                    {AttentionKind::ALL.map(|k| {
-                        let why = move || v().why_not_attention(k, lang.get());
+                    {LAB_KINDS.map(|k| {
+                        let why = move || kind_why(&v(), k, lang.get());
                         view! {
                             <option value=k.name() selected=move || v().attention == k
                                 disabled=move || why().is_some() title=why>{move || kind_label(k, lang.get())}</option>
@@ -199,6 +237,7 @@ pub fn VariantControls(
                     }/>
             </Knob>
         </div>
+        <VariantOptions variant=slot uid=uid.get_value()/>
         <fieldset class="masks">
             <legend class="field-label">{text(msg::lab::KNOB_MASKS)}</legend>
             <div class="knobs">
@@ -280,14 +319,13 @@ fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
         AttentionKind::Softmax => return "softmax",
         AttentionKind::Linformer => return "Linformer",
-        // Not in the menu (AttentionKind::ALL) yet: the format's name.
-        kind @ (AttentionKind::SoftmaxPlusOne
-        | AttentionKind::Sigmoid
-        | AttentionKind::Softpick
-        | AttentionKind::Sink
-        | AttentionKind::Differential
-        | AttentionKind::DecayedLinear
-        | AttentionKind::Favor) => return kind.name(),
+        AttentionKind::SoftmaxPlusOne => msg::lab::KNOB_KIND_SOFTMAX_PLUS_ONE,
+        AttentionKind::Sigmoid => msg::lab::KNOB_KIND_SIGMOID,
+        AttentionKind::Softpick => msg::lab::KNOB_KIND_SOFTPICK,
+        AttentionKind::Sink => msg::lab::KNOB_KIND_SINK,
+        AttentionKind::Differential => msg::lab::KNOB_KIND_DIFFERENTIAL,
+        AttentionKind::DecayedLinear => msg::lab::KNOB_KIND_DECAYED_LINEAR,
+        AttentionKind::Favor => msg::lab::KNOB_KIND_FAVOR,
         AttentionKind::Elu1 => msg::lab::KNOB_LINEAR_ELU_1,
         AttentionKind::Relu => msg::lab::KNOB_LINEAR_RELU,
         AttentionKind::Taylor => msg::lab::KNOB_LINEAR_TAYLOR,

@@ -155,7 +155,7 @@ pub fn VariantPanel(
             />
             <ZoomNote figure=zoomed_selected label_step=label_step/>
             // The whole figure: a zoomed canvas names its cells by their indices in it.
-            <CellInfo figure=selected cell=hover/>
+            <CellInfo figure=selected cell=hover row_sums=true/>
             <NeuronPanel view=measured.neuron labels=measured.labels on_close=Callback::new(move |()| picked.set(None))/>
             // The knobs below the figure, so the heatmap is on the first screen.
             <VariantControls variant=entry.clone() uid=uid.clone() edit_custom=edit_custom/>
@@ -165,7 +165,7 @@ pub fn VariantPanel(
             <details class="average" open=true>
                 <summary>{text(msg::lab::VARIANT_AVERAGE_HEADS)}</summary>
                 <HeatmapCanvas figure=average pointing=Pointing::Cells { hover: hover_average, on_cell: None } testid="average-heatmap" kind="average"/>
-                <CellInfo figure=average cell=hover_average/>
+                <CellInfo figure=average cell=hover_average row_sums=true/>
             </details>
         </section>
     }

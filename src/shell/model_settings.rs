@@ -3,7 +3,7 @@ use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, Layout, PositionKind};
 use attnlab_i18n::msg;
 use attnlab_lab::state::{HEADS_RANGE, MAX_TOKENS};
-use attnlab_lab::{ModelConfig, ModelRules};
+use attnlab_lab::{LabState, ModelConfig, ModelRules};
 use leptos::prelude::*;
 
 use crate::i18n::{Lang, Tr, text, use_lang};
@@ -53,10 +53,24 @@ pub fn ModelSettingsPanel() -> impl IntoView {
 
     let set = move |f: &dyn Fn(&mut ModelConfig)| state.edit(|lab| f(&mut lab.model));
 
+    // A variant's key/value groups and RoPE must fit the heads and d_k chosen.
+    let for_variants = move |next: &ModelConfig, lang: Lang| {
+        state.lab.variants().with_untracked(|vs| {
+            let shared = LabState {
+                variants: vs.clone(),
+                ..LabState::default()
+            };
+            shared.why_not_model_for_variants(next, lang)
+        })
+    };
     let on_d_model = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         match v.trim().parse::<usize>() {
-            Ok(d) => match refused(|l| model.get_untracked().why_not_d_model(d, l)) {
+            Ok(d) => match refused(|l| {
+                let m = model.get_untracked();
+                m.why_not_d_model(d, l)
+                    .or_else(|| for_variants(&ModelConfig { d_model: d, ..m }, l))
+            }) {
                 Some(why) => d_model_error.set(Some(why)),
                 None => {
                     d_model_error.set(None);
@@ -68,9 +82,17 @@ pub fn ModelSettingsPanel() -> impl IntoView {
             ))),
         }
     };
+    let why_not_heads = move |m: &ModelConfig, h: usize, lang: Lang| {
+        m.why_not_heads(h, lang).or_else(|| {
+            state.lab.variants().track();
+            for_variants(&ModelConfig { heads: h, ..*m }, lang)
+        })
+    };
     let heads_why = move || {
         let (m, lang) = (m(), lang.get());
-        let w = HEADS_RANGE.clone().find_map(|h| m.why_not_heads(h, lang))?;
+        let w = HEADS_RANGE
+            .clone()
+            .find_map(|h| why_not_heads(&m, h, lang))?;
         Some(msg::shell::ModelSettingsHeadsGreyed { why: &w }.say(lang))
     };
     let position_kind = move || match m().position.kind {
@@ -108,14 +130,14 @@ pub fn ModelSettingsPanel() -> impl IntoView {
                     <select data-testid="heads" aria-describedby=why_id("heads")
                         on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<usize>()
-                                && model.get_untracked().why_not_heads(h, Lang::En).is_none()
+                                && why_not_heads(&model.get_untracked(), h, Lang::En).is_none()
                             {
                                 set(&|m| m.heads = h);
                             }
                         }
                         prop:value=move || m().heads.to_string()>
                         {HEADS_RANGE.map(|h| {
-                            let why = move || m().why_not_heads(h, lang.get());
+                            let why = move || why_not_heads(&m(), h, lang.get());
                             view! {
                                 <option value=h.to_string() disabled=move || why().is_some() title=why
                                     selected=move || m().heads == h>{h}</option>

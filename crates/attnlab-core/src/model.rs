@@ -12,6 +12,7 @@ use ndarray::{Array1, Array2, Axis, concatenate};
 use crate::attention::{AttentionKind, AttentionSpec, HeadInput, LinformerParams, Problem};
 use crate::embed::{self, EmbeddingScale};
 use crate::error::{CoreError, Expected, Invalid, Result};
+use crate::groups::KeyValues;
 use crate::position::{Combine, PositionConfig};
 use crate::rng;
 use crate::score::{ScoreFunction, ScoreParams};
@@ -435,22 +436,135 @@ impl ModelConfig {
         spec: AttentionSpec,
         linformer_k: usize,
     ) -> Result<Problem> {
-        let heads = projected
-            .heads
-            .iter()
-            .enumerate()
-            .map(|(h, head)| {
-                let mut head = head.clone();
-                if spec.attention.uses_score_function() {
-                    head.score_params = self.score_params(spec.score, h);
+        let params = HeadParams {
+            linformer_k,
+            ..HeadParams::default()
+        };
+        self.problem_with(projected, spec, &params)
+    }
+
+    /// The seeded second projections of differential attention for head `h` of width
+    /// `d_k`: `R_q, R_k ~ N(0, 1/d_k)`, so that `q₂ = q R_q` and `k₂ = k R_k` (a second
+    /// seeded projection of `X`: `X (W^Q R_q)`, `X (W^K R_k)`).
+    pub fn second_projections(&self, d_k: usize, h: usize) -> [Array2<f32>; 2] {
+        let std = 1.0 / (d_k.max(1) as f32).sqrt();
+        ["differential-q2", "differential-k2"].map(|label| {
+            rng::normal_matrix(&mut rng::stream(self.seed, label, h as u64), d_k, d_k, std)
+        })
+    }
+
+    /// FAVOR+'s seeded features for head `h`: `W ~ N(0, 1)`, `r × d_k` (Choromanski et
+    /// al. 2021's positive random features, drawn independently).
+    pub fn favor_features(&self, r: usize, d_k: usize, h: usize) -> Array2<f32> {
+        rng::normal_matrix(
+            &mut rng::stream(self.seed, "favor-w", h as u64),
+            r,
+            d_k,
+            1.0,
+        )
+    }
+
+    /// [`ModelConfig::problem`] with every parameter of the kinds beyond the lab's six:
+    /// the keys and values shared by groups of heads (each group's `K`, `V` the mean of
+    /// its heads' — Ainslie et al. 2023's conversion of a multi-head checkpoint), the
+    /// sink logit, the decay, FAVOR+'s seeded features, and differential attention's
+    /// second queries and keys (those the heads bring, else, with
+    /// [`HeadParams::draw_second`], the seeded [`ModelConfig::second_projections`]).
+    pub fn problem_with(
+        &self,
+        projected: &Projected,
+        spec: AttentionSpec,
+        params: &HeadParams,
+    ) -> Result<Problem> {
+        let mut heads: Vec<HeadInput> = projected.heads.clone();
+        if let Some(g) = params.kv_groups {
+            let h = heads.len();
+            crate::groups::check_groups(h, g)?;
+            let groups: Vec<KeyValues> = (0..g)
+                .map(|group| {
+                    let members: Vec<&HeadInput> = (0..h)
+                        .filter(|&i| crate::groups::group_of(i, h, g) == group)
+                        .map(|i| &heads[i])
+                        .collect();
+                    let mean = |pick: fn(&HeadInput) -> &Array2<f32>| {
+                        let mut sum = pick(members[0]).clone();
+                        for m in &members[1..] {
+                            sum += pick(m);
+                        }
+                        sum / members.len() as f32
+                    };
+                    KeyValues {
+                        k: mean(|x| &x.k),
+                        v: mean(|x| &x.v),
+                    }
+                })
+                .collect();
+            crate::groups::share_key_values(&mut heads, &groups)?;
+        }
+        for (h, head) in heads.iter_mut().enumerate() {
+            let d_k = head.q.ncols();
+            if spec.attention.uses_score_function() {
+                head.score_params = self.score_params(spec.score, h);
+            }
+            match spec.attention {
+                AttentionKind::Linformer => {
+                    head.linformer =
+                        Some(self.linformer_params(params.linformer_k, head.k.nrows(), h));
                 }
-                if spec.attention == AttentionKind::Linformer {
-                    head.linformer = Some(self.linformer_params(linformer_k, head.k.nrows(), h));
+                AttentionKind::Sink => head.sink = Some(params.sink),
+                AttentionKind::DecayedLinear if head.gates.is_none() && spec.gates.is_none() => {
+                    head.decay = Some(params.decay);
                 }
-                head
-            })
-            .collect();
+                AttentionKind::Favor if head.features.is_none() => {
+                    head.features = Some(self.favor_features(params.features, d_k, h));
+                }
+                AttentionKind::Differential
+                    if params.draw_second && (head.q2.is_none() || head.k2.is_none()) =>
+                {
+                    let [rq, rk] = self.second_projections(d_k, h);
+                    if head.q2.is_none() {
+                        head.q2 = Some(times(&head.q, &rq));
+                    }
+                    if head.k2.is_none() {
+                        head.k2 = Some(times(&head.k, &rk));
+                    }
+                }
+                _ => {}
+            }
+        }
         Problem::new(heads, spec, projected.w_o.clone())
+    }
+}
+
+/// What a variant's heads need beyond `Q`, `K`, `V` ([`ModelConfig::problem_with`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeadParams {
+    /// Linformer's number of projected keys `k`.
+    pub linformer_k: usize,
+    /// FAVOR+'s number of random features `r`.
+    pub features: usize,
+    /// `s_h` of sink attention (every head the same).
+    pub sink: f32,
+    /// `γ` of decayed linear attention (every head the same).
+    pub decay: f32,
+    /// `G` groups of keys and values shared by the heads; `None`: each head its own.
+    pub kv_groups: Option<usize>,
+    /// Whether differential attention's missing `q₂`, `k₂` are drawn
+    /// ([`ModelConfig::second_projections`]); without, a head that brings none is the
+    /// core's error naming `q2`.
+    pub draw_second: bool,
+}
+
+impl Default for HeadParams {
+    fn default() -> Self {
+        HeadParams {
+            linformer_k: 4,
+            features: 64,
+            sink: 0.0,
+            decay: 0.9,
+            kv_groups: None,
+            draw_second: true,
+        }
     }
 }
 
@@ -601,5 +715,58 @@ mod tests {
         cfg.position.kind = PositionKind::Sinusoidal;
         let e = cfg.encode(&tokenize("dog bites dog")).unwrap();
         assert_ne!(e.x.row(0), e.x.row(2));
+    }
+
+    #[test]
+    fn the_modern_kinds_get_their_seeded_parameters_and_groups_share_the_mean_keys() {
+        let cfg = ModelConfig {
+            d_model: 16,
+            heads: 4,
+            ..Default::default()
+        };
+        let x = cfg.encode(&tokenize("a b c d e")).unwrap().x;
+        let projected = cfg.project(&x, &x).unwrap();
+        let spec = |attention| AttentionSpec {
+            attention,
+            ..AttentionSpec::default()
+        };
+        let params = HeadParams {
+            kv_groups: Some(2),
+            features: 8,
+            sink: -1.5,
+            ..HeadParams::default()
+        };
+        let p = cfg
+            .problem_with(&projected, spec(AttentionKind::Softmax), &params)
+            .unwrap();
+        let mean = (&projected.heads[2].k + &projected.heads[3].k) / 2.0;
+        assert_eq!(p.heads()[3].k, mean);
+        assert_eq!(p.heads()[2].k, p.heads()[3].k);
+        assert_ne!(p.heads()[1].k, p.heads()[2].k);
+        let favor = cfg
+            .problem_with(&projected, spec(AttentionKind::Favor), &params)
+            .unwrap();
+        assert_eq!(favor.heads()[0].features.as_ref().unwrap().dim(), (8, 4));
+        let sink = cfg
+            .problem_with(&projected, spec(AttentionKind::Sink), &params)
+            .unwrap();
+        assert_eq!(sink.heads()[1].sink, Some(-1.5));
+        let diff = cfg
+            .problem_with(&projected, spec(AttentionKind::Differential), &params)
+            .unwrap();
+        let [rq, _] = cfg.second_projections(4, 0);
+        assert_eq!(diff.heads()[0].q2, Some(times(&diff.heads()[0].q, &rq)));
+        let brought = HeadParams {
+            draw_second: false,
+            ..params
+        };
+        let refused = cfg.problem_with(&projected, spec(AttentionKind::Differential), &brought);
+        assert!(refused.unwrap_err().to_string().contains("q2"));
+        let three = HeadParams {
+            kv_groups: Some(3),
+            ..params
+        };
+        let refused = cfg.problem_with(&projected, spec(AttentionKind::Softmax), &three);
+        assert!(refused.unwrap_err().to_string().contains("kv_heads"));
     }
 }

@@ -233,6 +233,15 @@ pub const KEPT: &[&str] = &[
     "RetNet",
     "GLA",
     "Mamba",
+    "sigmoid",
+    "softpick",
+    "FAVOR",
+    "Performer",
+    "YaRN",
+    "NTK",
+    "FlashAttention",
+    "RoFormer",
+    "Llama",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

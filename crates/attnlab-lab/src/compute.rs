@@ -68,7 +68,23 @@ pub fn problem(
         .first()
         .map_or((0, 0), |h| (h.q.nrows(), h.k.nrows()));
     let spec = variant.spec(n, m, &keys.padding());
-    model.problem(projected, spec, variant.linformer_k)
+    model.problem_with(projected, spec, &variant.head_params(true))
+}
+
+/// [`problem`] on heads brought from elsewhere (a file, a real model): differential
+/// attention's second queries and keys must come with them, none are drawn.
+pub fn problem_brought(
+    model: &ModelConfig,
+    projected: &Projected,
+    variant: &Variant,
+    keys: &Tokens,
+) -> Result<Problem, CoreError> {
+    let (n, m) = projected
+        .heads
+        .first()
+        .map_or((0, 0), |h| (h.q.nrows(), h.k.nrows()));
+    let spec = variant.spec(n, m, &keys.padding());
+    model.problem_with(projected, spec, &variant.head_params(false))
 }
 
 /// One head of a problem; a head that does not exist is an error, not a panic.
@@ -108,7 +124,8 @@ pub struct HeadAverage {
     pub weights: Array2<f32>,
     /// The mask (the same for every head of a variant).
     pub mask: Mask,
-    /// Row entropy of the averaged weights (nats).
+    /// Row entropy of the averaged weights (nats); empty when the heads' rows are not
+    /// distributions (`AttentionKind::rows_are_distributions`).
     pub row_entropy: Vec<f32>,
     /// Row entropy ÷ ln(allowed keys of the row), `0..=1` (as the core reports per head).
     pub row_entropy_normalised: Vec<f32>,
@@ -135,7 +152,15 @@ pub fn head_average(heads: &[HeadResult]) -> Option<HeadAverage> {
             mean
         }
     });
-    let row_entropy = metrics::row_entropy(&weights);
+    // Rows of the kinds whose rows are not distributions (the core leaves their entropy
+    // out) have no entropy either when averaged.
+    let distributions = heads
+        .iter()
+        .all(|h| h.row_entropy.len() == h.weights.nrows());
+    let row_entropy = match distributions {
+        true => metrics::row_entropy(&weights),
+        false => Vec::new(),
+    };
     Some(HeadAverage {
         row_entropy_normalised: metrics::normalised_entropy(&row_entropy, &first.mask),
         row_entropy,
@@ -177,8 +202,18 @@ impl<'a> From<&'a HeadAverage> for WeightsRef<'a> {
 }
 
 impl WeightsRef<'_> {
-    /// The mean row entropy over the rows that have an allowed key.
-    pub fn mean_entropy(&self) -> f32 {
+    /// Whether every row is a distribution (the kind's rows sum to 1 and are not
+    /// negative): the rows have an entropy.
+    pub fn is_distribution(&self) -> bool {
+        self.row_entropy.len() == self.weights.nrows()
+    }
+
+    /// The mean row entropy over the rows that have an allowed key; `None` when the
+    /// rows are not distributions.
+    pub fn mean_entropy(&self) -> Option<f32> {
+        if !self.is_distribution() {
+            return None;
+        }
         let rows: Vec<f32> = self
             .row_entropy
             .iter()
@@ -186,7 +221,7 @@ impl WeightsRef<'_> {
             .filter(|(i, _)| !self.empty_rows.contains(i))
             .map(|(_, &h)| h)
             .collect();
-        metrics::mean(&rows)
+        Some(metrics::mean(&rows))
     }
 }
 
@@ -195,8 +230,12 @@ impl WeightsRef<'_> {
 pub struct VariantComparison {
     /// max and mean |ΔA|, mean row KL and JS divergence.
     pub metrics: Comparison,
-    /// Mean row entropy of the first and the second variant (nats).
-    pub mean_entropy: (f32, f32),
+    /// Mean row entropy of the first and the second variant (nats); `None` for one whose
+    /// rows are not distributions.
+    pub mean_entropy: (Option<f32>, Option<f32>),
+    /// Whether both are distributions row by row, so that the rows' KL and JS
+    /// divergences in [`VariantComparison::metrics`] mean something.
+    pub divergences: bool,
     /// `A − B`, for the diverging difference heatmap.
     pub difference: Array2<f32>,
 }
@@ -213,6 +252,7 @@ pub fn compare(a: WeightsRef<'_>, b: WeightsRef<'_>) -> Result<VariantComparison
     Ok(VariantComparison {
         metrics,
         mean_entropy: (a.mean_entropy(), b.mean_entropy()),
+        divergences: a.is_distribution() && b.is_distribution(),
         difference: a.weights - b.weights,
     })
 }

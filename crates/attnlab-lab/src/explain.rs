@@ -232,14 +232,13 @@ pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
 pub fn kind_label(kind: AttentionKind, lang: Lang) -> &'static str {
     match kind {
         AttentionKind::Linformer => return "Linformer",
-        // Not offered by the lab yet: the format's own name.
-        kind @ (AttentionKind::SoftmaxPlusOne
-        | AttentionKind::Sigmoid
-        | AttentionKind::Softpick
-        | AttentionKind::Sink
-        | AttentionKind::Differential
-        | AttentionKind::DecayedLinear
-        | AttentionKind::Favor) => return kind.name(),
+        AttentionKind::SoftmaxPlusOne => lab::KIND_SOFTMAX_PLUS_ONE,
+        AttentionKind::Sigmoid => lab::KIND_SIGMOID,
+        AttentionKind::Softpick => lab::KIND_SOFTPICK,
+        AttentionKind::Sink => lab::KIND_SINK,
+        AttentionKind::Differential => lab::KIND_DIFFERENTIAL,
+        AttentionKind::DecayedLinear => lab::KIND_DECAYED_LINEAR,
+        AttentionKind::Favor => lab::KIND_FAVOR,
         AttentionKind::Softmax => lab::KIND_SOFTMAX,
         AttentionKind::Elu1 => lab::KIND_ELU1,
         AttentionKind::Relu => lab::KIND_RELU,

@@ -82,6 +82,7 @@ pub fn weights_heatmap(
     empty_rows: &[usize],
 ) -> Result<Heatmap, HeatmapError> {
     let figure = Heatmap::weights(title, rows, cols, weights)?;
+    let figure = fitted_range(figure);
     // Nothing blocked (no mask): no n × m list of `false`s to build and scan.
     let figure = if mask.is_full() {
         figure
@@ -93,6 +94,33 @@ pub fn weights_heatmap(
         figure.with_blocked(blocked)?
     };
     figure.with_empty_rows(empty_rows.to_vec())
+}
+
+/// Weights that leave `0..=1` (differential and decayed linear attention's can be
+/// negative, decayed linear's above 1): negative ones on the diverging palette of the
+/// differences, over `±max|w|`, white at 0; others above 1 on the sequential palette over
+/// `0..max`, both ends rounded up as a difference's. Weights within `0..=1` keep the
+/// weights' scale.
+fn fitted_range(figure: Heatmap) -> Heatmap {
+    let (lo, hi) = figure
+        .values()
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold((0.0f32, 0.0f32), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    if lo < 0.0 {
+        let reach = attnlab_plot::number::round_up_step(lo.abs().max(hi));
+        figure
+            .with_scale(attnlab_plot::ColorScale::Diverging)
+            .with_range(attnlab_plot::ValueRange::symmetric(reach))
+    } else if hi > 1.0 {
+        let top = attnlab_plot::number::round_up_step(hi);
+        match attnlab_plot::ValueRange::new(0.0, top) {
+            Some(range) => figure.with_range(range),
+            None => figure,
+        }
+    } else {
+        figure
+    }
 }
 
 /// The figure of one head: its weights shared with `head`, not copied.
@@ -151,12 +179,15 @@ pub fn head_figure(
         variant.name,
         head_title(model, variant, head, lang)
     );
-    let figure = head_heatmap(title, rows, cols, result)?
-        .with_words(plot_words(lang))
-        .with_row_entropy(
+    let figure = head_heatmap(title, rows, cols, result)?.with_words(plot_words(lang));
+    // The kinds whose rows are not distributions have no row entropy.
+    let figure = match result.row_entropy.is_empty() {
+        true => figure,
+        false => figure.with_row_entropy(
             result.row_entropy.clone(),
             result.row_entropy_normalised.clone(),
-        )?;
+        )?,
+    };
     match &result.scores {
         // Linformer's scores are over the tokens, its weights over `k` projected keys:
         // there is no raw score of a cell to read.
@@ -176,12 +207,15 @@ pub fn average_figure(
     average: &HeadAverage,
     lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
-    average_heatmap(average_title(model, variant, lang), rows, cols, average)?
-        .with_words(plot_words(lang))
-        .with_row_entropy(
+    let figure = average_heatmap(average_title(model, variant, lang), rows, cols, average)?
+        .with_words(plot_words(lang));
+    match average.row_entropy.is_empty() {
+        true => Ok(figure),
+        false => figure.with_row_entropy(
             average.row_entropy.clone(),
             average.row_entropy_normalised.clone(),
-        )
+        ),
+    }
 }
 
 /// The diverging figure of `A − B` from the two figures as drawn (one head of each, or
@@ -513,5 +547,65 @@ mod tests {
         assert!(h.is_blocked(0, 5), "blocked in B only");
         assert!(!h.is_blocked(3, 0));
         assert_eq!(h.value(3, 0), Some(c.difference[[3, 0]]));
+    }
+
+    #[test]
+    fn weights_that_go_negative_are_drawn_diverging_and_rows_that_are_not_distributions_have_no_entropy()
+     {
+        use attnlab_core::attention::AttentionKind;
+        use attnlab_plot::ColorScale;
+        let mut s = LabState::default();
+        s.variants[1].attention = AttentionKind::Differential;
+        let p = Pipeline::new(&s);
+        let (a, b) = (p.variant(0).unwrap(), p.variant(1).unwrap());
+        let labels = p.queries().labels();
+        let fig = |s: &LabState, r: &crate::compute::VariantResult, v: usize| {
+            head_figure(
+                &s.model,
+                &s.variants[v],
+                0,
+                labels.clone(),
+                labels.clone(),
+                &r.heads[0],
+                Lang::En,
+            )
+            .unwrap()
+        };
+        let (fa, fb) = (fig(&s, &a, 0), fig(&s, &b, 1));
+        assert_eq!(fa.scale(), ColorScale::Sequential);
+        assert!(
+            b.heads[0].weights.iter().any(|&w| w < 0.0),
+            "differential goes negative"
+        );
+        assert_eq!(fb.scale(), ColorScale::Diverging);
+        let reach = fb.range().max();
+        assert!(
+            reach
+                >= b.heads[0]
+                    .weights
+                    .iter()
+                    .fold(0.0f32, |m, w| m.max(w.abs()))
+        );
+        assert_eq!(fb.range().min(), -reach);
+        let c = compare(
+            a.weights(Which::Head(0)).unwrap(),
+            b.weights(Which::Head(0)).unwrap(),
+        )
+        .unwrap();
+        assert!(!c.divergences);
+        assert!(c.mean_entropy.0.is_some() && c.mean_entropy.1.is_none());
+        let avg = b.weights(Which::Average).unwrap();
+        assert_eq!(avg.mean_entropy(), None);
+
+        s.variants[1].attention = AttentionKind::DecayedLinear;
+        s.variants[1].score = attnlab_core::score::ScoreFunction::Dot;
+        let p = Pipeline::new(&s);
+        let d = p.variant(1).unwrap();
+        let most = d.heads[0]
+            .weights
+            .iter()
+            .fold(0.0f32, |m, w| m.max(w.abs()));
+        let fd = fig(&s, &d, 1);
+        assert!(fd.range().max() >= most && most > 0.0, "{most}");
     }
 }

@@ -18,6 +18,7 @@ fn a_masks_label_in_each_language() {
             ("strided", "跨步"),
             ("global", "全局词元"),
             ("custom", "自定义"),
+            ("sinks", "汇点"),
         ]
     );
 }

@@ -263,7 +263,7 @@ pub fn answer(
             let result = Pipeline::new(state).variant(variant)?;
             let entropies = (0..result.heads.len())
                 .map(|h| Ok(result.weights(Which::Head(h))?.mean_entropy()))
-                .collect::<Result<Vec<f32>, LabError>>()?;
+                .collect::<Result<Vec<Option<f32>>, LabError>>()?;
             let (index, entropy) =
                 lowest(&entropies).ok_or_else(|| no_such(msg::lessons::ANSWER_NO_HEAD.into()))?;
             Ok(Answer::Head { index, entropy })
@@ -272,7 +272,7 @@ pub fn answer(
             let pipeline = Pipeline::new(state);
             let entropies = (0..state.variants.len())
                 .map(|v| Ok(pipeline.variant(v)?.weights(Which::Average)?.mean_entropy()))
-                .collect::<Result<Vec<f32>, LabError>>()?;
+                .collect::<Result<Vec<Option<f32>>, LabError>>()?;
             let (index, entropy) = lowest(&entropies)
                 .ok_or_else(|| no_such(msg::lessons::ANSWER_NO_VARIANT.into()))?;
             Ok(Answer::Variant {
@@ -348,11 +348,13 @@ fn higher_rank(state: &LabState) -> Result<Answer, AnswerError> {
 }
 
 /// The index and value of the smallest entry (the first of equal ones).
-fn lowest(values: &[f32]) -> Option<(usize, f32)> {
+/// The index and value of the lowest of `values`, leaving out those that have none (the
+/// entropy of rows that are not distributions).
+fn lowest(values: &[Option<f32>]) -> Option<(usize, f32)> {
     values
         .iter()
-        .copied()
         .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i, v)))
         .fold(None, |best, (i, v)| match best {
             Some((_, b)) if b <= v => best,
             _ => Some((i, v)),
@@ -397,7 +399,7 @@ mod tests {
             panic!()
         };
         for h in 0..4 {
-            let e = run.weights(Which::Head(h)).unwrap().mean_entropy();
+            let e = run.weights(Which::Head(h)).unwrap().mean_entropy().unwrap();
             assert!(
                 entropy <= e,
                 "head {index} ({entropy}) against head {h} ({e})"

@@ -5,6 +5,7 @@ use attnlab_core::attention::AttentionKind;
 use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, Layout, PositionKind};
+use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use attnlab_core::score::ScoreFunction;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -28,6 +29,13 @@ pub(super) mod defaults {
     pub const VIEW: [u64; 4] = [0, 0, 0, 1];
     /// The Lines page's threshold in thousandths (added to v1 with the field `lw`).
     pub const LINES_THRESHOLD: u64 = 50;
+    /// A variant's options added to v1 with issue 33 (fields `ro`, `al`, `sc`, `kv`,
+    /// `tl`, `sb`, `la`, `dg`, `sk`, `fr`, `sn`): absent means off, or these values.
+    pub const LAMBDA: f32 = 0.8;
+    pub const DECAY: f32 = 0.9;
+    pub const SINK_LOGIT: f32 = 0.0;
+    pub const FEATURES: u64 = 64;
+    pub const ROPE_BASE: f32 = 10_000.0;
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -157,6 +165,115 @@ struct WireVariant {
     g: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     x: Option<Vec<(u64, u64)>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sn: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ro: Option<WireRope>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    al: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sc: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kv: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tl: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sb: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    la: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dg: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sk: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fr: Option<u64>,
+}
+
+/// RoPE on: `b` base (10000), `p` `"interleaved"` pairs (half), `r` rotary dims (d_k),
+/// `s` scaling `"linear"`, `"ntk"` or `"yarn"` (none), `f` its factor, `l` YaRN's
+/// trained length.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct WireRope {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    r: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    s: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    f: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<f32>,
+}
+
+impl WireRope {
+    fn from_rope(r: &Rope) -> WireRope {
+        let (factor, original) = match r.scaling {
+            RopeScaling::None => (None, None),
+            RopeScaling::Linear { factor } | RopeScaling::Ntk { factor } => (Some(factor), None),
+            RopeScaling::Yarn {
+                factor,
+                original_max_positions,
+                ..
+            } => (Some(factor), Some(original_max_positions)),
+        };
+        WireRope {
+            b: unless(r.base, defaults::ROPE_BASE),
+            p: (r.pairs == RopePairs::Interleaved).then(|| "interleaved".into()),
+            r: r.rotary_dims.map(|d| d as u64),
+            s: r.scaling.name().map(String::from),
+            f: factor,
+            l: original,
+        }
+    }
+
+    fn into_rope(self, variant: &str, unknown: &mut Vec<Said>) -> Rope {
+        let pairs = match self.p.as_deref() {
+            None => RopePairs::Half,
+            Some(name) => RopePairs::parse(name).unwrap_or_else(|| {
+                unknown.push(
+                    link::LinkUnknownPairs {
+                        variant: &variant,
+                        name: &name,
+                    }
+                    .said(),
+                );
+                RopePairs::Half
+            }),
+        };
+        let factor = self.f.unwrap_or(attnlab_lab::state::DEFAULT_ROPE_FACTOR);
+        let scaling = match self.s.as_deref() {
+            None => RopeScaling::None,
+            Some("linear") => RopeScaling::Linear { factor },
+            Some("ntk") => RopeScaling::Ntk { factor },
+            Some("yarn") => RopeScaling::Yarn {
+                factor,
+                original_max_positions: self.l.unwrap_or(attnlab_lab::state::DEFAULT_ROPE_ORIGINAL),
+                beta_fast: 32.0,
+                beta_slow: 1.0,
+            },
+            Some(name) => {
+                unknown.push(
+                    link::LinkUnknownScaling {
+                        variant: &variant,
+                        name: &name,
+                    }
+                    .said(),
+                );
+                RopeScaling::None
+            }
+        };
+        Rope {
+            base: self.b.unwrap_or(defaults::ROPE_BASE),
+            pairs,
+            rotary_dims: self.r.map(count),
+            scaling,
+            ..Rope::default()
+        }
+    }
 }
 
 /// The sinusoid base, written as a string of the shortest decimal that reads back as the
@@ -398,6 +515,17 @@ impl WireVariant {
                     .map(|&(i, j)| (i as u64, j as u64))
                     .collect()
             }),
+            sn: m.sinks.map(|s| s as u64),
+            ro: v.rope.as_ref().map(WireRope::from_rope),
+            al: v.alibi.then_some(true),
+            sc: v.softcap,
+            kv: v.kv_groups.map(|g| g as u64),
+            tl: v.tiles.map(|b| b as u64),
+            sb: v.sigmoid_bias,
+            la: unless(v.lambda, defaults::LAMBDA),
+            dg: unless(v.decay, defaults::DECAY),
+            sk: unless(v.sink_logit, defaults::SINK_LOGIT),
+            fr: unless(v.features as u64, defaults::FEATURES),
         }
     }
 
@@ -418,7 +546,7 @@ impl WireVariant {
             }
         }
         if let Some(a) = self.a {
-            match AttentionKind::parse(&a) {
+            match attnlab_lab::state::parse_kind(&a) {
                 Some(kind) => v.attention = kind,
                 None => unknown.push(
                     link::LinkUnknownAttention {
@@ -444,7 +572,18 @@ impl WireVariant {
                 .into_iter()
                 .map(|(i, j)| (count(i), count(j)))
                 .collect(),
+            sinks: self.sn.map(count),
         };
+        v.rope = self.ro.map(|r| r.into_rope(&v.name, unknown));
+        v.alibi = self.al.unwrap_or(false);
+        v.softcap = self.sc;
+        v.kv_groups = self.kv.map(count);
+        v.tiles = self.tl.map(count);
+        v.sigmoid_bias = self.sb;
+        v.lambda = self.la.unwrap_or(defaults::LAMBDA);
+        v.decay = self.dg.unwrap_or(defaults::DECAY);
+        v.sink_logit = self.sk.unwrap_or(defaults::SINK_LOGIT);
+        v.features = count(self.fr.unwrap_or(defaults::FEATURES));
         v
     }
 }
@@ -454,7 +593,11 @@ const STATE_KEYS: [&str; 21] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
     "z", "lw",
 ];
-const VARIANT_KEYS: [&str; 11] = ["n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x"];
+const VARIANT_KEYS: [&str; 22] = [
+    "n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x", "sn", "ro", "al", "sc", "kv", "tl",
+    "sb", "la", "dg", "sk", "fr",
+];
+const ROPE_KEYS: [&str; 6] = ["b", "p", "r", "s", "f", "l"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
 
 /// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
@@ -474,6 +617,9 @@ pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
     if let Some(variants) = value.get("v").and_then(|v| v.as_array()) {
         for (i, variant) in variants.iter().enumerate() {
             check(variant, &VARIANT_KEYS, &format!("v[{i}]."), &mut out);
+            if let Some(rope) = variant.get("ro") {
+                check(rope, &ROPE_KEYS, &format!("v[{i}].ro."), &mut out);
+            }
         }
     }
     if let Some(m) = value.get("m") {

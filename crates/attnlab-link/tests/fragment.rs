@@ -6,7 +6,9 @@ use attnlab_core::attention::AttentionKind;
 use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::model::Projection;
 use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
+use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use attnlab_core::score::ScoreFunction;
+use attnlab_lab::state::LAB_KINDS;
 use attnlab_lab::state::{Checkpoint, PretrainedView, Relevance};
 use attnlab_lab::{
     CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SOURCE, LINES_THRESHOLD_RANGE,
@@ -97,15 +99,110 @@ fn masks() -> impl Strategy<Value = Masks> {
         prop::option::of(0usize..600),
         prop::collection::vec(0usize..600, 0..4),
         prop::collection::vec((0usize..600, 0usize..600), 0..4),
+        prop::option::of(0usize..600),
     )
-        .prop_map(|(causal, padding, window, strided, global, custom)| Masks {
-            causal,
-            padding,
-            window,
-            strided,
-            global,
-            custom,
-        })
+        .prop_map(
+            |(causal, padding, window, strided, global, custom, sinks)| Masks {
+                causal,
+                padding,
+                window,
+                strided,
+                global,
+                custom,
+                sinks,
+            },
+        )
+}
+
+/// RoPE off, or on with any base, pairs, rotary dims and scaling (some out of range).
+fn rope() -> impl Strategy<Value = Option<Rope>> {
+    prop::option::of(
+        (
+            prop_oneof![Just(10_000.0f32), 0.5f32..2e8],
+            any::<bool>(),
+            prop::option::of(0usize..40),
+            0usize..4,
+            prop_oneof![Just(2.0f32), 0.1f32..100.0],
+            prop_oneof![Just(8.0f32), 0.5f32..2e6],
+        )
+            .prop_map(
+                |(base, interleaved, rotary_dims, scaling, factor, l)| Rope {
+                    base,
+                    pairs: if interleaved {
+                        RopePairs::Interleaved
+                    } else {
+                        RopePairs::Half
+                    },
+                    rotary_dims,
+                    scaling: match scaling {
+                        0 => RopeScaling::None,
+                        1 => RopeScaling::Linear { factor },
+                        2 => RopeScaling::Ntk { factor },
+                        _ => RopeScaling::Yarn {
+                            factor,
+                            original_max_positions: l,
+                            beta_fast: 32.0,
+                            beta_slow: 1.0,
+                        },
+                    },
+                    ..Rope::default()
+                },
+            ),
+    )
+}
+
+/// The options of issue 33 (some out of range, some on with kinds that refuse them).
+#[derive(Debug, Clone)]
+struct Options {
+    rope: Option<Rope>,
+    alibi: bool,
+    softcap: Option<f32>,
+    kv_groups: Option<usize>,
+    tiles: Option<usize>,
+    sigmoid_bias: Option<f32>,
+    lambda: f32,
+    decay: f32,
+    sink_logit: f32,
+    features: usize,
+}
+
+fn options() -> impl Strategy<Value = Options> {
+    (
+        rope(),
+        any::<bool>(),
+        prop::option::of(0.01f32..200.0),
+        prop::option::of(0usize..20),
+        prop::option::of(0usize..600),
+        prop::option::of(-30f32..30.0),
+        (
+            prop_oneof![Just(0.8f32), -1f32..2.0],
+            prop_oneof![Just(0.9f32), -1f32..2.0],
+            prop_oneof![Just(0f32), -30f32..30.0],
+            prop_oneof![Just(64usize), 0usize..2000],
+        ),
+    )
+        .prop_map(
+            |(
+                rope,
+                alibi,
+                softcap,
+                kv_groups,
+                tiles,
+                sigmoid_bias,
+                (lambda, decay, sink_logit, features),
+            )| Options {
+                rope,
+                alibi,
+                softcap,
+                kv_groups,
+                tiles,
+                sigmoid_bias,
+                lambda,
+                decay,
+                sink_logit,
+                features,
+            },
+        )
 }
 
 fn variant() -> impl Strategy<Value = Variant> {
@@ -113,18 +210,29 @@ fn variant() -> impl Strategy<Value = Variant> {
         prop_oneof![Just("A".to_string()), "[A-Za-z0-9 ]{0,30}"],
         prop::sample::select(ScoreFunction::ALL.to_vec()),
         prop_oneof![Just(1.0f32), 1e-4f32..1e4],
-        prop::sample::select(AttentionKind::ALL.to_vec()),
+        prop::sample::select(LAB_KINDS.to_vec()),
         0usize..600,
         masks(),
+        options(),
     )
         .prop_map(
-            |(name, score, temperature, attention, linformer_k, masks)| Variant {
+            |(name, score, temperature, attention, linformer_k, masks, o)| Variant {
                 name,
                 score,
                 temperature,
                 attention,
                 linformer_k,
                 masks,
+                rope: o.rope,
+                alibi: o.alibi,
+                softcap: o.softcap,
+                kv_groups: o.kv_groups,
+                tiles: o.tiles,
+                sigmoid_bias: o.sigmoid_bias,
+                lambda: o.lambda,
+                decay: o.decay,
+                sink_logit: o.sink_logit,
+                features: o.features,
             },
         )
 }
@@ -847,4 +955,156 @@ fn a_zoom_is_fitted_to_the_text_it_is_drawn_with() {
     assert!(Zoom::new((0, 10), (0, 10)).is_whole(11, 11));
     assert!(Zoom::new((0, 511), (0, 511)).is_whole(11, 11));
     assert!(!z.is_whole(300, 300));
+}
+
+/// Each option of issue 33 alone in variant B: it round-trips, it travels under its own
+/// key (and only it: a default variant writes none of them).
+#[test]
+fn every_modern_option_travels_under_its_key_and_round_trips() {
+    type Set = Box<dyn Fn(&mut Variant)>;
+    let cases: Vec<(&str, Set)> = vec![
+        ("\"sn\":2", Box::new(|v| v.masks.sinks = Some(2))),
+        ("\"ro\":{}", Box::new(|v| v.rope = Some(Rope::default()))),
+        (
+            "\"ro\":{\"b\":500000.0,\"p\":\"interleaved\",\"r\":8,\"s\":\"yarn\",\"f\":4.0,\"l\":16.0}",
+            Box::new(|v| {
+                v.rope = Some(Rope {
+                    base: 500_000.0,
+                    pairs: RopePairs::Interleaved,
+                    rotary_dims: Some(8),
+                    scaling: RopeScaling::Yarn {
+                        factor: 4.0,
+                        original_max_positions: 16.0,
+                        beta_fast: 32.0,
+                        beta_slow: 1.0,
+                    },
+                    ..Rope::default()
+                })
+            }),
+        ),
+        (
+            "\"ro\":{\"s\":\"ntk\",\"f\":2.5}",
+            Box::new(|v| {
+                v.rope = Some(Rope {
+                    scaling: RopeScaling::Ntk { factor: 2.5 },
+                    ..Rope::default()
+                })
+            }),
+        ),
+        ("\"al\":true", Box::new(|v| v.alibi = true)),
+        ("\"sc\":5.0", Box::new(|v| v.softcap = Some(5.0))),
+        ("\"kv\":1", Box::new(|v| v.kv_groups = Some(1))),
+        ("\"tl\":3", Box::new(|v| v.tiles = Some(3))),
+        (
+            "\"a\":\"sigmoid\",\"sb\":-1.5",
+            Box::new(|v| {
+                v.attention = AttentionKind::Sigmoid;
+                v.sigmoid_bias = Some(-1.5);
+            }),
+        ),
+        (
+            "\"a\":\"differential\",\"la\":0.5",
+            Box::new(|v| {
+                v.attention = AttentionKind::Differential;
+                v.lambda = 0.5;
+            }),
+        ),
+        (
+            "\"a\":\"decayed_linear\",\"dg\":0.75",
+            Box::new(|v| {
+                v.attention = AttentionKind::DecayedLinear;
+                v.decay = 0.75;
+            }),
+        ),
+        (
+            "\"a\":\"sink\",\"sk\":2.0",
+            Box::new(|v| {
+                v.attention = AttentionKind::Sink;
+                v.sink_logit = 2.0;
+            }),
+        ),
+        (
+            "\"a\":\"favor\",\"fr\":16",
+            Box::new(|v| {
+                v.attention = AttentionKind::Favor;
+                v.features = 16;
+            }),
+        ),
+        (
+            "\"a\":\"softmax_plus_one\"",
+            Box::new(|v| v.attention = AttentionKind::SoftmaxPlusOne),
+        ),
+        (
+            "\"a\":\"softpick\"",
+            Box::new(|v| v.attention = AttentionKind::Softpick),
+        ),
+    ];
+    let plain = json_of(&LabState::default());
+    for key in [
+        "sn", "ro", "al", "sc", "kv", "tl", "sb", "la", "dg", "sk", "fr",
+    ] {
+        assert!(!plain.contains(&format!("\"{key}\"")), "{plain}");
+    }
+    for (json, set) in cases {
+        let mut state = LabState::default();
+        set(&mut state.variants[1]);
+        assert!(
+            state.problems().is_empty(),
+            "{json}: {:?}",
+            state.problems()
+        );
+        let written = json_of(&state);
+        assert!(written.contains(json), "{json} not in {written}");
+        let decoded = attnlab_link::decode(&attnlab_link::encode(&state)).unwrap();
+        assert_eq!(decoded.state, state, "{json}");
+        assert!(decoded.repairs.is_empty(), "{json}: {:?}", decoded.repairs);
+    }
+}
+
+#[test]
+fn tampered_modern_options_are_repaired_with_a_message() {
+    let d = attnlab_link::decode(&fragment_of(
+        r#"{"v":[{"n":"A","a":"elu1","al":true,"sc":9999,"kv":3},{"n":"B","ro":{"r":7,"s":"warp"},"la":7,"fr":0,"tl":4,"a":"sigmoid"}]}"#,
+    ))
+    .unwrap();
+    let (a, b) = (&d.state.variants[0], &d.state.variants[1]);
+    assert!(!a.alibi, "elu+1 has no logits for ALiBi");
+    assert_eq!(a.softcap, None, "nor for a softcap");
+    assert_eq!(a.kv_groups, Some(2), "3 groups do not divide 4 heads");
+    let rope = b.rope.as_ref().unwrap();
+    assert_eq!(
+        (rope.rotary_dims, rope.scaling),
+        (Some(6), RopeScaling::None)
+    );
+    assert_eq!((b.lambda, b.features, b.tiles), (1.0, 1, None));
+    let said = d.repairs.join("\n");
+    for part in [
+        "variant B: RoPE's scaling “warp” is unknown, so RoPE is not scaled",
+        "variant A: the ALiBi bias was turned off (elu+1 linear attention has no logits",
+        "variant A: 3 key/value groups do not divide 4 heads, so there are 2",
+        "variant B: RoPE's rotary dims r = 7 do not fit d_k = 16, so r = 6",
+        "variant B: the tiles was turned off (only softmax attention is computed tile by tile",
+        "variant B: λ 7 is outside 0–1, so it is 1",
+    ] {
+        assert!(said.contains(part), "{part}\n in\n{said}");
+    }
+    let zh = d
+        .repairs
+        .iter()
+        .map(|r| r.get(attnlab_i18n::Lang::Zh))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(zh.contains("键值组"), "{zh}");
+}
+
+/// The JSON a state's link carries.
+fn json_of(state: &LabState) -> String {
+    let f = attnlab_link::encode(state);
+    let (tag, body) = f.split_once('.').unwrap();
+    let bytes = URL_SAFE_NO_PAD.decode(body).unwrap();
+    let bytes = match tag {
+        "v1z" => miniz_oxide::inflate::decompress_to_vec(&bytes).unwrap(),
+        _ => bytes,
+    };
+    String::from_utf8(bytes).unwrap()
 }

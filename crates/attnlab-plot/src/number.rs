@@ -173,6 +173,13 @@ fn superscript(exponent: &str) -> String {
         .collect()
 }
 
+/// `x` (> 0) rounded up to the next of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of
+/// ten: the end of a legend that stays put while a value moves a little (as a
+/// difference's).
+pub fn round_up_step(x: f32) -> f32 {
+    crate::heatmap::round_up(x)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

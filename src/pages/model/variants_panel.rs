@@ -60,14 +60,12 @@ fn VariantOnHeadCard(entry: VariantSlot, figures: ModelFigures) -> impl IntoView
                 number::decimals(m.max_abs, 3),
                 number::decimals(m.mean_abs, 4),
             );
-            let (kl, js) = (
-                number::significant(m.mean_kl, 3),
-                number::significant(m.mean_js, 3),
-            );
-            let (h0, h1) = (
-                number::decimals(c.mean_entropy.0, 2),
-                number::decimals(c.mean_entropy.1, 2),
-            );
+            // Not defined for rows that are not distributions: a dash.
+            let dash = |x: Option<String>| x.unwrap_or_else(|| "—".to_string());
+            let divergence = |x: f32| dash(c.divergences.then(|| number::significant(x, 3)));
+            let (kl, js) = (divergence(m.mean_kl), divergence(m.mean_js));
+            let entropy = |h: Option<f32>| dash(h.map(|h| number::decimals(h, 2)));
+            let (h0, h1) = (entropy(c.mean_entropy.0), entropy(c.mean_entropy.1));
             Some(
                 msg::model_page::ModelVariantMetrics {
                     max: &max,

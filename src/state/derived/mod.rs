@@ -174,6 +174,7 @@ impl Derived {
             projected,
             tokens,
             key_tokens,
+            brought,
             lang,
             next_id: StoredValue::new(0),
             owner: StoredValue::new(owner),

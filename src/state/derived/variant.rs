@@ -82,6 +82,8 @@ pub(in crate::state) struct VariantFactory {
     pub(in crate::state) projected: Memo<Result<Projected, CoreError>>,
     pub(in crate::state) tokens: Memo<Tokens>,
     pub(in crate::state) key_tokens: Memo<Tokens>,
+    pub(in crate::state) brought:
+        RwSignal<Option<std::sync::Arc<attnlab_formats::tensors::Brought>>>,
     pub(in crate::state) lang: RwSignal<Lang>,
     pub(in crate::state) next_id: StoredValue<u64>,
     pub(in crate::state) owner: StoredValue<Owner>,
@@ -126,6 +128,7 @@ impl VariantFactory {
             projected,
             tokens,
             key_tokens,
+            brought,
             lang,
             ..
         } = self;
@@ -140,7 +143,13 @@ impl VariantFactory {
         let problem: Memo<Result<Problem, CoreError>> = Memo::new(move |_| {
             projected.with(|p| {
                 let p = p.as_ref().map_err(Clone::clone)?;
-                model.with(|m| spec.with(|v| key_tokens.with(|t| compute::problem(m, p, v, t))))
+                // Brought heads bring differential attention's second queries and keys
+                // or have none; the toy model's are drawn.
+                let problem = match brought.with(Option::is_some) {
+                    true => compute::problem_brought,
+                    false => compute::problem,
+                };
+                model.with(|m| spec.with(|v| key_tokens.with(|t| problem(m, p, v, t))))
             })
         });
         // What the raw scores depend on (the heads' Q and K, the score function, the kind,

@@ -113,6 +113,8 @@ compare-mean-js = mean row JS
 compare-mean-kl = mean row KL({ $a } ‖ { $b })
 compare-mean-entropy = mean entropy of { $name } (nats)
 
+compare-not-distributions = not defined: KL, JS and entropy compare rows that are distributions, and this kind’s rows need not sum to 1 (or go negative)
+
 ## The zoom bar of the large heatmaps (lab/zoom.rs).
 
 zoom-bar-label = Zoom the large heatmaps
@@ -136,6 +138,7 @@ zoom-note =
 cell-info-idle = Point at a cell (or focus the heatmap and use the arrow keys) to read its exact weight.
 cell-info-raw-score = { $sentence }; raw score before softmax { $raw }
 cell-info-row-entropy = { $text }; row entropy { $nats } nats ({ $share }% of its maximum)
+cell-info-row-sum = { $text }; this row sums to { $sum }
 
 ## The grid of every head (lab/head_grid_view.rs).
 
@@ -149,3 +152,60 @@ head-grid-label = All { $heads } heads as small multiples; head { $head } is sel
 compare-refused-no-figure = One of the two variants has no figure to compare (see its panel).
 compare-refused-head = The selected head could not be computed.
 compare-refused-average = The head averages could not be computed.
+
+## The kinds beyond the lab's first six and the sinks mask, for people (explain.rs, state/mod.rs).
+
+mask-sinks = sinks
+kind-softmax-plus-one = softmax+1 attention
+kind-sigmoid = sigmoid attention
+kind-softpick = softpick attention
+kind-sink = softmax with a sink logit
+kind-differential = differential attention
+kind-decayed-linear = decayed linear attention
+kind-favor = FAVOR+ (Performer)
+describe-softcap = softcap { $c }
+describe-sigmoid-default-bias = b = −ln m
+rope-scaling-short-linear = linear
+rope-scaling-short-ntk = NTK
+rope-scaling-short-yarn = YaRN
+
+## A variant's options (lab/variant_options.rs): RoPE, ALiBi, softcap, sinks, tiles, groups, the kinds' own.
+
+knob-kind-softmax-plus-one = softmax + 1
+knob-kind-sigmoid = sigmoid
+knob-kind-softpick = softpick
+knob-kind-sink = softmax + sink logit
+knob-kind-differential = differential
+knob-kind-decayed-linear = decayed linear
+knob-kind-favor = FAVOR+
+knob-group-positions = Positions
+knob-group-logits = Logits
+knob-group-kind = This kind's own
+knob-rope = RoPE
+knob-rope-base = base
+knob-rope-pairs = pairs
+knob-rope-pairs-half = half (Llama)
+knob-rope-pairs-interleaved = interleaved (RoFormer)
+knob-rope-dims = rotary dims r
+knob-rope-scaling = scaling
+knob-rope-scaling-none = none
+knob-rope-scaling-linear = linear (interpolation)
+knob-rope-scaling-ntk = NTK-aware
+knob-rope-scaling-yarn = YaRN
+knob-rope-factor = factor s
+knob-rope-original = trained length L
+knob-alibi = ALiBi (the paper's slopes)
+knob-softcap = softcap c
+knob-sinks = sinks s
+knob-tiles = tiles B
+knob-kv-groups = key/value groups G
+knob-kv-groups-mha = { $groups } (multi-head)
+knob-kv-groups-mqa = 1 (multi-query)
+knob-kv-groups-gqa = { $groups } (grouped-query)
+knob-sigmoid-bias = bias b
+knob-sigmoid-bias-default = −ln m (default)
+knob-lambda = λ
+knob-decay = decay γ
+knob-sink-logit = sink logit s
+knob-features = features r
+knob-number-range = { $what } is a number from { $lo } to { $hi }

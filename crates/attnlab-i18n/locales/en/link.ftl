@@ -36,6 +36,8 @@ link-unknown-comparison = the comparison of “{ $name }” is unknown, so it co
 link-unknown-page = the page “{ $name }” is unknown, so the lab is shown
 link-unknown-score = variant { $variant }: the score function “{ $name }” is unknown, so it is scaled_dot
 link-unknown-attention = variant { $variant }: the attention “{ $name }” is unknown, so it is softmax
+link-unknown-pairs = variant { $variant }: RoPE's pairs “{ $name }” are unknown, so they are half
+link-unknown-scaling = variant { $variant }: RoPE's scaling “{ $name }” is unknown, so RoPE is not scaled
 
 ## Why the share panel shows no QR code (qr.rs).
 

@@ -63,3 +63,45 @@ zoom-range = queries { $a }–{ $b }, keys { $c }–{ $d }
 zoom-clamped = the zoom { $was } is outside 0–{ $last } or reversed, so it is { $now }
 lines-threshold-clamped = the lines' least weight { $was } is outside { $lo }–{ $hi }, so it is { $now }
 view-reset = the selected variant, head or compared pair did not exist, so the first ones are shown
+
+## Why a variant's option (RoPE, ALiBi, softcap, sinks, tiles, groups, the kinds' own) cannot be chosen or has no effect.
+
+option-on-unsupported = { $who } cannot take the { $option } that is on (turn it off first): { $why }
+logits-option-unused = { $who } has no logits to bias or cap: ALiBi and the softcap act on the logits of the softmax family
+tiles-unused = only softmax attention is computed tile by tile (FlashAttention's online softmax)
+sigmoid-bias-unused = only sigmoid attention adds a bias b before σ
+lambda-unused = only differential attention subtracts λ times a second softmax
+decay-unused = only decayed linear attention decays the past by γ at each step
+sink-logit-unused = only sink attention has a sink logit s
+features-unused = only FAVOR+ draws r random features
+decayed-needs-dot = decayed linear attention scores with the dot or scaled dot product only (choose one first)
+decayed-score = decayed linear attention scores with the dot or scaled dot product only
+decayed-cross = decayed linear attention runs along one sequence (each token decays the ones before it), so it needs self-attention
+groups-divide = { $groups } key/value groups do not divide { $heads } heads (each group serves as many query heads)
+rope-dims = RoPE turns pairs of dimensions: r is even, from 2 to d_k = { $d_k }
+rope-narrow = RoPE turns pairs of dimensions, and d_k = { $d_k } has none
+rope-ntk-two = the NTK-aware scaling raises the base b to b·s^(r/(r−2)), which needs r > 2
+rope-scaling-unused = turn RoPE on to scale its frequencies
+second-not-brought = differential attention needs second queries and keys (q2, k2) that the brought tensors do not have
+heads-groups-variant = variant { $name } shares keys and values in { $groups } groups, which must divide the heads (change its groups first)
+d-k-rope-variant = variant { $name } turns { $r } dimensions with RoPE, which d_k = { $d_k } cannot hold in pairs (change its rotary dims first)
+option-alibi = ALiBi bias
+option-softcap = softcap
+option-tiles = tiles
+field-rope-base = RoPE's base
+field-rope-factor = the scaling factor s
+field-rope-original = YaRN's trained length L
+field-softcap = the softcap c
+field-sinks = the sinks s
+field-tiles = the tile width B
+field-sigmoid-bias = the sigmoid bias b
+field-lambda = λ
+field-decay = γ
+field-sink-logit = the sink logit s
+field-features = the features r
+option-turned-off = the { $option } was turned off ({ $why })
+score-made-scaled = the score is the scaled dot product ({ $why })
+groups-made = { $groups } key/value groups do not divide { $heads } heads, so there are { $fixed }
+rope-dims-fixed = RoPE's rotary dims r = { $was } do not fit d_k = { $d_k }, so r = { $now }
+rope-turned-off = RoPE was turned off (d_k = { $d_k } has no pair of dimensions to turn)
+scaling-made-none = the NTK-aware scaling needs r > 2, so RoPE is not scaled

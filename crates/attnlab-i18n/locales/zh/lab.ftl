@@ -110,6 +110,8 @@ compare-mean-js = 行 JS 的平均
 compare-mean-kl = 行 KL({ $a } ‖ { $b }) 的平均
 compare-mean-entropy = { $name } 的平均熵（奈特）
 
+compare-not-distributions = 未定义：KL、JS 和熵比较的是作为分布的行，而这种注意力的行之和不必为 1（也可能为负）
+
 ## 大热力图的缩放栏（lab/zoom.rs）。
 
 zoom-bar-label = 缩放大热力图
@@ -133,6 +135,7 @@ zoom-note =
 cell-info-idle = 指向一个单元格（或聚焦热力图后用方向键）以读出它的精确权重。
 cell-info-raw-score = { $sentence }；softmax 前的原始分数 { $raw }
 cell-info-row-entropy = { $text }；该行的熵 { $nats } 奈特（最大值的 { $share }%）
+cell-info-row-sum = { $text }；该行之和为 { $sum }
 
 ## 全部头的小图网格（lab/head_grid_view.rs）。
 
@@ -146,3 +149,60 @@ head-grid-label = 全部 { $heads } 个头的小图；已选中头 { $head }。�
 compare-refused-no-figure = 两个变体中有一个没有可比较的图（见其面板）。
 compare-refused-head = 无法计算所选的头。
 compare-refused-average = 无法计算各头的平均。
+
+## 实验室前六种之外的注意力类型和汇点掩码（explain.rs、state/mod.rs）。
+
+mask-sinks = 汇点
+kind-softmax-plus-one = softmax+1 注意力
+kind-sigmoid = sigmoid 注意力
+kind-softpick = softpick 注意力
+kind-sink = 带汇点 logit 的 softmax
+kind-differential = 差分注意力
+kind-decayed-linear = 衰减线性注意力
+kind-favor = FAVOR+（Performer）
+describe-softcap = 软上限 { $c }
+describe-sigmoid-default-bias = b = −ln m
+rope-scaling-short-linear = 线性
+rope-scaling-short-ntk = NTK
+rope-scaling-short-yarn = YaRN
+
+## 变体的选项（lab/variant_options.rs）：RoPE、ALiBi、软上限、汇点、分块、分组、各类型自己的参数。
+
+knob-kind-softmax-plus-one = softmax + 1
+knob-kind-sigmoid = sigmoid
+knob-kind-softpick = softpick
+knob-kind-sink = softmax + 汇点 logit
+knob-kind-differential = 差分
+knob-kind-decayed-linear = 衰减线性
+knob-kind-favor = FAVOR+
+knob-group-positions = 位置
+knob-group-logits = logit
+knob-group-kind = 本类型自己的参数
+knob-rope = RoPE
+knob-rope-base = 底数
+knob-rope-pairs = 配对
+knob-rope-pairs-half = 前后两半（Llama）
+knob-rope-pairs-interleaved = 相邻交错（RoFormer）
+knob-rope-dims = 旋转维数 r
+knob-rope-scaling = 缩放
+knob-rope-scaling-none = 无
+knob-rope-scaling-linear = 线性（位置插值）
+knob-rope-scaling-ntk = NTK 感知
+knob-rope-scaling-yarn = YaRN
+knob-rope-factor = 倍数 s
+knob-rope-original = 训练长度 L
+knob-alibi = ALiBi（论文的斜率）
+knob-softcap = 软上限 c
+knob-sinks = 汇点 s
+knob-tiles = 分块 B
+knob-kv-groups = 键值组数 G
+knob-kv-groups-mha = { $groups }（多头）
+knob-kv-groups-mqa = 1（多查询）
+knob-kv-groups-gqa = { $groups }（分组查询）
+knob-sigmoid-bias = 偏置 b
+knob-sigmoid-bias-default = −ln m（默认）
+knob-lambda = λ
+knob-decay = 衰减 γ
+knob-sink-logit = 汇点 logit s
+knob-features = 特征数 r
+knob-number-range = { $what }是 { $lo } 到 { $hi } 之间的数

@@ -35,6 +35,8 @@ link-unknown-comparison = 比较对象“{ $name }”未知，因此比较所选
 link-unknown-page = 页面“{ $name }”未知，因此显示实验室
 link-unknown-score = 变体 { $variant }：打分函数“{ $name }”未知，因此使用缩放点积
 link-unknown-attention = 变体 { $variant }：注意力“{ $name }”未知，因此使用 softmax
+link-unknown-pairs = 变体 { $variant }：RoPE 的配对方式“{ $name }”未知，因此使用前后两半
+link-unknown-scaling = 变体 { $variant }：RoPE 的缩放“{ $name }”未知，因此不缩放
 
 ## 分享面板为何不显示二维码（qr.rs）。
 

@@ -61,3 +61,45 @@ zoom-range = 查询 { $a }–{ $b }、键 { $c }–{ $d }
 zoom-clamped = 缩放范围 { $was } 超出 0–{ $last } 或前后颠倒，因此取 { $now }
 lines-threshold-clamped = 连线的最小权重 { $was } 超出 { $lo }–{ $hi }，因此取 { $now }
 view-reset = 所选的变体、头或比较的一对不存在，因此显示第一个
+
+## 变体的选项（RoPE、ALiBi、软上限、汇点、分块、分组、各类型的参数）为什么不能选或不起作用。
+
+option-on-unsupported = { $who }无法使用已开启的{ $option }（请先关闭它）：{ $why }
+logits-option-unused = { $who }没有可加偏置或截顶的 logit：ALiBi 和软上限只作用于 softmax 一族的 logit
+tiles-unused = 只有 softmax 注意力按块计算（FlashAttention 的在线 softmax）
+sigmoid-bias-unused = 只有 sigmoid 注意力在 σ 之前加偏置 b
+lambda-unused = 只有差分注意力减去 λ 倍的第二个 softmax
+decay-unused = 只有衰减线性注意力每一步按 γ 衰减过去
+sink-logit-unused = 只有汇点注意力有汇点 logit s
+features-unused = 只有 FAVOR+ 抽取 r 个随机特征
+decayed-needs-dot = 衰减线性注意力只用点积或缩放点积打分（请先选其中之一）
+decayed-score = 衰减线性注意力只用点积或缩放点积打分
+decayed-cross = 衰减线性注意力沿一个序列运行（每个词元衰减它之前的词元），所以需要自注意力
+groups-divide = { $groups } 个键值组不能整除 { $heads } 个头（每组服务同样多的查询头）
+rope-dims = RoPE 成对旋转维度：r 为偶数，从 2 到 d_k = { $d_k }
+rope-narrow = RoPE 成对旋转维度，而 d_k = { $d_k } 没有一对维度
+rope-ntk-two = NTK 感知缩放把底数 b 变为 b·s^(r/(r−2))，需要 r > 2
+rope-scaling-unused = 先开启 RoPE 才能缩放它的频率
+second-not-brought = 差分注意力需要第二组查询和键（q2、k2），而带来的张量没有
+heads-groups-variant = 变体 { $name } 把键和值分成 { $groups } 组，组数必须整除头数（请先改它的组数）
+d-k-rope-variant = 变体 { $name } 用 RoPE 旋转 { $r } 个维度，d_k = { $d_k } 无法成对容纳（请先改它的旋转维数）
+option-alibi = ALiBi 偏置
+option-softcap = 软上限
+option-tiles = 分块
+field-rope-base = RoPE 的底数
+field-rope-factor = 缩放倍数 s
+field-rope-original = YaRN 的训练长度 L
+field-softcap = 软上限 c
+field-sinks = 汇点数 s
+field-tiles = 块宽 B
+field-sigmoid-bias = sigmoid 偏置 b
+field-lambda = λ
+field-decay = γ
+field-sink-logit = 汇点 logit s
+field-features = 特征数 r
+option-turned-off = { $option }已关闭（{ $why }）
+score-made-scaled = 打分函数改为缩放点积（{ $why }）
+groups-made = { $groups } 个键值组不能整除 { $heads } 个头，因此改为 { $fixed } 组
+rope-dims-fixed = RoPE 的旋转维数 r = { $was } 不适合 d_k = { $d_k }，因此 r = { $now }
+rope-turned-off = RoPE 已关闭（d_k = { $d_k } 没有可旋转的一对维度）
+scaling-made-none = NTK 感知缩放需要 r > 2，因此 RoPE 不缩放

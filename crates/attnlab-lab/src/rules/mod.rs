@@ -251,6 +251,7 @@ impl LabState {
             let v = &mut self.variants[i];
             repair_variant(v, &mut fixes);
         }
+        repair_state_options(self, &mut fixes);
         repair_view(
             &mut self.view,
             self.variants.len(),
@@ -269,9 +270,13 @@ fn unreadable_control(c: char) -> bool {
     c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }
 
+mod options;
 mod repair;
 
-use repair::{clamp_usize, repair_model, repair_name, repair_variant, repair_view};
+pub use options::{KindOption, decayed_scores_with, why_not_differential_on};
+use repair::{
+    clamp_usize, repair_model, repair_name, repair_state_options, repair_variant, repair_view,
+};
 
 #[cfg(test)]
 mod tests {
@@ -439,5 +444,206 @@ mod tests {
         let fixes = s.repair();
         assert!(fixes[0].get(Lang::Zh).contains("个头不能整除"), "{fixes:?}");
         assert!(fixes[0].get(Lang::En).contains("heads do not divide"));
+    }
+
+    /// The core's refusal of `v` on a problem of `n` tokens, if any: what the rules
+    /// promise never to reach.
+    fn core_refuses(s: &LabState, v: &Variant) -> Option<String> {
+        use crate::tokens::Tokens;
+        let tokens = crate::tokens::query_tokens(s.mode, &s.text, s.pad_to);
+        let _ = Tokens::labels;
+        let encoded = crate::compute::encode(&s.model, &tokens).unwrap();
+        let projected = crate::compute::project(&s.model, None, &encoded, None).unwrap();
+        assert!(projected.heads[0].q.nrows() > 3);
+        let problem = crate::compute::problem(&s.model, &projected, v, &tokens);
+        let heads = problem.and_then(|p| crate::compute::compute_heads(&p));
+        heads.err().map(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_kind_with_every_option_the_rules_allow_is_one_the_core_takes() {
+        use crate::state::LAB_KINDS;
+        let mut s = LabState::default();
+        for kind in LAB_KINDS {
+            for option in 0..6 {
+                let mut v = Variant::named("V");
+                match option {
+                    0 => v.rope = Some(crate::state::default_rope()),
+                    1 => v.alibi = true,
+                    2 => v.softcap = Some(5.0),
+                    3 => v.tiles = Some(3),
+                    4 => v.masks.sinks = Some(1),
+                    _ => v.kv_groups = Some(2),
+                }
+                v.masks.causal = kind == AttentionKind::Softmax;
+                let refused = s.why_not_kind(&v, kind, EN);
+                v.attention = kind;
+                let core = core_refuses(&s, &v);
+                if refused.is_none() {
+                    assert_eq!(
+                        core, None,
+                        "{kind:?} with option {option}: the core refuses"
+                    );
+                } else {
+                    // What the rules refuse, the repair takes away again.
+                    let mut r = s.clone();
+                    r.variants = vec![v.clone()];
+                    assert!(
+                        !r.repair().is_empty(),
+                        "{kind:?} option {option}: {refused:?}"
+                    );
+                    assert_eq!(core_refuses(&r, &r.variants[0]), None, "{kind:?} {option}");
+                }
+            }
+        }
+        s.mode = crate::state::Mode::Cross;
+        let v = Variant::named("V");
+        assert!(
+            s.why_not_kind(&v, AttentionKind::DecayedLinear, EN)
+                .unwrap()
+                .contains("needs self-attention")
+        );
+    }
+
+    #[test]
+    fn options_say_why_they_do_not_apply() {
+        let mut v = Variant::named("A");
+        assert!(v.option_unused(KindOption::Tiles, EN).is_none());
+        assert!(v.sigmoid_bias_unused(EN).is_some() && v.lambda_unused(EN).is_some());
+        assert!(v.decay_unused(EN).is_some() && v.sink_logit_unused(EN).is_some());
+        assert!(v.features_unused(EN).is_some() && v.rope_scaling_unused(EN).is_some());
+        v.attention = AttentionKind::Sigmoid;
+        assert!(v.sigmoid_bias_unused(EN).is_none());
+        assert_eq!(
+            v.option_unused(KindOption::Tiles, EN).unwrap(),
+            "only softmax attention is computed tile by tile (FlashAttention's online softmax)"
+        );
+        assert!(v.option_unused(KindOption::Alibi, EN).is_none());
+        v.attention = AttentionKind::Favor;
+        assert!(
+            v.option_unused(KindOption::Softcap, EN)
+                .unwrap()
+                .starts_with("FAVOR+ (Performer) has no logits")
+        );
+        assert!(v.features_unused(EN).is_none());
+
+        let mut tiled = Variant::named("B");
+        tiled.tiles = Some(4);
+        let why = tiled
+            .why_not_kind_options(AttentionKind::Sigmoid, EN)
+            .unwrap();
+        assert!(
+            why.contains("tiles that is on (turn it off first)"),
+            "{why}"
+        );
+        let mut additive = Variant::named("C");
+        additive.score = ScoreFunction::Additive;
+        assert!(
+            additive
+                .why_not_kind_options(AttentionKind::DecayedLinear, EN)
+                .is_some()
+        );
+        additive.score = ScoreFunction::Dot;
+        additive.attention = AttentionKind::DecayedLinear;
+        assert!(additive.why_not_score(ScoreFunction::Cosine, EN).is_some());
+        assert!(
+            additive
+                .why_not_score(ScoreFunction::ScaledDot, EN)
+                .is_none()
+        );
+
+        let s = LabState::default();
+        assert!(s.why_not_kv_groups(2, EN).is_none() && s.why_not_kv_groups(1, EN).is_none());
+        assert!(
+            s.why_not_kv_groups(3, EN)
+                .unwrap()
+                .contains("do not divide 4 heads")
+        );
+        assert!(s.why_not_rotary_dims(16, EN).is_none());
+        assert!(s.why_not_rotary_dims(7, EN).is_some() && s.why_not_rotary_dims(18, EN).is_some());
+        let mut two = Variant::named("D");
+        two.rope = Some(attnlab_core::rope::Rope {
+            rotary_dims: Some(2),
+            ..Default::default()
+        });
+        let ntk = attnlab_core::rope::RopeScaling::Ntk { factor: 2.0 };
+        assert!(s.why_not_scaling(&two, ntk, EN).is_some());
+        assert!(s.why_not_scaling(&Variant::named("E"), ntk, EN).is_none());
+        assert!(
+            options::why_not_differential_on(false, Lang::Zh)
+                .unwrap()
+                .contains("q2")
+        );
+    }
+
+    #[test]
+    fn the_model_cannot_change_under_a_variants_groups_or_rope() {
+        let mut s = LabState::default();
+        s.variants[1].kv_groups = Some(2);
+        let three = ModelConfig {
+            heads: 2,
+            d_model: 66,
+            ..s.model
+        };
+        assert!(s.why_not_model_for_variants(&three, EN).is_none());
+        let one = ModelConfig {
+            heads: 1,
+            ..s.model
+        };
+        let why = s.why_not_model_for_variants(&one, EN).unwrap();
+        assert!(
+            why.starts_with("variant B shares keys and values in 2 groups"),
+            "{why}"
+        );
+        s.variants[1].kv_groups = None;
+        s.variants[1].rope = Some(attnlab_core::rope::Rope::default());
+        // d_k = 66 / 2 = 33: odd, RoPE cannot turn every dimension in pairs.
+        assert!(
+            s.why_not_model_for_variants(&three, EN)
+                .unwrap()
+                .contains("d_k = 33")
+        );
+        s.variants[1].rope.as_mut().unwrap().rotary_dims = Some(32);
+        assert!(s.why_not_model_for_variants(&three, EN).is_none());
+    }
+
+    #[test]
+    fn repair_brings_every_option_back_within_what_the_core_takes() {
+        let mut s = LabState::default();
+        s.model.heads = 4;
+        let v = &mut s.variants[1];
+        v.attention = AttentionKind::Elu1;
+        v.alibi = true;
+        v.softcap = Some(1e9);
+        v.tiles = Some(0);
+        v.kv_groups = Some(3);
+        v.lambda = f32::NAN;
+        v.decay = 7.0;
+        v.features = 0;
+        v.masks.sinks = Some(0);
+        v.rope = Some(attnlab_core::rope::Rope {
+            rotary_dims: Some(99),
+            base: -1.0,
+            ..Default::default()
+        });
+        let fixes = s.repair();
+        let v = &s.variants[1];
+        assert!(
+            !v.alibi && v.softcap.is_none() && v.tiles.is_none(),
+            "{v:?}"
+        );
+        assert_eq!(v.kv_groups, Some(2));
+        assert_eq!((v.lambda, v.decay, v.features), (0.8, 1.0, 1));
+        assert_eq!(v.masks.sinks, Some(1));
+        let rope = v.rope.as_ref().unwrap();
+        assert_eq!((rope.base, rope.rotary_dims), (2.0, None));
+        assert!(
+            fixes
+                .iter()
+                .any(|f| f.contains("the ALiBi bias was turned off")),
+            "{fixes:#?}"
+        );
+        assert!(fixes.iter().any(|f| f.get(Lang::Zh).contains("键值组")));
+        assert!(s.problems().is_empty(), "{:#?}", s.problems());
     }
 }

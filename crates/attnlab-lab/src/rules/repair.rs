@@ -206,6 +206,7 @@ pub(super) fn repair_variant(v: &mut Variant, fixes: &mut Vec<Said>) {
     if v.masks.global.len() != global_before || v.masks.custom.len() != custom_before {
         fixes.push(what(m::MaskIndicesDropped { max: &MAX_TOKENS }.said()));
     }
+    repair_options(v, &what, fixes);
     for kind in v.masks.on() {
         if let (Some(en), Some(zh)) = (
             v.why_not_mask(kind, Lang::En),
@@ -283,5 +284,201 @@ pub(super) fn repair_view(view: &mut View, variants: usize, heads: usize, fixes:
     };
     if *view != before {
         fixes.push(m::VIEW_RESET.into());
+    }
+}
+
+/// Clamps `value` into `range` (a value that is not a number becomes `default`), saying
+/// so.
+fn clamp_f32(
+    value: &mut f32,
+    range: &std::ops::RangeInclusive<f32>,
+    default: f32,
+    what: Said,
+    fixes: &mut Vec<Said>,
+) {
+    let fixed = if value.is_nan() {
+        default
+    } else {
+        value.clamp(*range.start(), *range.end())
+    };
+    if fixed != *value || !value.is_finite() {
+        let (was, lo, hi, now) = (
+            number::full(*value),
+            number::full(*range.start()),
+            number::full(*range.end()),
+            number::full(fixed),
+        );
+        fixes.push(Said::of(|lang| {
+            m::Clamped {
+                what: &what.get(lang),
+                value: &was,
+                lo: &lo,
+                hi: &hi,
+                clamped: &now,
+            }
+            .say(lang)
+        }));
+        *value = fixed;
+    }
+}
+
+/// The options' values into their ranges, and the options a kind does not take off.
+fn repair_options(v: &mut Variant, what: &dyn Fn(Said) -> Said, fixes: &mut Vec<Said>) {
+    use attnlab_core::attention::AttentionKind;
+    use attnlab_core::rope::RopeScaling;
+
+    use super::options::{KindOption, decayed_scores_with};
+    use crate::state::{
+        DECAY_RANGE, DEFAULT_DECAY, DEFAULT_LAMBDA, DEFAULT_ROPE_FACTOR, DEFAULT_ROPE_ORIGINAL,
+        DEFAULT_SOFTCAP, FEATURES_RANGE, LAMBDA_RANGE, ROPE_BASE_RANGE, ROPE_FACTOR_RANGE,
+        ROPE_ORIGINAL_RANGE, SIGMOID_BIAS_RANGE, SINK_LOGIT_RANGE, SINKS_RANGE, SOFTCAP_RANGE,
+        TILES_RANGE,
+    };
+    if let Some(rope) = &mut v.rope {
+        rope.query_positions = None;
+        rope.key_positions = None;
+        let base = what(m::FIELD_ROPE_BASE.into());
+        clamp_f32(&mut rope.base, &ROPE_BASE_RANGE, 10000.0, base, fixes);
+        match &mut rope.scaling {
+            RopeScaling::None => {}
+            RopeScaling::Linear { factor } | RopeScaling::Ntk { factor } => {
+                let f = what(m::FIELD_ROPE_FACTOR.into());
+                clamp_f32(factor, &ROPE_FACTOR_RANGE, DEFAULT_ROPE_FACTOR, f, fixes);
+            }
+            RopeScaling::Yarn {
+                factor,
+                original_max_positions,
+                beta_fast,
+                beta_slow,
+            } => {
+                let f = what(m::FIELD_ROPE_FACTOR.into());
+                clamp_f32(factor, &ROPE_FACTOR_RANGE, DEFAULT_ROPE_FACTOR, f, fixes);
+                let l = what(m::FIELD_ROPE_ORIGINAL.into());
+                let original = DEFAULT_ROPE_ORIGINAL;
+                clamp_f32(
+                    original_max_positions,
+                    &ROPE_ORIGINAL_RANGE,
+                    original,
+                    l,
+                    fixes,
+                );
+                // Not knobs of the lab: the paper's values.
+                (*beta_fast, *beta_slow) = (32.0, 1.0);
+            }
+        }
+    }
+    if let Some(c) = &mut v.softcap {
+        let f = what(m::FIELD_SOFTCAP.into());
+        clamp_f32(c, &SOFTCAP_RANGE, DEFAULT_SOFTCAP, f, fixes);
+    }
+    if let Some(s) = &mut v.masks.sinks {
+        clamp_usize(s, &SINKS_RANGE, what(m::FIELD_SINKS.into()), fixes);
+    }
+    if let Some(b) = &mut v.tiles {
+        clamp_usize(b, &TILES_RANGE, what(m::FIELD_TILES.into()), fixes);
+    }
+    if let Some(b) = &mut v.sigmoid_bias {
+        let f = what(m::FIELD_SIGMOID_BIAS.into());
+        clamp_f32(b, &SIGMOID_BIAS_RANGE, 0.0, f, fixes);
+    }
+    let f = what(m::FIELD_LAMBDA.into());
+    clamp_f32(&mut v.lambda, &LAMBDA_RANGE, DEFAULT_LAMBDA, f, fixes);
+    let f = what(m::FIELD_DECAY.into());
+    clamp_f32(&mut v.decay, &DECAY_RANGE, DEFAULT_DECAY, f, fixes);
+    let f = what(m::FIELD_SINK_LOGIT.into());
+    clamp_f32(&mut v.sink_logit, &SINK_LOGIT_RANGE, 0.0, f, fixes);
+    let f = what(m::FIELD_FEATURES.into());
+    clamp_usize(&mut v.features, &FEATURES_RANGE, f, fixes);
+    for option in KindOption::ALL {
+        if option.is_on(v) && !option.allowed(v.attention) {
+            option.turn_off(v);
+            let kind = v.attention;
+            fixes.push(what(Said::of(|lang| {
+                m::OptionTurnedOff {
+                    option: &option.name().get(lang),
+                    why: &option.why_not_for(kind, lang),
+                }
+                .say(lang)
+            })));
+        }
+    }
+    if v.attention == AttentionKind::DecayedLinear && !decayed_scores_with(v.score) {
+        v.score = attnlab_core::score::ScoreFunction::ScaledDot;
+        fixes.push(what(Said::of(|lang| {
+            m::ScoreMadeScaled {
+                why: &m::DECAYED_SCORE.get(lang),
+            }
+            .say(lang)
+        })));
+    }
+}
+
+/// What a variant's options need of the whole state: key/value groups that divide the
+/// heads, RoPE's dims within `d_k`. (Decayed linear attention in cross-attention is
+/// not repaired: it computes when the two texts have as many tokens, and the core says
+/// why not otherwise, as for any shape.)
+pub(super) fn repair_state_options(state: &mut LabState, fixes: &mut Vec<Said>) {
+    use attnlab_core::rope::RopeScaling;
+
+    let heads = state.model.heads;
+    let d_k = state.model.d_k();
+    for v in &mut state.variants {
+        let name = v.name.clone();
+        let what = |s: Said| {
+            Said::of(|lang| {
+                m::InVariant {
+                    name: &name,
+                    what: &s.get(lang),
+                }
+                .say(lang)
+            })
+        };
+        if let Some(g) = v.kv_groups {
+            let fixed = (1..=g.min(heads).max(1))
+                .rev()
+                .find(|d| heads.is_multiple_of(*d))
+                .unwrap_or(1);
+            if g == 0 || !heads.is_multiple_of(g) {
+                fixes.push(what(
+                    m::GroupsMade {
+                        groups: &g,
+                        heads: &heads,
+                        fixed: &fixed,
+                    }
+                    .said(),
+                ));
+                v.kv_groups = Some(fixed);
+            }
+            if v.kv_groups == Some(heads) {
+                // G = H is every head its own keys and values, as without groups.
+                v.kv_groups = None;
+            }
+        }
+        if let Some(rope) = &mut v.rope {
+            if d_k < 2 {
+                v.rope = None;
+                fixes.push(what(m::RopeTurnedOff { d_k: &d_k }.said()));
+            } else {
+                let r = rope.dims(d_k);
+                if r < 2 || r % 2 == 1 || r > d_k {
+                    let now = (r.min(d_k) & !1).max(2);
+                    fixes.push(what(
+                        m::RopeDimsFixed {
+                            was: &r,
+                            d_k: &d_k,
+                            now: &now,
+                        }
+                        .said(),
+                    ));
+                    rope.rotary_dims = (now != d_k).then_some(now);
+                } else if rope.rotary_dims == Some(d_k) {
+                    rope.rotary_dims = None;
+                }
+                if matches!(rope.scaling, RopeScaling::Ntk { .. }) && rope.dims(d_k) <= 2 {
+                    rope.scaling = RopeScaling::None;
+                    fixes.push(what(m::SCALING_MADE_NONE.into()));
+                }
+            }
+        }
     }
 }

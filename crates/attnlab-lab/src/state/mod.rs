@@ -5,9 +5,12 @@
 
 use std::ops::RangeInclusive;
 
+use attnlab_core::alibi::Alibi;
 use attnlab_core::attention::{AttentionKind, AttentionSpec};
 use attnlab_core::mask::MaskSpec;
+use attnlab_core::model::HeadParams;
 pub use attnlab_core::model::ModelConfig;
+use attnlab_core::rope::{Rope, RopeScaling};
 use attnlab_core::score::ScoreFunction;
 use ndarray::Array2;
 
@@ -15,8 +18,10 @@ use attnlab_i18n::Lang;
 use attnlab_i18n::msg::lab;
 use attnlab_i18n::said::Said;
 
+mod options;
 mod pretrained;
 mod view;
+pub use options::*;
 pub use pretrained::{Checkpoint, PretrainedView, Relevance};
 pub use view::{CompareWhat, DEFAULT_LINES_THRESHOLD, LINES_THRESHOLD_RANGE, Page, View, Zoom};
 
@@ -105,6 +110,9 @@ pub struct Masks {
     pub global: Vec<usize>,
     /// Cells `(query, key)` blocked by hand (ascending).
     pub custom: Vec<(usize, usize)>,
+    /// Attention sinks: keys `0 … s − 1` kept open for every query after causal, window
+    /// and strided (StreamingLLM); padding and custom still close them.
+    pub sinks: Option<usize>,
 }
 
 /// One kind of mask, as a control of the app.
@@ -122,17 +130,20 @@ pub enum MaskKind {
     Global,
     /// Cells toggled by hand.
     Custom,
+    /// Attention sinks: the first `s` keys open for every query.
+    Sinks,
 }
 
 impl MaskKind {
     /// Every kind, in display order.
-    pub const ALL: [MaskKind; 6] = [
+    pub const ALL: [MaskKind; 7] = [
         MaskKind::Causal,
         MaskKind::Padding,
         MaskKind::Window,
         MaskKind::Strided,
         MaskKind::Global,
         MaskKind::Custom,
+        MaskKind::Sinks,
     ];
 
     /// The name the core uses (`attnlab_core::mask::KINDS`).
@@ -144,6 +155,7 @@ impl MaskKind {
             MaskKind::Strided => "strided",
             MaskKind::Global => "global",
             MaskKind::Custom => "custom",
+            MaskKind::Sinks => "sinks",
         }
     }
 
@@ -164,6 +176,7 @@ impl MaskKind {
             MaskKind::Strided => lab::MASK_STRIDED,
             MaskKind::Global => lab::MASK_GLOBAL,
             MaskKind::Custom => lab::MASK_CUSTOM,
+            MaskKind::Sinks => lab::MASK_SINKS,
         }
         .get(lang)
     }
@@ -179,6 +192,7 @@ impl Masks {
             MaskKind::Strided => self.strided.is_some(),
             MaskKind::Global => !self.global.is_empty(),
             MaskKind::Custom => !self.custom.is_empty(),
+            MaskKind::Sinks => self.sinks.is_some(),
         }
     }
 
@@ -199,6 +213,7 @@ impl Masks {
             MaskKind::Strided => self.strided = None,
             MaskKind::Global => self.global.clear(),
             MaskKind::Custom => self.custom.clear(),
+            MaskKind::Sinks => self.sinks = None,
         }
     }
 
@@ -248,7 +263,7 @@ impl Masks {
                 Vec::new()
             },
             custom,
-            ..MaskSpec::default()
+            sinks: self.sinks.map(|s| s.min(m)),
         }
     }
 }
@@ -268,6 +283,28 @@ pub struct Variant {
     pub linformer_k: usize,
     /// The masks.
     pub masks: Masks,
+    /// RoPE: q and k turned by their positions (every kind); `None`: off. Its positions
+    /// are always the tokens' indices.
+    pub rope: Option<Rope>,
+    /// ALiBi with the paper's slopes for the model's heads (the softmax family).
+    pub alibi: bool,
+    /// The softcap `c` of the logits (the softmax family); `None`: off.
+    pub softcap: Option<f32>,
+    /// `G` groups of keys and values shared by the heads (a divisor of the heads: 1 is
+    /// multi-query attention); `None`: every head its own (multi-head attention).
+    pub kv_groups: Option<usize>,
+    /// The tile width `B` of the online softmax (softmax only); `None`: one pass.
+    pub tiles: Option<usize>,
+    /// Sigmoid attention's bias `b`; `None`: `−ln m`.
+    pub sigmoid_bias: Option<f32>,
+    /// Differential attention's `λ`.
+    pub lambda: f32,
+    /// Decayed linear attention's `γ`.
+    pub decay: f32,
+    /// Sink attention's logit `s_h` (every head the same).
+    pub sink_logit: f32,
+    /// FAVOR+'s number of random features `r`.
+    pub features: usize,
 }
 
 impl Variant {
@@ -280,18 +317,52 @@ impl Variant {
             attention: AttentionKind::Softmax,
             linformer_k: DEFAULT_LINFORMER_K,
             masks: Masks::default(),
+            rope: None,
+            alibi: false,
+            softcap: None,
+            kv_groups: None,
+            tiles: None,
+            sigmoid_bias: None,
+            lambda: DEFAULT_LAMBDA,
+            decay: DEFAULT_DECAY,
+            sink_logit: 0.0,
+            features: DEFAULT_FEATURES,
         }
     }
 
     /// The core's attention spec for `n` queries and `m` keys, of which `padding_keys`
-    /// are padding.
+    /// are padding. The parameters of a kind go only to that kind (a sigmoid's bias kept
+    /// in a variant that is now softmax is not softmax's).
     pub fn spec(&self, n: usize, m: usize, padding_keys: &[usize]) -> AttentionSpec {
         AttentionSpec {
             score: self.score,
             temperature: self.temperature,
             attention: self.attention,
             mask: self.masks.spec(n, m, padding_keys),
-            ..AttentionSpec::default()
+            rope: self.rope.clone(),
+            alibi: self.alibi.then_some(Alibi::Paper),
+            softcap: self.softcap,
+            tiles: self.tiles,
+            sigmoid_bias: self
+                .sigmoid_bias
+                .filter(|_| self.attention == AttentionKind::Sigmoid),
+            lambda: self.lambda,
+            gates: None,
+        }
+    }
+
+    /// What this variant's heads need beyond Q, K and V: Linformer's `k`, FAVOR+'s `r`,
+    /// the sink logit, the decay and the key/value groups. `draw_second`: whether
+    /// differential attention's second queries and keys are the seeded ones (the toy
+    /// model) or must come with the heads (brought tensors).
+    pub fn head_params(&self, draw_second: bool) -> HeadParams {
+        HeadParams {
+            linformer_k: self.linformer_k,
+            features: self.features,
+            sink: self.sink_logit,
+            decay: self.decay,
+            kv_groups: self.kv_groups,
+            draw_second,
         }
     }
 
@@ -313,15 +384,67 @@ impl Variant {
     pub fn describe_own(&self, lang: Lang) -> String {
         let score = score_label(self.score, lang);
         let k = self.linformer_k;
+        let num = |x: f32| attnlab_plot::number::rounded(x, 3);
+        let own_kind = || crate::explain::kind_label(self.attention, lang);
         let kind = match self.attention {
             AttentionKind::Softmax => format!("{score} softmax"),
             AttentionKind::Linformer => format!("Linformer (k = {k})"),
-            other => lab::KindLinear {
-                kind: &other.name(),
+            AttentionKind::Elu1
+            | AttentionKind::Relu
+            | AttentionKind::Taylor
+            | AttentionKind::Efficient => lab::KindLinear {
+                kind: &self.attention.name(),
             }
             .say(lang),
+            AttentionKind::Sigmoid => match self.sigmoid_bias {
+                Some(b) => format!("{score} {} (b = {})", own_kind(), num(b)),
+                None => format!(
+                    "{score} {} ({})",
+                    own_kind(),
+                    lab::DESCRIBE_SIGMOID_DEFAULT_BIAS.get(lang)
+                ),
+            },
+            AttentionKind::Sink => {
+                format!("{score} {} (s = {})", own_kind(), num(self.sink_logit))
+            }
+            AttentionKind::Differential => {
+                format!("{score} {} (λ = {})", own_kind(), num(self.lambda))
+            }
+            AttentionKind::DecayedLinear => {
+                format!("{score} {} (γ = {})", own_kind(), num(self.decay))
+            }
+            AttentionKind::Favor => format!("{} (r = {})", own_kind(), self.features),
+            AttentionKind::SoftmaxPlusOne | AttentionKind::Softpick => {
+                format!("{score} {}", own_kind())
+            }
         };
         let mut own = vec![kind];
+        if let Some(rope) = &self.rope {
+            let mut r = format!("RoPE {}", num(rope.base));
+            let short = match rope.scaling {
+                RopeScaling::None => None,
+                RopeScaling::Linear { .. } => Some(lab::ROPE_SCALING_SHORT_LINEAR),
+                RopeScaling::Ntk { .. } => Some(lab::ROPE_SCALING_SHORT_NTK),
+                RopeScaling::Yarn { .. } => Some(lab::ROPE_SCALING_SHORT_YARN),
+            };
+            if let Some(name) = short {
+                let s = scaling_factor(rope.scaling).unwrap_or(1.0);
+                r.push_str(&format!(" {} ×{}", name.get(lang), num(s)));
+            }
+            own.push(r);
+        }
+        if self.alibi {
+            own.push("ALiBi".into());
+        }
+        if let Some(c) = self.softcap {
+            own.push(lab::DescribeSoftcap { c: &num(c) }.say(lang));
+        }
+        if let Some(g) = self.kv_groups {
+            own.push(format!("G {g}"));
+        }
+        if let Some(b) = self.tiles {
+            own.push(format!("B {b}"));
+        }
         if self.temperature != 1.0 {
             own.push(format!(
                 "τ {}",
@@ -339,6 +462,7 @@ impl Variant {
                     MaskKind::Strided => format!("{name} {}", self.masks.strided.unwrap_or(0)),
                     MaskKind::Global => format!("{name} ×{}", self.masks.global.len()),
                     MaskKind::Custom => format!("{name} ×{}", self.masks.custom.len()),
+                    MaskKind::Sinks => format!("{name} {}", self.masks.sinks.unwrap_or(0)),
                     MaskKind::Causal | MaskKind::Padding => name.to_string(),
                 }
             })
