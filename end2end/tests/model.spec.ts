@@ -248,6 +248,62 @@ test.describe('the real model', () => {
     expect(Number(await cosine.getAttribute('data-cosine'))).toBeGreaterThan(0.9999);
   });
 
+  test('the new kinds, softcap and sinks run on a real head, and inside the model', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('model-minilm-l6').check();
+    await expect(page.getByTestId('atlas')).toHaveAttribute('data-rendered-tokens', '15', { timeout: 30_000 });
+    const b = page.getByTestId('variant-on-head').nth(1);
+    const metrics = b.getByTestId('variant-on-head-metrics');
+    await expect(metrics).toContainText('Against the model');
+    // Each kind on the head's own Q, K, V (its extra parameters seeded): a figure of 15
+    // rows, and numbers against the model's attention instead of an error.
+    for (const kind of ['softmax_plus_one', 'sigmoid', 'softpick', 'sink', 'differential', 'decayed_linear', 'favor']) {
+      const before = await metrics.textContent();
+      await b.getByTestId('attention').selectOption(kind);
+      await expect(metrics, kind).not.toHaveText(before!);
+      await expect(b.getByTestId('variant-on-head-error'), kind).toHaveCount(0);
+      await expect(metrics, kind).toContainText('Against the model');
+      const maxAbs = Number((await metrics.textContent())!.match(/max \|ΔA\| ([0-9.]+)/)![1]);
+      expect(maxAbs, kind).toBeGreaterThan(0.001);
+      await expect(b.getByTestId('variant-on-head-heatmap')).toHaveAttribute('data-rows', '15');
+    }
+
+    // Inside the model: B in every layer moves the embedding, kind by kind and option by
+    // option; the cosine of each run is its own.
+    await page.getByTestId('substitution-example').click();
+    await expect(page.getByTestId('atlas')).toHaveAttribute('data-rendered-tokens', '8');
+    await page.getByTestId('substitution-variant').selectOption('1');
+    await page.getByTestId('substitution-every-layer').check();
+    const cosine = page.getByTestId('substitution-cosine');
+    const cosines: number[] = [];
+    const substitute = async (what: string) => {
+      const before = await cosine.getAttribute('data-cosine');
+      await page.getByTestId('substitution-run').click();
+      await expect.poll(() => cosine.getAttribute('data-cosine'), { message: what, timeout: 30_000 }).not.toBe(before);
+      await expect(cosine).toContainText('B in every head of every layer');
+      const c = Number(await cosine.getAttribute('data-cosine'));
+      expect(c, what).toBeLessThan(0.9999);
+      expect(c, what).toBeGreaterThan(-1);
+      cosines.push(c);
+    };
+    for (const kind of ['sigmoid', 'softmax_plus_one', 'sink']) {
+      await b.getByTestId('attention').selectOption(kind);
+      await substitute(kind);
+    }
+    await b.getByTestId('attention').selectOption('softmax');
+    await b.getByTestId('score').selectOption('scaled_dot');
+    await b.getByTestId('softcap').check();
+    await b.getByTestId('softcap-c').fill('1');
+    await b.getByTestId('softcap-c').press('Enter');
+    await substitute('softcap 1');
+    await b.getByTestId('softcap').uncheck();
+    await b.getByTestId('mask-window').check();
+    await substitute('window');
+    await b.getByTestId('sinks').check();
+    await substitute('window and sinks');
+    expect(new Set(cosines).size).toBe(cosines.length);
+  });
+
   test('empty, Chinese, long and marked-up texts get a defined answer', async ({ page }) => {
     await page.goto('/');
     await page.getByTestId('model-minilm-l6').check();

@@ -45,6 +45,21 @@ impl Alibi {
     }
 }
 
+impl Alibi {
+    /// The slopes of some of `heads` heads, `members` (indices below `heads`), as their
+    /// own list: what a problem of those heads alone needs to give each head the slope it
+    /// has among all of them (the paper's slopes depend on the number of heads).
+    pub fn for_members(&self, heads: usize, members: &[usize]) -> Result<Alibi> {
+        let all = self.slopes(heads)?;
+        Ok(Alibi::Slopes(
+            members
+                .iter()
+                .map(|&h| all.get(h).copied().unwrap_or(0.0))
+                .collect(),
+        ))
+    }
+}
+
 /// The paper's slopes for `heads` heads (its `get_slopes`), in f64.
 pub fn paper_slopes(heads: usize) -> Vec<f64> {
     let power_of_two = |n: usize| -> Vec<f64> {
@@ -72,6 +87,18 @@ pub fn bias(slope: f32, query_position: f32, key_position: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_keep_the_slope_they_have_among_every_head() {
+        let all = Alibi::Paper.slopes(12).unwrap();
+        assert_eq!(
+            Alibi::Paper.for_members(12, &[3, 7]).unwrap(),
+            Alibi::Slopes(vec![all[3], all[7]])
+        );
+        let own = Alibi::Slopes(vec![0.5, 0.25]);
+        assert_eq!(own.for_members(2, &[1]).unwrap(), Alibi::Slopes(vec![0.25]));
+        assert!(own.for_members(3, &[1]).is_err());
+    }
 
     #[test]
     fn eight_heads_halve_from_one_half_to_one_over_256() {

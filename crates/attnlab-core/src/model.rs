@@ -464,6 +464,49 @@ impl ModelConfig {
         )
     }
 
+    /// Head `h`'s parameters for `spec`, drawn from this seed where the head brings none:
+    /// the score function's weights, Linformer's `E`, `F`, the sink logit, the decay,
+    /// FAVOR+'s features and differential attention's second queries and keys (drawn
+    /// only with [`HeadParams::draw_second`]). The per-head part of
+    /// [`ModelConfig::problem_with`], for callers that form their heads themselves (a
+    /// real model's encoder).
+    pub fn prepare_head(
+        &self,
+        spec: &AttentionSpec,
+        params: &HeadParams,
+        h: usize,
+        head: &mut HeadInput,
+    ) {
+        let d_k = head.q.ncols();
+        if spec.attention.uses_score_function() {
+            head.score_params = self.score_params(spec.score, h);
+        }
+        match spec.attention {
+            AttentionKind::Linformer => {
+                head.linformer = Some(self.linformer_params(params.linformer_k, head.k.nrows(), h));
+            }
+            AttentionKind::Sink => head.sink = Some(params.sink),
+            AttentionKind::DecayedLinear if head.gates.is_none() && spec.gates.is_none() => {
+                head.decay = Some(params.decay);
+            }
+            AttentionKind::Favor if head.features.is_none() => {
+                head.features = Some(self.favor_features(params.features, d_k, h));
+            }
+            AttentionKind::Differential
+                if params.draw_second && (head.q2.is_none() || head.k2.is_none()) =>
+            {
+                let [rq, rk] = self.second_projections(d_k, h);
+                if head.q2.is_none() {
+                    head.q2 = Some(times(&head.q, &rq));
+                }
+                if head.k2.is_none() {
+                    head.k2 = Some(times(&head.k, &rk));
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// [`ModelConfig::problem`] with every parameter of the kinds beyond the lab's six:
     /// the keys and values shared by groups of heads (each group's `K`, `V` the mean of
     /// its heads' — Ainslie et al. 2023's conversion of a multi-head checkpoint), the
@@ -482,57 +525,39 @@ impl ModelConfig {
             crate::groups::check_groups(h, g)?;
             let groups: Vec<KeyValues> = (0..g)
                 .map(|group| {
-                    let members: Vec<&HeadInput> = (0..h)
-                        .filter(|&i| crate::groups::group_of(i, h, g) == group)
-                        .map(|i| &heads[i])
-                        .collect();
-                    let mean = |pick: fn(&HeadInput) -> &Array2<f32>| {
-                        let mut sum = pick(members[0]).clone();
-                        for m in &members[1..] {
-                            sum += pick(m);
-                        }
-                        sum / members.len() as f32
-                    };
-                    KeyValues {
-                        k: mean(|x| &x.k),
-                        v: mean(|x| &x.v),
-                    }
+                    group_mean(
+                        (0..h)
+                            .filter(|&i| crate::groups::group_of(i, h, g) == group)
+                            .map(|i| (&heads[i].k, &heads[i].v)),
+                    )
                 })
                 .collect();
             crate::groups::share_key_values(&mut heads, &groups)?;
         }
         for (h, head) in heads.iter_mut().enumerate() {
-            let d_k = head.q.ncols();
-            if spec.attention.uses_score_function() {
-                head.score_params = self.score_params(spec.score, h);
-            }
-            match spec.attention {
-                AttentionKind::Linformer => {
-                    head.linformer =
-                        Some(self.linformer_params(params.linformer_k, head.k.nrows(), h));
-                }
-                AttentionKind::Sink => head.sink = Some(params.sink),
-                AttentionKind::DecayedLinear if head.gates.is_none() && spec.gates.is_none() => {
-                    head.decay = Some(params.decay);
-                }
-                AttentionKind::Favor if head.features.is_none() => {
-                    head.features = Some(self.favor_features(params.features, d_k, h));
-                }
-                AttentionKind::Differential
-                    if params.draw_second && (head.q2.is_none() || head.k2.is_none()) =>
-                {
-                    let [rq, rk] = self.second_projections(d_k, h);
-                    if head.q2.is_none() {
-                        head.q2 = Some(times(&head.q, &rq));
-                    }
-                    if head.k2.is_none() {
-                        head.k2 = Some(times(&head.k, &rk));
-                    }
-                }
-                _ => {}
-            }
+            self.prepare_head(&spec, params, h, head);
         }
         Problem::new(heads, spec, projected.w_o.clone())
+    }
+}
+
+/// The keys and values a group of heads shares: the mean of its heads' (Ainslie et al.
+/// 2023's conversion of a multi-head checkpoint). `members` yields each head's `(K, V)`;
+/// a group has at least one head.
+pub fn group_mean<'a>(
+    members: impl IntoIterator<Item = (&'a Array2<f32>, &'a Array2<f32>)>,
+) -> KeyValues {
+    let mut members = members.into_iter();
+    let (k, v) = members.next().expect("a group has a head");
+    let (mut k, mut v, mut count) = (k.clone(), v.clone(), 1.0f32);
+    for (mk, mv) in members {
+        k += mk;
+        v += mv;
+        count += 1.0;
+    }
+    KeyValues {
+        k: k / count,
+        v: v / count,
     }
 }
 

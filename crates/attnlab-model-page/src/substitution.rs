@@ -162,7 +162,9 @@ pub fn override_for(
         .with(place.scope(), variant.spec(n, n, &[]))
         .with_parameters(Parameters {
             seeded: seeded(seed, config.head_dim(), heads),
-            linformer_k: variant.linformer_k,
+            // A real head brings no second queries and keys: differential attention's are
+            // the seeded second projections of the head's own.
+            head: variant.head_params(true),
         })
 }
 

@@ -54,17 +54,39 @@ pub fn variant_on_head(
         .say(lang));
     };
     let config = seeded(seed, q.ncols(), run.heads());
+    // Every head's keys and values of the layer, for a variant whose heads share them in
+    // groups.
+    let layer_kv = (0..run.heads())
+        .map(|j| Some((run.k(layer, j)?.to_owned(), run.v(layer, j)?.to_owned())))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| {
+            model_page::NoHeadInLayer {
+                head: &head,
+                layer: &layer,
+            }
+            .say(lang)
+        })?;
     let tokens = Tokens::pretokenized(run.labels());
     let n = tokens.total();
     // Exactly what substituting the variant for this head inside the model computes.
     let compute = |variant: &Variant| {
-        let spec = variant.spec(n, n, &[]);
+        let mut spec = variant.spec(n, n, &[]);
+        // The head keeps the ALiBi slope it has among the layer's heads.
+        if let Some(alibi) = &spec.alibi {
+            spec.alibi = Some(
+                alibi
+                    .for_members(run.heads(), &[head])
+                    .map_err(|e| attnlab_lab::explain::explain(&e))?,
+            );
+        }
         let parameters = Parameters {
             seeded: config,
-            linformer_k: variant.linformer_k,
+            head: variant.head_params(true),
         };
         let input = HeadInput::new(q.to_owned(), k.to_owned(), v.to_owned());
-        let input = parameters.prepare(&spec, head, input);
+        let input = parameters
+            .prepare(&spec, head, layer_kv.len(), input, |j| layer_kv[j].clone())
+            .map_err(|e| attnlab_lab::explain::explain(&e))?;
         let problem =
             Problem::new(vec![input], spec, None).map_err(|e| attnlab_lab::explain::explain(&e))?;
         compute::compute_head(&problem, 0).map_err(|e| attnlab_lab::explain::explain(&e))
@@ -201,5 +223,34 @@ mod tests {
             );
         }
         assert!(variant_on_head(Lang::En, &run, 1, 0, &causal, 42).is_err());
+    }
+
+    #[test]
+    fn every_modern_kind_runs_on_a_real_head_with_its_seeded_parameters() {
+        let run = run();
+        for attention in AttentionKind::EVERY {
+            let mut v = Variant::named("V");
+            v.attention = attention;
+            v.linformer_k = 2;
+            let out = variant_on_head(Lang::En, &run, 0, 0, &v, 42)
+                .unwrap_or_else(|e| panic!("{attention:?}: {e}"));
+            assert!(
+                out.figure.values().iter().all(|w| w.is_finite()),
+                "{attention:?}"
+            );
+        }
+        // The options of the logits too: one group of key/value heads (the only head's
+        // own), tiles (the model's numbers), ALiBi, softcap and RoPE (changed numbers).
+        let mut grouped = Variant::named("G");
+        grouped.kv_groups = Some(1);
+        grouped.tiles = Some(2);
+        let out = variant_on_head(Lang::En, &run, 0, 0, &grouped, 42).unwrap();
+        assert!(out.comparison.unwrap().metrics.max_abs < 1e-6);
+        let mut options = Variant::named("O");
+        options.alibi = true;
+        options.softcap = Some(1.0);
+        options.rope = Some(attnlab_core::rope::Rope::default());
+        let out = variant_on_head(Lang::En, &run, 0, 0, &options, 42).unwrap();
+        assert!(out.comparison.unwrap().metrics.max_abs > 1e-3);
     }
 }

@@ -3,9 +3,11 @@
 //! projection, residual + LayerNorm, the GELU feed-forward, residual + LayerNorm; then
 //! the pooled, L2-normalised sentence embedding.
 
-use attnlab_core::attention::{AttentionKind, AttentionSpec, HeadInput, Problem};
+use attnlab_core::attention::{AttentionSpec, HeadInput, Problem};
+use attnlab_core::error::CoreError;
+use attnlab_core::groups;
 use attnlab_core::kernels;
-use attnlab_core::model::ModelConfig;
+use attnlab_core::model::{HeadParams, ModelConfig, group_mean};
 use ndarray::{Array2, Axis, s};
 
 use crate::config::{Activation, Config, Pooling};
@@ -38,32 +40,49 @@ pub struct AttentionOverride {
     parameters: Option<Parameters>,
 }
 
-/// Where the weights a replacing score function needs come from: the general score's
-/// `W`, the additive score's `W_q`, `W_k`, `v`, Linformer's `E`, `F`. The model has none
-/// of its own, so they are drawn as the lab draws them for its seeded model
-/// ([`ModelConfig::score_params`], [`ModelConfig::linformer_params`]), one draw per head
-/// index.
+/// Where the parameters a replacing variant needs come from: the general score's `W`,
+/// the additive score's `W_q`, `W_k`, `v`, Linformer's `E`, `F`, FAVOR+'s features,
+/// differential attention's second projections, the sink logit and the decay. The model
+/// has none of its own, so they are drawn as the lab draws them for its seeded model
+/// ([`ModelConfig::prepare_head`]), one draw per head index. With key/value groups, each
+/// replaced head reads the mean keys and values of its group of the layer's heads
+/// ([`attnlab_core::model::group_mean`]), as a multi-head checkpoint is converted to
+/// grouped-query attention.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parameters {
     /// The seed and the widths (`d_k` = `d_model / heads` must be the checkpoint's head
     /// width).
     pub seeded: ModelConfig,
-    /// Linformer's number of projected keys.
-    pub linformer_k: usize,
+    /// Linformer's `k`, FAVOR+'s `r`, the sink logit, the decay, the key/value groups.
+    pub head: HeadParams,
 }
 
 impl Parameters {
-    /// Head `head`'s input with the parameters `spec` needs: the score function's
-    /// weights when `spec` scores, Linformer's `E` and `F` when it is Linformer.
-    pub fn prepare(&self, spec: &AttentionSpec, head: usize, mut input: HeadInput) -> HeadInput {
-        if spec.attention.uses_score_function() {
-            input.score_params = self.seeded.score_params(spec.score, head);
+    /// Head `head`'s input with the parameters `spec` needs (see [`Parameters`]).
+    /// `layer_kv(j)` gives the keys and values of head `j` of the same layer, of
+    /// `heads` heads, for the key/value groups; a number of groups that does not divide
+    /// `heads` is the core's error.
+    pub fn prepare(
+        &self,
+        spec: &AttentionSpec,
+        head: usize,
+        heads: usize,
+        mut input: HeadInput,
+        layer_kv: impl Fn(usize) -> (Array2<f32>, Array2<f32>),
+    ) -> std::result::Result<HeadInput, CoreError> {
+        if let Some(g) = self.head.kv_groups {
+            groups::check_groups(heads, g)?;
+            let group = groups::group_of(head, heads, g);
+            let members: Vec<(Array2<f32>, Array2<f32>)> = (0..heads)
+                .filter(|&j| groups::group_of(j, heads, g) == group)
+                .map(layer_kv)
+                .collect();
+            let shared = group_mean(members.iter().map(|(k, v)| (k, v)));
+            input.k = shared.k;
+            input.v = shared.v;
         }
-        if spec.attention == AttentionKind::Linformer {
-            let m = input.k.nrows();
-            input.linformer = Some(self.seeded.linformer_params(self.linformer_k, m, head));
-        }
-        input
+        self.seeded.prepare_head(spec, &self.head, head, &mut input);
+        Ok(input)
     }
 }
 
@@ -107,11 +126,19 @@ impl AttentionOverride {
         self
     }
 
-    /// Head `head`'s input with the parameters `spec` needs, when this override has them.
-    fn prepare(&self, spec: &AttentionSpec, head: usize, input: HeadInput) -> HeadInput {
+    /// Head `head`'s input with the parameters `spec` needs, when this override has them
+    /// (`layer_kv`: see [`Parameters::prepare`]).
+    fn prepare(
+        &self,
+        spec: &AttentionSpec,
+        head: usize,
+        heads: usize,
+        input: HeadInput,
+        layer_kv: impl Fn(usize) -> (Array2<f32>, Array2<f32>),
+    ) -> std::result::Result<HeadInput, CoreError> {
         match &self.parameters {
-            Some(p) => p.prepare(spec, head, input),
-            None => input,
+            Some(p) => p.prepare(spec, head, heads, input, layer_kv),
+            None => Ok(input),
         }
     }
 
@@ -519,14 +546,24 @@ impl Encoder {
         let mut context = Array2::zeros(x.dim());
         let mut traces: Vec<Option<HeadTrace>> = vec![None; h];
         for (spec, members) in groups {
+            let failed = |error| ModelError::Attention { layer: l, error };
+            // ALiBi's paper slopes depend on the number of heads: a rule over some heads
+            // gives each the slope it has among all of the layer's.
+            let spec = &match &spec.alibi {
+                Some(alibi) if members.len() != h => AttentionSpec {
+                    alibi: Some(alibi.for_members(h, &members).map_err(failed)?),
+                    ..spec.clone()
+                },
+                _ => spec.clone(),
+            };
             let inputs = members
                 .iter()
                 .map(|&i| {
                     let input = HeadInput::new(split(&q, i), split(&k, i), split(&v, i));
-                    attention.prepare(spec, i, input)
+                    attention.prepare(spec, i, h, input, |j| (split(&k, j), split(&v, j)))
                 })
-                .collect();
-            let failed = |error| ModelError::Attention { layer: l, error };
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(failed)?;
             let problem = Problem::new(inputs, spec.clone(), None).map_err(failed)?;
             let result = problem.compute().map_err(failed)?;
             for ((&i, input), head) in members.iter().zip(problem.heads()).zip(result.heads) {

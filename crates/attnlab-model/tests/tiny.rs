@@ -142,7 +142,7 @@ fn a_spec_the_core_rejects_names_its_layer() {
 #[test]
 fn seeded_parameters_let_every_lab_score_and_linformer_replace_a_layer() {
     use attnlab_core::attention::AttentionKind;
-    use attnlab_core::model::ModelConfig;
+    use attnlab_core::model::{HeadParams, ModelConfig};
     use attnlab_model::Parameters;
     // The tiny checkpoint: hidden 8, 2 heads of width 4, as the seeded config's d_k.
     let parameters = Parameters {
@@ -152,7 +152,10 @@ fn seeded_parameters_let_every_lab_score_and_linformer_replace_a_layer() {
             seed: 7,
             ..ModelConfig::default()
         },
-        linformer_k: 3,
+        head: HeadParams {
+            linformer_k: 3,
+            ..HeadParams::default()
+        },
     };
     let base = tiny()
         .run("the big red dog", &AttentionOverride::default())
