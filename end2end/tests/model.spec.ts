@@ -268,6 +268,16 @@ test.describe('the real model', () => {
       await expect(b.getByTestId('variant-on-head-heatmap')).toHaveAttribute('data-rows', '15');
     }
 
+    // Where the model's own heads put their weight: the first token, [CLS], per layer and
+    // head, each a mean weight in [0, 1].
+    const first = page.getByTestId('model-first-token');
+    await expect(first.getByTestId('model-first-token-heatmap')).toHaveAttribute('data-rows', '6');
+    await expect(first.getByTestId('model-first-token-heatmap')).toHaveAttribute('data-cols', '12');
+    await first.getByTestId('model-first-token-heatmap-values').locator('summary').click();
+    const cells = (await first.getByTestId('model-first-token-heatmap-values-table').locator('td').allTextContents()).map(Number);
+    expect(cells).toHaveLength(72);
+    expect(cells.every((c) => c >= 0 && c <= 1)).toBe(true);
+
     // Inside the model: B in every layer moves the embedding, kind by kind and option by
     // option; the cosine of each run is its own.
     await page.getByTestId('substitution-example').click();

@@ -190,3 +190,32 @@ test('the options travel in the link', async ({ page }) => {
   await expect(again.getByTestId('rope-scaling')).toHaveValue('yarn');
   await expect(again.getByTestId('kv-groups')).toHaveValue('2');
 });
+
+test('the weight on the first token, per variant and head: a window takes it away, sinks give it back', async ({ page }) => {
+  await open(page);
+  const panel = page.getByTestId('first-token');
+  const canvas = panel.getByTestId('first-token-heatmap');
+  await expect(canvas).toHaveAttribute('data-rows', '2');
+  await expect(canvas).toHaveAttribute('data-cols', '4');
+  await panel.getByTestId('first-token-heatmap-values').locator('summary').click();
+  const row = (i: number) =>
+    panel.getByTestId('first-token-heatmap-values-table').locator('tbody tr').nth(i).locator('td').allTextContents();
+  const mean = async (i: number) => {
+    const cells = (await row(i)).map(Number);
+    expect(cells.every((c) => Number.isFinite(c) && c >= 0 && c <= 1), cells.join(' ')).toBe(true);
+    return cells.reduce((a, b) => a + b, 0) / cells.length;
+  };
+  const b = variant(page, 1);
+  const open_ = await mean(1);
+  await b.getByTestId('mask-window').check();
+  await expect.poll(() => mean(1), { message: 'a window closes the first key to the far queries' }).toBeLessThan(open_ - 0.02);
+  const windowed = await mean(1);
+  await b.getByTestId('sinks').check();
+  await expect.poll(() => mean(1), { message: 'a sink opens it again' }).toBeGreaterThan(windowed + 0.05);
+  // Softmax + 1 spends less than a whole row: less on the first token than softmax.
+  await b.getByTestId('sinks').uncheck();
+  await b.getByTestId('mask-window').uncheck();
+  await expect.poll(() => mean(1)).toBeCloseTo(open_, 5);
+  await b.getByTestId('attention').selectOption('softmax_plus_one');
+  await expect.poll(() => mean(1)).toBeLessThan(open_);
+});

@@ -8,7 +8,7 @@ use super::{
     SentenceInput, TokenStrip,
 };
 use crate::i18n::text;
-use crate::lab::{ComparePanel, ComparedPick, VariantPanel, ZoomBar};
+use crate::lab::{ComparePanel, ComparedPick, FirstTokenPanel, VariantPanel, ZoomBar};
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::{ModelSession, Status, provide_model_session};
 use crate::pages::complexity::ComplexityView;
@@ -282,6 +282,7 @@ fn LabPage() -> impl IntoView {
                     />
                 </div>
                 <ComparePanel/>
+                <FirstTokenPanel/>
             </div>
     }
 }

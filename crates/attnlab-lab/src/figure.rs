@@ -101,7 +101,7 @@ pub fn weights_heatmap(
 /// differences, over `±max|w|`, white at 0; others above 1 on the sequential palette over
 /// `0..max`, both ends rounded up as a difference's. Weights within `0..=1` keep the
 /// weights' scale.
-fn fitted_range(figure: Heatmap) -> Heatmap {
+pub(crate) fn fitted_range(figure: Heatmap) -> Heatmap {
     let (lo, hi) = figure
         .values()
         .iter()

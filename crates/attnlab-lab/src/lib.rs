@@ -53,6 +53,7 @@ pub mod compute;
 pub mod contribution;
 pub mod explain;
 pub mod figure;
+pub mod first_token;
 pub mod rules;
 pub mod state;
 pub mod tokens;

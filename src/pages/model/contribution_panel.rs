@@ -2,8 +2,9 @@ use attnlab_i18n::msg;
 use attnlab_lab::contribution::PAPER_URL;
 use leptos::prelude::*;
 
-use crate::canvas::{ChartLegend, LineChartCanvas};
+use crate::canvas::{ChartLegend, HeatmapCanvas, LineChartCanvas, Pointing};
 use crate::i18n::{text, use_lang};
+use crate::lab::CellInfo;
 use crate::neuron::NeuronPanel;
 use crate::state::ModelFigures;
 
@@ -23,8 +24,11 @@ pub fn ContributionPanel(
         share_chart: chart,
         shares,
         layer_head,
+        first_token,
         ..
     } = figures;
+    let first_token: Signal<Option<attnlab_plot::Heatmap>> = first_token.into();
+    let first_token_hover = RwSignal::new(None);
     let table = move || {
         shares
             .get()
@@ -58,6 +62,13 @@ pub fn ContributionPanel(
                 </tr></thead>
                 <tbody>{table}</tbody>
             </table>
+        </section>
+        <section class="panel first-token" aria-label=text(msg::model_page::MODEL_FIRST_TOKEN_LABEL) data-testid="model-first-token">
+            <h2 class="section-title">{text(msg::model_page::MODEL_FIRST_TOKEN_TITLE)}</h2>
+            <p class="hint">{text(msg::model_page::MODEL_FIRST_TOKEN_HINT)}</p>
+            <HeatmapCanvas figure=first_token pointing=Pointing::Cells { hover: first_token_hover, on_cell: None }
+                testid="model-first-token-heatmap" kind="first-token"/>
+            <CellInfo figure=first_token cell=first_token_hover/>
         </section>
     }
 }

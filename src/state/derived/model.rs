@@ -65,6 +65,8 @@ pub struct ModelFigures {
     pub share_chart: Memo<Option<LineChart>>,
     /// The same shares, as rows.
     pub shares: Memo<Vec<LayerShare>>,
+    /// The weight each head of each layer puts on the first token (`[CLS]`).
+    pub first_token: Memo<Option<Heatmap>>,
     /// Every head ranked by the share of its weight that crosses between the two
     /// sentences of a pair.
     pub crossing: Memo<Vec<Crossing>>,
@@ -276,6 +278,21 @@ impl ModelFigures {
                 .flatten()
                 .unwrap_or_default()
         });
+        let first_token = Memo::new(move |_| {
+            session
+                .with_run(|r| {
+                    let token = r.labels().first()?.clone();
+                    attnlab_lab::first_token::model_figure(
+                        r.layers(),
+                        r.heads(),
+                        |l, h| r.attention(l, h),
+                        &token,
+                        lang.get(),
+                    )
+                    .ok()
+                })
+                .flatten()
+        });
         let crossing = Memo::new(move |_| {
             session
                 .with_run(rank_crossing)
@@ -306,6 +323,7 @@ impl ModelFigures {
             neuron_labels,
             share_chart,
             shares,
+            first_token,
             crossing,
         }
     }

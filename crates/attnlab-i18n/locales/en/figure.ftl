@@ -69,3 +69,15 @@ figure-word-share = % of max
 figure-word-masked = masked
 figure-word-empty-row = ∅ empty row
 figure-word-head = head
+
+## The weight each head puts on the first token (attnlab-lab's first_token.rs): the lab's
+## figure and the real model's.
+
+first-token-title = Weight on the first token “{ $token }”, per head
+first-token-model-title = Weight on the first token “{ $token }”, per layer and head
+first-token-head = head { $head }
+first-token-layer = layer { $layer }
+first-token-value = mean weight on the first token
+first-token-axis-variant = variant
+first-token-axis-head = head
+first-token-axis-layer = layer

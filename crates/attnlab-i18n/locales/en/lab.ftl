@@ -209,3 +209,9 @@ knob-decay = decay γ
 knob-sink-logit = sink logit s
 knob-features = features r
 knob-number-range = { $what } is a number from { $lo } to { $hi }
+
+## The panel of the weight on the first token, under the comparison (src/lab/first_token_panel.rs).
+
+first-token-panel-label = Weight on the first token
+first-token-panel-title = Where the heads put their weight: the first token
+first-token-panel-hint = Each cell is the mean weight a head's queries put on the first key. Softmax must spend a whole row, and trained heads with nothing to look for often park it on the first tokens (attention sinks). A window that keeps the first keys open (sinks), softmax+1 and a sink logit give that weight a place; differential attention can take it away.

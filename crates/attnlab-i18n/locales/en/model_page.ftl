@@ -148,3 +148,9 @@ model-substitution-pair = “{ $first }” and “{ $other }”: similarity { $o
 model-mean-delta = mean |ΔA|
 model-max-delta = max |ΔA|
 model-heads-compared = heads compared
+
+## The weight each head puts on the first token, under the shares (src/pages/model/contribution_panel.rs).
+
+model-first-token-label = Weight on the first token, per layer and head
+model-first-token-title = Where each head puts its weight: the first token
+model-first-token-hint = Each cell is the mean weight a head's queries put on the text's first token, [CLS]. Heads with nothing to look for park much of their weight on the first and last tokens; the lab's sinks, softmax+1 and sink logit give that weight another place. Substitute them below to see what the model does without it.

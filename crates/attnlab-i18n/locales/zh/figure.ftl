@@ -66,3 +66,15 @@ figure-word-share = 占最大值 %
 figure-word-masked = 已掩码
 figure-word-empty-row = ∅ 空行
 figure-word-head = 头
+
+## The weight each head puts on the first token (attnlab-lab's first_token.rs): the lab's
+## figure and the real model's.
+
+first-token-title = 每个头放在第一个词元“{ $token }”上的权重
+first-token-model-title = 每层每个头放在第一个词元“{ $token }”上的权重
+first-token-head = 头 { $head }
+first-token-layer = 第 { $layer } 层
+first-token-value = 第一个词元上的平均权重
+first-token-axis-variant = 变体
+first-token-axis-head = 头
+first-token-axis-layer = 层

@@ -206,3 +206,9 @@ knob-decay = 衰减 γ
 knob-sink-logit = 汇点 logit s
 knob-features = 特征数 r
 knob-number-range = { $what }是 { $lo } 到 { $hi } 之间的数
+
+## The panel of the weight on the first token, under the comparison (src/lab/first_token_panel.rs).
+
+first-token-panel-label = 第一个词元上的权重
+first-token-panel-title = 各个头把权重放在哪里：第一个词元
+first-token-panel-hint = 每一格是某个头的查询放在第一个键上的平均权重。softmax 必须把一整行的权重分完，训练好的头在没有要找的东西时，常把权重停放在最前面的词元上（注意力汇点）。让最前面的键保持打开的窗口（汇点）、softmax+1 和汇点 logit 给这份权重一个去处；差分注意力可以把它减掉。

@@ -147,3 +147,9 @@ model-substitution-pair = “{ $first }”和“{ $other }”：使用模型自�
 model-mean-delta = 平均 |ΔA|
 model-max-delta = 最大 |ΔA|
 model-heads-compared = 比较的头数
+
+## The weight each head puts on the first token, under the shares (src/pages/model/contribution_panel.rs).
+
+model-first-token-label = 每层每个头放在第一个词元上的权重
+model-first-token-title = 每个头把权重放在哪里：第一个词元
+model-first-token-hint = 每一格是某个头的查询放在文本第一个词元 [CLS] 上的平均权重。没有要找的东西的头，会把很多权重停放在第一个和最后一个词元上；实验室里的汇点、softmax+1 和汇点 logit 给这份权重另一个去处。在下面替换它们，看看模型没有这个去处时会怎样。
