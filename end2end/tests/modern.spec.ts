@@ -219,3 +219,24 @@ test('the weight on the first token, per variant and head: a window takes it awa
   await b.getByTestId('attention').selectOption('softmax_plus_one');
   await expect.poll(() => mean(1)).toBeLessThan(open_);
 });
+
+test('grouped keys and values: which heads share them, and the cache per token', async ({ page }) => {
+  await open(page);
+  const b = variant(page, 1);
+  await expect(b.getByTestId('kv-groups-figure')).toHaveCount(0);
+  await b.getByTestId('kv-groups').selectOption('2');
+  const groups = b.getByTestId('kv-group');
+  await expect(groups).toHaveCount(2);
+  await expect(groups.nth(0)).toHaveText(/head 0\s*head 1\s*→\s*K, V 0/);
+  await expect(groups.nth(1)).toHaveText(/head 2\s*head 3\s*→\s*K, V 1/);
+  // 4 heads of width 16, f32: 2·4·16·4 = 512 B per token and layer for multi-head.
+  await expect(b.getByTestId('kv-cache')).toHaveText(
+    "Keys and values a decoder caches per token and layer (f32): this variant 256 B, 1/2 of multi-head's 512 B; multi-query 128 B.",
+  );
+  await b.getByTestId('kv-groups').selectOption('1');
+  await expect(groups).toHaveCount(1);
+  await expect(groups.nth(0)).toHaveAttribute('data-heads', '4');
+  await expect(b.getByTestId('kv-cache')).toContainText('this variant 128 B, 1/4 of');
+  await b.getByTestId('kv-groups').selectOption('4');
+  await expect(b.getByTestId('kv-groups-figure')).toHaveCount(0);
+});

@@ -5,6 +5,7 @@
 mod cell_info;
 mod compare_panel;
 mod first_token_panel;
+mod groups_figure;
 mod head_grid_view;
 mod variant_controls;
 mod variant_options;

@@ -21,6 +21,8 @@ use crate::i18n::{Tr, text, use_lang};
 use crate::state::{LabFields, VariantSlot, use_app_state};
 use crate::widgets::knob::{Knob, why_id};
 
+use super::groups_figure::GroupsFigure;
+
 type ValueOf = fn(&Variant, usize) -> f32;
 /// Sets a value (`d_k` is the third argument, for RoPE's rotary dims).
 type SetValue = fn(&mut Variant, f32, usize);
@@ -314,6 +316,11 @@ pub fn VariantOptions(
                 </span>
                 {groups}
             </div>
+            <Show when=move || v().kv_groups.is_some()>
+                <GroupsFigure heads=Signal::derive(move || shared.with(|s| s.model.heads))
+                    d_k=Signal::derive(d_k)
+                    groups=Signal::derive(move || v().kv_groups.unwrap_or(1))/>
+            </Show>
         </fieldset>
         <Show when=move || matches!(own(), AttentionKind::Sigmoid | AttentionKind::Differential
             | AttentionKind::DecayedLinear | AttentionKind::Sink | AttentionKind::Favor)>

@@ -215,3 +215,10 @@ knob-number-range = { $what } is a number from { $lo } to { $hi }
 first-token-panel-label = Weight on the first token
 first-token-panel-title = Where the heads put their weight: the first token
 first-token-panel-hint = Each cell is the mean weight a head's queries put on the first key. Softmax must spend a whole row, and trained heads with nothing to look for often park it on the first tokens (attention sinks). A window that keeps the first keys open (sinks), softmax+1 and a sink logit give that weight a place; differential attention can take it away.
+
+## Which query heads share each key/value head, under the groups knob (src/lab/groups_figure.rs).
+
+kv-share-title = Which query heads read which keys and values
+kv-share-head = head { $head }
+kv-share-group = K, V { $group }
+kv-cache-per-token = Keys and values a decoder caches per token and layer (f32): this variant { $own } B, 1/{ $saving } of multi-head's { $mha } B; multi-query { $mqa } B.

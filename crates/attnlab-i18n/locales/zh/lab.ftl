@@ -212,3 +212,10 @@ knob-number-range = { $what }是 { $lo } 到 { $hi } 之间的数
 first-token-panel-label = 第一个词元上的权重
 first-token-panel-title = 各个头把权重放在哪里：第一个词元
 first-token-panel-hint = 每一格是某个头的查询放在第一个键上的平均权重。softmax 必须把一整行的权重分完，训练好的头在没有要找的东西时，常把权重停放在最前面的词元上（注意力汇点）。让最前面的键保持打开的窗口（汇点）、softmax+1 和汇点 logit 给这份权重一个去处；差分注意力可以把它减掉。
+
+## Which query heads share each key/value head, under the groups knob (src/lab/groups_figure.rs).
+
+kv-share-title = 哪些查询头读取哪一组键和值
+kv-share-head = 头 { $head }
+kv-share-group = K、V { $group }
+kv-cache-per-token = 解码器每个词元、每层缓存的键和值（f32）：本变体 { $own } B，是多头 { $mha } B 的 1/{ $saving }；多查询 { $mqa } B。

@@ -152,3 +152,37 @@ pub fn group_choices(heads: usize) -> Vec<usize> {
         .filter(|g| heads.is_multiple_of(*g))
         .collect()
 }
+
+/// Which query heads read each key/value group: `heads` heads in `groups` groups (a
+/// divisor of `heads`), each group's heads in order (`⌊h·G/H⌋`, consecutive heads share).
+pub fn group_members(heads: usize, groups: usize) -> Vec<Vec<usize>> {
+    let groups = groups.clamp(1, heads.max(1));
+    let mut members = vec![Vec::new(); groups];
+    for h in 0..heads {
+        members[attnlab_core::groups::group_of(h, heads, groups)].push(h);
+    }
+    members
+}
+
+/// The bytes of keys and values a decoder caches per token and layer: `2 · G · d_k`
+/// f32 numbers for `G` key/value groups of width `d_k` (`G = H`: multi-head, `G = 1`:
+/// multi-query).
+pub fn kv_cache_bytes(groups: usize, d_k: usize) -> usize {
+    2 * groups * d_k * std::mem::size_of::<f32>()
+}
+
+#[cfg(test)]
+mod group_tests {
+    use super::*;
+
+    #[test]
+    fn consecutive_heads_share_and_the_cache_shrinks_by_heads_over_groups() {
+        assert_eq!(group_members(4, 2), [vec![0, 1], vec![2, 3]]);
+        assert_eq!(group_members(4, 1), [vec![0, 1, 2, 3]]);
+        assert_eq!(group_members(4, 4), [vec![0], vec![1], vec![2], vec![3]]);
+        // 4 heads of width 16: 512 bytes per token for multi-head, 128 for multi-query.
+        assert_eq!(kv_cache_bytes(4, 16), 512);
+        assert_eq!(kv_cache_bytes(1, 16), 128);
+        assert_eq!(kv_cache_bytes(4, 16) / kv_cache_bytes(2, 16), 4 / 2);
+    }
+}
