@@ -9,7 +9,7 @@ import { type Page } from '@playwright/test';
 export const KEPT = new Set([
   'softmax', 'Softmax', 'ReLU', 'relu', 'elu', 'ELU', 'Taylor', 'taylor', 'Linformer', 'MiniLM', 'BERT',
   'PNG', 'SVG', 'CSV', 'JSON', 'CLS', 'SEP', 'PAD', 'UNK', 'npy', 'npz', 'txt', 'attnlab',
-  'Transformer', 'PageUp', 'PageDown', 'Ctrl', 'GELU', 'RoPE', 'ALiBi', 'NTK', 'YaRN', 'RoFormer', 'Llama', 'argmax', 'RNN',
+  'Transformer', 'PageUp', 'PageDown', 'Ctrl', 'GELU', 'RoPE', 'ALiBi', 'NTK', 'YaRN', 'RoFormer', 'Llama', 'Choromanski', 'argmax', 'RNN',
   'multilingual', 'small', 'all', 'WordPiece', 'SentencePiece', 'XLM', 'Cache', 'API',
   'SIMD', 'wasm', 'NumPy', 'Fortran', 'dtype', 'float', 'Space', 'Tab', 'Esc', 'Enter',
   'exp', 'log', 'min', 'max', 'sin', 'cos', 'tanh', 'Luong', 'Bahdanau',

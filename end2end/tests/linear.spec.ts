@@ -282,3 +282,25 @@ test('the decayed stepper in 中文, on one token, and refused for cross-attenti
   await page.getByTestId('mode-cross').check();
   await expect(stepper.getByTestId('rnn-error')).toContainText('交叉注意力');
 });
+
+test('FAVOR+ against softmax: the error against the number of features, as a chart and a table', async ({ page }) => {
+  await open(page);
+  const panel = page.getByTestId('favor-panel');
+  const rows = panel.getByTestId('favor-row');
+  // 4 to 4096 features for the 11 tokens, each averaged over 4 draws.
+  await expect(rows).toHaveCount(11);
+  await expect(rows.first()).toHaveAttribute('data-features', '4');
+  await expect(rows.last()).toHaveAttribute('data-features', '4096');
+  const means = await rows.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-mean'))));
+  expect(means.every((m) => Number.isFinite(m) && m > 0)).toBe(true);
+  expect(means[means.length - 1] * 2).toBeLessThan(means[0]);
+  // Three curves: the mean, the largest error, and the 1/√r rate (11 markers each for
+  // the two measured ones).
+  await expect(panel.getByTestId('favor-chart')).toHaveAttribute('data-points', '22');
+  await expect(panel.getByTestId('favor-chart-legend')).toContainText('∝ 1/√r');
+  // Another head, other queries and keys: other numbers.
+  await page.getByTestId('pick-head').selectOption('1');
+  await expect
+    .poll(async () => Number(await rows.first().getAttribute('data-mean')))
+    .not.toBe(means[0]);
+});

@@ -242,6 +242,7 @@ pub const KEPT: &[&str] = &[
     "FlashAttention",
     "RoFormer",
     "Llama",
+    "Choromanski",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

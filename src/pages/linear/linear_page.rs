@@ -5,12 +5,14 @@ use attnlab_lab::explain::explain;
 use attnlab_pages::linear::default_kernel;
 use leptos::prelude::*;
 
-use super::{CausalityNotes, KernelPanel, LinearPickers, LinformerPanel, ProblemMemo, RnnStepper};
+use super::{
+    CausalityNotes, FavorPanel, KernelPanel, LinearPickers, LinformerPanel, ProblemMemo, RnnStepper,
+};
 use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// The linear-attention page: the pickers, softmax against the chosen kernel variant,
-/// the RNN stepper, Linformer's maps and the causality statements, all on the selected
+/// the RNN stepper, Linformer's maps, FAVOR+'s error and the causality statements, all on the selected
 /// variant's head.
 #[component]
 pub fn LinearPage() -> impl IntoView {
@@ -48,6 +50,7 @@ pub fn LinearPage() -> impl IntoView {
                 <KernelPanel problem=problem head=head kind=kind/>
                 <RnnStepper problem=problem head=head kind=kind/>
                 <LinformerPanel problem=problem head=head/>
+                <FavorPanel problem=problem head=head/>
                 <CausalityNotes selected=variant_kind/>
             </Show>
         </section>

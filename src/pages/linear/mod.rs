@@ -1,11 +1,12 @@
 //! The linear-attention lab: softmax against a kernel variant on the same
 //! Q, K of the selected head (implied matrices, difference, singular values and ranks),
 //! causal linear attention stepped through as an RNN (also with a decay: decayed linear
-//! attention beside its masked parallel form with D), Linformer's projections, and which
-//! kinds can be made causal. The numbers come from `attnlab_pages::linear`.
+//! attention beside its masked parallel form with D), Linformer's projections, FAVOR+'s
+//! error against its number of features, and which kinds can be made causal. The numbers come from `attnlab_pages::linear`.
 
 mod causality_notes;
 mod decay_knob;
+mod favor_panel;
 mod kernel_panel;
 mod linear_page;
 mod linear_pickers;
@@ -18,6 +19,7 @@ use leptos::prelude::*;
 
 pub use causality_notes::CausalityNotes;
 pub use decay_knob::{DecayKnob, DecayMode};
+pub use favor_panel::FavorPanel;
 pub use kernel_panel::KernelPanel;
 pub use linear_page::LinearPage;
 pub use linear_pickers::LinearPickers;

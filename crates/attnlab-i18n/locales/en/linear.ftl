@@ -123,3 +123,15 @@ linear-decay-o-title = o_{ $t } = S_{ $t }ᵀ q_{ $t }/√d_k: read from the sta
 linear-decay-parallel-row-title = row { $t } of W V: the masked parallel form
 linear-axis-tokens = tokens
 linear-key-dimension = key dimension
+
+## FAVOR+'s error against the number of features (attnlab-pages linear/favor.rs, src/pages/linear/favor_panel.rs).
+
+favor-error-title = FAVOR+ against softmax: the error falls as the features grow
+favor-error-features = random features r
+favor-error-axis = |Â − A|
+favor-error-mean = mean |Â − A|
+favor-error-max = largest |Â − A|
+favor-error-rate = ∝ 1/√r
+favor-panel-label = FAVOR+ error against the number of features
+favor-panel-title = FAVOR+: random features for softmax
+favor-panel-hint = FAVOR+ (Choromanski et al. 2021) replaces exp(q·k/√d_k) by φ(q)·φ(k), with r positive random features, so attention costs time linear in the length. The features are random: each r is drawn { $draws } times and the errors averaged. Like any average of random samples, the error falls as 1/√r (four times the features halve it), but only once r is large against the variance of one feature, e^‖q′+k′‖² with x′ = x/d_k^¼: with long queries and keys, as in this toy model, it takes thousands of features.

@@ -121,3 +121,15 @@ linear-decay-o-title = o_{ $t } = S_{ $t }ᵀ q_{ $t }/√d_k：从状态读出
 linear-decay-parallel-row-title = W V 的第 { $t } 行：掩码并行形式
 linear-axis-tokens = 词元
 linear-key-dimension = 键维度
+
+## FAVOR+'s error against the number of features (attnlab-pages linear/favor.rs, src/pages/linear/favor_panel.rs).
+
+favor-error-title = FAVOR+ 与 softmax 的误差：特征越多误差越小
+favor-error-features = 随机特征数 r
+favor-error-axis = |Â − A|
+favor-error-mean = 平均 |Â − A|
+favor-error-max = 最大 |Â − A|
+favor-error-rate = ∝ 1/√r
+favor-panel-label = FAVOR+ 的误差与特征数
+favor-panel-title = FAVOR+：用随机特征近似 softmax
+favor-panel-hint = FAVOR+（Choromanski 等，2021）用 φ(q)·φ(k) 代替 exp(q·k/√d_k)，φ 由 r 个正随机特征组成，于是注意力的耗时与长度成线性关系。特征是随机抽取的：每个 r 抽取 { $draws } 次，误差取平均。和任何随机样本的平均一样，误差按 1/√r 下降（特征变为四倍，误差减半），但要等 r 远大于单个特征的方差 e^‖q′+k′‖²（x′ = x/d_k^¼）之后才如此：查询和键较长时（如这个玩具模型），需要几千个特征。

@@ -38,6 +38,7 @@ use ndarray::Array2;
 use attnlab_i18n::{Lang, msg, plot_words};
 
 mod decay;
+mod favor;
 mod kernels;
 mod linformer;
 mod rnn;
@@ -45,6 +46,10 @@ mod rnn;
 pub use decay::{
     DEFAULT_GAMMA, Decay, DecayedStep, DecayedTrace, GATE_BIAS, decayed_figures,
     decayed_step_figures, decayed_trace, previous, seeded_gates,
+};
+pub use favor::{
+    FAVOR_BUDGET, FAVOR_DRAWS, FAVOR_FEATURES, FavorError, favor_chart, favor_error,
+    features_within,
 };
 pub use kernels::{
     KernelComparison, LINEAR_COLOUR, MAX_SPECTRUM_TOKENS, RANK_TOLERANCE, SOFTMAX_COLOUR, Spectra,
