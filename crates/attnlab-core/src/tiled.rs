@@ -5,10 +5,16 @@
 //! maximum; at the end the output is `o / ℓ` and the weights are `e^(l_j − μ)/ℓ` with the
 //! final `μ` and `ℓ`. The same numbers as the plain softmax of §6, within f32 rounding,
 //! for every `B`.
+//!
+//! The tiles go through the SIMD kernels as the plain softmax does: each query's terms of
+//! a tile in one vectorised `exp` ([`kernels::exp_shifted_sum`]), and the tile's
+//! `P · V_tile` for every query at once ([`kernels::weights_times_values`]). Each term is
+//! kept where its weight goes, with the `μ` it was computed against; the weights are then
+//! those terms times `e^(μ_tile − μ)/ℓ`, one multiplication each, not a second `exp`.
 
 use ndarray::{Array2, ArrayRef2};
 
-use crate::kernels::SOFTMAX_FLOOR;
+use crate::kernels::{self, SOFTMAX_FLOOR};
 use crate::mask::Mask;
 
 /// The weights and output of `softmax(logits) · v` over the allowed keys, formed tile by
@@ -23,48 +29,78 @@ pub fn softmax_tiled(
 ) -> (Array2<f32>, Array2<f32>) {
     let (n, m) = logits.dim();
     let d_v = v.ncols();
-    let tile = tile.max(1);
     let mut weights = Array2::zeros((n, m));
     let mut output = Array2::zeros((n, d_v));
-    for i in 0..n {
-        let allowed = mask.row(i);
-        let row = logits.row(i);
-        let mut acc = vec![0.0f32; d_v];
-        let (mut max, mut sum) = (f32::NEG_INFINITY, 0.0f32);
-        for start in (0..m).step_by(tile) {
-            let end = (start + tile).min(m);
-            let block_max = (start..end)
-                .filter(|&j| allowed[j])
-                .map(|j| row[j])
-                .fold(f32::NEG_INFINITY, f32::max);
-            if block_max == f32::NEG_INFINITY {
+    if n == 0 || m == 0 {
+        return (weights, output);
+    }
+    let tile = tile.clamp(1, m);
+    let tiles = m.div_ceil(tile);
+    let v = v.as_standard_layout();
+    let v = v.as_slice().expect("standard layout");
+    // Per query: the running maximum and sum, and the maximum each tile's terms were
+    // computed against (−∞ for a tile with no allowed key).
+    let (mut max, mut sum) = (vec![f32::NEG_INFINITY; n], vec![0.0f32; n]);
+    let mut shifts = vec![f32::NEG_INFINITY; n * tiles];
+    // The tile's logits of one query (−∞ where blocked), and its terms for every query.
+    let mut x = vec![0.0f32; tile];
+    let mut terms = vec![0.0f32; n * tile];
+    let acc = output.as_slice_mut().expect("standard layout");
+    for (t, start) in (0..m).step_by(tile).enumerate() {
+        let end = (start + tile).min(m);
+        let b = end - start;
+        for i in 0..n {
+            let allowed = &mask.row(i)[start..end];
+            let row = logits.row(i);
+            for ((x, &ok), &l) in x
+                .iter_mut()
+                .zip(allowed)
+                .zip(row.slice(ndarray::s![start..end]))
+            {
+                *x = if ok { l } else { f32::NEG_INFINITY };
+            }
+            let p = &mut terms[i * b..(i + 1) * b];
+            let tile_max = kernels::max(&x[..b]);
+            if tile_max == f32::NEG_INFINITY {
+                p.fill(0.0);
                 continue;
             }
-            if block_max > max {
-                let correction = (max - block_max).exp(); // e^(−∞) = 0 at first
-                sum *= correction;
-                acc.iter_mut().for_each(|x| *x *= correction);
-                max = block_max;
+            if tile_max > max[i] {
+                let correction = (max[i] - tile_max).exp(); // e^(−∞) = 0 at first
+                sum[i] *= correction;
+                acc[i * d_v..(i + 1) * d_v]
+                    .iter_mut()
+                    .for_each(|a| *a *= correction);
+                max[i] = tile_max;
             }
-            for j in (start..end).filter(|&j| allowed[j]) {
-                let e = (row[j] - max).exp();
-                sum += e;
-                for (a, &x) in acc.iter_mut().zip(v.row(j)) {
-                    *a += e * x;
-                }
-            }
+            sum[i] += kernels::exp_shifted_sum(&x[..b], max[i], p);
+            shifts[i * tiles + t] = max[i];
+            weights.row_mut(i).as_slice_mut().expect("standard layout")[start..end]
+                .copy_from_slice(p);
         }
-        if sum <= 0.0 {
+        kernels::weights_times_values(&terms[..n * b], &v[start * d_v..end * d_v], d_v, acc);
+    }
+    for i in 0..n {
+        let w = weights.row_mut(i).into_slice().expect("standard layout");
+        let o = &mut acc[i * d_v..(i + 1) * d_v];
+        if sum[i] <= 0.0 {
+            w.fill(0.0);
+            o.fill(0.0);
             continue;
         }
-        for (o, a) in output.row_mut(i).iter_mut().zip(&acc) {
-            *o = a / sum;
-        }
-        for (j, w) in weights.row_mut(i).iter_mut().enumerate() {
-            let gap = row[j] - max;
-            if allowed[j] && gap >= SOFTMAX_FLOOR {
-                let a = gap.exp() / sum;
-                *w = if a < f32::MIN_POSITIVE { 0.0 } else { a };
+        o.iter_mut().for_each(|a| *a /= sum[i]);
+        let (allowed, row) = (mask.row(i), logits.row(i));
+        for t in 0..tiles {
+            let factor = (shifts[i * tiles + t] - max[i]).exp() / sum[i];
+            let (start, end) = (t * tile, ((t + 1) * tile).min(m));
+            for j in start..end {
+                let keep = allowed[j] && row[j] - max[i] >= SOFTMAX_FLOOR;
+                let a = w[j] * factor;
+                w[j] = if keep && a >= f32::MIN_POSITIVE {
+                    a
+                } else {
+                    0.0
+                };
             }
         }
     }
