@@ -1,5 +1,6 @@
 //! The table writer's tests, on the fixture report `xtask/testdata/bench-report.json`.
 
+use super::read::{int, ms};
 use super::*;
 
 fn fixture() -> Value {
