@@ -173,6 +173,12 @@ pub(crate) fn softmax_formed(
     mask: &Mask,
     v: &Array2<f32>,
 ) -> Result<Formed> {
+    // The tiles scale the raw scores as they read them (checked finite with the scale
+    // by the caller); a softcap or ALiBi forms the logits first.
+    if let (Some(b), true) = (spec.tiles, steps.scale_only()) {
+        let (a, o, h) = tiled::softmax_tiled(raw, steps.scale, mask, v, b);
+        return Ok((a, o, Computation::Tiled, Some(h)));
+    }
     let logits = steps.apply(raw);
     if logits.iter().any(|l| !l.is_finite()) {
         return Err(CoreError::Overflow {
@@ -182,8 +188,8 @@ pub(crate) fn softmax_formed(
     }
     Ok(match spec.tiles {
         Some(b) => {
-            let (a, o) = tiled::softmax_tiled(&logits, mask, v, b);
-            (a, o, Computation::Tiled, None)
+            let (a, o, h) = tiled::softmax_tiled(&logits, 1.0, mask, v, b);
+            (a, o, Computation::Tiled, Some(h))
         }
         None => {
             let (a, h) = softmax::softmax_masked_entropy_scaled(&logits, 1.0, mask);

@@ -18,21 +18,24 @@ use crate::kernels::{self, SOFTMAX_FLOOR};
 use crate::mask::Mask;
 
 /// The weights and output of `softmax(logits) · v` over the allowed keys, formed tile by
-/// tile over `tile ≥ 1` keys. `logits`: `n × m` finite; `v`: `m × d_v`. A row with no
-/// allowed key is zeros. As in the plain softmax, a weight more than `e^80` below the
-/// row's largest, or subnormal, is exactly 0.
+/// tile over `tile ≥ 1` keys, with the rows' entropy (nats). The logits are
+/// `scale · raw`: `raw` is `n × m` with those products finite; `v` is `m × d_v`. A row
+/// with no allowed key is zeros, entropy 0. As in the plain softmax, a weight more than
+/// `e^80` below the row's largest, or subnormal, is exactly 0.
 pub fn softmax_tiled(
-    logits: &ArrayRef2<f32>,
+    raw: &ArrayRef2<f32>,
+    scale: f32,
     mask: &Mask,
     v: &Array2<f32>,
     tile: usize,
-) -> (Array2<f32>, Array2<f32>) {
-    let (n, m) = logits.dim();
+) -> (Array2<f32>, Array2<f32>, Vec<f32>) {
+    let (n, m) = raw.dim();
     let d_v = v.ncols();
     let mut weights = Array2::zeros((n, m));
     let mut output = Array2::zeros((n, d_v));
+    let mut entropy = vec![0.0f32; n];
     if n == 0 || m == 0 {
-        return (weights, output);
+        return (weights, output, entropy);
     }
     let tile = tile.clamp(1, m);
     let tiles = m.div_ceil(tile);
@@ -51,13 +54,10 @@ pub fn softmax_tiled(
         let b = end - start;
         for i in 0..n {
             let allowed = &mask.row(i)[start..end];
-            let row = logits.row(i);
-            for ((x, &ok), &l) in x
-                .iter_mut()
-                .zip(allowed)
-                .zip(row.slice(ndarray::s![start..end]))
-            {
-                *x = if ok { l } else { f32::NEG_INFINITY };
+            let row = raw.row(i);
+            let row = &row.as_slice().expect("standard layout")[start..end];
+            for ((x, &ok), &z) in x.iter_mut().zip(allowed).zip(row) {
+                *x = if ok { scale * z } else { f32::NEG_INFINITY };
             }
             let p = &mut terms[i * b..(i + 1) * b];
             let tile_max = kernels::max(&x[..b]);
@@ -80,6 +80,9 @@ pub fn softmax_tiled(
         }
         kernels::weights_times_values(&terms[..n * b], &v[start * d_v..end * d_v], d_v, acc);
     }
+    // The weights from the kept terms: `e^(l − μ_tile) · e^(μ_tile − μ) / ℓ`; blocked
+    // keys' terms are 0 already (`e^−∞`). The entropy from the same pass:
+    // `H = −Σ w (l − μ − ln ℓ) = μ + ln ℓ − Σ w l`.
     for i in 0..n {
         let w = weights.row_mut(i).into_slice().expect("standard layout");
         let o = &mut acc[i * d_v..(i + 1) * d_v];
@@ -88,23 +91,25 @@ pub fn softmax_tiled(
             o.fill(0.0);
             continue;
         }
-        o.iter_mut().for_each(|a| *a /= sum[i]);
-        let (allowed, row) = (mask.row(i), logits.row(i));
+        let (mu, total) = (max[i], sum[i]);
+        o.iter_mut().for_each(|a| *a /= total);
+        let row = raw.row(i);
+        let row = row.as_slice().expect("standard layout");
+        let mut weighted = 0.0f32;
         for t in 0..tiles {
-            let factor = (shifts[i * tiles + t] - max[i]).exp() / sum[i];
+            let factor = (shifts[i * tiles + t] - mu).exp() / total;
             let (start, end) = (t * tile, ((t + 1) * tile).min(m));
-            for j in start..end {
-                let keep = allowed[j] && row[j] - max[i] >= SOFTMAX_FLOOR;
-                let a = w[j] * factor;
-                w[j] = if keep && a >= f32::MIN_POSITIVE {
-                    a
-                } else {
-                    0.0
-                };
+            for (w, &z) in w[start..end].iter_mut().zip(&row[start..end]) {
+                let l = scale * z;
+                let a = *w * factor;
+                let keep = l - mu >= SOFTMAX_FLOOR && a >= f32::MIN_POSITIVE;
+                *w = if keep { a } else { 0.0 };
+                weighted += *w * l;
             }
         }
+        entropy[i] = (mu + total.ln() - weighted).max(0.0);
     }
-    (weights, output)
+    (weights, output, entropy)
 }
 
 #[cfg(test)]
@@ -119,7 +124,13 @@ mod tests {
         // [1, 3, 2, 1]/7, as softmax: e^l / Σ e^l = [1, 3, 2, 1] / 7.
         let l = array![[0.0f32, 3f32.ln(), 2f32.ln(), 0.0]];
         let v = array![[7.0f32], [0.0], [0.0], [0.0]];
-        let (w, o) = softmax_tiled(&l, &Mask::full(1, 4), &v, 2);
+        let (w, o, h) = softmax_tiled(&l, 1.0, &Mask::full(1, 4), &v, 2);
+        // −Σ w ln w of [1, 3, 2, 1]/7.
+        let want: f32 = [1.0f32, 3.0, 2.0, 1.0]
+            .iter()
+            .map(|c| -(c / 7.0) * (c / 7.0).ln())
+            .sum();
+        assert!((h[0] - want).abs() < 1e-6, "{h:?}");
         for (got, want) in w.iter().zip([1.0, 3.0, 2.0, 1.0]) {
             assert!((got - want / 7.0).abs() < 1e-7, "{w}");
         }
@@ -130,7 +141,8 @@ mod tests {
     fn an_empty_row_is_zero_and_blocked_keys_are_exactly_zero() {
         let l = array![[1.0f32, 2.0], [5.0, 1.0]];
         let mask = Mask::from_array(array![[false, false], [false, true]]);
-        let (w, o) = softmax_tiled(&l, &mask, &array![[1.0f32], [2.0]], 1);
+        let (w, o, h) = softmax_tiled(&l, 1.0, &mask, &array![[1.0f32], [2.0]], 1);
+        assert_eq!(h, [0.0, 0.0]);
         assert_eq!(w, array![[0.0, 0.0], [0.0, 1.0]]);
         assert_eq!(o, array![[0.0], [2.0]]);
     }

@@ -720,8 +720,8 @@ proptest! {
         prop_assert!((a - b).abs() <= 1e-5 * scale.max(1.0), "{a} vs {b}");
     }
 
-    /// Tiles of any width B (1, 2, 3, n, > n) give plain softmax's weights and output,
-    /// masked and empty rows included.
+    /// Tiles of any width B (1, 2, 3, n, > n) give plain softmax's weights, output and
+    /// row entropies, masked and empty rows included.
     #[test]
     fn tiles_give_the_plain_softmax(
         (n, m) in (1usize..9, 1usize..9),
@@ -754,6 +754,14 @@ proptest! {
             for (x, y) in got.output.iter().zip(plain.output.iter()) {
                 prop_assert!((x - y).abs() <= 1e-6, "B = {}: output {} vs {}", b, x, y);
             }
+            // The rows' entropy too, from the tiles' running max and sum.
+            for (x, y) in got.row_entropy.iter().zip(&plain.row_entropy) {
+                prop_assert!((x - y).abs() <= 1e-5, "B = {}: entropy {} vs {}", b, x, y);
+            }
+            for (x, y) in got.row_entropy_normalised.iter().zip(&plain.row_entropy_normalised) {
+                prop_assert!((x - y).abs() <= 1e-5, "B = {}: normalised entropy {} vs {}", b, x, y);
+            }
+            prop_assert_eq!(got.row_entropy.len(), plain.row_entropy.len());
         }
     }
 
