@@ -210,3 +210,36 @@ test('every broken file says what is wrong and the previous tensors stay', async
   await expect(error).toBeEmpty();
   await expect(summary).toContainText('attn.npz');
 });
+
+test('the new kinds and options run on brought tensors, and differential says what it lacks', async ({ page }) => {
+  await page.goto('/');
+  await bring(page, [file('attn.json', fixture('attn.json'))]);
+  await expect(page.getByTestId('brought-summary')).toHaveText(
+    'attn.json: 2 heads · 4 queries × 4 keys · d_k 3 · d_v 2',
+  );
+  const b = page.getByTestId('variant').nth(1);
+  const head = b.locator('canvas[data-figure=head]');
+  const pixels = () => head.evaluate((c) => (c as HTMLCanvasElement).toDataURL('image/png'));
+  await expect(head).toHaveAttribute('data-rendered-tokens', '4');
+  for (const kind of ['softmax_plus_one', 'sigmoid', 'softpick', 'sink', 'decayed_linear', 'favor']) {
+    const before = await pixels();
+    await b.getByTestId('attention').selectOption(kind);
+    await expect.poll(pixels, { message: kind }).not.toEqual(before);
+    await expect(b.getByTestId('variant-error'), kind).toHaveCount(0);
+    await expect(head, kind).toHaveAttribute('data-rendered-tokens', '4');
+  }
+  // The brought heads have no second queries and keys, and none are drawn for them.
+  const differential = b.locator('select[data-testid=attention] option[value=differential]');
+  await expect(differential).toBeDisabled();
+  await expect(differential).toHaveAttribute('title', /the brought tensors do not have/);
+  // RoPE turns the one pair d_k = 3 holds; two heads take one or two key/value groups.
+  await b.getByTestId('attention').selectOption('softmax');
+  const before = await pixels();
+  await b.getByTestId('rope').check();
+  await expect(b.getByTestId('rope-dims')).toHaveValue('2');
+  await expect.poll(pixels).not.toEqual(before);
+  await expect(b.locator('select[data-testid=kv-groups] option')).toHaveCount(2);
+  await b.getByTestId('kv-groups').selectOption('1');
+  await expect(b.getByTestId('kv-group')).toHaveCount(1);
+  await expect(b.getByTestId('variant-error')).toHaveCount(0);
+});
