@@ -63,28 +63,35 @@ pub fn problem(
     variant: &Variant,
     keys: &Tokens,
 ) -> Result<Problem, CoreError> {
-    let (n, m) = projected
-        .heads
-        .first()
-        .map_or((0, 0), |h| (h.q.nrows(), h.k.nrows()));
-    let spec = variant.spec(n, m, &keys.padding());
-    model.problem_with(projected, spec, &variant.head_params(true))
+    problem_drawing(model, projected, variant, keys, true)
 }
 
-/// [`problem`] on heads brought from elsewhere (a file, a real model): differential
-/// attention's second queries and keys must come with them, none are drawn.
+/// [`problem`] on heads brought from a file: differential attention's second queries
+/// and keys must come with them, none are drawn.
 pub fn problem_brought(
     model: &ModelConfig,
     projected: &Projected,
     variant: &Variant,
     keys: &Tokens,
 ) -> Result<Problem, CoreError> {
+    problem_drawing(model, projected, variant, keys, false)
+}
+
+/// [`problem`], drawing differential attention's missing second queries and keys or not
+/// (`draw_second`).
+fn problem_drawing(
+    model: &ModelConfig,
+    projected: &Projected,
+    variant: &Variant,
+    keys: &Tokens,
+    draw_second: bool,
+) -> Result<Problem, CoreError> {
     let (n, m) = projected
         .heads
         .first()
         .map_or((0, 0), |h| (h.q.nrows(), h.k.nrows()));
     let spec = variant.spec(n, m, &keys.padding());
-    model.problem_with(projected, spec, &variant.head_params(false))
+    model.problem_with(projected, spec, &variant.head_params(draw_second))
 }
 
 /// One head of a problem; a head that does not exist is an error, not a panic.

@@ -17,7 +17,7 @@ use attnlab_core::score::ScoreFunction;
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use super::{LinearLabError, head_input, labels, signed, values};
+use super::{LinearLabError, head_input, labels, max_abs_diff, signed, values};
 use attnlab_i18n::{Lang, msg, plot_words};
 
 /// Where the stepper's decay `a_t` comes from.
@@ -159,10 +159,6 @@ impl DecayedTrace {
         });
         step
     }
-}
-
-fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).fold(0f32, |m, (x, y)| m.max((x - y).abs()))
 }
 
 /// Decayed linear attention on head `head` of a self-attention problem with the decay

@@ -220,6 +220,11 @@ fn run(
     Problem::new(vec![head], spec, None)?.compute_head(0)
 }
 
+/// The largest `|a_i − b_i|` (the stepper's output against the parallel form's row).
+fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).fold(0f32, |m, (x, y)| m.max((x - y).abs()))
+}
+
 fn labels(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|i| format!("{prefix}{i}")).collect()
 }

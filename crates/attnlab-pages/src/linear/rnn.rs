@@ -8,7 +8,7 @@ use attnlab_core::mask::{Mask, MaskSpec};
 use attnlab_plot::{Heatmap, HeatmapError};
 use ndarray::Array2;
 
-use super::{LinearLabError, feature_map, head_input, labels, signed};
+use super::{LinearLabError, feature_map, head_input, labels, max_abs_diff, signed};
 use attnlab_i18n::{Lang, msg};
 
 /// One step `t` of causal kernel attention as an RNN.
@@ -114,10 +114,6 @@ impl RnnTrace {
         });
         step
     }
-}
-
-fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).fold(0f32, |m, (x, y)| m.max((x - y).abs()))
 }
 
 /// Causal kernel attention of kind `kind` on head `head` of a self-attention problem,
