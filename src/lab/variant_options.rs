@@ -45,9 +45,10 @@ pub fn VariantOptions(
     let set = move |f: &dyn Fn(&mut Variant)| state.edit_variant(index.get_untracked(), f);
     let uid = StoredValue::new(uid);
     let id = move |what: &str| format!("{}-{what}", uid.get_value());
-    // What the rules of the whole state read: the model and the mode.
+    // What the rules of the whole state read: the model the variants compute with (on
+    // brought tensors, their heads and d_k) and the mode.
     let shared = Memo::new(move |_| LabState {
-        model: state.lab.model().get(),
+        model: state.derived.used_model.get(),
         mode: state.lab.mode().get(),
         variants: Vec::new(),
         ..LabState::default()
