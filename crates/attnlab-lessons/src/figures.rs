@@ -104,8 +104,6 @@ figures! {
     LinearRnn = "linear-rnn", Linear, "rnn-stepper", None;
     /// Linear: the RNN's state `S_t`.
     LinearRnnState = "linear-rnn-state", Linear, "rnn-s", None;
-    /// Linear: the RNN stepper's decay knob (off, a constant `γ`, a gate per token).
-    LinearDecayKnob = "linear-decay-knob", Linear, "decay-knob", None;
     /// Linear: the decay matrix `D` of the parallel form (the decay on: a
     /// `decayed_linear` variant).
     LinearDecayD = "linear-decay-d", Linear, "decay-d", None;

@@ -269,7 +269,7 @@ fn the_decay_figures_need_a_decayed_linear_variant() {
         LESSON.replacen(
             "page = \"lab\"\nselect = { query = 2 }\npoint = [{ figure = \"lab-head\", variant = 0, row = 2 }]",
             &format!(
-                "page = \"linear\"\nstate = {{ v = [{variant}], w = [0, 0, 0, 0] }}\npoint = [{{ figure = \"linear-decay-d\" }}, {{ figure = \"linear-decay-knob\" }}]"
+                "page = \"linear\"\nstate = {{ v = [{variant}], w = [0, 0, 0, 0] }}\npoint = [{{ figure = \"linear-decay-d\" }}, {{ figure = \"linear-rnn\" }}]"
             ),
             1,
         )
