@@ -255,6 +255,31 @@ test('the decay in the RNN stepper: S_t = a_t·S_(t−1) + k_t v_tᵀ beside D a
   await expect(stepper.getByTestId('rnn-step')).toContainText('z_10');
 });
 
+test('a decayed_linear variant opens the stepper with its own γ, and another kind turns the decay off', async ({ page }) => {
+  // A link (or a lesson's step) to the linear page with a decayed_linear variant of γ = 0.5.
+  const link = (v: object) =>
+    Buffer.from(JSON.stringify({ u: 'linear', w: [0, 0, 0, 0], v: [v] })).toString('base64url');
+  await page.goto(`/#v1.${link({ n: 'A', a: 'decayed_linear', dg: 0.5 })}`);
+  const stepper = page.getByTestId('rnn-stepper');
+  await expect(stepper).toHaveAttribute('data-decay', 'constant');
+  await expect(stepper.getByTestId('decay-constant')).toBeChecked();
+  await expect(stepper.getByTestId('decay-gamma-value')).toHaveText('0.50');
+  await expect(stepper.getByTestId('decay-d')).toHaveAttribute('data-rows', '11');
+  expect(await value(page, 'decay-diff-all')).toBeLessThan(1e-5);
+  // The knob still moves it.
+  await stepper.getByTestId('decay-gates').check();
+  await expect(stepper).toHaveAttribute('data-decay', 'gates');
+  // Another variant (elu1, causal): the decay goes off, the kernel stepper is back.
+  await page.goto(`/#v1.${link({ n: 'A', a: 'elu1', c: true })}`);
+  await expect(stepper).toHaveAttribute('data-decay', 'off');
+  await expect(stepper.getByTestId('rnn-z')).toBeVisible();
+  await expect(stepper.getByTestId('decay-d')).toHaveCount(0);
+  // And back to a decayed variant of γ = 0.8.
+  await page.goto(`/#v1.${link({ n: 'A', a: 'decayed_linear', dg: 0.8 })}`);
+  await expect(stepper).toHaveAttribute('data-decay', 'constant');
+  await expect(stepper.getByTestId('decay-gamma-value')).toHaveText('0.80');
+});
+
 test('the decayed stepper in 中文, on one token, and refused for cross-attention', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await open(page);

@@ -104,6 +104,13 @@ figures! {
     LinearRnn = "linear-rnn", Linear, "rnn-stepper", None;
     /// Linear: the RNN's state `S_t`.
     LinearRnnState = "linear-rnn-state", Linear, "rnn-s", None;
+    /// Linear: the decay matrix `D` of the parallel form (the decay on: a
+    /// `decayed_linear` variant).
+    LinearDecayD = "linear-decay-d", Linear, "decay-d", None;
+    /// Linear: the parallel form's weights `D ⊙ QKᵀ/√d_k`.
+    LinearDecayWeights = "linear-decay-weights", Linear, "decay-w", None;
+    /// Linear: the largest difference between the RNN's outputs and the parallel form's.
+    LinearDecayDifference = "linear-decay-difference", Linear, "decay-diff-all", None;
     /// Linear: Linformer's maps and weights.
     Linformer = "linformer", Linear, "linformer-panel", None;
     /// Linear: which kinds can be causal.
@@ -144,6 +151,15 @@ impl FigureId {
             FigureId::LabHead if variant > 0 => "variant-heatmap",
             _ => self.testid(),
         }
+    }
+
+    /// Whether the figure shows only while the RNN stepper's decay is on, which a
+    /// `decayed_linear` variant turns on.
+    pub fn needs_decay(self) -> bool {
+        matches!(
+            self,
+            FigureId::LinearDecayD | FigureId::LinearDecayWeights | FigureId::LinearDecayDifference
+        )
     }
 
     /// Whether the figure belongs to one variant (and a pointer names it).

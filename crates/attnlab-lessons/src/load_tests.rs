@@ -264,6 +264,34 @@ fn steps_stages_are_checked_against_the_variant() {
 }
 
 #[test]
+fn the_decay_figures_need_a_decayed_linear_variant() {
+    let on_linear = |variant: &str| {
+        LESSON.replacen(
+            "page = \"lab\"\nselect = { query = 2 }\npoint = [{ figure = \"lab-head\", variant = 0, row = 2 }]",
+            &format!(
+                "page = \"linear\"\nstate = {{ v = [{variant}], w = [0, 0, 0, 0] }}\npoint = [{{ figure = \"linear-decay-d\" }}, {{ figure = \"linear-rnn\" }}]"
+            ),
+            1,
+        )
+    };
+    let elu1 = on_linear("{ a = \"elu1\", c = true }");
+    let e = one_error("01-cat/lesson.toml", Box::leak(elu1.into_boxed_str()));
+    assert!(
+        e.contains("step “look”")
+            && e.contains("linear-decay-d shows only when the shown variant is decayed_linear"),
+        "{e}"
+    );
+    let decayed = on_linear("{ a = \"decayed_linear\", dg = 0.5 }");
+    let mut files = good();
+    files[0].1 = Box::leak(decayed.into_boxed_str());
+    let (catalog, errors) = with(&files);
+    assert!(errors.is_empty(), "{errors:?}");
+    let step = &catalog.lessons()[0].steps[0];
+    assert_eq!(step.pointers[0].figure, crate::FigureId::LinearDecayD);
+    assert_eq!(step.state.variants[0].decay, 0.5);
+}
+
+#[test]
 fn questions_are_checked_and_must_have_an_answer() {
     for (to, want) in [
         (

@@ -3,6 +3,7 @@
 
 use super::figures::{RawPointer, stage_name, stage_named};
 use super::{FigureId, Grid, Pointer, Question, Region};
+use attnlab_core::attention::AttentionKind;
 use attnlab_lab::state::{LabState, Page};
 use attnlab_pages::steps::Family;
 
@@ -93,6 +94,14 @@ pub(super) fn pointer(
     if figure == FigureId::LabDifference && state.compared().is_none() {
         return Err("the difference needs two variants to compare".into());
     }
+    if figure.needs_decay()
+        && state.selected_variant().map(|v| v.attention) != Some(AttentionKind::DecayedLinear)
+    {
+        return Err(format!(
+            "the figure {} shows only when the shown variant is decayed_linear",
+            figure.name()
+        ));
+    }
     let variant = match (figure.per_variant(), raw.variant) {
         (false, Some(_)) => return Err(format!("the figure {} has no `variant`", figure.name())),
         (true, Some(v)) if v >= state.variants.len() => {
@@ -144,7 +153,7 @@ pub(super) fn pointer(
             Grid::Tokens => {
                 let v = &state.variants[shown.min(state.variants.len() - 1)];
                 let cols = match v.attention {
-                    attnlab_core::attention::AttentionKind::Linformer => v.linformer_k,
+                    AttentionKind::Linformer => v.linformer_k,
                     _ => m,
                 };
                 (n, cols)

@@ -37,8 +37,31 @@ pub fn RnnStepper(
 ) -> impl IntoView {
     let state = use_app_state();
     let lang = state.lang;
-    let mode = RwSignal::new(DecayMode::Off);
-    let gamma = RwSignal::new(DEFAULT_GAMMA);
+    // The stepper opens on the shown variant's own decay: a `decayed_linear` variant (a
+    // link's or a lesson step's) turns it on at the variant's `γ`, any other kind leaves
+    // it off. The knob changes it until the variant does.
+    let variant_decay = Memo::new(move |_| {
+        state.shown_slot().and_then(|s| {
+            s.variant
+                .with(|v| (v.attention == AttentionKind::DecayedLinear).then_some(v.decay))
+        })
+    });
+    let opening = |decay: Option<f32>| match decay {
+        Some(g) => (DecayMode::Constant, g),
+        None => (DecayMode::Off, DEFAULT_GAMMA),
+    };
+    let (mode0, gamma0) = opening(variant_decay.get_untracked());
+    let mode = RwSignal::new(mode0);
+    let gamma = RwSignal::new(gamma0);
+    Effect::new(move |was: Option<Option<f32>>| {
+        let decay = variant_decay.get();
+        if was.is_some_and(|was| was != decay) {
+            let (m, g) = opening(decay);
+            gamma.set(g);
+            mode.set(m);
+        }
+        decay
+    });
     let decay_on = Memo::new(move |_| mode.get() != DecayMode::Off);
     let seed = Memo::new(move |_| state.derived.used_model.with(|m| m.seed));
     // The kernel stepper while the decay is off, the decayed one while it is on.
