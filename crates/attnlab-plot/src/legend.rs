@@ -242,21 +242,31 @@ impl Legend<'_> {
         );
         let tick_stroke = ShapeStyle::from(INK).stroke_width(s.round().max(1.0) as u32);
         let ticks = self.ticks();
-        for (k, &v) in ticks.iter().enumerate() {
-            let tx = x + bar_w * self.range.normalise(v) as f64;
+        // Each number centred on its tick, the end ones kept inside the bar's span.
+        let labels: Vec<(f64, f64, String)> = ticks
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| {
+                let tx = x + bar_w * self.range.normalise(v) as f64;
+                let label = self.tick_label(v);
+                let half = text::width(&label, tick_px) / 2.0;
+                let lx = match k {
+                    0 => tx.max(x + half),
+                    k if k + 1 == ticks.len() => tx.min(x + bar_w - half),
+                    _ => tx,
+                };
+                (tx, lx, label)
+            })
+            .collect();
+        let step = label_step(&labels, tick_px, s);
+        for (k, (tx, lx, label)) in labels.iter().enumerate() {
             area.draw(&PathElement::new(
-                vec![p(tx, y + bh), p(tx, y + bh + 5.0 * s)],
+                vec![p(*tx, y + bh), p(*tx, y + bh + 5.0 * s)],
                 tick_stroke,
             ))?;
-            // The end labels stay inside the bar's span.
-            let label = self.tick_label(v);
-            let half = text::width(&label, tick_px) / 2.0;
-            let lx = match k {
-                0 => tx.max(x + half),
-                k if k + 1 == ticks.len() => tx.min(x + bar_w - half),
-                _ => tx,
-            };
-            area.draw_text(&label, &tick_style, p(lx, y + bh + 7.0 * s))?;
+            if k % step == 0 {
+                area.draw_text(label, &tick_style, p(*lx, y + bh + 7.0 * s))?;
+            }
         }
         if let Some(t) = self.zero_at() {
             let tx = x + bar_w * t;
@@ -363,9 +373,52 @@ impl Legend<'_> {
     }
 }
 
+/// Every how many ticks of a horizontal bar a number is written, so that no two numbers
+/// touch (a gap of 8 px at scale `s`): the smallest step that also keeps the last tick's
+/// number (`labels`: each tick's position, its number's centre and its text), else every
+/// other, and so on; the ticks themselves are all drawn.
+fn label_step(labels: &[(f64, f64, String)], tick_px: f64, s: f64) -> usize {
+    let fits = |step: usize| {
+        let shown: Vec<&(f64, f64, String)> = labels.iter().step_by(step).collect();
+        shown.windows(2).all(|w| {
+            let right = w[0].1 + text::width(&w[0].2, tick_px) / 2.0;
+            let left = w[1].1 - text::width(&w[1].2, tick_px) / 2.0;
+            left - right >= 8.0 * s
+        })
+    };
+    let last = labels.len().saturating_sub(1).max(1);
+    (1..=last)
+        .filter(|step| last % step == 0)
+        .chain(1..=last)
+        .find(|&step| fits(step))
+        .unwrap_or(last)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crowded_numbers_under_a_bar_are_thinned_keeping_both_ends() {
+        let at = |xs: &[f64], text: &str| -> Vec<(f64, f64, String)> {
+            xs.iter().map(|&x| (x, x, text.to_string())).collect()
+        };
+        // Five numbers 200 px apart have room; 60 px apart, "−0.25" at 24 px does not,
+        // and every other one (the ends and the middle) is written.
+        assert_eq!(
+            label_step(&at(&[0.0, 200.0, 400.0, 600.0, 800.0], "−0.25"), 24.0, 1.0),
+            1
+        );
+        assert_eq!(
+            label_step(&at(&[0.0, 60.0, 120.0, 180.0, 240.0], "−0.25"), 24.0, 1.0),
+            2
+        );
+        assert_eq!(
+            label_step(&at(&[0.0, 10.0, 20.0, 30.0, 40.0], "−0.25"), 24.0, 1.0),
+            4
+        );
+        assert_eq!(label_step(&at(&[0.0], "0"), 24.0, 1.0), 1);
+    }
 
     #[test]
     fn difference_ticks_are_signed_with_zero_in_the_middle() {
