@@ -388,7 +388,7 @@ fn label_step(labels: &[(f64, f64, String)], tick_px: f64, s: f64) -> usize {
     };
     let last = labels.len().saturating_sub(1).max(1);
     (1..=last)
-        .filter(|step| last % step == 0)
+        .filter(|&step| last.is_multiple_of(step))
         .chain(1..=last)
         .find(|&step| fits(step))
         .unwrap_or(last)
