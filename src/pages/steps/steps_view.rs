@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::steps_neuron::StepsNeuron;
+use super::steps_tiles::StepsTiles;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::text;
 use crate::state::{LabFields, use_app_state};
@@ -252,6 +253,9 @@ pub fn StepsView() -> impl IntoView {
                             </p>
                         </div>
                     </div>
+                    <Show when=move || stage.with(|s| s.as_ref().is_some_and(|s| s.kind == steps::StageKind::Softmax))>
+                        <StepsTiles query=Signal::derive(shown_query)/>
+                    </Show>
                 </div>
             </Show>
             <StepsNeuron query=Signal::derive(shown_query)/>

@@ -150,3 +150,19 @@ steps-decayed-output-note = The core's output: by the recurrence S_t = γ S_(t�
 steps-favor-queries-note = Positive random features exp(Wx′ − ‖x′‖²/2)/√r with r = { $r } seeded rows of W: on average φ(q)·φ(k) = exp(qᵀk/√d_k), softmax's numerator.
 steps-favor-keys-note = The same features of every key: all positive, so every similarity is above 0.
 steps-favor-output-note = The output as the core forms it: in O(n) from the features without a mask, by prefix sums when causal, Â V otherwise.
+
+## The tiles walk under the softmax stage with tiles on (src/pages/steps/steps_tiles.rs).
+
+steps-tiles-title = The online softmax, tile by tile (B = { $tile } keys a tile)
+steps-tiles-pick = Tile to show
+steps-tiles-prev = ← Previous tile
+steps-tiles-next = Next tile →
+steps-tiles-at = Tile { $t } of { $count }: keys { $from }–{ $to }
+steps-tiles-logits = This tile's logits (−∞: blocked):
+steps-tiles-max = Running max m_t = max(m_(t−1), { $tile_max }) = { $max }
+steps-tiles-max-none = No allowed key yet: m_t = −∞ and l_t = 0.
+steps-tiles-sum = Running sum l_t = { $rescale } · l_(t−1) + Σ e^(z − m_t) = { $sum }
+steps-tiles-acc = Output accumulator o_t = { $rescale } · o_(t−1) + Σ e^(z − m_t) v, { $d_v } numbers:
+steps-tiles-done = After the last tile, o_T / l_T and e^(z − m_T) / l_T are the full softmax's output and weights. Largest difference, measured: { $weights } in the weights, { $output } in the output.
+steps-tiles-weights = Weights after the last tile:
+steps-tiles-memory = Memory per query: { $tiled } floats (a tile of { $tile } logits, m_t and l_t, and o_t of { $d_v }) against { $full } for the full row of logits. For the whole head: { $head } logits at once (n × B) against { $head_full } (n × m).

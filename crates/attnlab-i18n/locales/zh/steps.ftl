@@ -149,3 +149,19 @@ steps-decayed-output-note = 核心算出的输出：掩码只有因果时用递�
 steps-favor-queries-note = 正随机特征 exp(Wx′ − ‖x′‖²/2)/√r，W 有 r = { $r } 个按种子生成的行：平均而言 φ(q)·φ(k) = exp(qᵀk/√d_k)，即 softmax 的分子。
 steps-favor-keys-note = 每个键用同样的特征：全为正，所以每个相似度都大于 0。
 steps-favor-output-note = 核心算出的输出：无掩码时由特征在 O(n) 内算出，因果时用前缀和，否则为 Â V。
+
+## 开启分块时 softmax 阶段下方的逐块查看（src/pages/steps/steps_tiles.rs）。
+
+steps-tiles-title = 在线 softmax，逐块计算（每块 B = { $tile } 个键）
+steps-tiles-pick = 要查看的块
+steps-tiles-prev = ← 上一块
+steps-tiles-next = 下一块 →
+steps-tiles-at = 第 { $t } 块，共 { $count } 块：键 { $from }–{ $to }
+steps-tiles-logits = 这一块的 logit（−∞：被屏蔽）：
+steps-tiles-max = 当前最大值 m_t = max(m_(t−1), { $tile_max }) = { $max }
+steps-tiles-max-none = 还没有允许的键：m_t = −∞，l_t = 0。
+steps-tiles-sum = 当前和 l_t = { $rescale } · l_(t−1) + Σ e^(z − m_t) = { $sum }
+steps-tiles-acc = 输出累加器 o_t = { $rescale } · o_(t−1) + Σ e^(z − m_t) v，共 { $d_v } 个数：
+steps-tiles-done = 最后一块之后，o_T / l_T 与 e^(z − m_T) / l_T 就是完整 softmax 的输出与权重。实测最大差：权重 { $weights }，输出 { $output }。
+steps-tiles-weights = 最后一块之后的权重：
+steps-tiles-memory = 每个查询的内存：{ $tiled } 个浮点数（一块 { $tile } 个 logit、m_t 与 l_t、长 { $d_v } 的 o_t），而完整的一行 logit 需要 { $full } 个。整个头：同时 { $head } 个 logit（n × B），而不是 { $head_full } 个（n × m）。
