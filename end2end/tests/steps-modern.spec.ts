@@ -1,6 +1,7 @@
 import { type Locator, type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { englishLeft } from './english';
+import { seriousViolations } from './axe';
 
 // Issue 33 in "Step by step": each new kind's own normaliser stage and formula, the
 // logit options as stages when on, and the tiles walk of softmax with tiles on.
@@ -169,6 +170,8 @@ test('softmax with tiles on walks the tiles and ends at the full softmax', async
   await expect(page.getByTestId('tiles-memory')).toContainText('22 floats');
   await expect(page.getByTestId('tiles-memory')).toContainText('44 logits at once (n × B) against 121');
   await page.screenshot({ path: 'test-results/steps-tiles-1280x800.png', fullPage: true });
+  // The walk's controls are labelled and readable: axe finds nothing serious.
+  expect(await seriousViolations(page)).toEqual([]);
   // Without tiles, no walk.
   await page.getByTestId('page-lab').click();
   await b.getByTestId('tiles').uncheck();
