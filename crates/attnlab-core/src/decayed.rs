@@ -23,7 +23,18 @@
 
 use ndarray::Array2;
 
+use crate::attention::{AttentionSpec, HeadInput};
 use crate::mask::Mask;
+
+/// The gates `a_t` of a decayed head of a validated problem of `n` positions: its own,
+/// else the problem's, else its decay `γ` at every position.
+pub fn gates(head: &HeadInput, spec: &AttentionSpec, n: usize) -> Vec<f32> {
+    match (&head.gates, &spec.gates, head.decay) {
+        (Some(g), _, _) | (None, Some(g), None) => g.clone(),
+        (_, _, Some(gamma)) => vec![gamma; n],
+        (None, None, None) => unreachable!("validated: a decay or gates"),
+    }
+}
 
 /// `D` (`n × n`, lower triangular) of the gates `a` (`a_t` for `t < n`; `a_0` unused).
 /// Each row is built from the diagonal leftwards, `D_{i,j−1} = D_ij · a_j`, in f64.

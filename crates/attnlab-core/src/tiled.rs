@@ -12,10 +12,96 @@
 //! kept where its weight goes, with the `μ` it was computed against; the weights are then
 //! those terms times `e^(μ_tile − μ)/ℓ`, one multiplication each, not a second `exp`.
 
-use ndarray::{Array2, ArrayRef2};
+use ndarray::{Array2, ArrayRef2, ArrayView1};
 
 use crate::kernels::{self, SOFTMAX_FLOOR};
 use crate::mask::Mask;
+
+/// The state of one query's online softmax after a tile: FlashAttention's running
+/// maximum `m_t = max(m_{t−1}, max of the tile)`, running sum
+/// `l_t = e^{m_{t−1}−m_t} l_{t−1} + Σ_tile e^{z−m_t}` and output accumulator
+/// `o_t = e^{m_{t−1}−m_t} o_{t−1} + Σ_tile e^{z−m_t} v` (not yet divided by `l_t`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileStep {
+    /// The tile's keys, `start..end`.
+    pub keys: std::ops::Range<usize>,
+    /// The largest allowed logit of the tile (`−∞` when the tile has none).
+    pub tile_max: f32,
+    /// `m_t` (`−∞` while no allowed key has been read).
+    pub max: f32,
+    /// `e^{m_{t−1}−m_t}`, the factor `l_{t−1}` and `o_{t−1}` were multiplied by (1 when
+    /// the maximum did not move).
+    pub rescale: f32,
+    /// `l_t`.
+    pub sum: f32,
+    /// `o_t`, length `d_v`.
+    pub acc: Vec<f32>,
+}
+
+/// The online softmax of one row of `logits` over the keys `allowed` allows, tile by
+/// tile over `tile ≥ 1` keys: calls `each` with the state after every tile, and returns
+/// the final `(m, l, o)`. The same steps as [`softmax_tiled`], one key at a time (that
+/// one sends every query's tile through the SIMD kernels at once).
+fn online_row(
+    row: ArrayView1<'_, f32>,
+    allowed: &[bool],
+    v: &Array2<f32>,
+    tile: usize,
+    mut each: impl FnMut(TileStep),
+) -> (f32, f32, Vec<f32>) {
+    let m = row.len();
+    let tile = tile.max(1);
+    let mut acc = vec![0.0f32; v.ncols()];
+    let (mut max, mut sum) = (f32::NEG_INFINITY, 0.0f32);
+    for start in (0..m).step_by(tile) {
+        let end = (start + tile).min(m);
+        let block_max = (start..end)
+            .filter(|&j| allowed[j])
+            .map(|j| row[j])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let mut rescale = 1.0f32;
+        if block_max > max {
+            let correction = (max - block_max).exp(); // e^(−∞) = 0 at first
+            sum *= correction;
+            acc.iter_mut().for_each(|x| *x *= correction);
+            max = block_max;
+            rescale = correction;
+        }
+        if block_max != f32::NEG_INFINITY {
+            for j in (start..end).filter(|&j| allowed[j]) {
+                let e = (row[j] - max).exp();
+                sum += e;
+                for (a, &x) in acc.iter_mut().zip(v.row(j)) {
+                    *a += e * x;
+                }
+            }
+        }
+        each(TileStep {
+            keys: start..end,
+            tile_max: block_max,
+            max,
+            rescale,
+            sum,
+            acc: acc.clone(),
+        });
+    }
+    (max, sum, acc)
+}
+
+/// Query `i`'s online softmax step by step: the state after each of the `⌈m / tile⌉`
+/// tiles (a tile with no allowed key leaves it as it was). The last step's `acc / sum`
+/// is [`softmax_tiled`]'s output row `i` within f32 rounding.
+pub fn trace_row(
+    logits: &ArrayRef2<f32>,
+    mask: &Mask,
+    v: &Array2<f32>,
+    tile: usize,
+    i: usize,
+) -> Vec<TileStep> {
+    let mut steps = Vec::new();
+    online_row(logits.row(i), mask.row(i), v, tile, |s| steps.push(s));
+    steps
+}
 
 /// The weights and output of `softmax(logits) · v` over the allowed keys, formed tile by
 /// tile over `tile ≥ 1` keys, with the rows' entropy (nats). The logits are
@@ -145,5 +231,58 @@ mod tests {
         assert_eq!(h, [0.0, 0.0]);
         assert_eq!(w, array![[0.0, 0.0], [0.0, 1.0]]);
         assert_eq!(o, array![[0.0], [2.0]]);
+    }
+
+    #[test]
+    fn the_trace_ends_at_the_tiled_and_the_plain_softmax() {
+        let l = array![
+            [0.3f32, -1.2, 2.5, 0.0, 4.1, -0.7, 1.9],
+            [1.0, 1.0, -3.0, 8.0, 0.5, 0.25, -2.0]
+        ];
+        let v = array![
+            [1.0f32, -2.0],
+            [0.5, 0.0],
+            [3.0, 1.0],
+            [-1.0, 2.0],
+            [0.0, 0.25],
+            [2.0, -1.0],
+            [1.5, 1.5]
+        ];
+        let mask = Mask::from_array(array![
+            [true, true, false, true, true, true, true],
+            [true, true, true, true, true, false, true]
+        ]);
+        let (plain, _) = crate::softmax::softmax_masked_entropy_scaled(&l, 1.0, &mask);
+        for tile in 1..=8 {
+            let (w, o, _) = softmax_tiled(&l, 1.0, &mask, &v, tile);
+            for i in 0..2 {
+                let steps = trace_row(&l, &mask, &v, tile, i);
+                assert_eq!(steps.len(), 7usize.div_ceil(tile));
+                let last = steps.last().unwrap();
+                for (a, want) in last.acc.iter().zip(o.row(i)) {
+                    assert!((a / last.sum - want).abs() < 1e-6, "tile {tile} row {i}");
+                }
+                // m_t never falls; l_t = rescale · l_{t−1} + the tile's terms.
+                for pair in steps.windows(2) {
+                    assert!(pair[1].max >= pair[0].max);
+                    let own: f32 = pair[1]
+                        .keys
+                        .clone()
+                        .filter(|&j| mask.get(i, j))
+                        .map(|j| (l[[i, j]] - pair[1].max).exp())
+                        .sum();
+                    let want = pair[1].rescale * pair[0].sum + own;
+                    assert!((pair[1].sum - want).abs() < 1e-5, "{pair:?}");
+                }
+                let row_max = (0..7)
+                    .filter(|&j| mask.get(i, j))
+                    .map(|j| l[[i, j]])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                assert_eq!(last.max, row_max);
+                for j in 0..7 {
+                    assert!((w[[i, j]] - plain[[i, j]]).abs() < 1e-6);
+                }
+            }
+        }
     }
 }

@@ -221,7 +221,7 @@ pub fn stage_name(kind: StageKind) -> &'static str {
         .map_or("?", |&(n, _)| n)
 }
 
-const STAGES: [(&str, StageKind); 16] = [
+const STAGES: [(&str, StageKind); 29] = [
     ("input", StageKind::Input),
     ("queries", StageKind::Queries),
     ("keys", StageKind::Keys),
@@ -230,8 +230,21 @@ const STAGES: [(&str, StageKind); 16] = [
     ("projected-values", StageKind::ProjectedValues),
     ("scores", StageKind::Scores),
     ("scaled", StageKind::Scaled),
+    ("turned-queries", StageKind::TurnedQueries),
+    ("turned-keys", StageKind::TurnedKeys),
+    ("softcap", StageKind::Softcap),
+    ("alibi", StageKind::Alibi),
     ("masked", StageKind::Masked),
     ("softmax", StageKind::Softmax),
+    ("plus-one", StageKind::PlusOne),
+    ("sigmoid", StageKind::Sigmoid),
+    ("softpick", StageKind::Softpick),
+    ("sink", StageKind::SinkWeights),
+    ("first-softmax", StageKind::FirstSoftmax),
+    ("second-softmax", StageKind::SecondSoftmax),
+    ("differential", StageKind::Differential),
+    ("decay", StageKind::Decay),
+    ("decayed", StageKind::Decayed),
     ("feature-queries", StageKind::FeatureQueries),
     ("feature-keys", StageKind::FeatureKeys),
     ("similarity", StageKind::Similarity),

@@ -5,7 +5,7 @@ use super::figures::{RawPointer, stage_name, stage_named};
 use super::{FigureId, Grid, Pointer, Question, Region};
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::state::{LabState, Page};
-use attnlab_pages::steps::Family;
+use attnlab_pages::steps::{Family, StageOptions};
 
 /// A question as written: `{ pick = "key", variant = 0, head = 0, query = 7 }`.
 #[derive(Debug, serde::Deserialize)]
@@ -121,8 +121,14 @@ pub(super) fn pointer(
                 .selected_variant()
                 .expect("a valid state has a variant");
             let family = Family::of(v.attention);
-            if !family.stages().contains(&kind) {
-                let names: Vec<&str> = family.stages().iter().map(|&k| stage_name(k)).collect();
+            let logits = attnlab_core::logits::softmax_family(v.attention);
+            let stages = family.stages_with(StageOptions {
+                rope: v.rope.is_some(),
+                softcap: logits && v.softcap.is_some(),
+                alibi: logits && v.alibi,
+            });
+            if !stages.contains(&kind) {
+                let names: Vec<&str> = stages.iter().map(|&k| stage_name(k)).collect();
                 return Err(format!(
                     "variant {} has no stage {name} (its stages: {})",
                     v.name,

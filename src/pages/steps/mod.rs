@@ -2,6 +2,7 @@
 //! one query token, with each stage's formula rendered as MathML.
 
 mod steps_neuron;
+mod steps_tiles;
 mod steps_view;
 
 pub use steps_view::StepsView;

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::steps_neuron::StepsNeuron;
+use super::steps_tiles::StepsTiles;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::text;
 use crate::state::{LabFields, use_app_state};
@@ -25,6 +26,23 @@ pub fn StepsView() -> impl IntoView {
     let n_queries = move || state.derived.tokens.with(|t| t.used().len());
     let shown_query = move || query.get().min(n_queries().saturating_sub(1));
 
+    // With RoPE on, the same variant with RoPE off: its Q and K before they turn.
+    let unturned = Memo::new(move |_| {
+        let variant = state.shown_slot()?.variant;
+        let brought = state.brought.with(Option::is_some);
+        variant.with(|v| {
+            v.rope.as_ref()?;
+            state.derived.projected.with(|p| {
+                let p = p.as_ref().ok()?;
+                state.derived.used_model.with(|m| {
+                    state
+                        .derived
+                        .key_tokens
+                        .with(|k| steps::unturned(m, p, v, k, brought)?.ok())
+                })
+            })
+        })
+    });
     let stages: Memo<Result<Vec<Stage>, String>> = Memo::new(move |_| {
         if state.derived.tokens.with(Tokens::is_empty)
             || state.derived.key_tokens.with(Tokens::is_empty)
@@ -51,16 +69,19 @@ pub fn StepsView() -> impl IntoView {
                     state.derived.used_model.with(|m| {
                         let queries = state.derived.tokens.with(Tokens::labels);
                         let keys = state.derived.key_tokens.with(Tokens::labels);
-                        let input = StepsInput {
-                            model: m,
-                            variant: v,
-                            mode,
-                            encoded: e,
-                            problem: p,
-                            queries: &queries,
-                            keys: &keys,
-                        };
-                        steps::steps(&input, head, query, lang.get()).map_err(|e| e.sentence())
+                        unturned.with(|u| {
+                            let input = StepsInput {
+                                model: m,
+                                variant: v,
+                                mode,
+                                encoded: e,
+                                problem: p,
+                                unturned: u.as_ref(),
+                                queries: &queries,
+                                keys: &keys,
+                            };
+                            steps::steps(&input, head, query, lang.get()).map_err(|e| e.sentence())
+                        })
                     })
                 })
             })
@@ -232,6 +253,9 @@ pub fn StepsView() -> impl IntoView {
                             </p>
                         </div>
                     </div>
+                    <Show when=move || stage.with(|s| s.as_ref().is_some_and(|s| s.kind == steps::StageKind::Softmax))>
+                        <StepsTiles query=Signal::derive(shown_query)/>
+                    </Show>
                 </div>
             </Show>
             <StepsNeuron query=Signal::derive(shown_query)/>

@@ -41,6 +41,9 @@ pub struct Derived {
     pub key_tokens: Memo<Tokens>,
     /// The queries' input rows: word vectors, positions and `X` (shared by every variant).
     pub encoded: Memo<Result<Encoded, CoreError>>,
+    /// Every head's Q, K, V before a variant touches them (the projections of `X`, or
+    /// the brought heads): shared by every variant.
+    pub projected: Memo<Result<Projected, CoreError>>,
     /// The sentence above the figures, if any (nothing typed, text cut, settings refused).
     pub notice: Memo<Option<String>>,
     /// The variants' memos, side by side, one slot per variant of the lab.
@@ -210,6 +213,7 @@ impl Derived {
             tokens,
             key_tokens,
             encoded,
+            projected,
             notice,
             variants,
             shown_variant,

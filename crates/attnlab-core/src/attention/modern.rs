@@ -18,16 +18,6 @@ use crate::score::{self, ScoreFunction};
 use super::checks::{check_finite, check_shape, finite_or, finite_scaled_or};
 use super::{AttentionKind, AttentionSpec, Computation, HeadInput, standard};
 
-/// The gates of a decayed head: its own, else the problem's, else its decay at every
-/// position.
-fn gates_of(head: &HeadInput, spec: &AttentionSpec, n: usize) -> Vec<f32> {
-    match (&head.gates, &spec.gates, head.decay) {
-        (Some(g), _, _) | (None, Some(g), None) => g.clone(),
-        (_, _, Some(gamma)) => vec![gamma; n],
-        (None, None, None) => unreachable!("validated: a decay or gates"),
-    }
-}
-
 fn unit(x: f32) -> bool {
     (0.0..=1.0).contains(&x)
 }
@@ -255,7 +245,7 @@ pub(super) fn compute(
         }
         AttentionKind::DecayedLinear => {
             let n = head.q.nrows();
-            let gates = gates_of(head, spec, n);
+            let gates = decayed::gates(head, spec, n);
             let causal = decayed::causal_mask(mask);
             let weights = decayed::weights(&raw_or().to_owned(), &gates, &causal);
             finite_or(&weights, "decayed weights D_ij · score")?;

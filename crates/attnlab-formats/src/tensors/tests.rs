@@ -405,6 +405,7 @@ fn every_variant_and_the_steps_run_on_brought_tensors() {
                 mode: Mode::SelfAttention,
                 encoded: None,
                 problem: &problem,
+                unturned: None,
                 queries: &b.queries,
                 keys: &b.keys,
             };

@@ -110,3 +110,59 @@ steps-figure-title = { $at } / { $len } · { $stage } · head { $head }
 steps-neuron-key = Why this weight? Key{ " " }
 steps-neuron-pick-key = — pick a key —
 steps-neuron-hint = opens the neuron view of the query's cell on that key
+
+## The stages of the kinds and options of issue 33 (steps/stages.rs, steps/modern.rs).
+
+steps-stage-turned-queries = RoPE: turned queries q̃
+steps-stage-turned-keys = RoPE: turned keys k̃
+steps-stage-softcap = Softcapped
+steps-stage-alibi = + ALiBi bias
+steps-stage-plus-one = Softmax + 1 weights
+steps-stage-sigmoid = Sigmoid weights
+steps-stage-softpick = Softpick weights
+steps-stage-sink = Weights beside the sink
+steps-stage-first-softmax = First map softmax(z₁)
+steps-stage-second-softmax = Second map softmax(z₂)
+steps-stage-differential = Difference a¹ − λa²
+steps-stage-decayed-scores = Scores S
+steps-stage-decay = Decay D
+steps-stage-decayed = Decayed weights D ⊙ S
+steps-stage-favor-queries = FAVOR+ features φ(Q)
+steps-stage-favor-keys = FAVOR+ features φ(K)
+steps-group-note = { " " }Head { $head } reads key/value group { $group } of { $groups }, shared by heads { $first }–{ $last }.
+steps-turned-queries-note = Each pair of dimensions turns by an angle proportional to the token's position (base { $base }; { $r } of the { $d_k } dimensions turn). The score q̃ᵀk̃ then depends on the positions only through i − j.
+steps-turned-keys-note = The keys turn the same way by their own positions: the turns of q̃ and k̃ cancel down to the angle of i − j.
+steps-softcap-note = c·tanh(z/c) with c = { $c }: small logits pass almost unchanged, large ones bend towards ±{ $c } (Gemma 2). The largest logit goes from { $before } to { $after }.
+steps-alibi-note = Head { $head } adds −m·|i − j| with slope m = { $slope }: a key d tokens away loses m·d, whatever it says (no position vectors at all).
+steps-sinks-note = { " " }The first { $s } key(s) stay open for every query: the attention sinks.
+steps-softmax-tiled-note = Computed tile by tile ({ $tile } keys a tile) with the online softmax: the same weights as one pass. Walk the tiles below.
+steps-plus-one-note = e^z / (1 + Σ e^z): the extra 1 is a key worth e⁰ that takes its share, so a row may sum to less than 1. The selected row sums to { $sum }.
+steps-sigmoid-note = σ(z + b) cell by cell with b = { $b }: no sum over the keys, each weight lies between 0 and 1 on its own. The selected row sums to { $sum }.
+steps-softpick-note = max(e^z − 1, 0) over Σ|e^z − 1|: a negative logit gets exactly 0 yet still counts below the line. The selected row sums to { $sum }.
+steps-sink-note = e^z / (e^s + Σ e^z) with the head's sink logit s = { $s }: a key no one sees takes e^s of the mass. The selected row sums to { $sum }; the sink took { $rest }.
+steps-first-softmax-note = The softmax of the logits of q and k: each row sums to 1.
+steps-second-softmax-note = The softmax of the logits of the head's second queries and keys q₂, k₂, over the same mask: each row sums to 1.
+steps-differential-note = The first map minus λ = { $lambda } times the second: what both maps share cancels, so weights can be negative (blue) and each row sums to 1 − λ. The selected row sums to { $sum }.
+steps-decayed-scores-note = The score function alone: decayed linear attention has no temperature and no normaliser.
+steps-decay-note = D_ij = γ^(i−j) for j ≤ i with γ = { $gamma }: a key d tokens back counts γ^d, the future 0.
+steps-decayed-note = The weights are D ⊙ S, never normalised: they can be negative and a row need not sum to 1. The selected row sums to { $sum }.
+steps-decayed-output-note = The core's output: by the recurrence S_t = γ S_(t−1) + k_t v_tᵀ when the mask is only causal, else D ⊙ S times V. The same numbers.
+steps-favor-queries-note = Positive random features exp(Wx′ − ‖x′‖²/2)/√r with r = { $r } seeded rows of W: on average φ(q)·φ(k) = exp(qᵀk/√d_k), softmax's numerator.
+steps-favor-keys-note = The same features of every key: all positive, so every similarity is above 0.
+steps-favor-output-note = The output as the core forms it: in O(n) from the features without a mask, by prefix sums when causal, Â V otherwise.
+
+## The tiles walk under the softmax stage with tiles on (src/pages/steps/steps_tiles.rs).
+
+steps-tiles-title = The online softmax, tile by tile (B = { $tile } keys a tile)
+steps-tiles-pick = Tile to show
+steps-tiles-prev = ← Previous tile
+steps-tiles-next = Next tile →
+steps-tiles-at = Tile { $t } of { $count }: keys { $from }–{ $to }
+steps-tiles-logits = This tile's logits (−∞: blocked):
+steps-tiles-max = Running max m_t = max(m_(t−1), { $tile_max }) = { $max }
+steps-tiles-max-none = No allowed key yet: m_t = −∞ and l_t = 0.
+steps-tiles-sum = Running sum l_t = { $rescale } · l_(t−1) + Σ e^(z − m_t) = { $sum }
+steps-tiles-acc = Output accumulator o_t = { $rescale } · o_(t−1) + Σ e^(z − m_t) v, { $d_v } numbers:
+steps-tiles-done = After the last tile, o_T / l_T and e^(z − m_T) / l_T are the full softmax's output and weights. Largest difference, measured: { $weights } in the weights, { $output } in the output.
+steps-tiles-weights = Weights after the last tile:
+steps-tiles-memory = Memory per query: { $tiled } floats (a tile of { $tile } logits, m_t and l_t, and o_t of { $d_v }) against { $full } for the full row of logits. For the whole head: { $head } logits at once (n × B) against { $head_full } (n × m).

@@ -109,3 +109,59 @@ steps-figure-title = { $at } / { $len } · { $stage } · 头 { $head }
 steps-neuron-key = 为什么是这个权重？键{ " " }
 steps-neuron-pick-key = — 选择一个键 —
 steps-neuron-hint = 打开该查询在这个键上的单元格的神经元视图
+
+## 第 33 号议题的各类型与选项的阶段（steps/stages.rs、steps/modern.rs）。
+
+steps-stage-turned-queries = RoPE：旋转后的查询 q̃
+steps-stage-turned-keys = RoPE：旋转后的键 k̃
+steps-stage-softcap = 软上限之后
+steps-stage-alibi = + ALiBi 偏置
+steps-stage-plus-one = softmax + 1 权重
+steps-stage-sigmoid = sigmoid 权重
+steps-stage-softpick = softpick 权重
+steps-stage-sink = 与汇点并列的权重
+steps-stage-first-softmax = 第一张图 softmax(z₁)
+steps-stage-second-softmax = 第二张图 softmax(z₂)
+steps-stage-differential = 差 a¹ − λa²
+steps-stage-decayed-scores = 分数 S
+steps-stage-decay = 衰减 D
+steps-stage-decayed = 衰减后的权重 D ⊙ S
+steps-stage-favor-queries = FAVOR+ 特征 φ(Q)
+steps-stage-favor-keys = FAVOR+ 特征 φ(K)
+steps-group-note = 头 { $head } 读取 { $groups } 组键/值中的第 { $group } 组，与头 { $first }–{ $last } 共用。
+steps-turned-queries-note = 每一对维度按与词元位置成正比的角度旋转（底数 { $base }；{ $d_k } 维中前 { $r } 维旋转）。于是分数 q̃ᵀk̃ 只通过 i − j 依赖位置。
+steps-turned-keys-note = 键按各自的位置同样旋转：q̃ 与 k̃ 的旋转相抵，只剩 i − j 的角度。
+steps-softcap-note = c·tanh(z/c)，c = { $c }：小的 logit 几乎不变，大的被压向 ±{ $c }（“Gemma 2”）。最大的 logit 从 { $before } 变为 { $after }。
+steps-alibi-note = 头 { $head } 加上 −m·|i − j|，斜率 m = { $slope }：相距 d 个词元的键无论内容如何都减去 m·d（完全没有位置向量）。
+steps-sinks-note = 前 { $s } 个键对每个查询都保持开放：注意力汇点。
+steps-softmax-tiled-note = 用在线 softmax 逐块计算（每块 { $tile } 个键）：权重与一次算完相同。在下方逐块查看。
+steps-plus-one-note = e^z / (1 + Σ e^z)：多出的 1 相当于一个值为 e⁰ 的键，分走一份，所以一行的和可以小于 1。所选这一行的和为 { $sum }。
+steps-sigmoid-note = 逐格计算 σ(z + b)，b = { $b }：不对键求和，每个权重各自在 0 与 1 之间。所选这一行的和为 { $sum }。
+steps-softpick-note = max(e^z − 1, 0) 除以 Σ|e^z − 1|：负的 logit 得到恰好 0，但仍计入分母。所选这一行的和为 { $sum }。
+steps-sink-note = e^z / (e^s + Σ e^z)，该头的汇点 logit s = { $s }：一个谁也看不见的键分走 e^s 的份额。所选这一行的和为 { $sum }；汇点分走 { $rest }。
+steps-first-softmax-note = q 与 k 的 logit 的 softmax：每行和为 1。
+steps-second-softmax-note = 该头第二组查询与键 q₂、k₂ 的 logit 的 softmax，掩码相同：每行和为 1。
+steps-differential-note = 第一张图减去 λ = { $lambda } 乘第二张图：两张图共有的部分相消，所以权重可以为负（蓝色），每行和为 1 − λ。所选这一行的和为 { $sum }。
+steps-decayed-scores-note = 只有分数函数：衰减线性注意力没有温度，也没有归一化。
+steps-decay-note = 当 j ≤ i 时 D_ij = γ^(i−j)，γ = { $gamma }：往前 d 个词元的键按 γ^d 计，未来为 0。
+steps-decayed-note = 权重是 D ⊙ S，从不归一化：可以为负，一行的和也不必为 1。所选这一行的和为 { $sum }。
+steps-decayed-output-note = 核心算出的输出：掩码只有因果时用递推 S_t = γ S_(t−1) + k_t v_tᵀ，否则用 D ⊙ S 乘 V。数值相同。
+steps-favor-queries-note = 正随机特征 exp(Wx′ − ‖x′‖²/2)/√r，W 有 r = { $r } 个按种子生成的行：平均而言 φ(q)·φ(k) = exp(qᵀk/√d_k)，即 softmax 的分子。
+steps-favor-keys-note = 每个键用同样的特征：全为正，所以每个相似度都大于 0。
+steps-favor-output-note = 核心算出的输出：无掩码时由特征在 O(n) 内算出，因果时用前缀和，否则为 Â V。
+
+## 开启分块时 softmax 阶段下方的逐块查看（src/pages/steps/steps_tiles.rs）。
+
+steps-tiles-title = 在线 softmax，逐块计算（每块 B = { $tile } 个键）
+steps-tiles-pick = 要查看的块
+steps-tiles-prev = ← 上一块
+steps-tiles-next = 下一块 →
+steps-tiles-at = 第 { $t } 块，共 { $count } 块：键 { $from }–{ $to }
+steps-tiles-logits = 这一块的 logit（−∞：被屏蔽）：
+steps-tiles-max = 当前最大值 m_t = max(m_(t−1), { $tile_max }) = { $max }
+steps-tiles-max-none = 还没有允许的键：m_t = −∞，l_t = 0。
+steps-tiles-sum = 当前和 l_t = { $rescale } · l_(t−1) + Σ e^(z − m_t) = { $sum }
+steps-tiles-acc = 输出累加器 o_t = { $rescale } · o_(t−1) + Σ e^(z − m_t) v，共 { $d_v } 个数：
+steps-tiles-done = 最后一块之后，o_T / l_T 与 e^(z − m_T) / l_T 就是完整 softmax 的输出与权重。实测最大差：权重 { $weights }，输出 { $output }。
+steps-tiles-weights = 最后一块之后的权重：
+steps-tiles-memory = 每个查询的内存：{ $tiled } 个浮点数（一块 { $tile } 个 logit、m_t 与 l_t、长 { $d_v } 的 o_t），而完整的一行 logit 需要 { $full } 个。整个头：同时 { $head } 个 logit（n × B），而不是 { $head_full } 个（n × m）。

@@ -314,7 +314,14 @@ pub fn neuron(
     };
 
     let (form, left, right, row_scores, normalisation, row_weights) = match family {
-        Family::Softmax | Family::Linformer => {
+        // The kinds of issue 33 are read as softmax's neuron, as before the steps page
+        // gave them their own stages.
+        Family::Softmax
+        | Family::Linformer
+        | Family::Normalised(_)
+        | Family::Differential
+        | Family::Decayed
+        | Family::Favor => {
             let (function, params) = if projected_keys {
                 (ScoreFunction::ScaledDot, &ScoreParams::None)
             } else {

@@ -19,6 +19,7 @@ fn step_value(state: &LabState, head: usize, kind: StageKind, i: usize, j: usize
         mode: state.mode,
         encoded: Some(&encoded),
         problem: &problem,
+        unturned: None,
         queries: &queries,
         keys: &keys,
     };

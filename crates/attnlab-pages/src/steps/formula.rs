@@ -10,7 +10,11 @@ use attnlab_core::streaming::Causality;
 use attnlab_plot::number;
 
 use super::stages::{Keys, Query};
+
+#[path = "formula_modern.rs"]
+mod modern;
 use attnlab_lab::state::{MaskKind, Mode, ModelConfig, Variant};
+pub use modern::*;
 
 /// One of the three projections of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,24 +313,50 @@ fn mask_condition(variant: &Variant) -> String {
     if on.is_empty() {
         return mtext("every key allowed (no mask)");
     }
-    let mut parts = Vec::new();
-    for (k, kind) in on.iter().enumerate() {
-        if k > 0 {
+    let and = |kinds: &[&MaskKind]| {
+        let mut parts = Vec::new();
+        for kind in kinds {
+            if !parts.is_empty() {
+                parts.push(mo("\u{2227}"));
+            }
+            parts.push(match kind {
+                MaskKind::Causal => row(&[mi("j"), mo("\u{2264}"), mi("i")]),
+                MaskKind::Window => row(&[
+                    mo("|"),
+                    mi("i"),
+                    mo("\u{2212}"),
+                    mi("j"),
+                    mo("|"),
+                    mo("\u{2264}"),
+                    mn(&variant.masks.window.unwrap_or(0).to_string()),
+                ]),
+                other => mtext(other.label()),
+            });
+        }
+        parts
+    };
+    // Attention sinks open the first s keys after causal, window, strided and global
+    // ((…) ∨ j < s); padding and custom close cells after them.
+    let closing = |k: &&MaskKind| matches!(k, MaskKind::Padding | MaskKind::Custom);
+    let before: Vec<&MaskKind> = on
+        .iter()
+        .filter(|k| **k != MaskKind::Sinks && !closing(k))
+        .collect();
+    let after: Vec<&MaskKind> = on.iter().filter(closing).collect();
+    let mut parts = and(&before);
+    if let Some(s) = variant.masks.sinks {
+        let sinks = row(&[mi("j"), mo("<"), mn(&s.to_string())]);
+        parts = match parts.is_empty() {
+            true => vec![sinks],
+            false => vec![paren(row(&parts)), mo("\u{2228}"), sinks],
+        };
+    }
+    let after = and(&after);
+    if !after.is_empty() {
+        if !parts.is_empty() {
             parts.push(mo("\u{2227}"));
         }
-        parts.push(match kind {
-            MaskKind::Causal => row(&[mi("j"), mo("\u{2264}"), mi("i")]),
-            MaskKind::Window => row(&[
-                mo("|"),
-                mi("i"),
-                mo("\u{2212}"),
-                mi("j"),
-                mo("|"),
-                mo("\u{2264}"),
-                mn(&variant.masks.window.unwrap_or(0).to_string()),
-            ]),
-            other => mtext(other.label()),
-        });
+        parts.extend(after);
     }
     row(&parts)
 }

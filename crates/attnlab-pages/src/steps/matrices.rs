@@ -5,7 +5,7 @@ use attnlab_core::CoreError;
 use attnlab_core::attention::{HeadResult, Problem};
 use attnlab_core::linear;
 use attnlab_core::mask::Mask;
-use attnlab_core::model::{Encoded, Projection};
+use attnlab_core::model::{Encoded, Projected, Projection};
 use attnlab_core::score::{self, ScoreFunction, ScoreParams};
 use attnlab_core::softmax;
 use attnlab_core::streaming::Causality;
@@ -17,6 +17,7 @@ use attnlab_i18n::Lang;
 use attnlab_i18n::msg::steps as text;
 use attnlab_lab::compute::{self, LabError};
 use attnlab_lab::state::{Mode, ModelConfig, Variant};
+use attnlab_lab::tokens::Tokens;
 
 /// What the stages are computed from: the state's model and variant, the queries'
 /// encoded input, the variant's problem, and the token labels.
@@ -33,6 +34,10 @@ pub struct StepsInput<'a> {
     pub encoded: Option<&'a Encoded>,
     /// The variant's validated problem.
     pub problem: &'a Problem,
+    /// With RoPE on: the same variant's problem with RoPE off ([`unturned`]), whose `Q`
+    /// and `K` are the projections before they turn; `None` otherwise (the `Q` and `K`
+    /// stages then show the problem's own).
+    pub unturned: Option<&'a Problem>,
     /// The query token labels.
     pub queries: &'a [String],
     /// The key token labels (the tokens themselves, also for Linformer: the stages
@@ -40,7 +45,29 @@ pub struct StepsInput<'a> {
     pub keys: &'a [String],
 }
 
-fn finite(a: &Array2<f32>, what: &'static str) -> Result<(), LabError> {
+/// The problem of `variant` with RoPE off, whose `Q` and `K` are the projections before
+/// they turn ([`StepsInput::unturned`]): the lab's own problem of the same variant
+/// (`brought`: heads brought from elsewhere); `None` when RoPE is off.
+pub fn unturned(
+    model: &ModelConfig,
+    projected: &Projected,
+    variant: &Variant,
+    keys: &Tokens,
+    brought: bool,
+) -> Option<Result<Problem, CoreError>> {
+    variant.rope.as_ref()?;
+    let plain = Variant {
+        rope: None,
+        ..variant.clone()
+    };
+    let problem = match brought {
+        true => compute::problem_brought,
+        false => compute::problem,
+    };
+    Some(problem(model, projected, &plain, keys))
+}
+
+pub(super) fn finite(a: &Array2<f32>, what: &'static str) -> Result<(), LabError> {
     if a.iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
@@ -50,13 +77,13 @@ fn finite(a: &Array2<f32>, what: &'static str) -> Result<(), LabError> {
 
 /// The stages under construction: each one's name, axes, labels, colouring and
 /// highlighted row follow from its kind, the family and the query.
-struct Builder<'a> {
-    family: Family,
-    lang: Lang,
+pub(super) struct Builder<'a> {
+    pub(super) family: Family,
+    pub(super) lang: Lang,
     queries: &'a [String],
     keys: &'a [String],
-    query: Option<Query>,
-    stages: Vec<Stage>,
+    pub(super) query: Option<Query>,
+    pub(super) stages: Vec<Stage>,
 }
 
 impl Builder<'_> {
@@ -69,7 +96,13 @@ impl Builder<'_> {
         }
     }
 
-    fn push(&mut self, kind: StageKind, values: Array2<f32>, formula: String, note: String) {
+    pub(super) fn push(
+        &mut self,
+        kind: StageKind,
+        values: Array2<f32>,
+        formula: String,
+        note: String,
+    ) {
         let (row_axis, col_axis) = kind.axes(self.family);
         let highlight = match row_axis {
             Axis::QueryTokens => self.query.as_ref().map(|q| q.index),
@@ -93,7 +126,7 @@ impl Builder<'_> {
     }
 
     /// Marks the cells `allowed` does not allow as blocked in the last stage.
-    fn block(&mut self, allowed: &ArrayRef2<bool>) {
+    pub(super) fn block(&mut self, allowed: &ArrayRef2<bool>) {
         if let Some(last) = self.stages.last_mut() {
             last.blocked = Some(allowed.mapv(|a| !a));
         }
@@ -151,6 +184,13 @@ pub fn steps(
         query,
         stages: Vec::new(),
     };
+    // With RoPE, Q and K before they turn: the problem's own are turned.
+    let before = input
+        .unturned
+        .filter(|_| spec.rope.is_some())
+        .and_then(|u| u.heads().get(head))
+        .unwrap_or(hin);
+    let note_keys = super::modern::group_note(input, head, lang);
     // W^O is there when the heads are projected (or brought with one).
     let projection = match problem.w_o() {
         Some(_) => Projection::Seeded,
@@ -168,7 +208,7 @@ pub fn steps(
         // Q, K, V.
         b.push(
             StageKind::Queries,
-            hin.q.clone(),
+            before.q.clone(),
             formula::projection(Qkv::Queries, head, input.mode, input.model.projection),
             text::StepsQueriesNote {
                 head: &head,
@@ -179,18 +219,18 @@ pub fn steps(
         );
         b.push(
             StageKind::Keys,
-            hin.k.clone(),
+            before.k.clone(),
             formula::projection(Qkv::Keys, head, input.mode, input.model.projection),
             match input.mode {
                 Mode::Cross => text::StepsKeysCross { m: &m, d_k: &d_k }.say(lang),
                 Mode::SelfAttention => text::StepsKeysSelf { m: &m, d_k: &d_k }.say(lang),
-            },
+            } + &note_keys,
         );
         b.push(
             StageKind::Values,
             hin.v.clone(),
             formula::projection(Qkv::Values, head, input.mode, input.model.projection),
-            text::STEPS_VALUES_NOTE.get(lang).to_string(),
+            text::STEPS_VALUES_NOTE.get(lang).to_string() + &note_keys,
         );
     } else {
         let d_v = hin.v.ncols();
@@ -226,18 +266,21 @@ pub fn steps(
                 .say(lang),
             ),
         ] {
-            let values = match which {
-                Qkv::Queries => hin.q.clone(),
-                Qkv::Keys => hin.k.clone(),
-                Qkv::Values => hin.v.clone(),
+            let (values, note) = match which {
+                Qkv::Queries => (before.q.clone(), note),
+                Qkv::Keys => (before.k.clone(), note + &note_keys),
+                Qkv::Values => (hin.v.clone(), note + &note_keys),
             };
             b.push(kind, values, formula::brought(which, head), note);
         }
     }
 
+    if let Some(rope) = &spec.rope {
+        super::modern::push_turned(&mut b, rope, hin, d_k);
+    }
     let mask = problem.mask();
     match family {
-        Family::Softmax | Family::Linformer => {
+        Family::Softmax | Family::Linformer | Family::Normalised(_) | Family::Differential => {
             let keys_of = family.keys();
             let (keys, values) = match keys_of {
                 Keys::Projected => {
@@ -261,6 +304,7 @@ pub fn steps(
                 }
                 Keys::Tokens => (hin.k.clone(), hin.v.clone()),
             };
+            let _ = values;
             // Raw scores: the score function before any scaling. For the scaled dot
             // product that is the plain dot product; the scaling is the next stage.
             // Linformer scores with the scaled dot product against the projected keys.
@@ -292,9 +336,22 @@ pub fn steps(
                 formula::scaled(score_fn, d_k, spec.temperature),
                 meta::scaled_note(score_fn, d_k, spec.temperature, lang),
             );
-            let weights = match keys_of {
+            // The softcap, then ALiBi's bias, as the core applies them.
+            let steps_h = problem.logit_steps(head)?;
+            let logits = super::modern::push_logit_options(&mut b, &steps_h, &scored, head)?;
+            match keys_of {
                 Keys::Projected => {
-                    softmax::softmax_masked_scaled(&scored, scale, &Mask::full(n, keys.nrows()))
+                    let weights = softmax::softmax_masked_scaled(
+                        &scored,
+                        scale,
+                        &Mask::full(n, keys.nrows()),
+                    );
+                    b.push(
+                        StageKind::Softmax,
+                        weights,
+                        formula::softmax(),
+                        text::STEPS_SOFTMAX_NOTE.get(lang).to_string(),
+                    );
                 }
                 Keys::Tokens => {
                     b.push(
@@ -304,25 +361,25 @@ pub fn steps(
                         meta::masked_note(input.variant, mask.empty_rows().len(), lang),
                     );
                     b.block(mask.allowed());
-                    softmax::softmax_masked_scaled(&scored, scale, mask)
+                    let normalised = super::modern::Normalising {
+                        problem,
+                        head,
+                        scored: &scored,
+                        logits: &logits,
+                        steps: &steps_h,
+                    };
+                    super::modern::push_weights(&mut b, &normalised)?;
                 }
-            };
-            b.push(
-                StageKind::Softmax,
-                weights.clone(),
-                formula::softmax(),
-                text::STEPS_SOFTMAX_NOTE.get(lang).to_string(),
-            );
-            if keys_of == Keys::Tokens {
-                b.block(mask.allowed());
             }
             b.push(
                 StageKind::HeadOutput,
-                linear::weights_times_values(&weights, &values),
+                result.output.clone(),
                 formula::head_output(head, keys_of),
                 text::STEPS_HEAD_OUTPUT_NOTE.get(lang).to_string(),
             );
         }
+        Family::Decayed => super::modern::push_decayed(&mut b, problem, head, result)?,
+        Family::Favor => super::modern::push_favor(&mut b, problem, head, input.variant, result)?,
         Family::Kernel(map) => {
             let phi_q = map.features(&hin.q);
             let phi_k = map.features(&hin.k);
@@ -415,7 +472,7 @@ pub fn steps(
     debug_assert_eq!(
         b.stages.iter().map(|s| s.kind).collect::<Vec<_>>(),
         family
-            .stages()
+            .stages_with(super::modern::options(spec))
             .iter()
             .filter(|&&k| input.encoded.is_some() || k != StageKind::Input)
             .copied()

@@ -18,6 +18,7 @@ fn run(state: &LabState, variant: usize, head: usize, query: usize) -> Vec<Stage
         mode: state.mode,
         encoded: Some(&encoded),
         problem: &problem,
+        unturned: None,
         queries: &queries,
         keys: &keys,
     };
@@ -197,6 +198,7 @@ fn cross_mode_and_bad_heads() {
         mode: state.mode,
         encoded: Some(&e),
         problem: &problem,
+        unturned: None,
         queries: &q,
         keys: &k,
     };
@@ -278,7 +280,7 @@ fn the_input_formula_highlight_and_readout_follow_the_query() {
 
 #[test]
 fn every_variant_builds_its_familys_stage_list() {
-    for kind in AttentionKind::ALL {
+    for kind in AttentionKind::EVERY {
         let mut state = LabState::default();
         state.variants[0].attention = kind;
         let stages = run(&state, 0, 0, 3);
@@ -333,6 +335,13 @@ fn latin_words(text: &str) -> Vec<String> {
         "model",
         "RNN",
         "Linformer",
+        "sigmoid",
+        "softpick",
+        "FAVOR",
+        "RoPE",
+        "ALiBi",
+        "Gemma",
+        "logit",
     ];
     text.split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| w.len() >= 3 && !SYMBOLS.contains(w))
@@ -342,8 +351,12 @@ fn latin_words(text: &str) -> Vec<String> {
 
 #[test]
 fn every_stage_speaks_chinese() {
-    for kind in AttentionKind::ALL {
+    for kind in AttentionKind::EVERY {
         for mode in [Mode::SelfAttention, Mode::Cross] {
+            // Decayed linear attention needs n = m: no cross-attention.
+            if kind == AttentionKind::DecayedLinear && mode == Mode::Cross {
+                continue;
+            }
             let mut state = LabState::default();
             state.set_mode(mode);
             state.variants[0].attention = kind;
@@ -358,6 +371,7 @@ fn every_stage_speaks_chinese() {
                 mode,
                 encoded: Some(&encoded),
                 problem: &problem,
+                unturned: None,
                 queries: &queries,
                 keys: &keys,
             };
@@ -390,4 +404,213 @@ fn every_stage_speaks_chinese() {
             }
         }
     }
+}
+
+/// The stage of `kind` whose matrix is the head's weights.
+fn weights_stage(kind: AttentionKind) -> StageKind {
+    match kind {
+        AttentionKind::Softmax => StageKind::Softmax,
+        AttentionKind::SoftmaxPlusOne => StageKind::PlusOne,
+        AttentionKind::Sigmoid => StageKind::Sigmoid,
+        AttentionKind::Softpick => StageKind::Softpick,
+        AttentionKind::Sink => StageKind::SinkWeights,
+        AttentionKind::Differential => StageKind::Differential,
+        AttentionKind::DecayedLinear => StageKind::Decayed,
+        AttentionKind::Favor => StageKind::Implied,
+        other => unreachable!("{other:?}"),
+    }
+}
+
+#[test]
+fn every_new_kind_has_its_own_weights_stage_equal_to_the_lab() {
+    let kinds = [
+        AttentionKind::SoftmaxPlusOne,
+        AttentionKind::Sigmoid,
+        AttentionKind::Softpick,
+        AttentionKind::Sink,
+        AttentionKind::Differential,
+        AttentionKind::DecayedLinear,
+        AttentionKind::Favor,
+    ];
+    for kind in kinds {
+        for causal in [false, true] {
+            let mut state = LabState::default();
+            state.variants[1].attention = kind;
+            state.variants[1].masks.causal = causal;
+            state.variants[1].sink_logit = 1.5;
+            for head in [0, 3] {
+                let stages = run(&state, 1, head, 7);
+                let r = Pipeline::new(&state).variant(1).unwrap();
+                let weights = stage(&stages, weights_stage(kind));
+                assert_eq!(weights.values, r.heads[head].weights, "{kind:?}");
+                assert_eq!(
+                    stage(&stages, StageKind::HeadOutput).values,
+                    r.heads[head].output,
+                    "{kind:?}"
+                );
+                assert!(
+                    !stages.iter().any(|s| s.kind == StageKind::Softmax),
+                    "{kind:?} has no softmax stage"
+                );
+                assert_ne!(weights.formula, formula::softmax(), "{kind:?}");
+                assert!(weights.formula.starts_with("<math"), "{kind:?}");
+                // Each weights stage is drawn on the lab's own scale: negative weights
+                // on the diverging palette.
+                let fig = weights.heatmap("t", Lang::En).unwrap();
+                let negative = weights.values.iter().any(|&w| w < 0.0);
+                assert_eq!(
+                    fig.scale() == attnlab_plot::ColorScale::Diverging,
+                    negative,
+                    "{kind:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_normalisers_say_their_row_sums() {
+    let mut state = LabState::default();
+    for (kind, below_one) in [
+        (AttentionKind::SoftmaxPlusOne, true),
+        (AttentionKind::Sink, true),
+        (AttentionKind::Differential, true),
+    ] {
+        state.variants[0].attention = kind;
+        let stages = run(&state, 0, 0, 2);
+        let w = stage(&stages, weights_stage(kind));
+        let sum = w.readout(3, Lang::En).unwrap().sum().unwrap();
+        assert_eq!(sum < 0.999, below_one, "{kind:?}: {sum}");
+        assert!(
+            w.note.contains(&attnlab_plot::number::decimals(sum, 3)),
+            "{kind:?}: {}",
+            w.note
+        );
+    }
+    // Differential: each row sums to 1 − λ, and both maps are shown.
+    state.variants[0].attention = AttentionKind::Differential;
+    state.variants[0].lambda = 0.5;
+    let stages = run(&state, 0, 1, 4);
+    let d = stage(&stages, StageKind::Differential);
+    assert!((d.readout(3, Lang::En).unwrap().sum().unwrap() - 0.5).abs() < 1e-5);
+    assert!(
+        d.values.iter().any(|&w| w < 0.0),
+        "some weights go negative"
+    );
+    for kind in [StageKind::FirstSoftmax, StageKind::SecondSoftmax] {
+        let s = stage(&stages, kind);
+        assert!((s.readout(3, Lang::En).unwrap().sum().unwrap() - 1.0).abs() < 1e-5);
+    }
+    assert!(d.formula.contains("<mi>\u{3bb}</mi>"), "{}", d.formula);
+    // Sigmoid shows its bias −ln m.
+    state.variants[0].attention = AttentionKind::Sigmoid;
+    let stages = run(&state, 0, 0, 2);
+    let s = stage(&stages, StageKind::Sigmoid);
+    assert!(s.formula.contains("<mi>ln</mi>") && s.formula.contains("<mn>11</mn>"));
+    // Decayed linear: D and D ⊙ S, D = 0.9^(i−j).
+    state.variants[0].attention = AttentionKind::DecayedLinear;
+    let stages = run(&state, 0, 0, 2);
+    let d = stage(&stages, StageKind::Decay);
+    assert!((d.values[[2, 0]] - 0.81).abs() < 1e-6, "0.9²");
+    assert!(d.is_blocked(2, 3) && !d.is_blocked(2, 2));
+}
+
+#[test]
+fn the_logit_options_add_their_stages_in_the_cores_order() {
+    use StageKind::*;
+    let mut state = LabState::default();
+    state.variants[0].softcap = Some(2.0);
+    state.variants[0].alibi = true;
+    state.variants[0].rope = Some(attnlab_core::rope::Rope::default());
+    state.variants[0].masks.window = Some(1);
+    state.variants[0].masks.sinks = Some(2);
+    state.variants[0].kv_groups = Some(2);
+    let p = Pipeline::new(&state);
+    let (queries, keys) = (p.queries().labels(), p.keys().labels());
+    let encoded = compute::encode(&state.model, p.queries()).unwrap();
+    let r = p.variant(0).unwrap();
+    let projected = compute::project(&state.model, None, &encoded, None).unwrap();
+    let plain = unturned(
+        &state.model,
+        &projected,
+        &state.variants[0],
+        p.keys(),
+        false,
+    )
+    .unwrap()
+    .unwrap();
+    let input = StepsInput {
+        model: &state.model,
+        variant: &state.variants[0],
+        mode: state.mode,
+        encoded: Some(&encoded),
+        problem: &r.problem,
+        unturned: Some(&plain),
+        queries: &queries,
+        keys: &keys,
+    };
+    let stages = steps(&input, 3, 7, Lang::En).unwrap();
+    let kinds: Vec<StageKind> = stages.iter().map(|s| s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            Input,
+            Queries,
+            Keys,
+            Values,
+            TurnedQueries,
+            TurnedKeys,
+            Scores,
+            Scaled,
+            Softcap,
+            Alibi,
+            Masked,
+            Softmax,
+            HeadOutput,
+            Output
+        ]
+    );
+    assert_eq!(stage(&stages, Softmax).values, r.heads[3].weights);
+    // Q before RoPE, q̃ after: the core's turn of the one into the other.
+    let q = &stage(&stages, Queries).values;
+    let turned = &stage(&stages, TurnedQueries).values;
+    assert_eq!(turned, &r.problem.heads()[3].q);
+    assert_ne!(q, turned);
+    let mut again = q.clone();
+    let rope = state.variants[0].rope.clone().unwrap();
+    rope.turn(&mut again, &(0..11).map(|p| p as f32).collect::<Vec<_>>());
+    assert_eq!(&again, turned);
+    assert_eq!(q.row(0), turned.row(0), "position 0 does not turn");
+    // The softcap bounds the logits by c = 2; ALiBi's head 3 of 4 has slope 2^−8.
+    assert!(
+        stage(&stages, Softcap)
+            .values
+            .iter()
+            .all(|z| z.abs() <= 2.0)
+    );
+    let (capped, biased) = (
+        &stage(&stages, Softcap).values,
+        &stage(&stages, Alibi).values,
+    );
+    assert!((biased[[7, 2]] - (capped[[7, 2]] - 5.0 / 256.0)).abs() < 1e-6);
+    assert!(stage(&stages, Alibi).formula.contains("0.0039"));
+    // Sinks: the first two keys stay open for query 7 beyond the window of 1.
+    let masked = stage(&stages, Masked);
+    assert!(!masked.is_blocked(7, 0) && !masked.is_blocked(7, 1) && masked.is_blocked(7, 3));
+    assert!(masked.formula.contains("\u{2228}"), "{}", masked.formula);
+    assert!(masked.note.contains("first 2 key"), "{}", masked.note);
+    // Grouped keys: head 3 of 4 reads group 1 of 2, with head 2.
+    let k = stage(&stages, Keys);
+    assert!(
+        k.note.contains("group 1 of 2, shared by heads 2\u{2013}3"),
+        "{}",
+        k.note
+    );
+    // Off, none of them.
+    let plain_stages = run(&LabState::default(), 0, 0, 0);
+    assert!(
+        !plain_stages
+            .iter()
+            .any(|s| matches!(s.kind, TurnedQueries | TurnedKeys | Softcap | Alibi))
+    );
 }

@@ -34,6 +34,7 @@
 //!     mode: state.mode,
 //!     encoded: Some(&encoded),
 //!     problem: &problem,
+//!     unturned: None,
 //!     queries: &queries,
 //!     keys: &keys,
 //! };
@@ -49,9 +50,12 @@
 
 pub mod formula;
 mod matrices;
+mod modern;
 mod readout;
 mod stages;
+mod tiles;
 
-pub use matrices::{StepsInput, steps};
+pub use matrices::{StepsInput, steps, unturned};
 pub use readout::Readout;
-pub use stages::{Axis, Family, Keys, Query, Stage, StageKind, StageValues};
+pub use stages::{Axis, Family, Keys, Query, Stage, StageKind, StageOptions, StageValues};
+pub use tiles::{TileView, TilesMemory, TilesWalk, tiles_walk};

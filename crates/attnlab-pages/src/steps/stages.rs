@@ -4,6 +4,7 @@
 use attnlab_core::attention::{AttentionKind, Computation};
 use attnlab_core::embed::EmbeddingScale;
 use attnlab_core::linear::FeatureMap;
+use attnlab_core::mask::Mask;
 use attnlab_core::position::{Combine, PositionKind};
 use attnlab_core::score::ScoreFunction;
 use attnlab_plot::{Heatmap, HeatmapError, ValueRange, number};
@@ -32,10 +33,36 @@ pub enum StageKind {
     Scores,
     /// The logits: scores divided by `√d_k` and `τ` as the variant says.
     Scaled,
+    /// RoPE: the queries turned by their positions, `q̃`.
+    TurnedQueries,
+    /// RoPE: the keys turned by their positions, `k̃`.
+    TurnedKeys,
+    /// The logits softcapped: `c·tanh(z/c)`.
+    Softcap,
+    /// The logits with ALiBi's bias `−m_h |i − j|` added.
+    Alibi,
     /// The logits with blocked cells at `−∞`.
     Masked,
     /// The softmax weights.
     Softmax,
+    /// Softmax + 1's weights, `e^z / (1 + Σ e^z)`.
+    PlusOne,
+    /// Sigmoid attention's weights, `σ(z + b)`.
+    Sigmoid,
+    /// Softpick's weights.
+    Softpick,
+    /// Sink attention's weights, `e^z / (e^{s_h} + Σ e^z)`.
+    SinkWeights,
+    /// Differential attention's first map, `softmax(z₁)`.
+    FirstSoftmax,
+    /// Differential attention's second map, `softmax(z₂)`.
+    SecondSoftmax,
+    /// Differential attention's weights, `softmax(z₁) − λ softmax(z₂)`.
+    Differential,
+    /// Decayed linear attention's decay matrix `D`.
+    Decay,
+    /// Decayed linear attention's weights `D ⊙ S`.
+    Decayed,
     /// `φ(Q)` of a linear variant.
     FeatureQueries,
     /// `φ(K)` of a linear variant.
@@ -70,21 +97,40 @@ pub enum Family {
     Kernel(FeatureMap),
     /// Efficient attention: `softmax_row(Q) · (softmax_col(K)ᵀ V)`.
     Efficient,
+    /// The softmax family's other normalisers over the same logits: softmax + 1,
+    /// sigmoid, softpick, sink (the kind says which).
+    Normalised(AttentionKind),
+    /// Differential attention: two softmax maps and their difference.
+    Differential,
+    /// Decayed linear attention: the scores times the decay, no normaliser.
+    Decayed,
+    /// FAVOR+: positive random features, then the implied weights.
+    Favor,
+}
+
+/// The options of a variant that add stages when they are on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StageOptions {
+    /// RoPE turns q and k.
+    pub rope: bool,
+    /// The softcap bends the logits.
+    pub softcap: bool,
+    /// ALiBi's bias is added to the logits.
+    pub alibi: bool,
 }
 
 impl Family {
     /// The family of an attention kind.
     pub fn of(kind: AttentionKind) -> Family {
         match kind {
-            // The kinds the page does not offer yet: the softmax family's stages.
-            AttentionKind::Softmax
-            | AttentionKind::SoftmaxPlusOne
+            AttentionKind::Softmax => Family::Softmax,
+            AttentionKind::SoftmaxPlusOne
             | AttentionKind::Sigmoid
             | AttentionKind::Softpick
-            | AttentionKind::Sink
-            | AttentionKind::Differential
-            | AttentionKind::DecayedLinear
-            | AttentionKind::Favor => Family::Softmax,
+            | AttentionKind::Sink => Family::Normalised(kind),
+            AttentionKind::Differential => Family::Differential,
+            AttentionKind::DecayedLinear => Family::Decayed,
+            AttentionKind::Favor => Family::Favor,
             AttentionKind::Linformer => Family::Linformer,
             AttentionKind::Elu1 => Family::Kernel(FeatureMap::Elu1),
             AttentionKind::Relu => Family::Kernel(FeatureMap::Relu),
@@ -93,12 +139,84 @@ impl Family {
         }
     }
 
-    /// The stages of this family's pipeline, in order.
+    /// The stages of this family's pipeline with `options` on, in order: RoPE's turned
+    /// queries and keys after `V`, the softcap then ALiBi after the scaling, as the core
+    /// applies them (`z → z/τ → softcap → + ALiBi → mask → normaliser`).
+    pub fn stages_with(self, options: StageOptions) -> Vec<StageKind> {
+        let mut out = Vec::new();
+        for &k in self.stages() {
+            out.push(k);
+            if k == StageKind::Values && options.rope {
+                out.extend([StageKind::TurnedQueries, StageKind::TurnedKeys]);
+            }
+            if k == StageKind::Scaled {
+                if options.softcap {
+                    out.push(StageKind::Softcap);
+                }
+                if options.alibi {
+                    out.push(StageKind::Alibi);
+                }
+            }
+        }
+        out
+    }
+
+    /// The stages of this family's pipeline, in order, with no option on.
     pub fn stages(self) -> &'static [StageKind] {
         use StageKind::*;
         match self {
             Family::Softmax => &[
                 Input, Queries, Keys, Values, Scores, Scaled, Masked, Softmax, HeadOutput, Output,
+            ],
+            Family::Normalised(AttentionKind::SoftmaxPlusOne) => &[
+                Input, Queries, Keys, Values, Scores, Scaled, Masked, PlusOne, HeadOutput, Output,
+            ],
+            Family::Normalised(AttentionKind::Sigmoid) => &[
+                Input, Queries, Keys, Values, Scores, Scaled, Masked, Sigmoid, HeadOutput, Output,
+            ],
+            Family::Normalised(AttentionKind::Softpick) => &[
+                Input, Queries, Keys, Values, Scores, Scaled, Masked, Softpick, HeadOutput, Output,
+            ],
+            Family::Normalised(_) => &[
+                Input,
+                Queries,
+                Keys,
+                Values,
+                Scores,
+                Scaled,
+                Masked,
+                SinkWeights,
+                HeadOutput,
+                Output,
+            ],
+            Family::Differential => &[
+                Input,
+                Queries,
+                Keys,
+                Values,
+                Scores,
+                Scaled,
+                Masked,
+                FirstSoftmax,
+                SecondSoftmax,
+                Differential,
+                HeadOutput,
+                Output,
+            ],
+            Family::Decayed => &[
+                Input, Queries, Keys, Values, Scores, Decay, Decayed, HeadOutput, Output,
+            ],
+            Family::Favor => &[
+                Input,
+                Queries,
+                Keys,
+                Values,
+                FeatureQueries,
+                FeatureKeys,
+                Similarity,
+                Implied,
+                HeadOutput,
+                Output,
             ],
             Family::Linformer => &[
                 Input,
@@ -210,7 +328,10 @@ pub enum StageValues {
 impl StageKind {
     /// The stage's short name in `family`'s pipeline, in `lang`, e.g. `"Raw scores"`.
     pub fn name(self, family: Family, lang: Lang) -> &'static str {
-        let linear = matches!(family, Family::Kernel(_) | Family::Efficient);
+        let linear = matches!(
+            family,
+            Family::Kernel(_) | Family::Efficient | Family::Favor
+        );
         match self {
             StageKind::Input => text::STEPS_STAGE_INPUT,
             StageKind::Queries => text::STEPS_STAGE_QUERIES,
@@ -218,10 +339,26 @@ impl StageKind {
             StageKind::Values => text::STEPS_STAGE_VALUES,
             StageKind::ProjectedKeys => text::STEPS_STAGE_PROJECTED_KEYS,
             StageKind::ProjectedValues => text::STEPS_STAGE_PROJECTED_VALUES,
-            StageKind::Scores => text::STEPS_STAGE_SCORES,
             StageKind::Scaled => text::STEPS_STAGE_SCALED,
+            StageKind::TurnedQueries => text::STEPS_STAGE_TURNED_QUERIES,
+            StageKind::TurnedKeys => text::STEPS_STAGE_TURNED_KEYS,
+            StageKind::Softcap => text::STEPS_STAGE_SOFTCAP,
+            StageKind::Alibi => text::STEPS_STAGE_ALIBI,
             StageKind::Masked => text::STEPS_STAGE_MASKED,
             StageKind::Softmax => text::STEPS_STAGE_SOFTMAX,
+            StageKind::PlusOne => text::STEPS_STAGE_PLUS_ONE,
+            StageKind::Sigmoid => text::STEPS_STAGE_SIGMOID,
+            StageKind::Softpick => text::STEPS_STAGE_SOFTPICK,
+            StageKind::SinkWeights => text::STEPS_STAGE_SINK,
+            StageKind::FirstSoftmax => text::STEPS_STAGE_FIRST_SOFTMAX,
+            StageKind::SecondSoftmax => text::STEPS_STAGE_SECOND_SOFTMAX,
+            StageKind::Differential => text::STEPS_STAGE_DIFFERENTIAL,
+            StageKind::Decay => text::STEPS_STAGE_DECAY,
+            StageKind::Decayed => text::STEPS_STAGE_DECAYED,
+            StageKind::Scores if family == Family::Decayed => text::STEPS_STAGE_DECAYED_SCORES,
+            StageKind::Scores => text::STEPS_STAGE_SCORES,
+            StageKind::FeatureQueries if family == Family::Favor => text::STEPS_STAGE_FAVOR_QUERIES,
+            StageKind::FeatureKeys if family == Family::Favor => text::STEPS_STAGE_FAVOR_KEYS,
             StageKind::FeatureQueries if family == Family::Efficient => {
                 text::STEPS_STAGE_EFFICIENT_QUERIES
             }
@@ -245,13 +382,27 @@ impl StageKind {
             StageKind::Input | StageKind::Queries | StageKind::HeadOutput | StageKind::Output => {
                 (Axis::QueryTokens, Axis::Dimensions)
             }
-            StageKind::Keys | StageKind::Values => (Axis::KeyTokens, Axis::Dimensions),
+            StageKind::TurnedQueries => (Axis::QueryTokens, Axis::Dimensions),
+            StageKind::Keys | StageKind::Values | StageKind::TurnedKeys => {
+                (Axis::KeyTokens, Axis::Dimensions)
+            }
             StageKind::ProjectedKeys | StageKind::ProjectedValues => {
                 (Axis::ProjectedKeys, Axis::Dimensions)
             }
             StageKind::Scores | StageKind::Scaled | StageKind::Masked | StageKind::Softmax => {
                 (Axis::QueryTokens, family.keys().into())
             }
+            StageKind::Softcap
+            | StageKind::Alibi
+            | StageKind::PlusOne
+            | StageKind::Sigmoid
+            | StageKind::Softpick
+            | StageKind::SinkWeights
+            | StageKind::FirstSoftmax
+            | StageKind::SecondSoftmax
+            | StageKind::Differential
+            | StageKind::Decay
+            | StageKind::Decayed => (Axis::QueryTokens, Axis::KeyTokens),
             StageKind::FeatureQueries => (Axis::QueryTokens, Axis::Features),
             StageKind::FeatureKeys => (Axis::KeyTokens, Axis::Features),
             StageKind::Similarity | StageKind::Implied => (Axis::QueryTokens, Axis::KeyTokens),
@@ -261,7 +412,17 @@ impl StageKind {
     /// How the stage's values are coloured in `family`'s pipeline.
     pub fn coloured(self, family: Family) -> StageValues {
         match self {
-            StageKind::Softmax | StageKind::Implied => StageValues::Weights,
+            StageKind::Softmax
+            | StageKind::Implied
+            | StageKind::PlusOne
+            | StageKind::Sigmoid
+            | StageKind::Softpick
+            | StageKind::SinkWeights
+            | StageKind::FirstSoftmax
+            | StageKind::SecondSoftmax
+            | StageKind::Differential
+            | StageKind::Decay
+            | StageKind::Decayed => StageValues::Weights,
             StageKind::FeatureQueries | StageKind::FeatureKeys if family == Family::Efficient => {
                 StageValues::Weights
             }
@@ -328,7 +489,25 @@ impl Stage {
         let (rows, cols) = (self.rows.clone(), self.cols.clone());
         let value = text::STEPS_VALUE_LABEL.get(lang);
         let fig = match self.coloured {
-            StageValues::Weights => Heatmap::weights(title, rows, cols, values)?,
+            // The lab's own weights figure: weights that go negative (differential,
+            // decayed) on its diverging palette, above 1 on a wider sequential scale.
+            StageValues::Weights => {
+                let allowed = match &self.blocked {
+                    Some(b) => Mask::from_array(b.mapv(|x| !x)),
+                    None => Mask::full(self.values.nrows(), self.values.ncols()),
+                };
+                let fig = attnlab_lab::figure::weights_heatmap(
+                    title,
+                    rows,
+                    cols,
+                    values.into(),
+                    &allowed,
+                    &[],
+                )?
+                .with_words(plot_words(lang))
+                .with_axis_titles(self.row_axis.title(lang), self.col_axis.title(lang));
+                return Ok(fig);
+            }
             StageValues::Signed => {
                 Heatmap::difference(title, rows, cols, values)?.with_value_label(value)
             }
@@ -429,6 +608,9 @@ pub(super) fn masked_note(variant: &Variant, empty_rows: usize, lang: Lang) -> S
     let names: Vec<&str> = on.iter().map(|&k| k.shown(lang)).collect();
     let masks = names.join(text::STEPS_MASK_JOINER.get(lang));
     let mut s = text::StepsMaskedBlocked { masks: &masks }.say(lang);
+    if let Some(sinks) = variant.masks.sinks {
+        s.push_str(&text::StepsSinksNote { s: &sinks }.say(lang));
+    }
     if empty_rows > 0 {
         s.push_str(&text::StepsMaskedEmptyRows { rows: &empty_rows }.say(lang));
     }
@@ -463,7 +645,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_family_and_every_family_starts_and_ends_alike() {
-        for kind in AttentionKind::ALL {
+        for kind in AttentionKind::EVERY {
             let list = Family::of(kind).stages();
             assert_eq!(list.first(), Some(&StageKind::Input));
             assert_eq!(list.last(), Some(&StageKind::Output));
