@@ -242,6 +242,14 @@ pub const KEPT: &[&str] = &[
     "FlashAttention",
     "RoFormer",
     "Llama",
+    "StreamingLLM",
+    "Mistral",
+    "GPT",
+    "NeoX",
+    "Hugging",
+    "Face",
+    "ICLR",
+    "bloc",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

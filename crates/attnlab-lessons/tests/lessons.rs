@@ -1,4 +1,4 @@
-//! The lessons in `lessons/`: every one loads, the catalog has the eight the lesson list
+//! The lessons in `lessons/`: every one loads, the catalog has the ten the lesson list
 //! promises, every figure a step can point at exists in the app, every step has a link
 //! that finds it again, and every "predict, then reveal" answer is computed.
 //! (What each lesson's text claims is checked in `lesson_claims.rs`.)
@@ -30,7 +30,9 @@ fn every_lesson_loads_with_four_to_nine_steps() {
             "masks",
             "positions",
             "linear",
-            "complexity"
+            "complexity",
+            "rope",
+            "long-context"
         ]
     );
     for lesson in catalog.lessons() {
