@@ -16,6 +16,7 @@ export const KEPT = new Set([
   'logit', 'Kobayashi', 'EMNLP', 'NaN', 'UTF', 'zip', 'HTTP', 'NUL', 'pip', 'wheel',
   'RetNet', 'GLA', 'Mamba',
   'sigmoid', 'softpick', 'FAVOR', 'Performer', 'YaRN', 'NTK', 'FlashAttention', 'RoFormer', 'Llama',
+  'StreamingLLM', 'Mistral', 'GPT', 'NeoX', 'Hugging', 'Face', 'ICLR', 'bloc',
 ]);
 
 /**

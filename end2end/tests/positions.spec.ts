@@ -296,3 +296,23 @@ test('RoPE: a repeated word scores by distance only with RoPE, not with the adde
   await expect(page.getByTestId('rope-alibi-slopes')).toHaveText('0.25, 0.0625, 0.0156, 0.00391');
   await expect(page.getByTestId('rope-alibi-3')).toHaveAttribute('data-rows', '12');
 });
+
+test('the RoPE section opens on the shown variant\'s RoPE, as the long-context lesson sets it', async ({ page }) => {
+  // The lesson's YaRN step: its variant A has RoPE with YaRN, s = 4, L = 4096.
+  await page.goto('/#lesson=long-context/yarn');
+  await expect(page.getByTestId('lesson-bar')).toHaveAttribute('data-step', 'yarn');
+  const section = page.getByTestId('rope-section');
+  await expect(section.getByTestId('rope-scaling')).toHaveValue('yarn');
+  await expect(section.getByTestId('rope-factor')).toHaveValue('4');
+  await expect(section.getByTestId('rope-trained')).toHaveValue('4096');
+  const waves = page.getByTestId('rope-wavelengths');
+  await expect(waves).toHaveAttribute('data-legend', 'no scaling | YaRN | L_train = 4096 | s·L_train = 16384');
+  // The step before sets NTK, and the page follows.
+  await page.getByTestId('lesson-prev').click();
+  await expect(page.getByTestId('lesson-bar')).toHaveAttribute('data-step', 'ntk');
+  await expect(section.getByTestId('rope-scaling')).toHaveValue('ntk');
+  await expect(waves).toHaveAttribute('data-legend', 'no scaling | NTK | L_train = 4096 | s·L_train = 16384');
+  // The page's own knob still changes the page's figures only.
+  await section.getByTestId('rope-scaling').selectOption('linear');
+  await expect(waves).toHaveAttribute('data-legend', 'no scaling | linear | L_train = 4096 | s·L_train = 16384');
+});

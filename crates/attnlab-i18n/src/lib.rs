@@ -243,6 +243,14 @@ pub const KEPT: &[&str] = &[
     "RoFormer",
     "Llama",
     "Choromanski",
+    "StreamingLLM",
+    "Mistral",
+    "GPT",
+    "NeoX",
+    "Hugging",
+    "Face",
+    "ICLR",
+    "bloc",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

@@ -78,6 +78,20 @@ figures! {
     PositionsDot = "positions-dot", Positions, "pe-dot-heatmap", Positions;
     /// Positions: the rotation `R_k` and its residual.
     PositionsRotation = "positions-rotation", Positions, "pe-rotation-panel", None;
+    /// Positions, RoPE: one pair of a word's query turning with the position.
+    RopePair = "rope-pair", Positions, "rope-pair-chart", None;
+    /// Positions, RoPE: the proof's scores of one word repeated, with the sinusoid added.
+    RopeProofSinusoid = "rope-proof-sinusoid", Positions, "rope-proof-sinusoid", None;
+    /// Positions, RoPE: the proof's scores of one word repeated, with RoPE.
+    RopeProofRope = "rope-proof-rope", Positions, "rope-proof-rope", None;
+    /// Positions, RoPE: RoFormer's long-term decay of the relative upper bound.
+    RopeDecay = "rope-decay", Positions, "rope-decay", None;
+    /// Positions, long context: each pair's wavelength against the context lengths.
+    RopeWavelengths = "rope-wavelengths", Positions, "rope-wavelengths", None;
+    /// Positions, long context: the bound beyond the trained length.
+    RopeLongDecay = "rope-long-decay", Positions, "rope-long-decay", None;
+    /// Positions: ALiBi's bias, one heatmap per head.
+    RopeAlibi = "rope-alibi", Positions, "rope-alibi-figure", None;
     /// Positions: the bag-of-words check (both runs and their numbers).
     BagOfWords = "bag-of-words", Positions, "bag-of-words", None;
     /// Positions: the bag-of-words check's attention on the sentence as typed.

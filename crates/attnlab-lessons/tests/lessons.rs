@@ -31,6 +31,8 @@ fn every_lesson_loads_with_four_to_nine_steps() {
             "positions",
             "linear",
             "complexity",
+            "rope",
+            "long-context",
             "beyond-softmax",
             "decayed-linear"
         ]

@@ -17,8 +17,8 @@ const PROOF_POSITIONS: (usize, usize) = (12, 64);
 /// position, the proof that RoPE's scores depend on `i − j` only after `W_Q`, `W_K` (the
 /// added sinusoid's do not), RoFormer's long-term decay, the bound and the wavelengths
 /// under linear, NTK and YaRN scaling, and ALiBi's bias per head. The settings are this
-/// page's own; every number comes from `attnlab_pages::positions` (the core's `rope`
-/// and `alibi`).
+/// page's own, set from the shown variant's RoPE when it has one; every number comes
+/// from `attnlab_pages::positions` (the core's `rope` and `alibi`).
 #[component]
 pub fn RopePanel(
     /// The positions the page draws (the pair's curve spans them).
@@ -32,6 +32,19 @@ pub fn RopePanel(
     let base_refused = RwSignal::new(false);
     let factor_refused = RwSignal::new(false);
     let trained_refused = RwSignal::new(false);
+
+    // The shown variant's RoPE, when it has one, sets the page's (a link or a lesson step
+    // opens the page on it); the page's knobs change only the page's.
+    let variant_rope = Memo::new(move |_| {
+        state
+            .shown_slot()
+            .and_then(|s| s.variant.with(|v| v.rope.clone()))
+    });
+    Effect::new(move |_| {
+        if let Some(rope) = variant_rope.get() {
+            settings.update(|s| *s = s.following(&rope));
+        }
+    });
 
     let tokens = Memo::new(move |_| state.derived.tokens.with(|t| t.used().to_vec()));
     let token = Memo::new(move |_| {

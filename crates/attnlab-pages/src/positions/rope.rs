@@ -150,6 +150,32 @@ impl RopeSettings {
     pub fn frequencies(&self, kind: ScalingKind, r: usize) -> Frequencies {
         self.rope_with(kind, r).frequencies(r)
     }
+
+    /// These settings following a lab variant's RoPE: its base, pairs, scaling and
+    /// factor, and YaRN's trained length (without YaRN the page keeps its own).
+    pub fn following(self, rope: &Rope) -> RopeSettings {
+        let (scaling, factor, trained) = match rope.scaling {
+            RopeScaling::None => (ScalingKind::None, self.factor, self.trained),
+            RopeScaling::Linear { factor } => (ScalingKind::Linear, factor, self.trained),
+            RopeScaling::Ntk { factor } => (ScalingKind::Ntk, factor, self.trained),
+            RopeScaling::Yarn {
+                factor,
+                original_max_positions,
+                ..
+            } => (
+                ScalingKind::Yarn,
+                factor,
+                original_max_positions.round().max(1.0) as usize,
+            ),
+        };
+        RopeSettings {
+            base: rope.base,
+            pairs: rope.pairs,
+            scaling,
+            factor,
+            trained,
+        }
+    }
 }
 
 /// The rotary width for heads of width `d_k`: `d_k` rounded down to even (a head of odd
@@ -776,6 +802,44 @@ mod tests {
             Lang::En,
         );
         assert_eq!(other.series.len(), 2);
+    }
+
+    #[test]
+    fn the_settings_follow_a_variant_s_rope() {
+        let page = RopeSettings::default();
+        let yarn = Rope {
+            base: 500_000.0,
+            pairs: RopePairs::Interleaved,
+            scaling: RopeScaling::Yarn {
+                factor: 8.0,
+                original_max_positions: 2048.0,
+                beta_fast: 32.0,
+                beta_slow: 1.0,
+            },
+            ..Rope::default()
+        };
+        let s = page.following(&yarn);
+        assert_eq!(
+            (s.base, s.pairs, s.scaling, s.factor, s.trained),
+            (
+                500_000.0,
+                RopePairs::Interleaved,
+                ScalingKind::Yarn,
+                8.0,
+                2048
+            )
+        );
+        assert_eq!(s.scaling_of(ScalingKind::Yarn), yarn.scaling);
+        let ntk = Rope {
+            scaling: RopeScaling::Ntk { factor: 4.0 },
+            ..Rope::default()
+        };
+        let s = page.following(&ntk);
+        assert_eq!(
+            (s.scaling, s.factor, s.trained),
+            (ScalingKind::Ntk, 4.0, 4096)
+        );
+        assert_eq!(page.following(&Rope::default()), page);
     }
 
     #[test]
