@@ -86,6 +86,21 @@ for (const score of ['dot', 'additive', 'cosine']) {
   });
 }
 
+for (const kind of ['sigmoid', 'differential']) {
+  test(`a ${kind} cell's neuron view reads the kind's own weight, not softmax's`, async ({ page }) => {
+    await page.goto('/');
+    const a = page.getByTestId('variant').first();
+    await a.getByTestId('attention').selectOption(kind);
+    await expect(a.getByTestId('attention')).toHaveValue(kind);
+    const panel = await openCell(page);
+    const info = a.getByTestId('cell-info').first();
+    const reading = Number((await info.textContent())!.match(/weight (−?-?[0-9.e-]+)/)![1].replace('−', '-'));
+    expect(close(await value(panel.getByTestId('neuron-weight')), reading), `${reading}`).toBe(true);
+    await expect(panel.getByTestId('neuron-steps')).toContainText("turns the row's logits into weights in its own way");
+    await expect(panel.getByTestId('neuron-steps')).not.toContainText('Softmax over the row');
+  });
+}
+
 test('the step-by-step page explains its query\'s cell on a picked key', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('variant').first().getByTestId('score').selectOption('general');

@@ -19,6 +19,7 @@ neuron-step-softmax = Softmax over the row's { $allowed } allowed keys: weight �
 neuron-step-blocked-similarity = The mask blocks this cell: its similarity does not count, its weight is 0.
 neuron-step-normaliser = Divided by the row normaliser Σ_j' φ(q_i)·φ(k_j') + ε = { $z }: weight α = { $weight }
 neuron-step-efficient = Efficient attention normalised q_i over its features and every key feature over the positions: the sum is the weight α = { $weight }
+neuron-step-computed = { $kind } turns the row's logits into weights in its own way (Step by step shows each stage): α = { $weight }
 
 ## The panel (src/neuron/neuron_panel.rs); the tokens are quoted as they are.
 

@@ -19,6 +19,7 @@ neuron-step-softmax = 对该行 { $allowed } 个允许的键做 softmax：权重
 neuron-step-blocked-similarity = 掩码屏蔽了这个单元格：它的相似度不计入，权重为 0。
 neuron-step-normaliser = 除以该行的归一化因子 Σ_j' φ(q_i)·φ(k_j') + ε = { $z }：权重 α = { $weight }
 neuron-step-efficient = 高效注意力把 q_i 在其特征上归一化，把每个键特征在各位置上归一化：和就是权重 α = { $weight }
+neuron-step-computed = { $kind } 用自己的方式把这一行的 logit 变成权重（“逐步计算”页面展示每个阶段）：α = { $weight }
 
 ## 面板（src/neuron/neuron_panel.rs）；词元按原样引用。
 

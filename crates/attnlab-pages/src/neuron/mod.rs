@@ -29,7 +29,7 @@
 //! ```
 
 use attnlab_core::CoreError;
-use attnlab_core::attention::Problem;
+use attnlab_core::attention::{AttentionKind, Problem};
 use attnlab_core::linear::{self, EPSILON, FeatureMap};
 use attnlab_core::mask::Mask;
 use attnlab_core::score::{self, ScoreFunction, ScoreParams};
@@ -132,6 +132,13 @@ pub enum Normalisation {
     },
     /// Efficient attention normalises the factors, not the row: the sum is the weight.
     None,
+    /// A kind beyond softmax, or softmax after a softcap or ALiBi: the row's weights are
+    /// the core's own for the head (`compute_head`), from these scores through the kind's
+    /// stages (Step by step shows them one by one).
+    Computed {
+        /// The kind.
+        kind: AttentionKind,
+    },
 }
 
 /// The neuron view of one cell.
@@ -314,8 +321,8 @@ pub fn neuron(
     };
 
     let (form, left, right, row_scores, normalisation, row_weights) = match family {
-        // The kinds of issue 33 are read as softmax's neuron, as before the steps page
-        // gave them their own stages.
+        // The kinds beyond softmax share its raw scores; their weights are the core's
+        // (below).
         Family::Softmax
         | Family::Linformer
         | Family::Normalised(_)
@@ -400,6 +407,23 @@ pub fn neuron(
                 row,
             )
         }
+    };
+    // The kinds beyond softmax, and softmax with a softcap or ALiBi: what the softmax
+    // above gives is not their weight, so the row's weights are the core's own.
+    let own_weights = !matches!(family, Family::Softmax | Family::Linformer)
+        || !problem.logit_steps(head)?.scale_only();
+    let (normalisation, row_weights) = match family {
+        Family::Kernel(_) | Family::Efficient => (normalisation, row_weights),
+        _ if own_weights => {
+            let computed = problem.compute_head(head)?;
+            (
+                Normalisation::Computed {
+                    kind: spec.attention,
+                },
+                vec(computed.weights.row(query)),
+            )
+        }
+        _ => (normalisation, row_weights),
     };
     let products: Vec<f32> = left.iter().zip(&right).map(|(a, b)| a * b).collect();
     finite(&products, "the products of the neuron view", head)?;

@@ -155,6 +155,15 @@ impl Neuron {
                 let (z, w) = (f(*normaliser), f(self.weight));
                 lines.push(text::NeuronStepNormaliser { z: &z, weight: &w }.say(lang));
             }
+            Normalisation::Computed { kind } => {
+                lines.push(if self.is_allowed() {
+                    allows.get(lang).to_string()
+                } else {
+                    text::NEURON_STEP_BLOCKED_LOGIT.get(lang).to_string()
+                });
+                let (k, w) = (attnlab_lab::explain::kind_label(*kind, lang), f(self.weight));
+                lines.push(text::NeuronStepComputed { kind: &k, weight: &w }.say(lang));
+            }
             Normalisation::None => {
                 let w = f(self.weight);
                 lines.push(text::NeuronStepEfficient { weight: &w }.say(lang));

@@ -215,3 +215,32 @@ fn cells_outside_the_matrix_are_errors() {
     assert!(!blocked.is_allowed());
     assert_eq!(blocked.weight, 0.0);
 }
+
+#[test]
+fn every_kind_reads_its_own_weight_not_softmaxs() {
+    for kind in AttentionKind::EVERY {
+        let mut state = LabState::default();
+        state.variants[0].attention = kind;
+        let problem = Pipeline::new(&state).variant(0).unwrap().problem;
+        let computed = problem.compute_head(1).unwrap();
+        let cell = neuron(&problem, 1, 7, 3).unwrap();
+        if kind == AttentionKind::Linformer {
+            continue;
+        }
+        assert!(
+            (cell.weight - computed.weights[[7, 3]]).abs() < 1e-6,
+            "{kind:?}: {} vs {}",
+            cell.weight,
+            computed.weights[[7, 3]]
+        );
+    }
+    // Softmax after a softcap reads the capped weights, said as the core's.
+    let mut state = LabState::default();
+    state.variants[0].softcap = Some(0.5);
+    let problem = Pipeline::new(&state).variant(0).unwrap().problem;
+    let cell = neuron(&problem, 0, 2, 5).unwrap();
+    let computed = problem.compute_head(0).unwrap();
+    assert_eq!(cell.weight, computed.weights[[2, 5]]);
+    let last = cell.steps(Lang::En).pop().unwrap();
+    assert!(last.contains("turns the row's logits into weights in its own way"), "{last}");
+}
