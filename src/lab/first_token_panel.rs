@@ -3,7 +3,6 @@ use attnlab_lab::first_token;
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::CellInfo;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::{text, use_lang};
 use crate::state::use_app_state;
@@ -15,13 +14,13 @@ use crate::state::use_app_state;
 pub fn FirstTokenPanel() -> impl IntoView {
     let state = use_app_state();
     let lang = use_lang();
-    let hover = RwSignal::new(None);
     let figure: Signal<Option<Heatmap>> = Signal::from(Memo::new(move |_| {
         let lang = lang.get();
-        let token = state
+        // Nothing to show before there is a key.
+        state
             .derived
             .key_tokens
-            .with(|t| t.labels().into_iter().next())?;
+            .with(|t| t.labels().first().cloned())?;
         let heads = state.derived.used_model.with(|m| m.heads);
         let rows: Vec<(String, Option<Vec<Option<f32>>>)> = state.derived.variants.with(|slots| {
             slots
@@ -41,15 +40,14 @@ pub fn FirstTokenPanel() -> impl IntoView {
                 })
                 .collect()
         });
-        first_token::lab_figure(&rows, heads, &token, lang).ok()
+        first_token::lab_figure(&rows, heads, lang).ok()
     }));
     view! {
         <section class="panel first-token" data-testid="first-token" aria-label=text(msg::lab::FIRST_TOKEN_PANEL_LABEL)>
             <h2 class="section-title">{text(msg::lab::FIRST_TOKEN_PANEL_TITLE)}</h2>
             <p class="hint">{text(msg::lab::FIRST_TOKEN_PANEL_HINT)}</p>
-            <HeatmapCanvas figure=figure pointing=Pointing::Cells { hover, on_cell: None }
+            <HeatmapCanvas figure=figure pointing=Pointing::Reading
                 testid="first-token-heatmap" kind="first-token"/>
-            <CellInfo figure=figure cell=hover/>
         </section>
     }
 }

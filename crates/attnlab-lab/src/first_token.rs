@@ -80,12 +80,11 @@ fn figure(
 }
 
 /// The lab's figure: one row per variant (`(name, each head's share)`, `None` for a
-/// variant that could not be computed), one column per head of `heads`; `token` is the
-/// first token's text.
+/// variant that could not be computed), one column per head of `heads`. Its title names
+/// no token: the sentence is the user's, in any language.
 pub fn lab_figure(
     variants: &[(String, Option<Vec<Option<f32>>>)],
     heads: usize,
-    token: &str,
     lang: Lang,
 ) -> Result<Heatmap, HeatmapError> {
     let rows = variants.iter().map(|(name, _)| name.clone()).collect();
@@ -97,7 +96,7 @@ pub fn lab_figure(
         .map(|(_, s)| s.clone().unwrap_or_else(|| vec![None; heads]))
         .collect();
     figure(
-        m::FirstTokenTitle { token: &token }.say(lang),
+        m::FIRST_TOKEN_TITLE.get(lang).to_string(),
         rows,
         cols,
         &shares,
@@ -168,13 +167,13 @@ mod tests {
             ("A".to_string(), Some(vec![Some(0.5), Some(0.25)])),
             ("B".to_string(), None),
         ];
-        let f = lab_figure(&variants, 2, "The", Lang::En).unwrap();
+        let f = lab_figure(&variants, 2, Lang::En).unwrap();
         assert_eq!((f.n_rows(), f.n_cols()), (2, 2));
         assert_eq!(&f.values()[..2], &[0.5, 0.25]);
-        assert_eq!(f.title(), "Weight on the first token “The”, per head");
+        assert_eq!(f.title(), "Weight on the first key, per head");
         let blocked: Vec<bool> = (0..4).map(|c| f.is_blocked(c / 2, c % 2)).collect();
         assert_eq!(blocked, [false, false, true, true]);
-        let zh = lab_figure(&variants, 2, "The", Lang::Zh).unwrap();
+        let zh = lab_figure(&variants, 2, Lang::Zh).unwrap();
         assert_eq!(
             attnlab_i18n::check::latin_words(zh.title()),
             Vec::<String>::new()

@@ -4,7 +4,6 @@ use leptos::prelude::*;
 
 use crate::canvas::{ChartLegend, HeatmapCanvas, LineChartCanvas, Pointing};
 use crate::i18n::{text, use_lang};
-use crate::lab::CellInfo;
 use crate::neuron::NeuronPanel;
 use crate::state::ModelFigures;
 
@@ -28,7 +27,6 @@ pub fn ContributionPanel(
         ..
     } = figures;
     let first_token: Signal<Option<attnlab_plot::Heatmap>> = first_token.into();
-    let first_token_hover = RwSignal::new(None);
     let table = move || {
         shares
             .get()
@@ -66,9 +64,8 @@ pub fn ContributionPanel(
         <section class="panel first-token" aria-label=text(msg::model_page::MODEL_FIRST_TOKEN_LABEL) data-testid="model-first-token">
             <h2 class="section-title">{text(msg::model_page::MODEL_FIRST_TOKEN_TITLE)}</h2>
             <p class="hint">{text(msg::model_page::MODEL_FIRST_TOKEN_HINT)}</p>
-            <HeatmapCanvas figure=first_token pointing=Pointing::Cells { hover: first_token_hover, on_cell: None }
+            <HeatmapCanvas figure=first_token pointing=Pointing::Reading
                 testid="model-first-token-heatmap" kind="first-token"/>
-            <CellInfo figure=first_token cell=first_token_hover/>
         </section>
     }
 }

@@ -73,7 +73,7 @@ figure-word-head = head
 ## The weight each head puts on the first token (attnlab-lab's first_token.rs): the lab's
 ## figure and the real model's.
 
-first-token-title = Weight on the first token “{ $token }”, per head
+first-token-title = Weight on the first key, per head
 first-token-model-title = Weight on the first token “{ $token }”, per layer and head
 first-token-head = head { $head }
 first-token-layer = layer { $layer }

@@ -70,7 +70,7 @@ figure-word-head = 头
 ## The weight each head puts on the first token (attnlab-lab's first_token.rs): the lab's
 ## figure and the real model's.
 
-first-token-title = 每个头放在第一个词元“{ $token }”上的权重
+first-token-title = 每个头放在第一个键上的权重
 first-token-model-title = 每层每个头放在第一个词元“{ $token }”上的权重
 first-token-head = 头 { $head }
 first-token-layer = 第 { $layer } 层

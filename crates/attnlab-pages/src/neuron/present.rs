@@ -161,8 +161,17 @@ impl Neuron {
                 } else {
                     text::NEURON_STEP_BLOCKED_LOGIT.get(lang).to_string()
                 });
-                let (k, w) = (attnlab_lab::explain::kind_label(*kind, lang), f(self.weight));
-                lines.push(text::NeuronStepComputed { kind: &k, weight: &w }.say(lang));
+                let (k, w) = (
+                    attnlab_lab::explain::kind_label(*kind, lang),
+                    f(self.weight),
+                );
+                lines.push(
+                    text::NeuronStepComputed {
+                        kind: &k,
+                        weight: &w,
+                    }
+                    .say(lang),
+                );
             }
             Normalisation::None => {
                 let w = f(self.weight);

@@ -242,5 +242,8 @@ fn every_kind_reads_its_own_weight_not_softmaxs() {
     let computed = problem.compute_head(0).unwrap();
     assert_eq!(cell.weight, computed.weights[[2, 5]]);
     let last = cell.steps(Lang::En).pop().unwrap();
-    assert!(last.contains("turns the row's logits into weights in its own way"), "{last}");
+    assert!(
+        last.contains("turns the row's logits into weights in its own way"),
+        "{last}"
+    );
 }

@@ -173,7 +173,11 @@ mod tests {
         // o_T / l_T is the core's output row (the walk one key at a time, the core every
         // query's tile at once through the SIMD kernels: equal within rounding).
         for (a, want) in last.acc.iter().zip(&walk.output) {
-            assert!((a / last.sum - want).abs() < 1e-6, "{a} / {} vs {want}", last.sum);
+            assert!(
+                (a / last.sum - want).abs() < 1e-6,
+                "{a} / {} vs {want}",
+                last.sum
+            );
         }
         assert_eq!(walk.weights, r.heads[2].weights.row(9).to_vec());
         assert_eq!(walk.output, r.heads[2].output.row(9).to_vec());
