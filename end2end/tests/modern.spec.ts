@@ -194,6 +194,9 @@ test('the options travel in the link', async ({ page }) => {
 test('the weight on the first token, per variant and head: a window takes it away, sinks give it back', async ({ page }) => {
   await open(page);
   const panel = page.getByTestId('first-token');
+  // A disclosure, closed at first: nothing is computed or painted until it is opened.
+  await expect(panel.getByTestId('first-token-heatmap')).toHaveCount(0);
+  await panel.getByTestId('first-token-open').click();
   const canvas = panel.getByTestId('first-token-heatmap');
   await expect(canvas).toHaveAttribute('data-rows', '2');
   await expect(canvas).toHaveAttribute('data-cols', '4');

@@ -4,18 +4,24 @@ use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
 use crate::canvas::{HeatmapCanvas, Pointing};
-use crate::i18n::{text, use_lang};
+use crate::i18n::text;
 use crate::state::use_app_state;
 
 /// The weight each head of each variant puts on the first key token
 /// ([`attnlab_lab::first_token`]): one row per variant, one column per head, so a window
 /// with sinks, softmax+1 or a sink logit shows beside softmax where the weight goes.
+///
+/// A disclosure, closed at first: the figure is computed and painted only while it is
+/// open, so the lab's interaction does not pay for a canvas nobody looks at.
 #[component]
 pub fn FirstTokenPanel() -> impl IntoView {
     let state = use_app_state();
-    let lang = use_lang();
+    let open = RwSignal::new(false);
     let figure: Signal<Option<Heatmap>> = Signal::from(Memo::new(move |_| {
-        let lang = lang.get();
+        if !open.get() {
+            return None;
+        }
+        let lang = state.lang.get();
         // Nothing to show before there is a key.
         state
             .derived
@@ -43,11 +49,18 @@ pub fn FirstTokenPanel() -> impl IntoView {
         first_token::lab_figure(&rows, heads, lang).ok()
     }));
     view! {
-        <section class="panel first-token" data-testid="first-token" aria-label=text(msg::lab::FIRST_TOKEN_PANEL_LABEL)>
-            <h2 class="section-title">{text(msg::lab::FIRST_TOKEN_PANEL_TITLE)}</h2>
-            <p class="hint">{text(msg::lab::FIRST_TOKEN_PANEL_HINT)}</p>
-            <HeatmapCanvas figure=figure pointing=Pointing::Reading
-                testid="first-token-heatmap" kind="first-token"/>
-        </section>
+        <details class="panel first-token" data-testid="first-token"
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let el = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok());
+                open.set(el.is_some_and(|d| d.open()));
+            }>
+            <summary class="section-title" data-testid="first-token-open">{text(msg::lab::FIRST_TOKEN_PANEL_TITLE)}</summary>
+            <Show when=move || open.get()>
+                <p class="hint">{text(msg::lab::FIRST_TOKEN_PANEL_HINT)}</p>
+                <HeatmapCanvas figure=figure pointing=Pointing::Reading
+                    testid="first-token-heatmap" kind="first-token"/>
+            </Show>
+        </details>
     }
 }
