@@ -2,6 +2,10 @@
 //! state (read from the lesson files, never restated here). Each test names the lesson
 //! and step whose words it checks; the sentence checked is quoted above each assertion.
 
+mod common;
+
+use common::{run, step, words};
+
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::linear::{efficient, softmax_rows};
 use attnlab_core::position::PositionKind;
@@ -15,17 +19,6 @@ use attnlab_pages::positions::{
 };
 use attnlab_pages::scaling::study;
 use ndarray::{Array2, ArrayRef2, s};
-
-fn step(lesson: &str, id: &str) -> Step {
-    let (catalog, errors) = Catalog::embedded();
-    assert!(errors.is_empty(), "{errors:?}");
-    let lesson = catalog.lesson(lesson).unwrap();
-    lesson.steps[lesson.step_index(id).unwrap()].clone()
-}
-
-fn run(step: &Step, variant: usize) -> VariantResult {
-    Pipeline::new(&step.state).variant(variant).unwrap()
-}
 
 fn predicted(step: &Step) -> Answer {
     let StepKind::Predict(q) = &step.kind else {
@@ -416,26 +409,6 @@ fn complexity_softmax_climbs_fastest_and_a_window_has_fewer_cells() {
     let w = &run(&s, 0).heads[0].weights;
     let cells = w.iter().filter(|&&x| x > 0.0).count();
     assert!(cells <= 11 * 5, "{cells}");
-}
-
-/// The words of `lesson`'s step `id` (title, text, question, reveal) in both languages.
-fn words(lesson: &str, id: &str) -> [String; 2] {
-    let (catalog, _) = Catalog::embedded();
-    let lesson = catalog.lesson(lesson).unwrap();
-    [Lang::En, Lang::Zh].map(|lang| {
-        let t = lesson.text(lang).step(id).unwrap();
-        [
-            Some(&t.title),
-            Some(&t.text),
-            t.question.as_ref(),
-            t.reveal.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("\n")
-    })
 }
 
 /// Head 0's queries and keys of the lab for `state`'s first variant, in f64.

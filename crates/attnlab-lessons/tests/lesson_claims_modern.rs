@@ -3,26 +3,19 @@
 //! (read from the lesson files, never restated here). Each test names the lesson and step
 //! whose words it checks; the sentence checked is quoted above each assertion.
 
+mod common;
+
+use common::{run, step};
+
 use attnlab_core::attention::AttentionKind;
 use attnlab_core::score::ScoreFunction;
 use attnlab_i18n::Lang;
-use attnlab_lab::compute::{Pipeline, VariantResult};
+use attnlab_lab::compute::Pipeline;
 use attnlab_lab::figure::head_figure;
 use attnlab_lessons::{Answer, Catalog, Step, StepKind, answer};
 use attnlab_pages::linear::{Decay, DecayedTrace, decayed_trace, rnn_trace, seeded_gates};
 use attnlab_plot::ColorScale;
 use ndarray::{Array2, ArrayRef2};
-
-fn step(lesson: &str, id: &str) -> Step {
-    let (catalog, errors) = Catalog::embedded();
-    assert!(errors.is_empty(), "{errors:?}");
-    let lesson = catalog.lesson(lesson).unwrap();
-    lesson.steps[lesson.step_index(id).unwrap()].clone()
-}
-
-fn run(step: &Step, variant: usize) -> VariantResult {
-    Pipeline::new(&step.state).variant(variant).unwrap()
-}
 
 /// Both languages' text of a step, English first.
 fn words(lesson: &str, id: &str) -> [String; 2] {

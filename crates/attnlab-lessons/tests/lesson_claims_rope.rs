@@ -3,47 +3,20 @@
 //! the positions page and the lab draw from. The sentence checked is quoted above each
 //! assertion.
 
+mod common;
+
+use common::{run, step, words};
+
 use attnlab_core::alibi::paper_slopes;
 use attnlab_core::rope::{self, Rope, RopePairs, RopeScaling};
-use attnlab_lab::compute::{Pipeline, VariantResult, Which};
+use attnlab_lab::compute::{Pipeline, Which};
 use attnlab_lab::state::{LabState, View};
-use attnlab_lessons::{Answer, Catalog, Lang, Step, StepKind, answer};
+use attnlab_lessons::{Answer, Lang, StepKind, answer};
 use attnlab_pages::positions::{
     PAPER_DIMS, PAPER_DISTANCE, RepeatedWord, RopeSettings, ScalingKind, decay_chart, pair_turn,
     repeated_word, wavelengths,
 };
 use ndarray::{Array2, ArrayRef2};
-
-fn step(lesson: &str, id: &str) -> Step {
-    let (catalog, errors) = Catalog::embedded();
-    assert!(errors.is_empty(), "{errors:?}");
-    let lesson = catalog.lesson(lesson).unwrap();
-    lesson.steps[lesson.step_index(id).unwrap()].clone()
-}
-
-fn run(step: &Step, variant: usize) -> VariantResult {
-    Pipeline::new(&step.state).variant(variant).unwrap()
-}
-
-/// The English and Chinese text of a step (title, text, question, reveal).
-fn words(lesson: &str, id: &str) -> [String; 2] {
-    let (catalog, _) = Catalog::embedded();
-    let lesson = catalog.lesson(lesson).unwrap();
-    [Lang::En, Lang::Zh].map(|lang| {
-        let t = lesson.text(lang).step(id).unwrap();
-        [
-            Some(&t.title),
-            Some(&t.text),
-            t.question.as_ref(),
-            t.reveal.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("\n")
-    })
-}
 
 /// Both languages say `en` / `zh`.
 fn says(lesson: &str, id: &str, en: &str, zh: &str) {
