@@ -4,9 +4,9 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use common::compute;
+use common::{compute, spawn_compute};
 
 #[test]
 fn unknown_fields_are_warnings_and_the_result_still_comes() {
@@ -83,13 +83,7 @@ fn a_200000_by_200000_problem_is_refused_before_anything_is_allocated() {
 
 #[test]
 fn endless_standard_input_ends_with_an_error() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
-        .args(["compute", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = spawn_compute();
     let mut stdin = child.stdin.take().unwrap();
     // `yes |`: lines until the reader stops reading (then the pipe breaks).
     let writer = std::thread::spawn(move || {

@@ -3,19 +3,24 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
-/// Runs `attnlab compute -` with `input` on standard input.
-pub fn compute(input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_attnlab"))
+/// Starts `attnlab compute -`, its standard input, output and error piped.
+pub fn spawn_compute() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_attnlab"))
         .args(["compute", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// Runs `attnlab compute -` with `input` on standard input.
+pub fn compute(input: &str) -> Output {
+    let mut child = spawn_compute();
     child
         .stdin
         .take()
