@@ -23,8 +23,8 @@
 
 use ndarray::Array2;
 
-use crate::attention::{AttentionSpec, HeadInput};
 use crate::mask::Mask;
+use crate::spec::{AttentionSpec, HeadInput};
 
 /// The gates `a_t` of a decayed head of a validated problem of `n` positions: its own,
 /// else the problem's, else its decay `γ` at every position.

@@ -55,6 +55,7 @@ pub mod rng;
 pub mod rope;
 pub mod score;
 pub mod softmax;
+pub mod spec;
 pub mod streaming;
 pub mod tiled;
 pub mod tokenize;

@@ -6,25 +6,11 @@
 use ndarray::{Array2, ArrayRef2};
 
 use crate::alibi;
-use crate::attention::{AttentionSpec, Computation, HeadInput};
-use crate::error::{CoreError, Invalid, PipelineInvalid, Result};
-use crate::kind::AttentionKind;
+use crate::error::{CoreError, Result};
 use crate::mask::Mask;
 use crate::rope::{Rope, positions_or_count};
+use crate::spec::{AttentionSpec, Computation, HeadInput};
 use crate::{softmax, tiled};
-
-/// Whether `kind` forms its weights from logits, so that softcap and ALiBi apply to it.
-pub fn softmax_family(kind: AttentionKind) -> bool {
-    matches!(
-        kind,
-        AttentionKind::Softmax
-            | AttentionKind::SoftmaxPlusOne
-            | AttentionKind::Sigmoid
-            | AttentionKind::Softpick
-            | AttentionKind::Sink
-            | AttentionKind::Differential
-    )
-}
 
 /// ALiBi's bias of one head: its slope and the rows' positions.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,36 +59,6 @@ impl LogitSteps {
             *z = self.logit(*z, i, j);
         }
         out
-    }
-}
-
-fn invalid(field: &'static str, reason: PipelineInvalid) -> CoreError {
-    CoreError::InvalidSetting {
-        field,
-        reason: Invalid::Pipeline(reason),
-    }
-}
-
-/// Checks the spec's softcap, ALiBi and tiles: each is refused, naming its field, by a
-/// kind that does not use it; the cap must be finite and above 0, the tiles at least 1.
-pub(crate) fn validate_spec(spec: &AttentionSpec) -> Result<()> {
-    let kind = spec.attention;
-    let not_for = |field| Err(invalid(field, PipelineInvalid::NotForKind(kind)));
-    if let Some(c) = spec.softcap {
-        if !softmax_family(kind) {
-            return not_for("softcap");
-        }
-        if !(c.is_finite() && c > 0.0) {
-            return Err(invalid("softcap", PipelineInvalid::NotPositive(c)));
-        }
-    }
-    if spec.alibi.is_some() && !softmax_family(kind) {
-        return not_for("alibi");
-    }
-    match spec.tiles {
-        Some(_) if kind != AttentionKind::Softmax => not_for("tiles"),
-        Some(0) => Err(invalid("tiles", PipelineInvalid::Tiles)),
-        _ => Ok(()),
     }
 }
 

@@ -90,7 +90,7 @@ pub fn reason_in(e: &CoreError, lang: Lang) -> String {
                 Lang::En => (kind.name(), *mask),
                 Lang::Zh => (
                     kind_label(*kind, lang),
-                    crate::state::MaskKind::ALL
+                    crate::state::masks::MaskKind::ALL
                         .into_iter()
                         .find(|k| k.core_name() == *mask)
                         .map_or_else(

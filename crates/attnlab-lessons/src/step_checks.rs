@@ -121,7 +121,7 @@ pub(super) fn pointer(
                 .selected_variant()
                 .expect("a valid state has a variant");
             let family = Family::of(v.attention);
-            let logits = attnlab_core::logits::softmax_family(v.attention);
+            let logits = v.attention.is_softmax_family();
             let stages = family.stages_with(StageOptions {
                 rope: v.rope.is_some(),
                 softcap: logits && v.softcap.is_some(),

@@ -17,6 +17,7 @@ mod contribution;
 mod figures;
 pub mod protocol;
 mod run;
+mod said;
 pub mod substitution;
 mod variants;
 

@@ -6,7 +6,7 @@
 use attnlab_model::{AttentionOverride, Forward, Parameters, Pretrained, Scope};
 use serde::{Deserialize, Serialize};
 
-use super::protocol::{Said, model_error_in};
+use crate::said::{Said, model_error_in};
 use attnlab_i18n::Lang;
 use attnlab_lab::state::Variant;
 use attnlab_lab::state::seeded;

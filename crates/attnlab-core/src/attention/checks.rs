@@ -7,8 +7,6 @@ use crate::error::{CoreError, Expected, Needs, Result};
 use crate::kernels;
 use crate::score::{ScoreFunction, ScoreParams};
 
-use super::standard;
-
 /// Whether every element of `scale · a` is finite (scale 1: of `a` itself), without
 /// forming it: over `a`'s memory as one slice by [`kernels::all_finite_scaled`] when it
 /// has one.
@@ -147,5 +145,12 @@ pub(super) fn finite_scaled_or(a: &ArrayRef2<f32>, scale: f32, what: &'static st
         Ok(())
     } else {
         Err(CoreError::Overflow { head: 0, what })
+    }
+}
+
+/// `a` in standard (row-major, contiguous) layout, copied only when it is not.
+pub(super) fn standard(a: &mut Array2<f32>) {
+    if !a.is_standard_layout() {
+        *a = a.as_standard_layout().into_owned();
     }
 }

@@ -15,8 +15,9 @@ use crate::mask::Mask;
 use crate::normalise::{self, Normaliser};
 use crate::score::{self, ScoreFunction};
 
-use super::checks::{check_finite, check_shape, finite_or, finite_scaled_or};
-use super::{AttentionKind, AttentionSpec, Computation, HeadInput, standard};
+use super::checks::{check_finite, check_shape, finite_or, finite_scaled_or, standard};
+use crate::kind::AttentionKind;
+use crate::spec::{AttentionSpec, Computation, HeadInput};
 
 fn unit(x: f32) -> bool {
     (0.0..=1.0).contains(&x)

@@ -12,8 +12,6 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde_json::Value;
 
-use super::json::pipeline::{RawKv, RawPositions};
-
 /// The whole document. `score_params` and `linformer` are kept as JSON and read only when
 /// the score function or the attention kind uses them.
 #[derive(Debug, Deserialize)]
@@ -120,6 +118,60 @@ pub struct RawMask {
     pub custom: Option<Array<Array<bool>>>,
     /// Keys 0 … s − 1 kept open (attention sinks).
     pub sinks: Option<Count>,
+}
+
+/// `positions`: RoPE's settings.
+#[derive(Debug, Deserialize)]
+pub struct RawPositions {
+    /// `"rope"`, the one kind.
+    pub kind: Option<String>,
+    /// The frequencies' base (10000).
+    pub base: Option<Finite>,
+    /// `"half"` or `"interleaved"`.
+    pub pairs: Option<String>,
+    /// `r`.
+    pub rotary_dims: Option<Count>,
+    /// One per query row.
+    pub query_positions: Option<Array<Finite>>,
+    /// One per key row.
+    pub key_positions: Option<Array<Finite>>,
+    /// `{"kind": "linear" | "ntk" | "yarn", …}`.
+    pub scaling: Option<Object<RawScaling>>,
+}
+
+/// `positions.scaling`.
+#[derive(Debug, Deserialize)]
+pub struct RawScaling {
+    /// `"linear"`, `"ntk"` or `"yarn"`.
+    pub kind: Option<String>,
+    /// `s`.
+    pub factor: Option<Finite>,
+    /// YaRN's `L`.
+    pub original_max_positions: Option<Finite>,
+    /// YaRN's `β_fast` (32).
+    pub beta_fast: Option<Finite>,
+    /// YaRN's `β_slow` (1).
+    pub beta_slow: Option<Finite>,
+}
+
+/// `alibi` as an object.
+#[derive(Debug, Deserialize)]
+pub struct RawAlibi {
+    /// One per head.
+    pub slopes: Option<Array<Finite>>,
+}
+
+/// One group of `kv_heads`.
+#[derive(Debug, Deserialize)]
+pub struct RawKv {
+    /// K, m×d_k.
+    pub k: Option<Rows>,
+    /// V, m×d_v.
+    pub v: Option<Rows>,
+}
+
+impl Plural for Object<RawKv> {
+    const PLURAL: &'static str = "groups of k and v";
 }
 
 /// A matrix as JSON has it: an array of rows of numbers, not yet checked to be rectangular.

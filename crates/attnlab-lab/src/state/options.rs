@@ -61,6 +61,9 @@ pub const DEFAULT_LAMBDA: f32 = attnlab_core::attention::DEFAULT_LAMBDA;
 /// The choices of decayed linear attention's `γ`.
 pub const DECAY_RANGE: RangeInclusive<f32> = 0.0..=1.0;
 
+/// Linformer's `k` in a new variant.
+pub const DEFAULT_LINFORMER_K: usize = 4;
+
 /// `γ` of a new variant: a token keeps 0.9 of what it held at each step.
 pub const DEFAULT_DECAY: f32 = 0.9;
 

@@ -1,5 +1,6 @@
 //! The stages against the lab's own computations, for every family and mode.
 
+use super::super::stages::Axis;
 use super::*;
 use attnlab_core::attention::AttentionKind;
 use attnlab_lab::compute::Pipeline;

@@ -48,6 +48,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod builder;
 pub mod formula;
 mod matrices;
 mod modern;
@@ -55,7 +56,8 @@ mod readout;
 mod stages;
 mod tiles;
 
-pub use matrices::{StepsInput, steps, unturned};
+pub use builder::StepsInput;
+pub use matrices::{steps, unturned};
 pub use readout::Readout;
 pub use stages::{Axis, Family, Keys, Query, Stage, StageKind, StageOptions, StageValues};
 pub use tiles::{TileView, TilesMemory, TilesWalk, tiles_walk};

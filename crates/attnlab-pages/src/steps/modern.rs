@@ -18,13 +18,13 @@ use attnlab_lab::state::Variant;
 use attnlab_plot::number;
 use ndarray::Array2;
 
+use super::builder::{Builder, StepsInput, finite};
 use super::formula::{self, Side};
-use super::matrices::{Builder, StepsInput, finite};
 use super::stages::{StageKind, StageOptions};
 
 /// The options of `spec` that add stages.
 pub(super) fn options(spec: &attnlab_core::attention::AttentionSpec) -> StageOptions {
-    let family = attnlab_core::logits::softmax_family(spec.attention);
+    let family = spec.attention.is_softmax_family();
     StageOptions {
         rope: spec.rope.is_some(),
         softcap: family && spec.softcap.is_some(),

@@ -10,68 +10,15 @@ use attnlab_core::alibi::Alibi;
 use attnlab_core::groups::{self, KeyValues};
 use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use ndarray::Array2;
-use serde::Deserialize;
 use serde_json::Value;
 
 use attnlab_i18n::msg::{formats, pipeline as msg};
 use attnlab_i18n::said::Said;
 
-use super::super::json_input::{Array, Count, Finite, Object, Plural, Rows};
+use super::super::json_input::{
+    Array, Count, Finite, Object, RawAlibi, RawKv, RawPositions, RawScaling, Rows,
+};
 use super::{FieldError, MISSING, Parsed, choice, quoted, required_matrix, typed};
-
-/// `positions`: RoPE's settings.
-#[derive(Debug, Deserialize)]
-pub struct RawPositions {
-    /// `"rope"`, the one kind.
-    pub kind: Option<String>,
-    /// The frequencies' base (10000).
-    pub base: Option<Finite>,
-    /// `"half"` or `"interleaved"`.
-    pub pairs: Option<String>,
-    /// `r`.
-    pub rotary_dims: Option<Count>,
-    /// One per query row.
-    pub query_positions: Option<Array<Finite>>,
-    /// One per key row.
-    pub key_positions: Option<Array<Finite>>,
-    /// `{"kind": "linear" | "ntk" | "yarn", …}`.
-    pub scaling: Option<Object<RawScaling>>,
-}
-
-/// `positions.scaling`.
-#[derive(Debug, Deserialize)]
-pub struct RawScaling {
-    /// `"linear"`, `"ntk"` or `"yarn"`.
-    pub kind: Option<String>,
-    /// `s`.
-    pub factor: Option<Finite>,
-    /// YaRN's `L`.
-    pub original_max_positions: Option<Finite>,
-    /// YaRN's `β_fast` (32).
-    pub beta_fast: Option<Finite>,
-    /// YaRN's `β_slow` (1).
-    pub beta_slow: Option<Finite>,
-}
-
-/// `alibi` as an object.
-#[derive(Debug, Deserialize)]
-pub struct RawAlibi {
-    /// One per head.
-    pub slopes: Option<Array<Finite>>,
-}
-
-/// One group of `kv_heads`.
-#[derive(Debug, Deserialize)]
-pub struct RawKv {
-    /// K, m×d_k.
-    pub k: Option<Rows>,
-    /// V, m×d_v.
-    pub v: Option<Rows>,
-}
-
-impl Plural for Object<RawKv> {
-    const PLURAL: &'static str = "groups of k and v";
-}
 
 /// The one kind of `positions`.
 #[derive(Debug, Clone, Copy, PartialEq)]
