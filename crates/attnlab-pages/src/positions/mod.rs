@@ -20,18 +20,21 @@
 //! # Ok::<(), attnlab_lab::LabError>(())
 //! ```
 
+mod alibi;
 mod bag_of_words;
+mod long_context;
 mod pe;
 mod rope;
 
+pub use alibi::{alibi_bias, alibi_heatmap};
 pub use bag_of_words::{BagOfWords, Permutation, ShuffleRun, bag_of_words, position_dependence};
+pub use long_context::{long_decay_chart, scaling_colour, wavelength_chart, wavelengths};
 pub use pe::{
     CURVE_COLOURS, LEARNED_HAS_NO_ROTATION, NONE_HAS_NO_ROTATION, PeTable, RotationCheck, curves,
     curves_chart, default_dims, describe, diagonal_spread, dimension_label, dot_heatmap,
     dot_matrix, parse_dims, rotation_check, table, table_heatmap, width,
 };
 pub use rope::{
-    PAPER_DIMS, PAPER_DISTANCE, PairTurn, RepeatedWord, RopeSettings, ScalingKind, alibi_bias,
-    alibi_heatmap, decay_chart, long_decay_chart, pair_turn, repeated_word, rotary_width,
-    scaling_colour, wavelength_chart, wavelengths,
+    PAPER_DIMS, PAPER_DISTANCE, PairTurn, RepeatedWord, RopeSettings, ScalingKind, decay_chart,
+    pair_turn, repeated_word, rotary_width,
 };
