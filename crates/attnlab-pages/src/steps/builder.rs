@@ -3,12 +3,15 @@
 
 use attnlab_core::CoreError;
 use attnlab_core::attention::Problem;
+use attnlab_core::linear;
 use attnlab_core::model::Encoded;
 use attnlab_i18n::Lang;
+use attnlab_i18n::msg::steps as text;
 use attnlab_lab::compute::LabError;
 use attnlab_lab::state::{Mode, ModelConfig, Variant};
 use ndarray::{Array2, ArrayRef2};
 
+use super::formula;
 use super::stages::{Axis, Family, Query, Stage, StageKind};
 
 /// What the stages are computed from: the state's model and variant, the queries'
@@ -93,6 +96,32 @@ impl Builder<'_> {
             formula,
             note,
         });
+    }
+
+    /// The similarities `φ(q)ᵀφ(k)` of a kernel variant and the weights they imply
+    /// (each row over its sum), both with the cells `allowed` does not allow blocked.
+    pub(super) fn push_similarity(
+        &mut self,
+        sim: Array2<f32>,
+        variant: &Variant,
+        allowed: &ArrayRef2<bool>,
+    ) {
+        let implied = linear::implied_from_similarity(&sim);
+        let lang = self.lang;
+        self.push(
+            StageKind::Similarity,
+            sim,
+            formula::similarity(variant),
+            text::STEPS_SIMILARITY_NOTE.get(lang).to_string(),
+        );
+        self.block(allowed);
+        self.push(
+            StageKind::Implied,
+            implied,
+            formula::implied(),
+            text::STEPS_IMPLIED_NOTE.get(lang).to_string(),
+        );
+        self.block(allowed);
     }
 
     /// Marks the cells `allowed` does not allow as blocked in the last stage.

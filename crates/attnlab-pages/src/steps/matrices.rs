@@ -307,21 +307,7 @@ pub fn steps(
                 text::STEPS_FEATURE_KEYS_NOTE.get(lang).to_string(),
             );
             finite(&sim, "similarities φ(q)ᵀφ(k)")?;
-            let implied = linear::implied_from_similarity(&sim);
-            b.push(
-                StageKind::Similarity,
-                sim,
-                formula::similarity(input.variant),
-                text::STEPS_SIMILARITY_NOTE.get(lang).to_string(),
-            );
-            b.block(mask.allowed());
-            b.push(
-                StageKind::Implied,
-                implied,
-                formula::implied(),
-                text::STEPS_IMPLIED_NOTE.get(lang).to_string(),
-            );
-            b.block(mask.allowed());
+            b.push_similarity(sim, input.variant, &mask.allowed());
             let causality = if input.variant.masks.causal {
                 Causality::Causal
             } else {

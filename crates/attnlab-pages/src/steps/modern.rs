@@ -357,21 +357,7 @@ pub(super) fn push_favor(
         formula::favor(Side::Keys, r, d_k),
         text::STEPS_FAVOR_KEYS_NOTE.get(lang).to_string(),
     );
-    let implied = linear::implied_from_similarity(&sim);
-    b.push(
-        StageKind::Similarity,
-        sim,
-        formula::similarity(variant),
-        text::STEPS_SIMILARITY_NOTE.get(lang).to_string(),
-    );
-    b.block(mask.allowed());
-    b.push(
-        StageKind::Implied,
-        implied,
-        formula::implied(),
-        text::STEPS_IMPLIED_NOTE.get(lang).to_string(),
-    );
-    b.block(mask.allowed());
+    b.push_similarity(sim, variant, &mask.allowed());
     b.push(
         StageKind::HeadOutput,
         result.output.clone(),
