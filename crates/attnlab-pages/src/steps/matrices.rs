@@ -307,7 +307,7 @@ pub fn steps(
                 text::STEPS_FEATURE_KEYS_NOTE.get(lang).to_string(),
             );
             finite(&sim, "similarities φ(q)ᵀφ(k)")?;
-            b.push_similarity(sim, input.variant, &mask.allowed());
+            b.push_similarity(sim, input.variant, mask.allowed());
             let causality = if input.variant.masks.causal {
                 Causality::Causal
             } else {

@@ -357,7 +357,7 @@ pub(super) fn push_favor(
         formula::favor(Side::Keys, r, d_k),
         text::STEPS_FAVOR_KEYS_NOTE.get(lang).to_string(),
     );
-    b.push_similarity(sim, variant, &mask.allowed());
+    b.push_similarity(sim, variant, mask.allowed());
     b.push(
         StageKind::HeadOutput,
         result.output.clone(),
