@@ -53,8 +53,7 @@ fn module_of(src: &Path, file: &Path) -> Vec<String> {
 /// `text` without comments, string literals and `#[cfg(test)]` modules.
 fn code(text: &str) -> String {
     let mut out = String::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
+    for line in text.lines() {
         let trimmed = line.trim_start();
         if trimmed.starts_with("#[cfg(test)]") {
             // The test module runs to the end of the file in this codebase's habit.
