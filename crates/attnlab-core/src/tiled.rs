@@ -7,15 +7,21 @@
 //! for every `B`.
 //!
 //! The tiles go through the SIMD kernels as the plain softmax does: each query's terms of
-//! a tile in one vectorised `exp` ([`kernels::exp_shifted_sum`]), and the tile's
+//! a tile in one vectorised `exp` ([`kernels::softmax_terms`], read in place when no key is
+//! masked), and the tile's
 //! `P · V_tile` for every query at once ([`kernels::weights_times_values`]). Each term is
 //! kept where its weight goes, with the `μ` it was computed against; the weights are then
-//! those terms times `e^(μ_tile − μ)/ℓ`, one multiplication each, not a second `exp`.
+//! those terms times `e^(μ_tile − μ)/ℓ`, one multiplication each, not a second `exp`
+//! ([`kernels::rescale_terms`]).
 
 use ndarray::{Array2, ArrayRef2, ArrayView1};
 
-use crate::kernels::{self, SOFTMAX_FLOOR};
+use crate::kernels;
 use crate::mask::Mask;
+
+/// The queries that run through every tile together before the next block starts: their
+/// terms (`32 × m`) stay in cache for the rows' last pass.
+const QUERY_BLOCK: usize = 32;
 
 /// The state of one query's online softmax after a tile: FlashAttention's running
 /// maximum `m_t = max(m_{t−1}, max of the tile)`, running sum
@@ -131,69 +137,89 @@ pub fn softmax_tiled(
     // computed against (−∞ for a tile with no allowed key).
     let (mut max, mut sum) = (vec![f32::NEG_INFINITY; n], vec![0.0f32; n]);
     let mut shifts = vec![f32::NEG_INFINITY; n * tiles];
-    // The tile's logits of one query (−∞ where blocked), and its terms for every query.
-    let mut x = vec![0.0f32; tile];
-    let mut terms = vec![0.0f32; n * tile];
+    // The tile's logits of one query (−∞ where blocked); the terms go into `weights`.
+    let mut scaled = vec![0.0f32; tile];
     let acc = output.as_slice_mut().expect("standard layout");
-    for (t, start) in (0..m).step_by(tile).enumerate() {
-        let end = (start + tile).min(m);
-        let b = end - start;
-        for i in 0..n {
-            let allowed = &mask.row(i)[start..end];
-            let row = raw.row(i);
-            let row = &row.as_slice().expect("standard layout")[start..end];
-            for ((x, &ok), &z) in x.iter_mut().zip(allowed).zip(row) {
-                *x = if ok { scale * z } else { f32::NEG_INFINITY };
+    let w = weights.as_slice_mut().expect("standard layout");
+    let full = mask.is_full();
+    // FlashAttention's order: a block of queries runs through every tile, then its rows
+    // are finished while their terms are still in cache.
+    for q0 in (0..n).step_by(QUERY_BLOCK) {
+        let rows = q0..(q0 + QUERY_BLOCK).min(n);
+        for (t, start) in (0..m).step_by(tile).enumerate() {
+            let end = (start + tile).min(m);
+            let b = end - start;
+            for i in rows.clone() {
+                let row = raw.row(i);
+                let row = &row.as_slice().expect("standard layout")[start..end];
+                // Every key allowed: the scaled logits are read where they are (`scale > 0`
+                // keeps the maximum where it was); else they are copied with −∞ where
+                // blocked.
+                let (x, x_scale) = if full {
+                    (row, scale)
+                } else {
+                    let allowed = &mask.row(i)[start..end];
+                    for ((x, &ok), &z) in scaled.iter_mut().zip(allowed).zip(row) {
+                        *x = if ok { scale * z } else { f32::NEG_INFINITY };
+                    }
+                    (&scaled[..b], 1.0)
+                };
+                let tile_max = x_scale * kernels::max(x);
+                let p = &mut w[i * m + start..i * m + end];
+                if tile_max == f32::NEG_INFINITY {
+                    p.fill(0.0);
+                    continue;
+                }
+                if tile_max > max[i] {
+                    let correction = (max[i] - tile_max).exp(); // e^(−∞) = 0 at first
+                    sum[i] *= correction;
+                    acc[i * d_v..(i + 1) * d_v]
+                        .iter_mut()
+                        .for_each(|a| *a *= correction);
+                    max[i] = tile_max;
+                }
+                sum[i] += kernels::softmax_terms(x, x_scale, max[i], p);
+                shifts[i * tiles + t] = max[i];
             }
-            let p = &mut terms[i * b..(i + 1) * b];
-            let tile_max = kernels::max(&x[..b]);
-            if tile_max == f32::NEG_INFINITY {
-                p.fill(0.0);
+            kernels::weights_times_values_cols(
+                &w[rows.start * m..rows.end * m],
+                m,
+                start..end,
+                &v[start * d_v..end * d_v],
+                d_v,
+                &mut acc[rows.start * d_v..rows.end * d_v],
+            );
+        }
+        // The weights from the kept terms: `e^(l − μ_tile) · e^(μ_tile − μ) / ℓ`; blocked
+        // keys' terms are 0 already (`e^−∞`). The entropy from the same pass:
+        // `H = −Σ w (l − μ − ln ℓ) = μ + ln ℓ − Σ w l`.
+        for i in rows {
+            let w = &mut w[i * m..(i + 1) * m];
+            let o = &mut acc[i * d_v..(i + 1) * d_v];
+            if sum[i] <= 0.0 {
+                w.fill(0.0);
+                o.fill(0.0);
                 continue;
             }
-            if tile_max > max[i] {
-                let correction = (max[i] - tile_max).exp(); // e^(−∞) = 0 at first
-                sum[i] *= correction;
-                acc[i * d_v..(i + 1) * d_v]
-                    .iter_mut()
-                    .for_each(|a| *a *= correction);
-                max[i] = tile_max;
+            let (mu, total) = (max[i], sum[i]);
+            o.iter_mut().for_each(|a| *a /= total);
+            let row = raw.row(i);
+            let row = row.as_slice().expect("standard layout");
+            let mut weighted = 0.0f32;
+            // Runs of tiles whose terms share one maximum share one factor (the maximum
+            // usually stops moving after the first few tiles).
+            let shift = &shifts[i * tiles..(i + 1) * tiles];
+            let mut t = 0;
+            while t < tiles {
+                let run = shift[t..].iter().take_while(|&&s| s == shift[t]).count();
+                let factor = (shift[t] - mu).exp() / total;
+                let (start, end) = (t * tile, ((t + run) * tile).min(m));
+                weighted +=
+                    kernels::rescale_terms(&mut w[start..end], &row[start..end], scale, factor, mu);
+                t += run;
             }
-            sum[i] += kernels::exp_shifted_sum(&x[..b], max[i], p);
-            shifts[i * tiles + t] = max[i];
-            weights.row_mut(i).as_slice_mut().expect("standard layout")[start..end]
-                .copy_from_slice(p);
+            entropy[i] = (mu + total.ln() - weighted).max(0.0);
         }
-        kernels::weights_times_values(&terms[..n * b], &v[start * d_v..end * d_v], d_v, acc);
-    }
-    // The weights from the kept terms: `e^(l − μ_tile) · e^(μ_tile − μ) / ℓ`; blocked
-    // keys' terms are 0 already (`e^−∞`). The entropy from the same pass:
-    // `H = −Σ w (l − μ − ln ℓ) = μ + ln ℓ − Σ w l`.
-    for i in 0..n {
-        let w = weights.row_mut(i).into_slice().expect("standard layout");
-        let o = &mut acc[i * d_v..(i + 1) * d_v];
-        if sum[i] <= 0.0 {
-            w.fill(0.0);
-            o.fill(0.0);
-            continue;
-        }
-        let (mu, total) = (max[i], sum[i]);
-        o.iter_mut().for_each(|a| *a /= total);
-        let row = raw.row(i);
-        let row = row.as_slice().expect("standard layout");
-        let mut weighted = 0.0f32;
-        for t in 0..tiles {
-            let factor = (shifts[i * tiles + t] - mu).exp() / total;
-            let (start, end) = (t * tile, ((t + 1) * tile).min(m));
-            for (w, &z) in w[start..end].iter_mut().zip(&row[start..end]) {
-                let l = scale * z;
-                let a = *w * factor;
-                let keep = l - mu >= SOFTMAX_FLOOR && a >= f32::MIN_POSITIVE;
-                *w = if keep { a } else { 0.0 };
-                weighted += *w * l;
-            }
-        }
-        entropy[i] = (mu + total.ln() - weighted).max(0.0);
     }
     (weights, output, entropy)
 }

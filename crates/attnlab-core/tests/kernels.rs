@@ -551,3 +551,72 @@ proptest! {
         prop_assert!((h_oracle - direct.max(0.0)).abs() <= 1e-3 * (1.0 + direct.abs()), "{} vs −Σ a ln a = {}", h_oracle, direct);
     }
 }
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// The online softmax's tile kernels against the oracle: the terms `e^(scale·x − shift)`
+    /// (0 below the floor, so far-below shifts give exact zeros) and the last pass's
+    /// rescaled terms, exact zeros where the oracle has them.
+    #[test]
+    fn softmax_terms_and_rescale_terms_match_scalar(
+        x in lane_length().prop_flat_map(|n| values(n, 60.0)),
+        scale in 0.05f32..4.0,
+        above in 0.0f32..120.0,
+        factor in prop_oneof![Just(0.0f32), 1e-30f32..1.0],
+    ) {
+        let n = x.len();
+        // The shift at or above the row's largest scaled value, by up to 120: some terms
+        // fall below e^−80.
+        let shift = scale * kernels::max(&x).max(-1e30) + above;
+        let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        let (sa, sb) = (
+            kernels::softmax_terms(&x, scale, shift, &mut a),
+            scalar::softmax_terms(&x, scale, shift, &mut b),
+        );
+        prop_assert!((sa - sb).abs() <= 1e-5 * sb.abs() + 1e-30, "{} vs {}", sa, sb);
+        for (y, z) in a.iter().zip(&b) {
+            prop_assert!((y - z).abs() <= 4e-7 * z + 1e-37, "{} vs {}", y, z);
+            prop_assert_eq!(*y == 0.0, *z == 0.0, "a floored term is 0 on both paths");
+        }
+        let top = shift - above / 2.0;
+        let (wa, wb) = (
+            kernels::rescale_terms(&mut a, &x, scale, factor, top),
+            scalar::rescale_terms(&mut b, &x, scale, factor, top),
+        );
+        prop_assert!((wa - wb).abs() <= 1e-4 * (1.0 + wb.abs()), "{} vs {}", wa, wb);
+        for ((y, z), &v) in a.iter().zip(&b).zip(&x) {
+            prop_assert!((y - z).abs() <= 1e-6 * z + 1e-37, "{} vs {}", y, z);
+            let kept = scale * v - top >= kernels::SOFTMAX_FLOOR && *z >= f32::MIN_POSITIVE;
+            prop_assert_eq!(*y != 0.0, kept, "kept where the floor and normal range allow");
+        }
+    }
+
+    /// The product of a column range of a wider matrix equals the product of those columns
+    /// copied out, bit for bit on the SIMD path.
+    #[test]
+    fn weights_times_values_of_columns_is_the_product_of_the_copied_columns(
+        (n, stride, start, width, d, a, v) in (lane_length(), lane_length(), lane_length(), 1usize..6)
+            .prop_flat_map(|(n, w, extra, d)| {
+                let (n, w) = (n.max(1), w.max(1));
+                let stride = w + extra;
+                (Just(n), Just(stride), 0..=extra, Just(w), Just(d), sparse(n * stride), values(w * d, 2.0))
+            }),
+    ) {
+        let mut got = vec![0.5; n * d];
+        kernels::weights_times_values_cols(&a, stride, start..start + width, &v, d, &mut got);
+        let copied: Vec<f32> = a
+            .chunks_exact(stride)
+            .flat_map(|r| r[start..start + width].iter().copied())
+            .collect();
+        let mut want = vec![0.5; n * d];
+        kernels::weights_times_values(&copied, &v, d, &mut want);
+        if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            prop_assert_eq!(got, want);
+        } else {
+            for (g, w) in got.iter().zip(&want) {
+                prop_assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{} vs {}", g, w);
+            }
+        }
+    }
+}

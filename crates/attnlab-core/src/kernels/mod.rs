@@ -106,20 +106,41 @@ pub fn weights_times_values(a: &[f32], v: &[f32], d_v: usize, out: &mut [f32]) {
     if out.is_empty() {
         return;
     }
+    let m = a.len() / (out.len() / d_v);
+    weights_times_values_cols(a, m, 0..m, v, d_v, out);
+}
+
+/// [`weights_times_values`] of columns `cols` of `A` (`n × stride`, row-major) against
+/// `V` (`cols.len() × d_v`): `out += A[:, cols] · V`, without copying the columns out (a
+/// tile of keys of the online softmax).
+pub fn weights_times_values_cols(
+    a: &[f32],
+    stride: usize,
+    cols: std::ops::Range<usize>,
+    v: &[f32],
+    d_v: usize,
+    out: &mut [f32],
+) {
+    if out.is_empty() {
+        return;
+    }
     let n = out.len() / d_v;
-    let m = a.len() / n;
-    debug_assert!(n * m == a.len() && m * d_v == v.len());
+    let width = cols.len();
+    debug_assert!(cols.end <= stride && n * stride <= a.len() && width * d_v == v.len());
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    simd128::weights_times_values(a, v, d_v, out);
+    simd128::weights_times_values(a, stride, cols, v, d_v, out);
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    if a.iter().filter(|w| **w == 0.0).count() * 4 <= a.len() {
-        product::matmul_acc(a, v, (n, m, d_v), out);
-    } else {
-        for (a_i, o) in a
-            .chunks_exact(m.max(1))
-            .zip(out.chunks_exact_mut(d_v.max(1)))
-        {
-            weighted_rows(a_i, v, o);
+    {
+        let rows = || (0..n).map(|i| &a[i * stride + cols.start..i * stride + cols.end]);
+        let zeros: usize = rows()
+            .map(|r| r.iter().filter(|w| **w == 0.0).count())
+            .sum();
+        if zeros * 4 <= n * width {
+            product::matmul_acc(&a[cols.start..], stride, (n, width, d_v), v, out);
+        } else {
+            for (a_i, o) in rows().zip(out.chunks_exact_mut(d_v.max(1))) {
+                weighted_rows(a_i, v, o);
+            }
         }
     }
 }
@@ -218,10 +239,17 @@ mod product {
         general_mat_mul(1.0, &x.t(), &v, 1.0, &mut c);
     }
 
-    /// `out += A B` for `A` (`n × m`), `B` (`m × p`).
+    /// `out += A B` for `A` (`n × m`, rows `stride` apart), `B` (`m × p`).
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    pub fn matmul_acc(a: &[f32], b: &[f32], (n, m, p): (usize, usize, usize), out: &mut [f32]) {
-        let a = ArrayView2::from_shape((n, m), a).expect("n × m");
+    pub fn matmul_acc(
+        a: &[f32],
+        stride: usize,
+        (n, m, p): (usize, usize, usize),
+        b: &[f32],
+        out: &mut [f32],
+    ) {
+        use ndarray::ShapeBuilder;
+        let a = ArrayView2::from_shape((n, m).strides((stride, 1)), a).expect("n × m");
         let b = ArrayView2::from_shape((m, p), b).expect("m × p");
         let mut c = ArrayViewMut2::from_shape((n, p), out).expect("n × p");
         general_mat_mul(1.0, &a, &b, 1.0, &mut c);
@@ -260,6 +288,24 @@ pub fn softmax_row_masked(x: &[f32], scale: f32, allowed: &[bool], out: &mut [f3
 pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
     debug_assert_eq!(x.len(), out.len());
     active::exp_shifted_sum(x, shift, out)
+}
+
+/// `out_j = e^(scale·x_j − shift)`, exactly 0 below [`SOFTMAX_FLOOR`], and their sum: the
+/// terms of a softmax row against the maximum `shift` (the online softmax's tiles).
+#[inline]
+pub fn softmax_terms(x: &[f32], scale: f32, shift: f32, out: &mut [f32]) -> f32 {
+    debug_assert_eq!(x.len(), out.len());
+    active::softmax_terms(x, scale, shift, out)
+}
+
+/// The last pass of the online softmax over one tile of a row: each term `w_j` (formed
+/// against an earlier maximum) times `factor`, kept where `scale·x_j − top ≥`
+/// [`SOFTMAX_FLOOR`] and the product is normal, else exactly 0; returns
+/// `Σ_j w_j · scale·x_j` of the kept weights (the entropy's weighted logits).
+#[inline]
+pub fn rescale_terms(w: &mut [f32], x: &[f32], scale: f32, factor: f32, top: f32) -> f32 {
+    debug_assert_eq!(x.len(), w.len());
+    active::rescale_terms(w, x, scale, factor, top)
 }
 
 /// `out += Σ_j w_j · rows_j` over the rows of `rows` (each `out.len()` wide, row-major)

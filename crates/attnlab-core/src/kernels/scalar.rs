@@ -106,6 +106,30 @@ pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
     sum
 }
 
+/// `out_j = e^(scale·x_j − shift)` (0 below the floor) and their sum, in order.
+pub fn softmax_terms(x: &[f32], scale: f32, shift: f32, out: &mut [f32]) -> f32 {
+    let mut sum = 0.0f32;
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = softmax_term(v * scale - shift);
+        sum += *o;
+    }
+    sum
+}
+
+/// `w_j ← w_j · factor` where `scale·x_j − top` reaches the floor and the product is
+/// normal, else 0; the sum of `w_j · scale·x_j`, in order.
+pub fn rescale_terms(w: &mut [f32], x: &[f32], scale: f32, factor: f32, top: f32) -> f32 {
+    let mut weighted = 0.0f32;
+    for (w, &z) in w.iter_mut().zip(x) {
+        let l = scale * z;
+        let a = *w * factor;
+        let keep = l - top >= super::SOFTMAX_FLOOR && a >= f32::MIN_POSITIVE;
+        *w = if keep { a } else { 0.0 };
+        weighted += *w * l;
+    }
+    weighted
+}
+
 /// `−Σ a_i ln a_i` over the positive entries, summed in f64; never below 0 (a one-hot
 /// row is exactly 0, not −0 or a rounding residue).
 pub fn entropy(a: &[f32]) -> f32 {

@@ -36,7 +36,10 @@ fn hsum(v: v128) -> f32 {
 mod scores;
 mod softmax;
 pub use scores::{score_order, scores, scores_part};
-pub use softmax::{exp_shifted_sum, softmax_row, softmax_row_entropy, softmax_row_masked};
+pub use softmax::{
+    exp_shifted_sum, rescale_terms, softmax_row, softmax_row_entropy, softmax_row_masked,
+    softmax_terms,
+};
 
 /// `Σ a_i b_i`, four lanes at a time with two accumulators, then the tail.
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -99,10 +102,10 @@ pub fn max(x: &[f32]) -> f32 {
             i += LANES;
         }
         let acc = f32x4_pmax(f32x4_pmax(acc[0], acc[1]), f32x4_pmax(acc[2], acc[3]));
-        m = f32x4_extract_lane::<0>(acc)
-            .max(f32x4_extract_lane::<1>(acc))
-            .max(f32x4_extract_lane::<2>(acc))
-            .max(f32x4_extract_lane::<3>(acc));
+        // Across the lanes by two shuffles, in registers (no call per lane).
+        let acc = f32x4_pmax(acc, i32x4_shuffle::<2, 3, 0, 1>(acc, acc));
+        let acc = f32x4_pmax(acc, i32x4_shuffle::<1, 0, 3, 2>(acc, acc));
+        m = f32x4_extract_lane::<0>(acc);
     }
     for &v in &x[i..] {
         m = m.max(v);
@@ -384,12 +387,19 @@ pub fn weighted_rows(w: &[f32], rows: &[f32], out: &mut [f32]) {
 /// `0 · v = ±0`, which leaves every sum unchanged: each element is bit-identical to one
 /// [`weighted_rows`] per row. Leftover rows go through [`weighted_rows`], leftover
 /// columns (`d` not a multiple of 8) four or one at a time.
-pub fn weights_times_values(a: &[f32], v: &[f32], d: usize, out: &mut [f32]) {
+pub fn weights_times_values(
+    a: &[f32],
+    stride: usize,
+    cols: core::ops::Range<usize>,
+    v: &[f32],
+    d: usize,
+    out: &mut [f32],
+) {
     let n = out.len() / d;
-    let m = a.len() / n;
+    let row = |i: usize| &a[i * stride + cols.start..i * stride + cols.end];
     let mut i = 0;
     while i + 4 <= n {
-        let rows: [&[f32]; 4] = core::array::from_fn(|r| &a[(i + r) * m..(i + r + 1) * m]);
+        let rows: [&[f32]; 4] = core::array::from_fn(|r| row(i + r));
         let first = rows
             .iter()
             .filter_map(|w| w.iter().position(|&x| x != 0.0))
@@ -428,11 +438,8 @@ pub fn weights_times_values(a: &[f32], v: &[f32], d: usize, out: &mut [f32]) {
         }
         i += 4;
     }
-    for (a_i, o) in a[i * m..]
-        .chunks_exact(m.max(1))
-        .zip(out[i * d..].chunks_exact_mut(d))
-    {
-        weighted_rows(a_i, v, o);
+    for (k, o) in out[i * d..].chunks_exact_mut(d).enumerate() {
+        weighted_rows(row(i + k), v, o);
     }
 }
 

@@ -47,7 +47,7 @@ pub fn softmax_row(x: &[f32], scale: f32, out: &mut [f32]) {
 /// `out_j = e^(scale·x_j − m)` (0 below [`super::super::SOFTMAX_FLOOR`]) and their sum: four
 /// lanes at a time, the lanes' sums added last, then the tail.
 #[inline(always)]
-fn softmax_terms(x: &[f32], scale: f32, m: f32, out: &mut [f32]) -> f32 {
+pub fn softmax_terms(x: &[f32], scale: f32, m: f32, out: &mut [f32]) -> f32 {
     let (vm, vs) = (f32x4_splat(m), f32x4_splat(scale));
     let n = x.len().min(out.len());
     let mut acc = f32x4_splat(0.0);
@@ -178,4 +178,34 @@ pub fn exp_shifted_sum(x: &[f32], shift: f32, out: &mut [f32]) -> f32 {
         sum += out[j];
     }
     sum
+}
+
+/// [`super::super::rescale_terms`]: four lanes at a time, the comparisons as lane masks.
+pub fn rescale_terms(w: &mut [f32], x: &[f32], scale: f32, factor: f32, top: f32) -> f32 {
+    let n = x.len().min(w.len());
+    let (vs, vf, vt) = (f32x4_splat(scale), f32x4_splat(factor), f32x4_splat(top));
+    let (floor, tiny) = (
+        f32x4_splat(super::super::SOFTMAX_FLOOR),
+        f32x4_splat(f32::MIN_POSITIVE),
+    );
+    let mut acc = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + LANES <= n {
+        let l = f32x4_mul(load(&x[i..]), vs);
+        let a = f32x4_mul(load(&w[i..]), vf);
+        let keep = v128_and(f32x4_ge(f32x4_sub(l, vt), floor), f32x4_ge(a, tiny));
+        let a = v128_and(a, keep);
+        store(&mut w[i..], a);
+        acc = f32x4_add(acc, f32x4_mul(a, l));
+        i += LANES;
+    }
+    let mut weighted = hsum(acc);
+    for j in i..n {
+        let l = scale * x[j];
+        let a = w[j] * factor;
+        let keep = l - top >= super::super::SOFTMAX_FLOOR && a >= f32::MIN_POSITIVE;
+        w[j] = if keep { a } else { 0.0 };
+        weighted += w[j] * l;
+    }
+    weighted
 }
