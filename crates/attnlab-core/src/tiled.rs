@@ -142,6 +142,8 @@ pub fn softmax_tiled(
     let acc = output.as_slice_mut().expect("standard layout");
     let w = weights.as_slice_mut().expect("standard layout");
     let full = mask.is_full();
+    let raw_rows = raw.as_standard_layout();
+    let raw_rows = raw_rows.as_slice().expect("standard layout");
     // FlashAttention's order: a block of queries runs through every tile, then its rows
     // are finished while their terms are still in cache.
     for q0 in (0..n).step_by(QUERY_BLOCK) {
@@ -150,8 +152,7 @@ pub fn softmax_tiled(
             let end = (start + tile).min(m);
             let b = end - start;
             for i in rows.clone() {
-                let row = raw.row(i);
-                let row = &row.as_slice().expect("standard layout")[start..end];
+                let row = &raw_rows[i * m + start..i * m + end];
                 // Every key allowed: the scaled logits are read where they are (`scale > 0`
                 // keeps the maximum where it was); else they are copied with −∞ where
                 // blocked.
@@ -203,8 +204,7 @@ pub fn softmax_tiled(
             }
             let (mu, total) = (max[i], sum[i]);
             o.iter_mut().for_each(|a| *a /= total);
-            let row = raw.row(i);
-            let row = row.as_slice().expect("standard layout");
+            let row = &raw_rows[i * m..(i + 1) * m];
             let mut weighted = 0.0f32;
             // Runs of tiles whose terms share one maximum share one factor (the maximum
             // usually stops moving after the first few tiles).
