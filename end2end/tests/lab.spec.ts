@@ -583,6 +583,39 @@ test('cross-attention: target queries attend to source keys', async ({ page }) =
   await expect(page.getByTestId('sentence-input')).toHaveValue(DEFAULT_SENTENCE);
 });
 
+test('cross-attention has no causal mask: a switch turns it off with a notice, and the knob says why', async ({ page }) => {
+  await open(page);
+  const a = variant(page, 0);
+  const causal = a.getByTestId('mask-causal');
+  await causal.check();
+  await expect(causal).toBeChecked();
+  await page.getByTestId('mode-cross').check();
+  await expect(page.getByTestId('notice')).toContainText(
+    'Switched to cross-attention: variant A: the causal mask was turned off (in cross-attention a target position and a source position belong to two different sentences');
+  await expect(causal).not.toBeChecked();
+  await expect(causal).toBeDisabled();
+  const why = a.locator('.knob', { has: page.getByTestId('mask-causal') }).getByTestId('why');
+  await expect(why).toContainText("causal masking belongs to the decoder's self-attention, and cross-attention masks only the source's padding");
+  // The first target word reads the last source character: nothing orders the two sentences.
+  await expect(head(a)).toHaveAttribute('data-rendered-tokens', '4');
+  await activateCell(page, head(a), 0, 5);
+  await expect(a.getByTestId('cell-info').first()).toContainText('query “I” (0) → key “习” (5): weight');
+  // Back in self-attention the mask can be chosen again; nothing else was turned off.
+  await page.getByTestId('mode-self').check();
+  await expect(causal).toBeEnabled();
+  await expect(causal).not.toBeChecked();
+});
+
+test('a link that sets a causal mask in cross-attention is repaired with a notice', async ({ page }) => {
+  const link = Buffer.from(JSON.stringify({ x: 'cross', v: [{ n: 'A', c: true }, { n: 'B' }] })).toString('base64url');
+  await open(page, '/#v1.' + link);
+  await expect(page.getByTestId('notice')).toContainText(
+    'variant A: the causal mask was turned off (in cross-attention');
+  await expect(page.getByTestId('mode-cross')).toBeChecked();
+  await expect(variant(page, 0).getByTestId('mask-causal')).not.toBeChecked();
+  await expect(variant(page, 0).getByTestId('mask-causal')).toBeDisabled();
+});
+
 test('above 512 tokens the page says so and draws the first 512', async ({ page }) => {
   await open(page);
   const text = Array.from({ length: 600 }, (_, i) => `w${i % 50}`).join(' ');

@@ -48,15 +48,15 @@ pub fn VariantControls(
     // A typed value refused: the reason, in every language.
     let temperature_error = RwSignal::new(None::<Tr>);
     let k_error = RwSignal::new(None::<Tr>);
+    // What the kinds' and masks' rules read of the whole state: the mode, and whether
+    // brought tensors carry differential attention's second queries and keys.
+    let mode = Memo::new(move |_| state.lab.mode().get());
     let mask_why = move |kind: MaskKind| {
         let v = v();
         (!v.masks.is_on(kind))
-            .then(|| v.why_not_mask(kind, lang.get()))
+            .then(|| v.why_not_mask_in(kind, mode.get(), lang.get()))
             .flatten()
     };
-    // What the kinds' rules read of the whole state: the mode, and whether brought
-    // tensors carry differential attention's second queries and keys.
-    let mode = Memo::new(move |_| state.lab.mode().get());
     let brought_second = Memo::new(move |_| {
         state.brought.with(|b| {
             b.as_ref().map(|b| {

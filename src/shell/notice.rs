@@ -14,7 +14,7 @@ pub fn Notice() -> impl IntoView {
         let lang = state.lang.get();
         all.extend(
             state
-                .link_notice
+                .repair_notice
                 .with(|n| n.as_ref().map(|n| n.get(lang).to_string())),
         );
         all.extend(state.derived.notice.get());

@@ -60,7 +60,9 @@ pub fn SentenceInput() -> impl IntoView {
     let cross = move || state.lab.mode().get() == Mode::Cross;
     let set_mode = move |mode: Mode| {
         if state.lab.mode().get_untracked() != mode {
-            state.edit(|lab| lab.set_mode(mode));
+            // Cross-attention turns the causal masks off; the notice says which.
+            let notice = state.edit(|lab| lab.switch_mode(mode));
+            state.repair_notice.set(notice);
         }
     };
     view! {

@@ -73,8 +73,10 @@ pub struct AppState {
     pub brought: RwSignal<Option<Arc<Brought>>>,
     /// The heatmap cell (row, column) under the pointer, in any variant (token strip).
     pub hover: RwSignal<Option<(usize, usize)>>,
-    /// A notice about the link the page was opened with, if any, in every language.
-    pub link_notice: RwSignal<Option<Said>>,
+    /// A notice about what the app changed for the person, in every language: the link
+    /// the page was opened with was repaired or unreadable, or a switch to cross-attention
+    /// turned causal masks off.
+    pub repair_notice: RwSignal<Option<Said>>,
     /// What is computed from the rest: the tokens, each variant's memos and figures, the
     /// comparison ([`derived`]).
     pub derived: Derived,
@@ -91,7 +93,7 @@ impl AppState {
             lang,
             brought,
             hover: RwSignal::new(None),
-            link_notice: RwSignal::new(None),
+            repair_notice: RwSignal::new(None),
             derived: Derived::new(lab, lang, brought),
         }
     }
@@ -111,7 +113,7 @@ impl AppState {
         };
         let app = AppState::from_lab(state);
         app.lang.set(lang);
-        app.link_notice.set(notice);
+        app.repair_notice.set(notice);
         app
     }
 
@@ -194,7 +196,7 @@ impl AppState {
         drop_later(self.sync_slots(None));
         self.brought.set(None);
         self.hover.set(None);
-        self.link_notice.set(None);
+        self.repair_notice.set(None);
     }
 
     /// The lab's state as a link carries it: the head and the variant shown (a head past

@@ -221,7 +221,7 @@ fn a_tampered_link_keeps_the_text_and_says_so() {
     let owner = Owner::new();
     owner.with(|| {
         let state = AppState::from_fragment("v1.!!!", Lang::En);
-        assert!(state.link_notice.get().is_some());
+        assert!(state.repair_notice.get().is_some());
         assert_eq!(state.derived.variants.with_untracked(Vec::len), 2);
     });
 }

@@ -447,11 +447,12 @@ fn apply(state: &mut LabState, edit: &Edit) {
         }
         Edit::Show(i) => state.view.variant = i.index(count),
         Edit::Head(i) => state.view.head = i.index(state.model.heads.max(1)),
-        Edit::Cross(cross) => state.set_mode(if *cross {
+        // As the app's switch does: in cross-attention the causal masks go.
+        Edit::Cross(cross) => drop(state.switch_mode(if *cross {
             Mode::Cross
         } else {
             Mode::SelfAttention
-        }),
+        })),
         Edit::Zoom(zoom) => state.view.zoom = zoom.map(|(q, k)| Zoom::new(q, k)),
         Edit::Threshold(t) => state.view.lines_threshold = *t,
         Edit::Average(average) => {
@@ -769,6 +770,29 @@ fn forbidden_combinations_are_repaired_with_the_reason() {
     assert!(d.repairs[0].starts_with(
         "variant L: the causal mask was turned off (Linformer cannot apply a causal mask"
     ));
+}
+
+#[test]
+fn a_causal_mask_in_cross_attention_is_repaired_with_the_reason() {
+    let d = attnlab_link::decode(&fragment_of(
+        r#"{"x":"cross","v":[{"n":"A","c":true},{"n":"B"}]}"#,
+    ))
+    .unwrap();
+    assert_eq!(d.state.mode, Mode::Cross);
+    assert!(!d.state.variants[0].masks.causal);
+    assert_eq!(d.repairs.len(), 1, "{:?}", d.repairs);
+    assert!(
+        d.repairs[0].starts_with("variant A: the causal mask was turned off (in cross-attention"),
+        "{:?}",
+        d.repairs
+    );
+    let loaded = attnlab_link::load(&fragment_of(
+        r#"{"x":"cross","v":[{"n":"A","c":true},{"n":"B"}]}"#,
+    ));
+    assert!(loaded.notice.unwrap().contains("decoder's self-attention"));
+    // The same variant in self-attention keeps its causal mask.
+    let d = attnlab_link::decode(&fragment_of(r#"{"v":[{"n":"A","c":true},{"n":"B"}]}"#)).unwrap();
+    assert!(d.state.variants[0].masks.causal && d.repairs.is_empty());
 }
 
 #[test]

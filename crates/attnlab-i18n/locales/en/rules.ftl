@@ -77,6 +77,8 @@ features-unused = only FAVOR+ draws r random features
 decayed-needs-dot = decayed linear attention scores with the dot or scaled dot product only (choose one first)
 decayed-score = decayed linear attention scores with the dot or scaled dot product only
 decayed-cross = decayed linear attention runs along one sequence (each token decays the ones before it), so it needs self-attention
+causal-cross = in cross-attention a target position and a source position belong to two different sentences, so “key j ≤ query i” orders nothing: causal masking belongs to the decoder's self-attention, and cross-attention masks only the source's padding
+cross-mode-repaired = Switched to cross-attention: { $repairs }.
 groups-divide = { $groups } key/value groups do not divide { $heads } heads (each group serves as many query heads)
 rope-dims = RoPE turns pairs of dimensions: r is even, from 2 to d_k = { $d_k }
 rope-narrow = RoPE turns pairs of dimensions, and d_k = { $d_k } has none

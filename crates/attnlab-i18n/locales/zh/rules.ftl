@@ -75,6 +75,8 @@ features-unused = 只有 FAVOR+ 抽取 r 个随机特征
 decayed-needs-dot = 衰减线性注意力只用点积或缩放点积打分（请先选其中之一）
 decayed-score = 衰减线性注意力只用点积或缩放点积打分
 decayed-cross = 衰减线性注意力沿一个序列运行（每个词元衰减它之前的词元），所以需要自注意力
+causal-cross = 交叉注意力里目标位置和源位置属于两个不同的句子，“键 j ≤ 查询 i”并不表示先后：因果掩码属于解码器的自注意力，交叉注意力只遮住源句的填充
+cross-mode-repaired = 已切换到交叉注意力：{ $repairs }。
 groups-divide = { $groups } 个键值组不能整除 { $heads } 个头（每组服务同样多的查询头）
 rope-dims = RoPE 成对旋转维度：r 为偶数，从 2 到 d_k = { $d_k }
 rope-narrow = RoPE 成对旋转维度，而 d_k = { $d_k } 没有一对维度

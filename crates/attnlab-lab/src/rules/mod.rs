@@ -14,7 +14,7 @@ use attnlab_core::position::{Combine, PositionKind};
 
 use crate::explain::{kind_label, mask_limitation};
 use crate::state::{
-    D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LabState, MAX_VARIANTS, MaskKind, ModelConfig,
+    D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LabState, MAX_VARIANTS, MaskKind, Mode, ModelConfig,
     PAD_RANGE, Variant,
 };
 use attnlab_i18n::msg::rules as m;
@@ -134,6 +134,15 @@ impl Variant {
         })
     }
 
+    /// [`Variant::why_not_mask`] in `mode`: besides the kind's own limits, a causal mask
+    /// has nothing to order across the two sentences of cross-attention.
+    pub fn why_not_mask_in(&self, kind: MaskKind, mode: Mode, lang: Lang) -> Option<String> {
+        if kind == MaskKind::Causal && mode == Mode::Cross {
+            return Some(m::CAUSAL_CROSS.get(lang).to_string());
+        }
+        self.why_not_mask(kind, lang)
+    }
+
     /// Why this variant cannot switch to the attention kind `kind`: a mask that is on
     /// would have to be dropped (turn it off first; nothing is dropped silently).
     pub fn why_not_attention(&self, kind: AttentionKind, lang: Lang) -> Option<String> {
@@ -202,6 +211,25 @@ impl LabState {
             .then(|| m::PADDING_HINT.get(lang))
     }
 
+    /// Switches to self- or cross-attention ([`LabState::set_mode`]); in cross-attention
+    /// every variant's causal mask is turned off, as [`LabState::repair`] would, and
+    /// what was turned off is said as one notice (`None` when nothing was).
+    pub fn switch_mode(&mut self, mode: Mode) -> Option<Said> {
+        self.set_mode(mode);
+        let mut fixes = Vec::new();
+        repair_cross_causal(self, &mut fixes);
+        (!fixes.is_empty()).then(|| {
+            Said::of(|lang| {
+                let said: Vec<&str> = fixes.iter().map(|f| f.get(lang)).collect();
+                let separator = attnlab_i18n::msg::link::LINK_REPAIRS_SEPARATOR.get(lang);
+                m::CrossModeRepaired {
+                    repairs: &said.join(separator),
+                }
+                .say(lang)
+            })
+        })
+    }
+
     /// Every forbidden combination or out-of-range value this state holds, as the
     /// sentences [`LabState::repair`] would report. Empty for a state the app can use.
     pub fn problems(&self) -> Vec<Said> {
@@ -252,6 +280,7 @@ impl LabState {
             repair_variant(v, &mut fixes);
         }
         repair_state_options(self, &mut fixes);
+        repair_cross_causal(self, &mut fixes);
         repair_view(
             &mut self.view,
             self.variants.len(),
@@ -275,7 +304,8 @@ mod repair;
 
 pub use options::{KindOption, decayed_scores_with, why_not_differential_on};
 use repair::{
-    clamp_usize, repair_model, repair_name, repair_state_options, repair_variant, repair_view,
+    clamp_usize, repair_cross_causal, repair_model, repair_name, repair_state_options,
+    repair_variant, repair_view,
 };
 
 #[cfg(test)]
@@ -503,6 +533,66 @@ mod tests {
                 .unwrap()
                 .contains("needs self-attention")
         );
+    }
+
+    #[test]
+    fn a_causal_mask_has_no_place_in_cross_attention() {
+        let zh = Lang::Zh;
+        let v = Variant::named("A");
+        assert_eq!(
+            v.why_not_mask_in(MaskKind::Causal, Mode::SelfAttention, EN),
+            None
+        );
+        let why = v
+            .why_not_mask_in(MaskKind::Causal, Mode::Cross, EN)
+            .unwrap();
+        assert!(why.contains("decoder's self-attention"), "{why}");
+        assert!(
+            v.why_not_mask_in(MaskKind::Causal, Mode::Cross, zh)
+                .is_some()
+        );
+        // The other masks stay allowed across the two sentences (padding of the source).
+        for kind in [MaskKind::Padding, MaskKind::Window, MaskKind::Custom] {
+            assert_eq!(v.why_not_mask_in(kind, Mode::Cross, EN), None, "{kind:?}");
+        }
+
+        // Switching to cross-attention turns every causal mask off and says so; back to
+        // self-attention nothing changes.
+        let mut s = LabState::default();
+        s.variants[0].masks.causal = true;
+        s.variants[0].masks.window = Some(2);
+        s.variants.push(Variant::named("B"));
+        let notice = s.switch_mode(Mode::Cross).unwrap();
+        assert!(!s.variants[0].masks.causal);
+        assert_eq!(
+            s.variants[0].masks.window,
+            Some(2),
+            "only the causal mask goes"
+        );
+        let said = notice.get(EN);
+        assert!(
+            said.starts_with(
+                "Switched to cross-attention: variant A: the causal mask was turned off"
+            ),
+            "{said}"
+        );
+        assert!(!said.contains("variant B"), "{said}");
+        assert!(notice.get(zh).starts_with("已切换到交叉注意力"));
+        assert_eq!(s.switch_mode(Mode::SelfAttention), None);
+        assert_eq!(s.switch_mode(Mode::Cross), None, "nothing left to turn off");
+
+        // A state that holds both (a link edited by hand) is repaired the same way.
+        let mut s = LabState::default();
+        s.set_mode(Mode::Cross);
+        s.variants[0].masks.causal = true;
+        let fixes = s.repair();
+        assert!(!s.variants[0].masks.causal);
+        assert!(
+            fixes
+                .iter()
+                .any(|f| f.get(EN).contains("causal mask was turned off"))
+        );
+        assert!(s.problems().is_empty());
     }
 
     #[test]

@@ -8,8 +8,8 @@ use attnlab_plot::number;
 use super::ModelRules;
 use crate::state::{
     BASE_RANGE, D_MODEL_RANGE, D_POS_RANGE, HEADS_RANGE, LINES_THRESHOLD_RANGE, LINFORMER_K_RANGE,
-    LabState, MAX_NAME_CHARS, MAX_TOKENS, ModelConfig, STRIDE_RANGE, TEMPERATURE_RANGE, Variant,
-    View, WINDOW_RANGE, Zoom,
+    LabState, MAX_NAME_CHARS, MAX_TOKENS, MaskKind, Mode, ModelConfig, STRIDE_RANGE,
+    TEMPERATURE_RANGE, Variant, View, WINDOW_RANGE, Zoom,
 };
 use attnlab_i18n::Lang;
 use attnlab_i18n::msg::rules as m;
@@ -480,5 +480,25 @@ pub(super) fn repair_state_options(state: &mut LabState, fixes: &mut Vec<Said>) 
                 }
             }
         }
+    }
+}
+
+/// In cross-attention, turns off every variant's causal mask, saying why: a target
+/// position and a source position are not one sequence.
+pub(super) fn repair_cross_causal(state: &mut LabState, fixes: &mut Vec<Said>) {
+    if state.mode != Mode::Cross {
+        return;
+    }
+    for v in state.variants.iter_mut().filter(|v| v.masks.causal) {
+        v.masks.causal = false;
+        let name = &v.name;
+        fixes.push(Said::of(|lang| {
+            let what = m::MaskTurnedOff {
+                mask: &MaskKind::Causal.shown(lang),
+                why: &m::CAUSAL_CROSS.get(lang),
+            }
+            .say(lang);
+            m::InVariant { name, what: &what }.say(lang)
+        }));
     }
 }
