@@ -4,7 +4,7 @@
 //! only names what is wrong.
 
 use attnlab_core::attention::AttentionKind;
-use attnlab_core::error::{CoreError, Expected, Invalid, Needs};
+use attnlab_core::error::{BlockInvalid, CoreError, Expected, Invalid, Needs};
 use attnlab_i18n::msg::{core as m, kinds, lab};
 use attnlab_i18n::{Lang, Tr};
 use attnlab_plot::HeatmapError;
@@ -118,6 +118,7 @@ pub fn reason_in(e: &CoreError, lang: Lang) -> String {
             invalid_in(reason, lang)
         }
         CoreError::Overflow { what, .. } => m::Overflow { what }.say(lang),
+        CoreError::InLayer { error, .. } => reason_in(error, lang),
     }
 }
 
@@ -159,6 +160,12 @@ pub fn expected_in(x: &Expected, lang: Lang) -> String {
         Expected::DecayedKeys { n, d_k } => {
             kinds::KindsExpectedDecayedKeys { n: &n, d_k: &d_k }.say(lang)
         }
+        Expected::ModelSquare { d } => m::ExpectedModelSquare { d: &d }.say(lang),
+        Expected::ModelVector { d } => m::ExpectedModelVector { d: &d }.say(lang),
+        Expected::ModelColumns { d } => m::ExpectedModelColumns { d: &d }.say(lang),
+        Expected::FfnIn { d } => m::ExpectedFfnIn { d: &d }.say(lang),
+        Expected::FfnOut { f, d } => m::ExpectedFfnOut { f: &f, d: &d }.say(lang),
+        Expected::FfnVector { f } => m::ExpectedFfnVector { f: &f }.say(lang),
     }
 }
 
@@ -225,6 +232,14 @@ pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
             kinds::KindsInvalidDecayedScore { score: &score }.say(lang)
         }
         Invalid::DecayAndGates => fixed(kinds::KINDS_INVALID_DECAY_AND_GATES),
+        Invalid::Block(b) => fixed(match b {
+            BlockInvalid::NoLayers => m::BLOCK_NO_LAYERS,
+            BlockInvalid::NoTokens => m::BLOCK_NO_TOKENS,
+            BlockInvalid::CrossWithoutMemory => m::BLOCK_CROSS_WITHOUT_MEMORY,
+            BlockInvalid::MemoryWithoutCross => m::BLOCK_MEMORY_WITHOUT_CROSS,
+            BlockInvalid::CrossCausal => m::BLOCK_CROSS_CAUSAL,
+            BlockInvalid::DecodeNeedsCausal => m::BLOCK_DECODE_NEEDS_CAUSAL,
+        }),
     }
 }
 
@@ -296,6 +311,12 @@ mod tests {
             },
             Expected::Features { d_k: 4 },
             Expected::DecayedKeys { n: 3, d_k: 4 },
+            Expected::ModelSquare { d: 8 },
+            Expected::ModelVector { d: 8 },
+            Expected::ModelColumns { d: 8 },
+            Expected::FfnIn { d: 8 },
+            Expected::FfnOut { f: 16, d: 8 },
+            Expected::FfnVector { f: 16 },
         ]
         .into_iter()
         .map(shape)
@@ -346,6 +367,12 @@ mod tests {
             },
             Invalid::DecayedScore { score: "cosine" },
             Invalid::DecayAndGates,
+            Invalid::Block(BlockInvalid::NoLayers),
+            Invalid::Block(BlockInvalid::NoTokens),
+            Invalid::Block(BlockInvalid::CrossWithoutMemory),
+            Invalid::Block(BlockInvalid::MemoryWithoutCross),
+            Invalid::Block(BlockInvalid::CrossCausal),
+            Invalid::Block(BlockInvalid::DecodeNeedsCausal),
         ]
         .into_iter()
         .chain(pipeline::every_reason().into_iter().map(Invalid::Pipeline))
@@ -378,6 +405,11 @@ mod tests {
                 field: "decay",
                 reason: Invalid::Unit(2.0),
             },
+            CoreError::InvalidSetting {
+                field: "cross.causal",
+                reason: Invalid::Block(BlockInvalid::CrossCausal),
+            }
+            .in_layer(2),
         ]);
         for attention in [AttentionKind::Efficient, AttentionKind::Linformer] {
             for mask in ["causal", "window", "sinks"] {
