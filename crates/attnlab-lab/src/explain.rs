@@ -21,7 +21,12 @@ pub fn explain(e: &CoreError) -> String {
 
 /// A core error as one sentence a student understands, in `lang`.
 pub fn explain_in(e: &CoreError, lang: Lang) -> String {
-    let what = match e {
+    // An error inside a block's layer is said as the error itself, at its path.
+    let inner = match e {
+        CoreError::InLayer { error, .. } => error.as_ref(),
+        other => other,
+    };
+    let what = match inner {
         CoreError::InvalidSetting { .. }
         | CoreError::InvalidTemperature(_)
         | CoreError::UnsupportedMask { .. } => lab::EXPLAIN_SETTINGS,
@@ -466,6 +471,19 @@ mod tests {
         assert_eq!(
             explain_in(&e, Lang::Zh),
             "这些设置无法使用：高效注意力无法应用因果掩码（高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码）（mask.causal）。"
+        );
+        let e = CoreError::InvalidSetting {
+            field: "self.heads",
+            reason: Invalid::HeadsDivide {
+                d_model: 8,
+                heads: 3,
+            },
+        }
+        .in_layer(1);
+        assert_eq!(
+            explain(&e),
+            "These settings cannot be used: must divide d_model = 8 (so d_k = d_model / heads \
+             is whole), got 3 (layers[1].self.heads)."
         );
     }
 
