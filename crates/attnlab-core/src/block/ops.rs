@@ -86,11 +86,10 @@ pub(super) fn attend(
         },
         ..AttentionSpec::default()
     };
-    let result = Problem::new(heads, spec, Some(mh.w_o.clone()))?.compute()?;
-    let mut output = result.output;
-    if let Some(b) = &mh.b_o {
-        output += b;
-    }
+    // Without W_O the problem's output is the heads' concatenation, projected here (the
+    // same product, without copying W_O into every problem).
+    let result = Problem::new(heads, spec, None)?.compute()?;
+    let output = affine(&result.output, &mh.w_o, mh.b_o.as_ref());
     let weights = result
         .heads
         .into_iter()
