@@ -16,9 +16,10 @@ use std::path::Path;
 use crate::cmd::{Ctx, Error, Result, say, shown};
 
 /// The targets, as `attnlab_fuzz::TARGETS` names them (their seed folders).
-const TARGETS: [&str; 9] = [
+const TARGETS: [&str; 10] = [
     "link",
     "tensors_json",
+    "block_json",
     "npy",
     "npz",
     "lesson",

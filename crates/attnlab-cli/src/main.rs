@@ -2,13 +2,16 @@
 //!
 //! `attnlab compute FILE|-` reads one `attnlab-tensors/1` JSON document (Q, K, V per head,
 //! score function, temperature, attention kind, masks, optional W^O) and prints the result
-//! as JSON. `attnlab render --state LINK …` draws one of the app's figures to an SVG file.
+//! as JSON. `attnlab block FILE|- [--decode]` reads one `attnlab-block/1` document (a stack
+//! of Transformer layers and its input) and prints every layer's attention and output,
+//! computed all at once or, with `--decode`, one position at a time with a KV cache. `attnlab render --state LINK …` draws one of the app's figures to an SVG file.
 //! `attnlab model --text T` runs the pretrained model (see `model.rs`).
 //! Bad input exits with status 2 and one line naming the field and what is wrong.
 //!
 //! Each subcommand lives in its own module beside its arguments (a `clap::Args` struct)
 //! and a `run` function returning `Result<(), Failure>`; [`Command`] lists them.
 
+mod block;
 mod compute;
 mod input;
 mod model;
@@ -44,8 +47,8 @@ impl From<String> for Failure {
     version,
     about = "attnlab — Attention Lab on the command line",
     long_about = "attnlab — Attention Lab on the command line: compute attention for tensors \
-                  you bring, draw the app's figures from its link, and read a pretrained \
-                  model's attention.",
+                  you bring, run a stack of Transformer layers you bring, draw the app's \
+                  figures from its link, and read a pretrained model's attention.",
     after_help = "Bad input exits with status 2 and one line on standard error naming what is \
                   wrong, e.g.\n  heads[0].k[3]: expected 4 numbers, found 5",
     subcommand_required = true,
@@ -62,6 +65,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Compute(compute::ComputeArgs),
+    Block(block::BlockArgs),
     Render(render::RenderArgs),
     /// Run a text or a pair through a pretrained model (all-MiniLM-L6-v2 or
     /// multilingual-E5-small, after `cargo xtask model`) and print its tokens, every
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
     };
     let outcome = match &cli.command {
         Command::Compute(args) => compute::run(args),
+        Command::Block(args) => block::run(args),
         Command::Render(args) => render::run(args),
         Command::Model(args) => model::run_command(args),
     };
@@ -263,10 +268,10 @@ mod tests {
 
     #[test]
     fn refusals_are_one_line_naming_the_option() {
-        let cases: [(&[&str], &str); 9] = [
+        let cases: [(&[&str], &str); 11] = [
             (
                 &["frobnicate"],
-                "unknown command \"frobnicate\" (compute, render or model; see attnlab --help)",
+                "unknown command \"frobnicate\" (compute, block, render or model; see attnlab --help)",
             ),
             (
                 &["compute"],
@@ -279,6 +284,14 @@ mod tests {
             (
                 &["compute", "--fast", "a.json"],
                 "compute: unknown option \"--fast\" (see attnlab compute --help)",
+            ),
+            (
+                &["block"],
+                "block: FILE is needed (the attnlab-block/1 JSON document to read, or - for standard input)",
+            ),
+            (
+                &["block", "--cache", "a.json"],
+                "block: unknown option \"--cache\" (see attnlab block --help)",
             ),
             (
                 &["render", "-o", "-"],

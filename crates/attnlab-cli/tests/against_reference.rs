@@ -16,6 +16,7 @@
 //! and the reference (f64) see exactly the same numbers and any difference is
 //! the binary's arithmetic.
 
+mod common;
 mod reference;
 
 /// The hand-checked cases of `testdata/modern/`.
@@ -35,6 +36,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
+
+use common::compare::{Tol, assert_close, compare, compare_tol};
+use common::rng::{Rng, r32};
 
 /// The agreed tolerance against the f64 reference.
 const TOL: f64 = 1e-4;
@@ -58,67 +62,6 @@ const SCORES: [Option<&str>; 6] = [
     Some("additive"),
     Some("cosine"),
 ];
-
-// ------------------------------------------------------------------- rng --
-
-/// splitmix64 (Steele, Lea, Flood 2014) with Box–Muller normals: tiny,
-/// seeded, and the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform integer in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next_u64() % (hi - lo + 1) as u64) as usize
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        self.uniform() < p
-    }
-    /// Standard normal (Box–Muller).
-    fn normal(&mut self) -> f64 {
-        let u1 = 1.0 - self.uniform(); // (0, 1]
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-    }
-    /// `rows × cols` of N(0, sd²), rounded to f32.
-    fn matrix(&mut self, rows: usize, cols: usize, sd: f64) -> Vec<Vec<f64>> {
-        (0..rows)
-            .map(|_| (0..cols).map(|_| r32(self.normal() * sd)).collect())
-            .collect()
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.range(0, xs.len() - 1)]
-    }
-    /// `count` distinct indices below `below`, ascending.
-    fn distinct(&mut self, count: usize, below: usize) -> Vec<usize> {
-        let mut all: Vec<usize> = (0..below).collect();
-        for i in 0..all.len() {
-            let j = self.range(i, all.len() - 1);
-            all.swap(i, j);
-        }
-        let mut out: Vec<usize> = all.into_iter().take(count).collect();
-        out.sort_unstable();
-        out
-    }
-}
-
-/// Round to the nearest f32, so both implementations read identical inputs.
-fn r32(x: f64) -> f64 {
-    x as f32 as f64
-}
 
 // --------------------------------------------------------------- masks ----
 
@@ -395,114 +338,6 @@ fn run_compute(text: &str, via: Via, name: &str) -> Output {
 }
 
 // ----------------------------------------------------------- comparing ----
-
-/// A tolerance: `|Δ| ≤ max(abs, rel · |expected|)`.
-#[derive(Clone, Copy, Debug)]
-struct Tol {
-    abs: f64,
-    rel: f64,
-}
-
-impl Tol {
-    const fn abs(abs: f64) -> Tol {
-        Tol { abs, rel: 0.0 }
-    }
-    fn allows(self, expected: f64) -> f64 {
-        self.abs.max(self.rel * expected.abs())
-    }
-}
-
-/// `|actual − expected| ≤ tol`, or a message naming `label`.
-fn check_close(actual: f64, expected: f64, tol: f64, label: &str) -> Result<(), String> {
-    let ok = (actual - expected).abs() <= tol; // false for NaN
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "{label}: expected {expected:.9}, got {actual:.9} (|Δ| = {:.3e}, tol {tol:e})",
-            (actual - expected).abs()
-        ))
-    }
-}
-
-/// STYLE.md's helper, for single values.
-fn assert_close(actual: f64, expected: f64, tol: f64, label: &str) {
-    if let Err(e) = check_close(actual, expected, tol, label) {
-        panic!("{e}");
-    }
-}
-
-/// Compare `got` against `want` recursively, following `want`'s structure:
-/// every key of `want` must be in `got` (extra keys in `got` are ignored),
-/// arrays must have equal lengths, numbers agree to `tol`.
-fn compare(got: &Value, want: &Value, tol: f64, path: &str, errs: &mut Vec<String>) {
-    compare_tol(got, want, Tol::abs(tol), path, errs);
-}
-
-/// [`compare`] with an absolute-or-relative tolerance.
-fn compare_tol(got: &Value, want: &Value, tol: Tol, path: &str, errs: &mut Vec<String>) {
-    match want {
-        Value::Object(w) => {
-            let Some(g) = got.as_object() else {
-                errs.push(format!("{path}: expected an object, got {}", short(got)));
-                return;
-            };
-            for (key, wv) in w {
-                let sub = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
-                match g.get(key) {
-                    Some(gv) => compare_tol(gv, wv, tol, &sub, errs),
-                    None => errs.push(format!("{sub}: missing from the output")),
-                }
-            }
-        }
-        Value::Array(w) => {
-            let Some(g) = got.as_array() else {
-                errs.push(format!("{path}: expected an array, got {}", short(got)));
-                return;
-            };
-            if g.len() != w.len() {
-                errs.push(format!(
-                    "{path}: expected {} entries, got {} ({} vs {})",
-                    w.len(),
-                    g.len(),
-                    short(want),
-                    short(got)
-                ));
-                return;
-            }
-            for (i, (gv, wv)) in g.iter().zip(w).enumerate() {
-                compare_tol(gv, wv, tol, &format!("{path}[{i}]"), errs);
-            }
-        }
-        Value::Number(w) => match got.as_f64() {
-            Some(g) => {
-                let w = w.as_f64().unwrap();
-                if let Err(e) = check_close(g, w, tol.allows(w), path) {
-                    errs.push(e);
-                }
-            }
-            None => errs.push(format!("{path}: expected number {w}, got {}", short(got))),
-        },
-        other => {
-            if got != other {
-                errs.push(format!("{path}: expected {other}, got {}", short(got)));
-            }
-        }
-    }
-}
-
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 200 {
-        format!("{}…", s.chars().take(200).collect::<String>())
-    } else {
-        s
-    }
-}
 
 /// Which result fields a comparison expects.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,7 +14,9 @@ use std::fmt;
 
 use crate::kind::AttentionKind;
 
+mod block;
 mod pipeline;
+pub use block::BlockInvalid;
 pub use pipeline::PipelineInvalid;
 
 /// Which matrix of a head (or of the problem) an error is about, named as in the
@@ -100,9 +102,25 @@ pub enum CoreError {
         /// What is wrong.
         reason: Invalid,
     },
+    /// An error inside one layer of a Transformer block ([`crate::block`]): its path is
+    /// below `layers[layer]`, e.g. `layers[1].ffn.w_1`.
+    InLayer {
+        /// The layer, from 0.
+        layer: usize,
+        /// The error, its field named inside the layer (`ffn.w_1`, `self.heads`).
+        error: Box<CoreError>,
+    },
 }
 
 impl CoreError {
+    /// `self` inside layer `layer` of a block.
+    pub fn in_layer(self, layer: usize) -> CoreError {
+        CoreError::InLayer {
+            layer,
+            error: Box::new(self),
+        }
+    }
+
     /// The field path in the interchange format, e.g. `heads[0].k` or `temperature`.
     pub fn path(&self) -> String {
         let head_path = |head: &Option<usize>, field: &str| match head {
@@ -120,6 +138,7 @@ impl CoreError {
             CoreError::InvalidSetting { field, .. } => field.to_string(),
             CoreError::Overflow { head, .. } => format!("heads[{head}]"),
             CoreError::InvalidHeadSetting { head, field, .. } => format!("heads[{head}].{field}"),
+            CoreError::InLayer { layer, error } => format!("layers[{layer}].{}", error.path()),
         }
     }
 
@@ -150,6 +169,7 @@ impl CoreError {
             CoreError::Overflow { what, .. } => format!(
                 "{what} overflow the f32 range; scale the inputs down or raise the temperature"
             ),
+            CoreError::InLayer { error, .. } => error.reason(),
         }
     }
 }
@@ -281,6 +301,38 @@ pub enum Expected {
         /// The columns of the weights.
         n: usize,
     },
+    /// A block's projection: `d × d`.
+    ModelSquare {
+        /// The width of the tokens.
+        d: usize,
+    },
+    /// A block's bias, gain or shift: `d` values.
+    ModelVector {
+        /// The width of the tokens.
+        d: usize,
+    },
+    /// A block's input or memory: `d` columns.
+    ModelColumns {
+        /// The width of the tokens.
+        d: usize,
+    },
+    /// The feed-forward network's `W₁`: `d` rows, any `f ≥ 1` columns.
+    FfnIn {
+        /// The width of the tokens.
+        d: usize,
+    },
+    /// The feed-forward network's `W₂`: `f × d`.
+    FfnOut {
+        /// The columns of `W₁`.
+        f: usize,
+        /// The width of the tokens.
+        d: usize,
+    },
+    /// The feed-forward network's `b₁`: `f` values.
+    FfnVector {
+        /// The columns of `W₁`.
+        f: usize,
+    },
 }
 
 impl fmt::Display for Expected {
@@ -322,6 +374,18 @@ impl fmt::Display for Expected {
             }
             Expected::WeightColumnsLengths { n } => {
                 write!(f, "{n} lengths (the columns of the weights)")
+            }
+            Expected::ModelSquare { d } => write!(f, "{d}×{d} (d×d, d = the width of x)"),
+            Expected::ModelVector { d } => write!(f, "{d} values (d, the width of x)"),
+            Expected::ModelColumns { d } => {
+                write!(f, "{d} columns (d, the width of the layers)")
+            }
+            Expected::FfnIn { d } => write!(f, "{d}×f (d rows, any f ≥ 1 columns)"),
+            Expected::FfnOut { f: width, d } => {
+                write!(f, "{width}×{d} (f×d, f = the columns of ffn.w_1)")
+            }
+            Expected::FfnVector { f: width } => {
+                write!(f, "{width} values (f, the columns of ffn.w_1)")
             }
         }
     }
@@ -437,6 +501,8 @@ pub enum Invalid {
     },
     /// A head with both a decay and gates.
     DecayAndGates,
+    /// A Transformer block or its input ([`crate::block`]).
+    Block(BlockInvalid),
 }
 
 impl fmt::Display for Invalid {
@@ -484,6 +550,7 @@ impl fmt::Display for Invalid {
                 "decayed linear attention takes the dot or scaled_dot score, not {score}"
             ),
             Invalid::DecayAndGates => f.write_str("give either decay or gates, not both"),
+            Invalid::Block(b) => b.fmt(f),
         }
     }
 }

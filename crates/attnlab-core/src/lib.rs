@@ -36,6 +36,7 @@
 
 pub mod alibi;
 pub mod attention;
+pub mod block;
 pub mod contribution;
 pub mod decayed;
 pub mod embed;

@@ -22,7 +22,7 @@ mod assets;
 mod targets;
 
 pub use targets::{
-    e5_asset, lesson, link, minilm_asset, npy, npz, tensors_json, unigram, wordpiece,
+    block_json, e5_asset, lesson, link, minilm_asset, npy, npz, tensors_json, unigram, wordpiece,
 };
 
 /// The longest a smoke-test input may take (a hang is far longer; a slow build on a
@@ -50,6 +50,11 @@ pub const TARGETS: &[Target] = &[
         name: "tensors_json",
         run: tensors_json,
         about: "attnlab-tensors/1 JSON, as the CLI and a brought .json read it",
+    },
+    Target {
+        name: "block_json",
+        run: block_json,
+        about: "attnlab-block/1 JSON, as `attnlab block` reads it, run and decoded",
     },
     Target {
         name: "npy",

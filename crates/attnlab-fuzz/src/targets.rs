@@ -109,6 +109,41 @@ pub fn tensors_json(data: &[u8]) {
     }]);
 }
 
+/// An `attnlab-block/1` document, as `attnlab block` reads it. A document that parses is
+/// run as `attnlab block` and `attnlab block --decode` run it: finite weights and outputs
+/// or a named error (an overflow, decoding layers that are not causal), never a panic.
+pub fn block_json(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let doc = match attnlab_formats::block::parse_block(text) {
+        Ok(doc) => doc,
+        Err(e) => return said("block", &e.to_string()),
+    };
+    match doc.block.run(&doc.x, doc.memory.as_ref()) {
+        Ok(run) => {
+            for layer in &run.layers {
+                let mut weights = layer.self_attention.iter().flatten();
+                assert!(weights.all(|w| w.is_finite()), "non-finite weight");
+                let mut output = layer.output().iter();
+                assert!(output.all(|v| v.is_finite()), "non-finite layer output");
+            }
+            assert!(
+                run.output.iter().all(|v| v.is_finite()),
+                "non-finite output"
+            );
+        }
+        Err(e) => said("block run", &e.to_string()),
+    }
+    match doc.block.decode(&doc.x, doc.memory.as_ref()) {
+        Ok(run) => assert!(
+            run.output.iter().all(|v| v.is_finite()),
+            "non-finite decoded output"
+        ),
+        Err(e) => said("block decode", &e.to_string()),
+    }
+}
+
 /// A parsed problem computed: finite weights and outputs, or an error that says why.
 fn computed(problem: &attnlab_core::attention::Problem) {
     match problem.compute() {

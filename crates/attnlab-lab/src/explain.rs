@@ -4,7 +4,7 @@
 //! only names what is wrong.
 
 use attnlab_core::attention::AttentionKind;
-use attnlab_core::error::{CoreError, Expected, Invalid, Needs};
+use attnlab_core::error::{BlockInvalid, CoreError, Expected, Invalid, Needs};
 use attnlab_i18n::msg::{core as m, kinds, lab};
 use attnlab_i18n::{Lang, Tr};
 use attnlab_plot::HeatmapError;
@@ -21,7 +21,12 @@ pub fn explain(e: &CoreError) -> String {
 
 /// A core error as one sentence a student understands, in `lang`.
 pub fn explain_in(e: &CoreError, lang: Lang) -> String {
-    let what = match e {
+    // An error inside a block's layer is said as the error itself, at its path.
+    let inner = match e {
+        CoreError::InLayer { error, .. } => error.as_ref(),
+        other => other,
+    };
+    let what = match inner {
         CoreError::InvalidSetting { .. }
         | CoreError::InvalidTemperature(_)
         | CoreError::UnsupportedMask { .. } => lab::EXPLAIN_SETTINGS,
@@ -118,6 +123,7 @@ pub fn reason_in(e: &CoreError, lang: Lang) -> String {
             invalid_in(reason, lang)
         }
         CoreError::Overflow { what, .. } => m::Overflow { what }.say(lang),
+        CoreError::InLayer { error, .. } => reason_in(error, lang),
     }
 }
 
@@ -159,6 +165,12 @@ pub fn expected_in(x: &Expected, lang: Lang) -> String {
         Expected::DecayedKeys { n, d_k } => {
             kinds::KindsExpectedDecayedKeys { n: &n, d_k: &d_k }.say(lang)
         }
+        Expected::ModelSquare { d } => m::ExpectedModelSquare { d: &d }.say(lang),
+        Expected::ModelVector { d } => m::ExpectedModelVector { d: &d }.say(lang),
+        Expected::ModelColumns { d } => m::ExpectedModelColumns { d: &d }.say(lang),
+        Expected::FfnIn { d } => m::ExpectedFfnIn { d: &d }.say(lang),
+        Expected::FfnOut { f, d } => m::ExpectedFfnOut { f: &f, d: &d }.say(lang),
+        Expected::FfnVector { f } => m::ExpectedFfnVector { f: &f }.say(lang),
     }
 }
 
@@ -225,6 +237,14 @@ pub fn invalid_in(reason: &Invalid, lang: Lang) -> String {
             kinds::KindsInvalidDecayedScore { score: &score }.say(lang)
         }
         Invalid::DecayAndGates => fixed(kinds::KINDS_INVALID_DECAY_AND_GATES),
+        Invalid::Block(b) => fixed(match b {
+            BlockInvalid::NoLayers => m::BLOCK_NO_LAYERS,
+            BlockInvalid::NoTokens => m::BLOCK_NO_TOKENS,
+            BlockInvalid::CrossWithoutMemory => m::BLOCK_CROSS_WITHOUT_MEMORY,
+            BlockInvalid::MemoryWithoutCross => m::BLOCK_MEMORY_WITHOUT_CROSS,
+            BlockInvalid::CrossCausal => m::BLOCK_CROSS_CAUSAL,
+            BlockInvalid::DecodeNeedsCausal => m::BLOCK_DECODE_NEEDS_CAUSAL,
+        }),
     }
 }
 
@@ -296,6 +316,12 @@ mod tests {
             },
             Expected::Features { d_k: 4 },
             Expected::DecayedKeys { n: 3, d_k: 4 },
+            Expected::ModelSquare { d: 8 },
+            Expected::ModelVector { d: 8 },
+            Expected::ModelColumns { d: 8 },
+            Expected::FfnIn { d: 8 },
+            Expected::FfnOut { f: 16, d: 8 },
+            Expected::FfnVector { f: 16 },
         ]
         .into_iter()
         .map(shape)
@@ -346,6 +372,12 @@ mod tests {
             },
             Invalid::DecayedScore { score: "cosine" },
             Invalid::DecayAndGates,
+            Invalid::Block(BlockInvalid::NoLayers),
+            Invalid::Block(BlockInvalid::NoTokens),
+            Invalid::Block(BlockInvalid::CrossWithoutMemory),
+            Invalid::Block(BlockInvalid::MemoryWithoutCross),
+            Invalid::Block(BlockInvalid::CrossCausal),
+            Invalid::Block(BlockInvalid::DecodeNeedsCausal),
         ]
         .into_iter()
         .chain(pipeline::every_reason().into_iter().map(Invalid::Pipeline))
@@ -378,6 +410,11 @@ mod tests {
                 field: "decay",
                 reason: Invalid::Unit(2.0),
             },
+            CoreError::InvalidSetting {
+                field: "cross.causal",
+                reason: Invalid::Block(BlockInvalid::CrossCausal),
+            }
+            .in_layer(2),
         ]);
         for attention in [AttentionKind::Efficient, AttentionKind::Linformer] {
             for mask in ["causal", "window", "sinks"] {
@@ -434,6 +471,19 @@ mod tests {
         assert_eq!(
             explain_in(&e, Lang::Zh),
             "这些设置无法使用：高效注意力无法应用因果掩码（高效注意力一次性在所有位置上归一化键，因此只能应用填充掩码）（mask.causal）。"
+        );
+        let e = CoreError::InvalidSetting {
+            field: "self.heads",
+            reason: Invalid::HeadsDivide {
+                d_model: 8,
+                heads: 3,
+            },
+        }
+        .in_layer(1);
+        assert_eq!(
+            explain(&e),
+            "These settings cannot be used: must divide d_model = 8 (so d_k = d_model / heads \
+             is whole), got 3 (layers[1].self.heads)."
         );
     }
 

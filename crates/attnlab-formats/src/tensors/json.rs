@@ -45,14 +45,18 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    fn new(path: impl Into<String>, en: impl Into<String>, zh: impl Into<String>) -> FieldError {
+    pub(crate) fn new(
+        path: impl Into<String>,
+        en: impl Into<String>,
+        zh: impl Into<String>,
+    ) -> FieldError {
         FieldError {
             path: path.into(),
             message: Said::new(en, zh),
         }
     }
 
-    fn said(path: impl Into<String>, message: impl Into<Said>) -> FieldError {
+    pub(crate) fn said(path: impl Into<String>, message: impl Into<Said>) -> FieldError {
         FieldError {
             path: path.into(),
             message: message.into(),
@@ -94,7 +98,7 @@ impl From<CoreError> for FieldError {
     }
 }
 
-type Parsed<T> = Result<T, FieldError>;
+pub(crate) type Parsed<T> = Result<T, FieldError>;
 
 /// A parsed input document: the problem and optional token labels.
 #[derive(Debug, Clone)]
@@ -110,7 +114,7 @@ pub struct Document {
 }
 
 /// `at` followed by the path `rest` below it: `heads[0]` + `q[2]` → `heads[0].q[2]`.
-fn join(at: &str, rest: &str) -> String {
+pub(crate) fn join(at: &str, rest: &str) -> String {
     match (at, rest) {
         ("", _) => rest.to_string(),
         (_, "") => at.to_string(),
@@ -142,7 +146,7 @@ fn message(e: &serde_json::Error) -> (String, String) {
 
 /// Reads a `T` from `from`, a value found at the path `at`: a value serde rejects is named
 /// by its path, and the paths of fields `T` does not have are added to `unknown`.
-fn typed<'de, D, T>(from: D, at: &str, unknown: &mut Vec<String>) -> Parsed<T>
+pub(crate) fn typed<'de, D, T>(from: D, at: &str, unknown: &mut Vec<String>) -> Parsed<T>
 where
     D: Deserializer<'de, Error = serde_json::Error>,
     T: Deserialize<'de>,
@@ -164,7 +168,7 @@ where
 }
 
 /// A rectangular matrix with at least one row and one column.
-fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
+pub(crate) fn matrix(rows: Rows, path: &str) -> Parsed<Array2<f32>> {
     let rows = rows.0;
     let Some(first) = rows.first() else {
         return Err(FieldError::said(path, formats::JSON_NO_ROWS));
@@ -199,9 +203,9 @@ fn required_matrix(rows: Option<Rows>, path: &str, why: Tr) -> Parsed<Array2<f32
 }
 
 /// A field that is not there.
-const MISSING: Tr = formats::JSON_MISSING;
+pub(crate) const MISSING: Tr = formats::JSON_MISSING;
 
-fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
+pub(crate) fn vector(values: Array<Finite>, path: &str) -> Parsed<Array1<f32>> {
     if values.0.is_empty() {
         return Err(FieldError::said(path, formats::JSON_EMPTY_VECTOR));
     }
@@ -253,7 +257,7 @@ fn labels(values: Array<String>, path: &str, len: usize, what: Tr) -> Parsed<Vec
 }
 
 /// A string as messages quote it: its first 20 characters.
-fn quoted(s: &str) -> Said {
+pub(crate) fn quoted(s: &str) -> Said {
     let short: String = s.chars().take(20).collect();
     formats::JsonQuotedString {
         text: &format!("{short:?}"),
@@ -262,7 +266,7 @@ fn quoted(s: &str) -> Said {
 }
 
 /// A name among `all`, as `T::parse` reads it.
-fn choice<T: Copy>(
+pub(crate) fn choice<T: Copy>(
     given: Option<String>,
     path: &str,
     default: T,
@@ -436,9 +440,9 @@ fn check_weights(heads: &[HeadInput]) -> Parsed<()> {
     }
 }
 
-/// Parses and validates a whole `attnlab-tensors/1` document.
-pub fn parse(text: &str) -> Parsed<Document> {
-    // Syntax first, so that broken JSON is reported as such wherever it breaks.
+/// Syntax first, so that broken JSON is reported as such wherever it breaks (the path
+/// `input`: the document itself).
+pub(crate) fn check_syntax(text: &str) -> Parsed<()> {
     serde_json::from_str::<IgnoredAny>(text).map_err(|e| {
         let said = Said::of(|lang| {
             formats::BringNotJson {
@@ -448,6 +452,12 @@ pub fn parse(text: &str) -> Parsed<Document> {
         });
         FieldError::said("input", said)
     })?;
+    Ok(())
+}
+
+/// Parses and validates a whole `attnlab-tensors/1` document.
+pub fn parse(text: &str) -> Parsed<Document> {
+    check_syntax(text)?;
     let mut unknown = Vec::new();
     let raw: Object<RawDocument> = typed(
         &mut serde_json::Deserializer::from_str(text),

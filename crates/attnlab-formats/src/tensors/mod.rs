@@ -35,7 +35,7 @@ use attnlab_lab::state::{HEADS_RANGE, ModelConfig};
 mod assemble;
 mod error;
 pub mod json;
-mod json_input;
+pub(crate) mod json_input;
 mod labels;
 pub mod npy;
 pub mod wire;

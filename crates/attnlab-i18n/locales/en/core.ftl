@@ -49,3 +49,18 @@ invalid-no-such-head = there are { $heads } heads, numbered from 0, so there is 
 invalid-permutation = the shuffle has { $positions } positions but the sentence has { $tokens } tokens
 invalid-projected-keys = head { $head }'s weights are over { $keys } projected keys, not the { $tokens } tokens: contributions need the model's own keys
 invalid-not-computed = they are not computed yet
+
+## A Transformer block's shapes (Expected) and refusals (Invalid::Block, attnlab-core's block).
+
+expected-model-square = { $d }×{ $d } (d×d, d = the width of x)
+expected-model-vector = { $d } values (d, the width of x)
+expected-model-columns = { $d } columns (d, the width of the layers)
+expected-ffn-in = { $d }×f (d rows, any f ≥ 1 columns)
+expected-ffn-out = { $f }×{ $d } (f×d, f = the columns of ffn.w_1)
+expected-ffn-vector = { $f } values (f, the columns of ffn.w_1)
+block-no-layers = is empty, expected at least one layer
+block-no-tokens = has no rows, expected at least one token
+block-cross-without-memory = cross-attention needs a memory (m × d) to attend to
+block-memory-without-cross = with a memory, every layer has cross-attention; without one, none has
+block-cross-causal = cross-attention cannot be causal: its keys are the memory's positions, not the queries'
+block-decode-needs-causal = decoding one position at a time needs causal self-attention in every layer

@@ -191,3 +191,11 @@ bring-browser-unreadable = the browser could not read the file
 ## Between a file's (or a figure's) name, shown apart, and what is said of it (the app's bring panel).
 
 formats-name-separator = {": "}
+
+## A field of an attnlab-block/1 document that cannot be used (block/mod.rs).
+
+block-format = is { $given }, expected "attnlab-block/1"
+block-unknown-field = is not a field of attnlab-block/1
+block-rows-d = has { $rows } rows, expected { $d } (d, the width of x)
+block-rows-f = has { $rows } rows, expected { $f } (f, the columns of ffn.w_1)
+block-too-many-weights = { $n } tokens (and { $m } memory rows) in these layers and heads ask for more than the { $max } attention weights attnlab holds at once

@@ -48,3 +48,18 @@ invalid-no-such-head = 共有 { $heads } 个头，从 0 开始编号，所以没
 invalid-permutation = 打乱顺序有 { $positions } 个位置，但句子有 { $tokens } 个词元
 invalid-projected-keys = 头 { $head } 的权重针对的是 { $keys } 个投影后的键，而不是 { $tokens } 个词元：贡献需要模型自己的键
 invalid-not-computed = 还没有计算
+
+## Transformer 块的形状（Expected）与拒绝的理由（Invalid::Block）。
+
+expected-model-square = { $d }×{ $d }（d×d，d 为 x 的宽度）
+expected-model-vector = { $d } 个值（d，即 x 的宽度）
+expected-model-columns = { $d } 列（d，即各层的宽度）
+expected-ffn-in = { $d }×f（d 行，f ≥ 1 列）
+expected-ffn-out = { $f }×{ $d }（f×d，f 为 ffn.w_1 的列数）
+expected-ffn-vector = { $f } 个值（f，即 ffn.w_1 的列数）
+block-no-layers = 为空，至少需要一层
+block-no-tokens = 没有行，至少需要一个词元
+block-cross-without-memory = 交叉注意力需要一个记忆（m × d）作为注意的对象
+block-memory-without-cross = 有记忆时每一层都有交叉注意力；没有记忆时每一层都没有
+block-cross-causal = 交叉注意力不能是因果的：它的键是记忆的位置，而不是查询的位置
+block-decode-needs-causal = 逐个位置解码要求每一层的自注意力都是因果的

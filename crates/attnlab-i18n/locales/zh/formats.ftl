@@ -176,3 +176,11 @@ bring-browser-unreadable = 浏览器无法读取该文件
 ## Between a file's (or a figure's) name, shown apart, and what is said of it (the app's bring panel).
 
 formats-name-separator = ：
+
+## attnlab-block/1 文档中无法使用的字段（block/mod.rs）。
+
+block-format = 是{ $given }，应为 "attnlab-block/1"
+block-unknown-field = 不是 attnlab-block/1 的字段
+block-rows-d = 有 { $rows } 行，应有 { $d } 行（d，即 x 的宽度）
+block-rows-f = 有 { $rows } 行，应有 { $f } 行（f，即 ffn.w_1 的列数）
+block-too-many-weights = 这些层和头在 { $n } 个词元（以及 { $m } 行记忆）上需要的注意力权重超过了 attnlab 一次能容纳的 { $max } 个
