@@ -125,7 +125,9 @@ fn a_cross_attention_link_with_its_own_settings() {
     let mut state = LabState::default();
     state.set_mode(Mode::Cross);
     state.model.heads = 2;
-    state.variants[1].masks.causal = true;
+    // A window, not a causal mask: cross-attention has no causal mask (its link would be
+    // repaired).
+    state.variants[1].masks.window = Some(1);
     let link = format!(
         "https://example.org/attnlab/#{}",
         attnlab_link::encode(&state)
@@ -141,7 +143,7 @@ fn a_cross_attention_link_with_its_own_settings() {
         assert!(t.contains(&word.to_string()), "{word} in {t:?}");
     }
     assert!(
-        t[0].starts_with("B \u{b7} dot-product softmax \u{b7} causal \u{b7} Head 1 \u{b7} 2 heads"),
+        t[0].starts_with("B \u{b7} dot-product softmax \u{b7} window 1 \u{b7} Head 1 \u{b7} 2 heads"),
         "{t:?}"
     );
     assert_eq!(cells(&svg), (24, 4, 6), "4 target queries × 6 source keys");
@@ -329,7 +331,7 @@ fn render_draws_exactly_the_figure_the_lab_builds_for_the_link() {
     let mut cross = LabState::default();
     cross.set_mode(Mode::Cross);
     cross.model.heads = 2;
-    cross.variants[1].masks.causal = true;
+    cross.variants[1].masks.window = Some(1);
     let mut masked = LabState {
         text: "我爱机器学习 and 🙂 too".into(),
         pad_to: Some(12),
