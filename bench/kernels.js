@@ -346,6 +346,31 @@ window.runKernels = async (options) => {
     w.free();
   }
 
+  // The Transformer block (docs/maths.md §14): one post-LN GELU layer of width blockD
+  // with blockHeads heads over n tokens at once; then a causal layer decoding decodeN
+  // positions with its KV cache against recomputing the whole prefix at every step, both
+  // checked against the parallel pass first.
+  {
+    const D = opts.blockD, H = opts.blockHeads;
+    for (const n of opts.blockN) {
+      const w = new simd.BlockWorkload(n, D, H, 1, false);
+      // Projections, the feed-forward (4D wide) and the scores and weighted values.
+      const flops = n * (2 * 4 * D * D + 2 * 2 * D * 4 * D) + 2 * 2 * n * n * D;
+      timeAll('block', n, [['layer', (r) => w.run(r), flops, { d: D, heads: H }]]);
+      w.free();
+    }
+    const n = opts.decodeN;
+    const w = new simd.BlockWorkload(n, D, H, 1, true);
+    const [decodeGap, recomputeGap] = w.gaps();
+    check('decode', n, 'the parallel causal pass', { 'with the cache': decodeGap, recomputing: recomputeGap });
+    const cacheBytes = w.cache_bytes();
+    timeAll('decode', n, [
+      ['cache', (r) => w.decode(r), null, { d: D, heads: H, cacheBytes }],
+      ['recompute', (r) => w.recompute(r), null, { d: D, heads: H }],
+    ]);
+    w.free();
+  }
+
   return { builds, tfjs: tfInfo, options: opts, checks, rows, leakedTensors: tf.memory().numTensors };
 };
 

@@ -88,11 +88,14 @@ const model = {
 // softmax at tiledN; decayed linear attention's recurrence at decayedN, checked on its
 // first decayedCheckRows rows against the parallel form.
 const VARIANT_OPTIONS = { gqaHeads: 8, gqaGroups: [8, 2, 1], decayedCheckRows: 1024 };
+// Issue 34's rows: one Transformer layer (d = blockD, blockHeads heads) at each of blockN
+// tokens, and decoding decodeN positions with the KV cache against recomputing.
+const BLOCK_OPTIONS = { blockN: [128, 512], blockD: 256, blockHeads: 8, decodeN: 256 };
 const KERNEL_OPTIONS = quick
   ? { d: 64, softmaxN: [128, 512], linearN: [1024, 16384], ropeN: 128, gqaN: 128, tiledN: 512, decayedN: 16384,
-      ...VARIANT_OPTIONS, samples: 5, minSampleMs: 20, warmUpMs: 50 }
+      ...VARIANT_OPTIONS, ...BLOCK_OPTIONS, samples: 5, minSampleMs: 20, warmUpMs: 50 }
   : { d: 64, softmaxN: [128, 512, 2048], linearN: [1024, 16384, 65536], ropeN: 512, gqaN: 512, tiledN: 2048, decayedN: 65536,
-      ...VARIANT_OPTIONS, samples: 15, minSampleMs: 20, warmUpMs: 300 };
+      ...VARIANT_OPTIONS, ...BLOCK_OPTIONS, samples: 15, minSampleMs: 20, warmUpMs: 300 };
 const INTERACTION = {
   changes: quick ? 10 : 50,
   warmUp: 5,
@@ -443,6 +446,13 @@ function kernelTargets(kernels, find, roofGflops, add) {
   add('kernels.decayed-no-nxn', `decayed linear (recurrent) n=${o.decayedN} completes without an n×n buffer`, 'completes without an n×n buffer',
     !!find('decayed', 'decayed', o.decayedN, 'attnlab simd'),
     `completed; its n×n weights would be ${((o.decayedN * o.decayedN * 4) / 2 ** 30).toFixed(0)} GiB as f32`);
+  const cache = find('decode', 'cache', o.decodeN, 'attnlab simd');
+  const recompute = find('decode', 'recompute', o.decodeN, 'attnlab simd');
+  if (cache && recompute) {
+    const r = recompute.ms / cache.ms;
+    add('kernels.decode-cache', `decoding ${o.decodeN} positions with the KV cache faster than recomputing the prefix`, 'cache > 1.0× recomputing', r > 1,
+      `${r.toFixed(1)}× (${recompute.ms.toFixed(1)} / ${cache.ms.toFixed(1)} ms)`);
+  }
   const k = KERNEL_TARGETS;
   const atN = (kernel) => find('softmax', kernel, k.n, 'attnlab simd');
   if (atN('app') && atN('qk')) {

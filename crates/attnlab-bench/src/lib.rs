@@ -20,7 +20,9 @@
 //! `Problem::new` and `compute_head`), the turn of `q` and `k` alone, softmax tile by tile
 //! (`tiles: B`), decayed linear attention's O(n) recurrence (`decayed::recurrent`, called
 //! directly: `compute_head` would also form the `n × n` weights), and grouped-query
-//! attention over several heads ([`GroupedWorkload`]).
+//! attention over several heads ([`GroupedWorkload`]). The Transformer block: one layer
+//! at once, and decoding with its KV cache against recomputing the prefix
+//! ([`BlockWorkload`]).
 //! [`roof`] is a register-only multiply-add loop: the most arithmetic this build can do.
 //!
 //! The forward rows time the pretrained encoder of `attnlab-model` ([`ForwardPass`]: the
@@ -40,9 +42,11 @@ use attnlab_core::streaming::{self, Causality};
 use ndarray::Array2;
 use wasm_bindgen::prelude::*;
 
+mod block;
 mod forward;
 mod grouped;
 
+pub use block::BlockWorkload;
 pub use forward::{ForwardPass, MatrixProducts};
 pub use grouped::GroupedWorkload;
 

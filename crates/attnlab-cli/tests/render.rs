@@ -143,7 +143,9 @@ fn a_cross_attention_link_with_its_own_settings() {
         assert!(t.contains(&word.to_string()), "{word} in {t:?}");
     }
     assert!(
-        t[0].starts_with("B \u{b7} dot-product softmax \u{b7} window 1 \u{b7} Head 1 \u{b7} 2 heads"),
+        t[0].starts_with(
+            "B \u{b7} dot-product softmax \u{b7} window 1 \u{b7} Head 1 \u{b7} 2 heads"
+        ),
         "{t:?}"
     );
     assert_eq!(cells(&svg), (24, 4, 6), "4 target queries × 6 source keys");

@@ -191,6 +191,58 @@ pub(super) fn variant_rows<'a>(
             Some("kernels.decayed-no-nxn".to_owned()),
         ));
     }
+    out.extend(block_rows(options, find)?);
+    Ok(out)
+}
+
+/// Issue 34's rows: one Transformer layer at each size, and decoding with the KV cache
+/// against recomputing the prefix (a report from before them has none).
+fn block_rows<'a>(
+    options: &Value,
+    find: &dyn Fn(&str, &str, f64, &str) -> Option<&'a Value>,
+) -> Result<Vec<Row>, String> {
+    let mut out = Vec::new();
+    if options.get("blockN").is_none() {
+        return Ok(out);
+    }
+    let (d, heads) = (number(options, "blockD")?, number(options, "blockHeads")?);
+    for n in numbers(options, "blockN")? {
+        if let Some(r) = find("block", "layer", n, "attnlab simd") {
+            out.push(row(
+                format!(
+                    "one Transformer layer (post-LN, GELU feed-forward 4d wide), d = {}, {} heads, n = {}",
+                    int(d),
+                    int(heads),
+                    int(n)
+                ),
+                format!("{} ms", ms(number(r, "ms")?)),
+                None,
+            ));
+        }
+    }
+    let n = number(options, "decodeN")?;
+    if let (Some(cache), Some(recompute)) = (
+        find("decode", "cache", n, "attnlab simd"),
+        find("decode", "recompute", n, "attnlab simd"),
+    ) {
+        let (c, r) = (number(cache, "ms")?, number(recompute, "ms")?);
+        out.push(row(
+            format!(
+                "decoding {} positions through one causal layer (d = {}, {} heads): with the KV cache against recomputing the prefix at every step",
+                int(n),
+                int(d),
+                int(heads)
+            ),
+            format!(
+                "{:.1}× faster ({} / {} ms); the cache at the end {} KiB",
+                r / c,
+                ms(r),
+                ms(c),
+                int(number(cache, "cacheBytes")? / 1024.0)
+            ),
+            Some("kernels.decode-cache".to_owned()),
+        ));
+    }
     Ok(out)
 }
 
