@@ -129,7 +129,7 @@ pub fn WhyAttention() -> impl IntoView {
             <p class="why-note" data-testid="why-note" role="status" aria-live="polite">
                 {move || note.get().map(|n| n.get(lang.get()).to_string())}
             </p>
-            <table class="why-table" data-testid="why-table">
+            <table class="why-table" tabindex="0" data-testid="why-table">
                 <thead><tr>
                     <th scope="col">{text(msg::complexity::COMPLEXITY_WHY_COL_LAYER)}</th>
                     <th scope="col">{text(msg::complexity::COMPLEXITY_WHY_COL_WORK)}</th>

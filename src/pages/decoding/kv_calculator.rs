@@ -133,10 +133,6 @@ pub fn KvCalculator() -> impl IntoView {
                 {knob(Knob::Layers)}
                 {knob(Knob::QueryHeads)}
                 {knob(Knob::KvHeads)}
-                <p class="kv-kind" data-testid="kv-kind" data-kind=move || kind().short()>
-                    <strong translate="no">{move || kind().short()}</strong>" "
-                    {move || with_symbols(kind().explained().get(lang.get()))}
-                </p>
                 {knob(Knob::HeadDim)}
                 <label class="kv-knob">
                     <span class="kv-knob-name">{text(msg::decoding::DECODING_KNOB_BITS)}</span>
@@ -165,6 +161,10 @@ pub fn KvCalculator() -> impl IntoView {
                 {knob(Knob::Context)}
                 {knob(Knob::Batch)}
             </div>
+            <p class="kv-kind" data-testid="kv-kind" data-kind=move || kind().short()>
+                <strong translate="no">{move || kind().short()}</strong>" "
+                {move || with_symbols(kind().explained().get(lang.get()))}
+            </p>
             <p class="kv-note" data-testid="kv-note" role="status" aria-live="polite"
                 data-count=move || notes().len()>
                 {move || notes().join(" ")}
@@ -175,7 +175,8 @@ pub fn KvCalculator() -> impl IntoView {
                     <span class="kv-result-name">{text(msg::decoding::DECODING_PER_TOKEN)}</span>
                     <span class="kv-result-value" translate="no">{move || bytes_text(s().bytes_per_token())}</span>
                     <span class="kv-formula" translate="no" data-testid="kv-per-token-formula">
-                        {move || symbolic_formula(&cache.get())}" = "{move || per_token_formula(&cache.get())}
+                        <span class="kv-formula-symbols">{move || symbolic_formula(&cache.get())}</span>
+                        " = "{move || per_token_formula(&cache.get())}
                     </span>
                 </div>
                 <div class="kv-result" data-testid="kv-totals"
