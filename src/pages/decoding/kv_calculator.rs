@@ -22,6 +22,23 @@ fn bits_name(bits: u64) -> &'static str {
     }
 }
 
+/// A formula as pieces that do not break inside: the first term, then each `= …`.
+fn formula_pieces(formula: String) -> impl IntoView {
+    formula
+        .split(" = ")
+        .enumerate()
+        .filter(|(_, piece)| !piece.is_empty())
+        .map(|(i, piece)| {
+            let text = if i == 0 {
+                piece.to_string()
+            } else {
+                format!(" = {piece}")
+            };
+            view! { <span class="kv-formula-piece">{text}</span> }
+        })
+        .collect_view()
+}
+
 /// The KV-cache calculator: a preset or the numbers of a model's shape, the width of a
 /// value, the context and the batch (all in the link); bytes per token and in all, each
 /// with its formula written out; the sources of the preset; the cache against the context
@@ -176,7 +193,7 @@ pub fn KvCalculator() -> impl IntoView {
                     <span class="kv-result-value" translate="no">{move || bytes_text(s().bytes_per_token())}</span>
                     <span class="kv-formula" translate="no" data-testid="kv-per-token-formula">
                         <span class="kv-formula-symbols">{move || symbolic_formula(&cache.get())}</span>
-                        " = "{move || per_token_formula(&cache.get())}
+                        {move || formula_pieces(format!(" = {}", per_token_formula(&cache.get())))}
                     </span>
                 </div>
                 <div class="kv-result" data-testid="kv-totals"
@@ -192,7 +209,7 @@ pub fn KvCalculator() -> impl IntoView {
                         .say(lang.get())
                     }}</span>
                     <span class="kv-formula" translate="no" data-testid="kv-total-formula">
-                        {move || total_formula(&cache.get())}
+                        {move || formula_pieces(total_formula(&cache.get()))}
                     </span>
                 </div>
             </div>

@@ -33,11 +33,9 @@ decoding-kind-mla = a latent cache: per layer one latent vector of width d_c, fr
 decoding-per-token = Per token
 decoding-total = For T tokens and the batch
 decoding-total-detail = { $tokens } tokens × batch { $batch }
-decoding-formula-label = formula
 
 ## The presets' sources.
 
-decoding-source-label = Source
 decoding-source-same-shape = These numbers are the shape of:
 decoding-preset-mistral-window = Mistral 7B attends within a sliding window of 4,096 tokens and keeps a rolling cache of that many positions; the calculator counts every position up to T.
 decoding-preset-deepseek-mla = The paper's Table 1 gives the same counts per token: MHA 2·n_h·d_h·l, GQA 2·n_g·d_h·l, MQA 2·d_h·l, MLA (d_c + d_h^R)·l values.

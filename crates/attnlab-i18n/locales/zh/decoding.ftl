@@ -33,11 +33,9 @@ decoding-kind-mla = 潜向量缓存：每层一个宽度为 d_c 的潜向量（�
 decoding-per-token = 每个词元
 decoding-total = T 个词元与整个批次
 decoding-total-detail = { $tokens } 个词元 × 批大小 { $batch }
-decoding-formula-label = 公式
 
 ## 预设的出处。
 
-decoding-source-label = 出处
 decoding-source-same-shape = 这组数值是以下模型的形状：
 decoding-preset-mistral-window = Mistral 7B 在 4,096 个词元的滑动窗口内关注，并只保留这么多位置的滚动缓存；本计算器计入直到 T 的每个位置。
 decoding-preset-deepseek-mla = 论文的表 1 给出同样的每词元数量：MHA 2·n_h·d_h·l、GQA 2·n_g·d_h·l、MQA 2·d_h·l、MLA (d_c + d_h^R)·l 个值。
