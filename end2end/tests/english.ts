@@ -17,6 +17,7 @@ export const KEPT = new Set([
   'RetNet', 'GLA', 'Mamba',
   'sigmoid', 'softpick', 'FAVOR', 'Performer', 'YaRN', 'NTK', 'FlashAttention', 'RoFormer', 'Llama',
   'StreamingLLM', 'Mistral', 'GPT', 'NeoX', 'Hugging', 'Face', 'ICLR', 'bloc',
+  'MHA', 'GQA', 'MQA', 'MLA', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB',
 ]);
 
 /**

@@ -8,7 +8,7 @@ import { englishLeft } from './english';
 //
 // DOM contract: lang-en / lang-zh, the page tabs page-steps … page-complexity, and each
 // page's own test ids (steps.spec.ts, positions.spec.ts, scaling.spec.ts, linear.spec.ts,
-// lines.spec.ts, complexity.spec.ts).
+// lines.spec.ts, complexity.spec.ts, decoding.spec.ts, why-attention.spec.ts).
 
 /** One page: its tab, its view, and an element whose text is its heading. */
 const PAGES: { tab: string; view: string; heading: (page: Page) => ReturnType<Page['locator']>; en: string; zh: string }[] = [
@@ -39,6 +39,13 @@ const PAGES: { tab: string; view: string; heading: (page: Page) => ReturnType<Pa
     heading: (page) => page.getByTestId('linear-page').locator('h2'),
     en: 'Linear attention: the same Q and K',
     zh: '线性注意力：同样的 Q 和 K',
+  },
+  {
+    tab: 'page-decoding',
+    view: 'decoding-view',
+    heading: (page) => page.getByTestId('decoding-view').locator('h2'),
+    en: 'Decoding: the KV cache',
+    zh: '解码：KV 缓存',
   },
   {
     tab: 'page-lines',
@@ -82,6 +89,25 @@ for (const p of PAGES) {
     await expect(p.heading(page)).toContainText(p.en);
   });
 }
+
+test('the decoding page and why attention in 中文: a preset, a clamped value and the figure answer in Chinese', async ({ page }) => {
+  await open(page, 'page-decoding', 'decoding-view');
+  await toLang(page, 'zh');
+  await page.getByTestId('kv-preset').selectOption('deepseek-v2');
+  await expect(page.getByTestId('kv-kind')).toContainText('潜向量缓存');
+  await page.getByTestId('kv-layers').fill('0');
+  await page.getByTestId('kv-layers').press('Enter');
+  await expect(page.getByTestId('kv-note')).toHaveText('层数 L：0 超出 1 … 512；已设为 1。');
+  await expect(page.getByTestId('kv-chart')).toHaveAttribute('aria-label', /KV 缓存/);
+  await expect.poll(() => englishLeft(page)).toEqual([]);
+  await page.getByTestId('page-complexity').click();
+  await expect(page.getByTestId('why-attention')).toBeVisible();
+  await page.getByTestId('why-layers').fill('3');
+  await page.getByTestId('why-layers').press('Enter');
+  await expect(page.getByTestId('why-reach')).toContainText('3 层之后哪些输入能到达输出 8');
+  await expect(page.getByTestId('why-row-recurrent')).toContainText('永远到达不了');
+  await expect.poll(() => englishLeft(page)).toEqual([]);
+});
 
 test('the steps page in 中文: stepping, a stage chip and the read-out answer in Chinese', async ({ page }) => {
   await open(page, 'page-steps', 'steps-view');

@@ -3,6 +3,7 @@
 //! `attnlab_pages`; none holds maths of its own.
 
 pub mod complexity;
+pub mod decoding;
 pub mod linear;
 pub mod lines;
 pub mod model;

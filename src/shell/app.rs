@@ -12,6 +12,7 @@ use crate::lab::{ComparePanel, ComparedPick, FirstTokenPanel, VariantPanel, Zoom
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::{ModelSession, Status, provide_model_session};
 use crate::pages::complexity::ComplexityView;
+use crate::pages::decoding::DecodingPage;
 use crate::pages::linear::LinearPage;
 use crate::pages::lines::LinesView;
 use crate::pages::model::ModelPage;
@@ -131,6 +132,7 @@ async fn page_builder(page: Page) -> MakePage {
         Page::Linear => linear_page().await,
         Page::Lines => lines_page().await,
         Page::Complexity => complexity_page().await,
+        Page::Decoding => decoding_page().await,
         Page::Model => model_page().await,
     }
 }
@@ -163,6 +165,11 @@ fn lines_page() -> MakePage {
 #[lazy]
 fn complexity_page() -> MakePage {
     || view! { <ComplexityView/> }.into_any()
+}
+
+#[lazy]
+fn decoding_page() -> MakePage {
+    || view! { <DecodingPage/> }.into_any()
 }
 
 #[lazy]

@@ -16,6 +16,7 @@ pub const PAGES: &[(Page, Tr)] = &[
     (Page::Positions, msg::shell::PAGE_NAV_POSITIONS),
     (Page::Scaling, msg::shell::PAGE_NAV_WHY_D_K),
     (Page::Linear, msg::shell::PAGE_NAV_LINEAR_ATTENTION),
+    (Page::Decoding, msg::shell::PAGE_NAV_DECODING),
     (Page::Lines, msg::shell::PAGE_NAV_LINES),
     (Page::Complexity, msg::shell::PAGE_NAV_COMPLEXITY),
 ];

@@ -14,7 +14,7 @@
 //! (`VariantSlot::variant`), which stops there when the change is another variant's.
 
 use attnlab_core::model::ModelConfig;
-use attnlab_lab::state::PretrainedView;
+use attnlab_lab::state::{KvCache, PretrainedView};
 use attnlab_lab::{CompareWhat, LabState, Mode, Page, Variant, View, Zoom};
 use leptos::prelude::*;
 use reactive_stores::{Store, StoreField, Subfield};
@@ -71,6 +71,7 @@ store_fields! {
         4 compare_what: CompareWhat,
         5 zoom: Option<Zoom>,
         6 lines_threshold: usize,
+        7 kv_cache: KvCache,
     }
 }
 
@@ -115,6 +116,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
         compare_what,
         zoom,
         lines_threshold,
+        kv_cache,
     } = view;
     let was = &before.view;
     let mut notices: Vec<Notice> = Vec::new();
@@ -142,6 +144,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
     note(*lines_threshold != was.lines_threshold, |l| {
         touch(l.view().lines_threshold())
     });
+    note(*kv_cache != was.kv_cache, |l| touch(l.view().kv_cache()));
     notices
 }
 

@@ -251,6 +251,16 @@ pub const KEPT: &[&str] = &[
     "Face",
     "ICLR",
     "bloc",
+    "MHA",
+    "GQA",
+    "MQA",
+    "MLA",
+    "KiB",
+    "MiB",
+    "GiB",
+    "TiB",
+    "PiB",
+    "EiB",
 ];
 
 /// A check of Chinese sentences for English left in them, for the tests of every crate

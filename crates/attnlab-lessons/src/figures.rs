@@ -135,6 +135,12 @@ figures! {
     ComplexityChart = "complexity-chart", Complexity, "complexity-chart", None;
     /// Complexity: the table of measured times.
     ComplexityTable = "complexity-table", Complexity, "complexity-table", None;
+    /// Complexity, why attention: which inputs reach an output after L layers of each kind.
+    WhyAttentionReach = "why-attention-reach", Complexity, "why-reach", None;
+    /// Decoding: the KV cache's bytes per token and for the context, with the formula.
+    DecodingKvTotals = "decoding-kv-totals", Decoding, "kv-totals", None;
+    /// Decoding: the KV cache against the context length, MHA, GQA, MQA (and MLA).
+    DecodingKvChart = "decoding-kv-chart", Decoding, "kv-chart", None;
     /// The real model: every layer's and head's attention.
     ModelAtlas = "model-atlas", Model, "atlas", None;
     /// The real model: the selected layer's and head's attention.

@@ -14,8 +14,8 @@ use attnlab_i18n::msg::link;
 use attnlab_i18n::said::Said;
 use attnlab_lab::state::{Checkpoint, PretrainedView, Relevance};
 use attnlab_lab::state::{
-    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, LabState, Masks, Mode, ModelConfig, Page,
-    Variant, View, Zoom,
+    CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, KvCache, LabState, Masks, Mode, ModelConfig,
+    Page, Variant, View, Zoom,
 };
 
 /// v1's frozen defaults (not `LabState::default()`, which may change).
@@ -36,6 +36,18 @@ pub(super) mod defaults {
     pub const SINK_LOGIT: f32 = 0.0;
     pub const FEATURES: u64 = 64;
     pub const ROPE_BASE: f32 = 10_000.0;
+    /// The Decoding page's KV-cache calculator (added to v1 with the field `kv`): a
+    /// Llama-3-8B-shaped model at fp16, 8,192 tokens, one sequence.
+    pub const KV_CACHE: attnlab_lab::state::KvCache = attnlab_lab::state::KvCache {
+        layers: 32,
+        query_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        bits: 16,
+        latent: None,
+        context: 8192,
+        batch: 1,
+    };
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -83,6 +95,64 @@ pub(super) struct Wire {
     z: Option<[u64; 4]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lw: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kv: Option<WireKv>,
+}
+
+/// The KV-cache calculator: `l` layers, `h` query heads, `g` key/value heads, `e` head
+/// size, `b` bits per value, `c` the latent cache's `[d_c, d_r]` (absent: K and V), `t`
+/// the context, `n` the batch; each absent is [`defaults::KV_CACHE`]'s.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct WireKv {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    g: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    e: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    c: Option<(u64, u64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<u64>,
+}
+
+impl WireKv {
+    /// `None` when every value is the default.
+    fn from_cache(c: &KvCache) -> Option<WireKv> {
+        let d = defaults::KV_CACHE;
+        (*c != d).then(|| WireKv {
+            l: unless(c.layers, d.layers),
+            h: unless(c.query_heads, d.query_heads),
+            g: unless(c.kv_heads, d.kv_heads),
+            e: unless(c.head_dim, d.head_dim),
+            b: unless(c.bits, d.bits),
+            c: c.latent,
+            t: unless(c.context, d.context),
+            n: unless(c.batch, d.batch),
+        })
+    }
+
+    /// As written: values out of range are the page's to clamp and report.
+    fn into_cache(self) -> KvCache {
+        let d = defaults::KV_CACHE;
+        KvCache {
+            layers: self.l.unwrap_or(d.layers),
+            query_heads: self.h.unwrap_or(d.query_heads),
+            kv_heads: self.g.unwrap_or(d.kv_heads),
+            head_dim: self.e.unwrap_or(d.head_dim),
+            bits: self.b.unwrap_or(d.bits),
+            latent: self.c,
+            context: self.t.unwrap_or(d.context),
+            batch: self.n.unwrap_or(d.batch),
+        }
+    }
 }
 
 /// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
@@ -390,6 +460,7 @@ impl Wire {
                 .zoom
                 .map(|z| [z.queries.0, z.queries.1, z.keys.0, z.keys.1].map(|i| i as u64)),
             lw: unless(state.view.lines_threshold as u64, defaults::LINES_THRESHOLD),
+            kv: WireKv::from_cache(&state.view.kv_cache),
         }
     }
 
@@ -487,6 +558,7 @@ impl Wire {
                     keys: (count(c), count(d)),
                 }),
                 lines_threshold: count(self.lw.unwrap_or(defaults::LINES_THRESHOLD)),
+                kv_cache: self.kv.map_or(defaults::KV_CACHE, WireKv::into_cache),
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
             pair: self.y.unwrap_or_default(),
@@ -589,9 +661,9 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 21] = [
+const STATE_KEYS: [&str; 22] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
-    "z", "lw",
+    "z", "lw", "kv",
 ];
 const VARIANT_KEYS: [&str; 22] = [
     "n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x", "sn", "ro", "al", "sc", "kv", "tl",
@@ -599,6 +671,7 @@ const VARIANT_KEYS: [&str; 22] = [
 ];
 const ROPE_KEYS: [&str; 6] = ["b", "p", "r", "s", "f", "l"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
+const KV_KEYS: [&str; 8] = ["l", "h", "g", "e", "b", "c", "t", "n"];
 
 /// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
 /// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
@@ -624,6 +697,9 @@ pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
     }
     if let Some(m) = value.get("m") {
         check(m, &PRETRAINED_KEYS, "m.", &mut out);
+    }
+    if let Some(kv) = value.get("kv") {
+        check(kv, &KV_KEYS, "kv.", &mut out);
     }
     out
 }

@@ -9,7 +9,7 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::state::LAB_KINDS;
-use attnlab_lab::state::{Checkpoint, PretrainedView, Relevance};
+use attnlab_lab::state::{Checkpoint, KvCache, PretrainedView, Relevance};
 use attnlab_lab::{
     CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SOURCE, LINES_THRESHOLD_RANGE,
     LabState, Masks, Mode, ModelConfig, Page, Variant, View, Zoom,
@@ -276,6 +276,28 @@ fn zoom() -> impl Strategy<Value = Option<Zoom>> {
 }
 
 /// The Lines page's threshold in thousandths: mostly the default, sometimes past 1.
+/// Any calculator settings, out of range too (the page clamps them, the link keeps them).
+fn kv_cache() -> impl Strategy<Value = KvCache> {
+    (
+        (0u64..600, 0u64..600, 0u64..600, 0u64..2000),
+        prop::sample::select(vec![4u64, 8, 16, 32, 7]),
+        prop::option::of((0u64..9000, 0u64..2000)),
+        (0u64..20_000_000, 0u64..2000),
+    )
+        .prop_map(
+            |((layers, query_heads, kv_heads, head_dim), bits, latent, (context, batch))| KvCache {
+                layers,
+                query_heads,
+                kv_heads,
+                head_dim,
+                bits,
+                latent,
+                context,
+                batch,
+            },
+        )
+}
+
 fn threshold() -> impl Strategy<Value = usize> {
     prop_oneof![Just(DEFAULT_LINES_THRESHOLD), 0usize..1200]
 }
@@ -294,6 +316,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
             prop::sample::select(Page::ALL.to_vec()),
             zoom(),
             threshold(),
+            kv_cache(),
         ),
     )
         .prop_map(
@@ -305,7 +328,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                 (model, pad_to),
                 variants,
                 (variant, head, a, b, average),
-                (page, zoom, lines_threshold),
+                (page, zoom, lines_threshold, kv_cache),
             )| {
                 LabState {
                     mode: if cross {
@@ -330,6 +353,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                         },
                         zoom,
                         lines_threshold,
+                        kv_cache,
                     },
                     pretrained,
                     pair,
@@ -932,6 +956,48 @@ fn the_zoom_and_the_lines_threshold_travel_in_the_link() {
     assert!(d.repairs.is_empty());
     // The defaults are left out.
     assert_eq!(attnlab_link::encode(&LabState::default()), "v1.e30");
+}
+
+#[test]
+fn the_kv_cache_calculator_travels_in_the_link() {
+    // A link written before the calculator existed opens it on its defaults.
+    let old = attnlab_link::decode(&fragment_of(r#"{"t":"a b c","u":"linear"}"#)).unwrap();
+    assert_eq!(old.state.view.kv_cache, KvCache::default());
+    assert!(old.repairs.is_empty());
+
+    let mut s = LabState::default();
+    s.view.page = Page::Decoding;
+    s.view.kv_cache = KvCache {
+        layers: 60,
+        query_heads: 128,
+        kv_heads: 128,
+        head_dim: 128,
+        bits: 4,
+        latent: Some((512, 64)),
+        context: 131_072,
+        batch: 3,
+    };
+    let by_hand = attnlab_link::decode(&fragment_of(
+        r#"{"u":"decoding","kv":{"l":60,"h":128,"g":128,"b":4,"c":[512,64],"t":131072,"n":3}}"#,
+    ))
+    .unwrap();
+    assert_eq!(by_hand.state, s);
+    let d = attnlab_link::decode(&attnlab_link::encode(&s)).unwrap();
+    assert_eq!(d.state, s);
+    // Only what differs from the defaults is written.
+    let mut g4 = LabState::default();
+    g4.view.kv_cache.kv_heads = 4;
+    assert_eq!(
+        attnlab_link::encode(&g4),
+        format!("v1.{}", URL_SAFE_NO_PAD.encode(r#"{"kv":{"g":4}}"#))
+    );
+    // An unknown key inside it is named by its path.
+    let u = attnlab_link::decode_value(serde_json::json!({"kv": {"zz": 1}})).unwrap();
+    assert_eq!(u.state.view.kv_cache, KvCache::default());
+    assert_eq!(
+        u.repairs,
+        ["the key “kv.zz” is not part of a state and was ignored"]
+    );
 }
 
 #[test]

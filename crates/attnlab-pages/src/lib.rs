@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod complexity;
+pub mod decoding;
 pub mod linear;
 pub mod lines;
 pub mod neuron;

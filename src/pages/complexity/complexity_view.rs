@@ -5,7 +5,7 @@ use attnlab_pages::complexity::{
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use super::TimingTable;
+use super::{TimingTable, WhyAttention};
 use crate::canvas::LineChartCanvas;
 use crate::i18n::{text, use_lang};
 use attnlab_workers::{Failure, TimingWorker};
@@ -231,6 +231,7 @@ pub fn ComplexityView() -> impl IntoView {
                     <TimingTable measurements=measurements/>
                 </div>
             </div>
+            <WhyAttention/>
         </section>
     }
 }

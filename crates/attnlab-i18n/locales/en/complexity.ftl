@@ -55,3 +55,35 @@ complexity-table-caption = Measured milliseconds per call (median of the samples
 complexity-table-softmax = softmax (streaming) ms
 complexity-table-linear = linear elu1 ms
 complexity-table-ratio = softmax / linear
+
+## "Why attention" (complexity/why.rs, src/pages/complexity/why_attention.rs): Table 1 of "Attention Is All You Need" made interactive.
+
+complexity-why-title = Why attention: work, parallelism and path length
+complexity-why-lead = { $paper }, Table 1, compares four layers that turn n vectors of width d into n vectors: a recurrent layer, a convolution of kernel width k, self-attention, and self-attention restricted to r positions on each side. Self-attention does more work per layer when n is larger than d, but needs no step to wait for another, and connects any two positions in one step.
+complexity-why-knobs-label = the numbers Table 1 is read for
+complexity-why-n = sequence length n
+complexity-why-d = width d
+complexity-why-k = kernel width k
+complexity-why-r = window r (each side)
+complexity-why-layers = layers L
+complexity-why-output = output position i
+complexity-why-layer-recurrent = recurrent
+complexity-why-layer-convolution = convolution (contiguous)
+complexity-why-layer-self-attention = self-attention
+complexity-why-layer-restricted = restricted self-attention
+complexity-why-col-layer = layer
+complexity-why-col-work = work per layer
+complexity-why-col-sequential = sequential operations
+complexity-why-col-path = maximum path length
+complexity-why-dilated = The convolution here is contiguous and centred: (k − 1) / 2 positions on each side per layer, so it needs ⌈(n − 1) / ((k − 1) / 2)⌉ layers, O(n / k). A dilated convolution, the paper’s O(log_k(n)), would need { $layers } here: the smallest L with k^L ≥ n.
+complexity-why-path-definition = A path is counted in arrows: one per layer of attention or convolution; a recurrent layer reads input j into its state, then carries it one step per position, 1 + (i − j) arrows to output i. After L layers a convolution’s output reads a cone of L·(k − 1) + 1 inputs, restricted attention one of L·2r + 1 (r on each side per layer).
+complexity-why-clamped = { $what }: { $typed } is outside { $lo } … { $hi }; { $now } is used.
+complexity-why-figure-title = Which inputs reach output { $i } after { $layers ->
+        [one] { $layers } layer
+       *[other] { $layers } layers
+    }
+complexity-why-figure-legend = Each cell is an input position j (0 on the left); its number is the path length from j to output i: the smallest L at which j reaches i, or for the recurrence its arrows. An empty cell is not reached yet; the outlined cell is i.
+complexity-why-shown-note = The figure shows the first { $shown } of the n = { $n } positions.
+complexity-why-row-layered = { $reached } of { $shown } inputs reach it; every input reaches it at L = { $after }.
+complexity-why-row-recurrent = { $reached } of { $shown } inputs reach it in one layer, input j through 1 + (i − j) arrows (input 0 through { $steps }); the inputs after i never do.
+complexity-why-row-label = { $layer }: the inputs that reach output { $i }

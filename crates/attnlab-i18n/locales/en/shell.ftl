@@ -81,6 +81,7 @@ page-nav-step-by-step = Step by step
 page-nav-positions = Positions
 page-nav-why-d-k = Why √d_k
 page-nav-linear-attention = Linear attention
+page-nav-decoding = Decoding
 page-nav-lines = Lines
 page-nav-complexity = Complexity
 

@@ -54,3 +54,32 @@ complexity-table-caption = 每次调用实测的毫秒数（各样本的中位�
 complexity-table-softmax = softmax（流式）毫秒
 complexity-table-linear = 线性 elu1 毫秒
 complexity-table-ratio = softmax / 线性
+
+## “为什么用注意力”（complexity/why.rs、src/pages/complexity/why_attention.rs）：交互式的《Attention Is All You Need》表 1。
+
+complexity-why-title = 为什么用注意力：计算量、并行性与路径长度
+complexity-why-lead = { $paper } 的表 1 比较了四种把 n 个宽度为 d 的向量变成 n 个向量的层：循环层、核宽为 k 的卷积、自注意力，以及只看每侧 r 个位置的受限自注意力。当 n 大于 d 时，自注意力每层的计算量更大，但没有哪一步要等另一步，而且任意两个位置之间只隔一步。
+complexity-why-knobs-label = 读表 1 所用的数值
+complexity-why-n = 序列长度 n
+complexity-why-d = 宽度 d
+complexity-why-k = 卷积核宽度 k
+complexity-why-r = 窗口 r（每侧）
+complexity-why-layers = 层数 L
+complexity-why-output = 输出位置 i
+complexity-why-layer-recurrent = 循环层
+complexity-why-layer-convolution = 卷积（连续）
+complexity-why-layer-self-attention = 自注意力
+complexity-why-layer-restricted = 受限自注意力
+complexity-why-col-layer = 层
+complexity-why-col-work = 每层计算量
+complexity-why-col-sequential = 顺序操作数
+complexity-why-col-path = 最大路径长度
+complexity-why-dilated = 这里的卷积是连续、居中的：每层每侧 (k − 1) / 2 个位置，所以需要 ⌈(n − 1) / ((k − 1) / 2)⌉ 层，即 O(n / k)。空洞卷积（论文中的 O(log_k(n))）在这里需要 { $layers } 层：满足 k^L ≥ n 的最小 L。
+complexity-why-path-definition = 路径按箭头计数：注意力或卷积每层一个箭头；循环层把输入 j 读入状态，再每个位置传一步，到输出 i 共 1 + (i − j) 个箭头。L 层之后，卷积的输出读取宽为 L·(k − 1) + 1 的锥形区域，受限注意力读取宽为 L·2r + 1 的区域（每层每侧 r 个）。
+complexity-why-clamped = { $what }：{ $typed } 超出 { $lo } … { $hi }；改用 { $now }。
+complexity-why-figure-title = { $layers } 层之后哪些输入能到达输出 { $i }
+complexity-why-figure-legend = 每个格子是一个输入位置 j（0 在最左）；格中的数是从 j 到输出 i 的路径长度：j 到达 i 的最小 L，循环层则是箭头数。空格子表示尚未到达；加框的格子是 i。
+complexity-why-shown-note = 图中只画出 n = { $n } 个位置中的前 { $shown } 个。
+complexity-why-row-layered = { $shown } 个输入中有 { $reached } 个到达它；所有输入在 L = { $after } 时都到达它。
+complexity-why-row-recurrent = { $shown } 个输入中有 { $reached } 个在一层内到达它，输入 j 经过 1 + (i − j) 个箭头（输入 0 经过 { $steps } 个）；i 之后的输入永远到达不了。
+complexity-why-row-label = { $layer }：能到达输出 { $i } 的输入

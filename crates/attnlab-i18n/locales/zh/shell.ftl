@@ -81,6 +81,7 @@ page-nav-step-by-step = 逐步计算
 page-nav-positions = 位置编码
 page-nav-why-d-k = 为何除以 √d_k
 page-nav-linear-attention = 线性注意力
+page-nav-decoding = 解码
 page-nav-lines = 连线图
 page-nav-complexity = 复杂度
 

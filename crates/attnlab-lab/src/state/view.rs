@@ -34,19 +34,22 @@ pub enum Page {
     Lines,
     /// Softmax and linear attention timed in the browser against n.
     Complexity,
+    /// Decoding one token at a time: the KV cache's size.
+    Decoding,
     /// The real (pretrained) model: every head, the head search, rollout and flow.
     Model,
 }
 
 impl Page {
     /// Every page, in the order of the navigation.
-    pub const ALL: [Page; 8] = [
+    pub const ALL: [Page; 9] = [
         Page::Lab,
         Page::Model,
         Page::Steps,
         Page::Positions,
         Page::Scaling,
         Page::Linear,
+        Page::Decoding,
         Page::Lines,
         Page::Complexity,
     ];
@@ -61,6 +64,7 @@ impl Page {
             Page::Linear => "linear",
             Page::Lines => "lines",
             Page::Complexity => "complexity",
+            Page::Decoding => "decoding",
             Page::Model => "model",
         }
     }
@@ -125,6 +129,46 @@ impl Zoom {
     }
 }
 
+/// The KV-cache calculator's settings on the Decoding page: a model's shape, the width of
+/// a cached value, the context and the batch. Values as a person or a link wrote them; the
+/// page clamps what is out of range and says so (`attnlab_pages::decoding`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KvCache {
+    /// Layers L.
+    pub layers: u64,
+    /// Query heads H.
+    pub query_heads: u64,
+    /// Key/value heads G (H: multi-head, 1: multi-query, between: grouped-query).
+    pub kv_heads: u64,
+    /// The head size d_h.
+    pub head_dim: u64,
+    /// Bits per cached value: 32 (fp32), 16 (fp16, bf16), 8 (fp8, int8) or 4 (int4).
+    pub bits: u64,
+    /// A latent cache (MLA) instead of K and V: the latent's width d_c and the decoupled
+    /// RoPE key's width d_r, per layer.
+    pub latent: Option<(u64, u64)>,
+    /// The context length T in tokens.
+    pub context: u64,
+    /// Sequences decoded at once.
+    pub batch: u64,
+}
+
+impl Default for KvCache {
+    /// A Llama-3-8B-shaped model at fp16 with its 8,192-token context, one sequence.
+    fn default() -> KvCache {
+        KvCache {
+            layers: 32,
+            query_heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            bits: 16,
+            latent: None,
+            context: 8192,
+            batch: 1,
+        }
+    }
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View {
@@ -142,6 +186,8 @@ pub struct View {
     pub zoom: Option<Zoom>,
     /// The Lines page draws only lines whose weight is at least this many thousandths.
     pub lines_threshold: usize,
+    /// The Decoding page's KV-cache calculator.
+    pub kv_cache: KvCache,
 }
 
 impl Default for View {
@@ -154,6 +200,7 @@ impl Default for View {
             compare_what: CompareWhat::Head,
             zoom: None,
             lines_threshold: DEFAULT_LINES_THRESHOLD,
+            kv_cache: KvCache::default(),
         }
     }
 }

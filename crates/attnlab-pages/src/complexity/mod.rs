@@ -13,7 +13,9 @@
 //! - the fit ([`fit_power_law`]: least squares of `log10 t` on `log10 n` over the points
 //!   with `n ≥` [`FIT_FROM_N`]) and the crossover of the two curves ([`Crossover`]),
 //! - the messages between the page and the worker ([`Request`], [`Report`]),
-//! - the chart ([`chart`]) and the table ([`Measurements`]).
+//! - the chart ([`chart`]) and the table ([`Measurements`]),
+//! - "why attention" ([`why`]): Table 1 of "Attention Is All You Need" for chosen n, d, k
+//!   and r, and which inputs reach an output after L layers of each kind.
 //!
 //! The timing itself takes a clock (`performance.now()` in a worker, `Instant` natively),
 //! so the policy is tested with a fake one.
@@ -21,6 +23,7 @@
 mod chart;
 mod fit;
 mod timing;
+pub mod why;
 
 pub use chart::{Measurements, Row, chart, slope_label};
 pub use fit::{Crossover, Fit, fit_power_law, fitted_crossover, least_squares, measured_crossover};
