@@ -14,7 +14,7 @@
 //! (`VariantSlot::variant`), which stops there when the change is another variant's.
 
 use attnlab_core::model::ModelConfig;
-use attnlab_lab::state::PretrainedView;
+use attnlab_lab::state::{BlockView, PretrainedView};
 use attnlab_lab::{CompareWhat, LabState, Mode, Page, Variant, View, Zoom};
 use leptos::prelude::*;
 use reactive_stores::{Store, StoreField, Subfield};
@@ -71,6 +71,7 @@ store_fields! {
         4 compare_what: CompareWhat,
         5 zoom: Option<Zoom>,
         6 lines_threshold: usize,
+        8 block: BlockView,
     }
 }
 
@@ -115,6 +116,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
         compare_what,
         zoom,
         lines_threshold,
+        block,
     } = view;
     let was = &before.view;
     let mut notices: Vec<Notice> = Vec::new();
@@ -142,6 +144,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
     note(*lines_threshold != was.lines_threshold, |l| {
         touch(l.view().lines_threshold())
     });
+    note(*block != was.block, |l| touch(l.view().block()));
     notices
 }
 

@@ -20,7 +20,10 @@ pub use masks::{MaskKind, Masks};
 pub use options::*;
 pub use pretrained::{Checkpoint, PretrainedView, Relevance};
 pub use variant::{Variant, model_label, score_label};
-pub use view::{CompareWhat, DEFAULT_LINES_THRESHOLD, LINES_THRESHOLD_RANGE, Page, View, Zoom};
+pub use view::{
+    Activation, BLOCK_FFN_MULTIPLES, BLOCK_LAYERS_RANGE, BlockView, CompareWhat,
+    DEFAULT_LINES_THRESHOLD, LINES_THRESHOLD_RANGE, Norm, Page, View, Zoom,
+};
 
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
 pub const DEFAULT_SENTENCE: &str = "The animal didn't cross the street because it was too tired";
@@ -138,6 +141,7 @@ impl Default for LabState {
                 compare_what: CompareWhat::Head,
                 zoom: None,
                 lines_threshold: DEFAULT_LINES_THRESHOLD,
+                block: BlockView::default(),
             },
             pair: String::new(),
             pretrained: None,
