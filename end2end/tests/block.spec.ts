@@ -135,6 +135,15 @@ test('bad input: heads that do not divide d, no text, 512 tokens', async ({ page
   await expect(page.locator('body')).not.toContainText('NaN');
 });
 
+test('a run too large for the page keeps the first tokens that fit and says so', async ({ page }) => {
+  const t = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
+  await open(page, '#v1.' + Buffer.from(JSON.stringify({ u: 'block', t, d: 512, h: 8, bk: { l: 6 } })).toString('base64url'));
+  // 6 layers at d = 512, f = 2048: 6 · (3·2²⁰·t + 1024·t²) multiply-adds ≤ 5·10⁸ for t ≤ 26.
+  await expect(page.getByTestId('block-limited')).toContainText('first 26 of 200 tokens');
+  await expect(page.getByTestId('block-sizes')).toContainText('6 layers, d = 512, 4 heads of 128 features, f = 2048, 26 tokens');
+  await expect(page.getByTestId('block-residual-canvas')).toHaveAttribute('data-cols', '26');
+});
+
 test('the block page in 中文: no English word, axe clean', async ({ page }) => {
   await open(page);
   await toChinese(page);

@@ -41,7 +41,7 @@ pub fn SublayerFigures(run: RunMemo) -> impl IntoView {
         <section class="block-section">
         <h3 class="section-title">{text(msg::block::BLOCK_SUBLAYERS_HEADING)}</h3>
         <p class="explain-lead">{text(msg::block::BLOCK_SUBLAYERS_NOTE)}</p>
-        <div class="block-sublayers">
+        <div class="block-sublayers" data-testid="block-sublayers">
             {move || (0..count.get()).map(|i| {
                 let id = kind(i).map_or("", SublayerKind::id);
                 view! {
@@ -110,7 +110,7 @@ pub fn HeadFigures(run: RunMemo) -> impl IntoView {
     view! {
         <section class="block-section">
         <h3 class="section-title">{text(msg::block::BLOCK_HEADS_HEADING)}</h3>
-        <div class="block-heads">
+        <div class="block-heads" data-testid="block-heads">
             {move || (0..count.get()).map(|i| {
                 let id = testid(i).unwrap_or_default();
                 view! {

@@ -115,8 +115,8 @@ pub fn BlockPage() -> impl IntoView {
             </Show>
             <BlockKnobs width=width/>
             <p class="block-sizes" data-testid="block-sizes">{sizes}</p>
-            {move || limited().map(|l| view! { <p class="notice" role="status" data-testid="block-limited">{l}</p> })}
-            {move || error().map(|e| view! { <p class="notice" role="status" data-testid="block-error">{e}</p> })}
+            {move || limited().map(|l| view! { <p class="notice block-notice" role="status" data-testid="block-limited">{l}</p> })}
+            {move || error().map(|e| view! { <p class="notice block-notice" role="status" data-testid="block-error">{e}</p> })}
             <Show when=move || run.with(Result::is_ok)>
                 <SublayerFigures run=run/>
                 <HeadFigures run=run/>
