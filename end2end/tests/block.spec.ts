@@ -15,6 +15,7 @@ import { seriousViolations } from './axe';
 //   [data-testid=block-sublayer-self|cross|ffn]      data-mean-norm: mean ‖x‖ leaving
 //   canvas block-<self|cross|ffn>-input|output       data-rows × data-cols once painted
 //   [data-testid=block-head-<self|cross>-<h>]        data-blocked (cells), data-upper-zero
+//   canvas block-memory                              cross mode: the encoder's output, m × d
 //   [data-testid=block-residual]                     data-last-norm: mean ‖x‖ after the last layer
 //   canvas block-residual-canvas                     (layers + 1) × tokens
 //   [data-testid=block-perm-ffn|block-perm-attention] data-value: the largest difference
@@ -39,6 +40,7 @@ test('the block runs on the sentence: sub-layers, heads and the residual stream 
     await expect(page.getByTestId(`block-${id}-output`)).toHaveAttribute('data-cols', '64');
   }
   await expect(page.getByTestId('block-sublayer-cross')).toHaveCount(0);
+  await expect(page.getByTestId('block-memory')).toHaveCount(0);
   for (let h = 0; h < 4; h++) {
     await expect(page.getByTestId(`block-head-self-${h}`)).toHaveAttribute('data-blocked', '0');
     await expect(page.getByTestId(`block-head-self-${h}-canvas`)).toHaveAttribute('data-cols', '11');
@@ -112,6 +114,9 @@ test('cross mode: the decoder draws causal self-attention and cross-attention ov
   await expect(cross).toHaveAttribute('data-upper-zero', 'false');
   await expect(page.getByTestId('block-head-cross-0-canvas')).toHaveAttribute('data-cols', '6');
   await expect(page.getByTestId('block-cross-input')).toHaveAttribute('data-rows', '4');
+  // The memory: the source through the encoder, 6 × 64.
+  await expect(page.getByTestId('block-memory')).toHaveAttribute('data-rows', '6');
+  await expect(page.getByTestId('block-memory')).toHaveAttribute('data-cols', '64');
   await expect(page.getByTestId('block-perm-ffn')).toHaveAttribute('data-value', '0');
   expect(await num(page, 'block-perm-attention')).toBeGreaterThan(0.01);
 });

@@ -125,6 +125,24 @@ pub fn HeadFigures(run: RunMemo) -> impl IntoView {
     }
 }
 
+/// Cross mode: the encoder's output on the source, the memory of cross-attention.
+#[component]
+pub fn MemoryFigure(run: RunMemo) -> impl IntoView {
+    let lang = use_app_state().lang;
+    let figure: Memo<Option<Heatmap>> =
+        Memo::new(move |_| run.with(|r| block::memory(r.as_ref().ok()?, lang.get())?.ok()));
+    view! {
+        <Show when=move || figure.with(Option::is_some)>
+            <section class="block-section">
+                <h3 class="section-title">{text(msg::block::BLOCK_ENCODER_HEADING)}</h3>
+                <div class="block-figure">
+                    <HeatmapCanvas figure=figure testid="block-memory" kind="matrix" class="block-activations" pointing=Pointing::Reading/>
+                </div>
+            </section>
+        </Show>
+    }
+}
+
 /// The residual stream: each token's norm entering layer 1 and leaving each layer. The
 /// figure carries the mean norm leaving the last layer (`data-last-norm`).
 #[component]

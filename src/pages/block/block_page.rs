@@ -8,7 +8,7 @@ use attnlab_lab::tokens::{self, Tokens};
 use attnlab_pages::block::{self, BlockInput};
 use leptos::prelude::*;
 
-use super::block_figures::{HeadFigures, ResidualFigure, SublayerFigures};
+use super::block_figures::{HeadFigures, MemoryFigure, ResidualFigure, SublayerFigures};
 use super::block_knobs::BlockKnobs;
 use super::block_permutation::PermutationCheck;
 use super::run::RunMemo;
@@ -118,6 +118,7 @@ pub fn BlockPage() -> impl IntoView {
             {move || limited().map(|l| view! { <p class="notice block-notice" role="status" data-testid="block-limited">{l}</p> })}
             {move || error().map(|e| view! { <p class="notice block-notice" role="status" data-testid="block-error">{e}</p> })}
             <Show when=move || run.with(Result::is_ok)>
+                <MemoryFigure run=run/>
                 <SublayerFigures run=run/>
                 <HeadFigures run=run/>
                 <ResidualFigure run=run/>

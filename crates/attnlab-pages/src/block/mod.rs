@@ -475,6 +475,18 @@ pub fn heads(
     Ok(out)
 }
 
+/// Cross mode: the encoder's output on the source (`m × d`), the memory every decoder
+/// layer's cross-attention reads its keys and values from.
+pub fn memory(run: &BlockRun, lang: Lang) -> Option<Result<Heatmap, HeatmapError>> {
+    let encoder = run.encoder.as_ref()?;
+    Some(activations(
+        text::BLOCK_ENCODER_HEADING.get(lang).to_string(),
+        encoder.output.view(),
+        &run.keys,
+        lang,
+    ))
+}
+
 /// The residual stream across the layers: each token's norm entering layer 1 (`X`) and
 /// leaving each layer, `(layers + 1) × n`.
 pub fn residual_norms(run: &BlockRun) -> Array2<f32> {

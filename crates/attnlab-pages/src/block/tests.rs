@@ -116,6 +116,9 @@ fn the_decoders_self_attention_is_causal_its_cross_attention_is_not_and_rows_sum
             }
         }
     }
+    let mem = memory(&r, Lang::En).unwrap().unwrap();
+    assert_eq!((mem.n_rows(), mem.n_cols()), (6, 64));
+    assert!(memory(&run_on(&LabState::default()).1.unwrap(), Lang::En).is_none());
     let subs = sublayers(&r, 2, Lang::En).unwrap();
     let kinds: Vec<_> = subs.iter().map(|s| s.kind).collect();
     assert_eq!(
