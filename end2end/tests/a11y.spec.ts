@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 // Accessibility: axe-core (from node_modules) on every main view and a lesson, in both
 // languages and both themes: no serious or critical violation.
 
-const VIEWS = ['lab', 'steps', 'positions', 'scaling', 'linear', 'decoding', 'lines', 'complexity', 'model'];
+const VIEWS = ['lab', 'steps', 'block', 'positions', 'scaling', 'linear', 'decoding', 'lines', 'complexity', 'model'];
 
 async function open(page: Page, view: string) {
   if (view !== 'lab') await page.getByTestId(`page-${view}`).click();

@@ -20,6 +20,13 @@ const PAGES: { tab: string; view: string; heading: (page: Page) => ReturnType<Pa
     zh: '输入 X',
   },
   {
+    tab: 'page-block',
+    view: 'block-view',
+    heading: (page) => page.getByTestId('block-view').locator('h2'),
+    en: 'The block around attention',
+    zh: '注意力外围的层块',
+  },
+  {
     tab: 'page-positions',
     view: 'positions-page',
     heading: (page) => page.getByTestId('positions-page').locator('h2'),

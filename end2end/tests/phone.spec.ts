@@ -11,7 +11,7 @@ import { expect, test, toChinese } from './fixtures';
 // variant-switch-difference; canvas[data-cells] = "x0 y0 x1 y1" in backing pixels.
 
 const PHONE = { width: 390, height: 844 };
-const PAGES = ['lab', 'steps', 'positions', 'scaling', 'linear', 'decoding', 'lines', 'complexity'];
+const PAGES = ['lab', 'steps', 'block', 'positions', 'scaling', 'linear', 'decoding', 'lines', 'complexity'];
 
 /** How far the page reaches sideways, and the top of its first drawn figure. */
 async function fit(page: Page) {

@@ -2,6 +2,7 @@
 //! variants from the [`AppState`](crate::state::AppState) and the data of its page from
 //! `attnlab_pages`; none holds maths of its own.
 
+pub mod block;
 pub mod complexity;
 pub mod decoding;
 pub mod linear;

@@ -11,6 +11,7 @@ use crate::i18n::text;
 use crate::lab::{ComparePanel, ComparedPick, FirstTokenPanel, VariantPanel, ZoomBar};
 use crate::lessons::{LessonsEntry, lesson_bar, lesson_list, lesson_pointers, provide_player};
 use crate::model::{ModelSession, Status, provide_model_session};
+use crate::pages::block::BlockPage;
 use crate::pages::complexity::ComplexityView;
 use crate::pages::decoding::DecodingPage;
 use crate::pages::linear::LinearPage;
@@ -127,6 +128,7 @@ async fn page_builder(page: Page) -> MakePage {
     match page {
         Page::Lab => lab_page,
         Page::Steps => steps_page().await,
+        Page::Block => block_page().await,
         Page::Positions => positions_page().await,
         Page::Scaling => scaling_page().await,
         Page::Linear => linear_page().await,
@@ -140,6 +142,11 @@ async fn page_builder(page: Page) -> MakePage {
 #[lazy]
 fn steps_page() -> MakePage {
     || view! { <StepsView/> }.into_any()
+}
+
+#[lazy]
+fn block_page() -> MakePage {
+    || view! { <BlockPage/> }.into_any()
 }
 
 #[lazy]

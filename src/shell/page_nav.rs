@@ -13,6 +13,7 @@ pub const PAGES: &[(Page, Tr)] = &[
     (Page::Lab, msg::shell::PAGE_NAV_LAB),
     (Page::Model, msg::shell::PAGE_NAV_REAL_MODEL),
     (Page::Steps, msg::shell::PAGE_NAV_STEP_BY_STEP),
+    (Page::Block, msg::shell::PAGE_NAV_BLOCK),
     (Page::Positions, msg::shell::PAGE_NAV_POSITIONS),
     (Page::Scaling, msg::shell::PAGE_NAV_WHY_D_K),
     (Page::Linear, msg::shell::PAGE_NAV_LINEAR_ATTENTION),

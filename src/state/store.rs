@@ -14,7 +14,7 @@
 //! (`VariantSlot::variant`), which stops there when the change is another variant's.
 
 use attnlab_core::model::ModelConfig;
-use attnlab_lab::state::{KvCache, PretrainedView};
+use attnlab_lab::state::{BlockView, KvCache, PretrainedView};
 use attnlab_lab::{CompareWhat, LabState, Mode, Page, Variant, View, Zoom};
 use leptos::prelude::*;
 use reactive_stores::{Store, StoreField, Subfield};
@@ -72,6 +72,7 @@ store_fields! {
         5 zoom: Option<Zoom>,
         6 lines_threshold: usize,
         7 kv_cache: KvCache,
+        8 block: BlockView,
     }
 }
 
@@ -117,6 +118,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
         zoom,
         lines_threshold,
         kv_cache,
+        block,
     } = view;
     let was = &before.view;
     let mut notices: Vec<Notice> = Vec::new();
@@ -145,6 +147,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
         touch(l.view().lines_threshold())
     });
     note(*kv_cache != was.kv_cache, |l| touch(l.view().kv_cache()));
+    note(*block != was.block, |l| touch(l.view().block()));
     notices
 }
 

@@ -92,6 +92,14 @@ figures! {
     RopeLongDecay = "rope-long-decay", Positions, "rope-long-decay", None;
     /// Positions: ALiBi's bias, one heatmap per head.
     RopeAlibi = "rope-alibi", Positions, "rope-alibi-figure", None;
+    /// Block: the layer shown's sub-layers, each one's stream in and out and its norms.
+    BlockSublayers = "block-sublayers", Block, "block-sublayers", None;
+    /// Block: the layer shown's heads.
+    BlockHeads = "block-heads", Block, "block-heads", None;
+    /// Block: the residual stream, each token's norm after each layer.
+    BlockResidual = "block-residual", Block, "block-residual", None;
+    /// Block: the feed-forward against attention on shuffled tokens.
+    BlockPermutation = "block-permutation", Block, "block-permutation", None;
     /// Positions: the bag-of-words check (both runs and their numbers).
     BagOfWords = "bag-of-words", Positions, "bag-of-words", None;
     /// Positions: the bag-of-words check's attention on the sentence as typed.

@@ -12,6 +12,7 @@ use std::fmt;
 
 use attnlab_i18n::msg::link;
 use attnlab_i18n::said::Said;
+use attnlab_lab::state::{Activation, BlockView, Norm};
 use attnlab_lab::state::{Checkpoint, PretrainedView, Relevance};
 use attnlab_lab::state::{
     CompareWhat, DEFAULT_SENTENCE, DEFAULT_SOURCE, KvCache, LabState, Masks, Mode, ModelConfig,
@@ -47,6 +48,16 @@ pub(super) mod defaults {
         latent: None,
         context: 8192,
         batch: 1,
+    };
+    /// The Block page's settings (added to v1 with the field `bk`): two post-LN layers,
+    /// ReLU, four heads, `f = 4·d`, layer 0 shown.
+    pub const BLOCK: attnlab_lab::state::BlockView = attnlab_lab::state::BlockView {
+        layers: 2,
+        norm: attnlab_lab::state::Norm::Post,
+        activation: attnlab_lab::state::Activation::Relu,
+        heads: 4,
+        ffn_multiple: 4,
+        shown: 0,
     };
 }
 
@@ -97,6 +108,8 @@ pub(super) struct Wire {
     lw: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     kv: Option<WireKv>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bk: Option<WireBlock>,
 }
 
 /// The KV-cache calculator: `l` layers, `h` query heads, `g` key/value heads, `e` head
@@ -151,6 +164,67 @@ impl WireKv {
             latent: self.c,
             context: self.t.unwrap_or(d.context),
             batch: self.n.unwrap_or(d.batch),
+        }
+    }
+}
+
+/// The Block page: `l` layers, `n` `"pre"` (pre-LN), `a` `"gelu"`, `h` heads, `f` the
+/// feed-forward's width as a multiple of `d`, `s` the layer shown; each absent is
+/// [`defaults::BLOCK`]'s.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct WireBlock {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    a: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    f: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    s: Option<u64>,
+}
+
+impl WireBlock {
+    /// `None` when every value is the default.
+    fn from_view(b: &BlockView) -> Option<WireBlock> {
+        let d = defaults::BLOCK;
+        (*b != d).then(|| WireBlock {
+            l: unless(b.layers as u64, d.layers as u64),
+            n: unless(b.norm, d.norm).map(|n| n.name().into()),
+            a: unless(b.activation, d.activation).map(|a| a.name().into()),
+            h: unless(b.heads as u64, d.heads as u64),
+            f: unless(b.ffn_multiple as u64, d.ffn_multiple as u64),
+            s: unless(b.shown as u64, d.shown as u64),
+        })
+    }
+
+    /// As written: numbers out of range are the page's to keep within its choices; an
+    /// unknown name is the default's, with a sentence.
+    fn into_view(self, unknown: &mut Vec<Said>) -> BlockView {
+        let d = defaults::BLOCK;
+        let mut name = |what: &str, known: bool| {
+            if !known {
+                unknown.push(link::LinkUnknownBlock { name: &what }.said());
+            }
+        };
+        let norm = self.n.as_deref().map_or(Some(d.norm), Norm::parse);
+        name(self.n.as_deref().unwrap_or(""), norm.is_some());
+        let activation = self
+            .a
+            .as_deref()
+            .map_or(Some(d.activation), Activation::parse);
+        name(self.a.as_deref().unwrap_or(""), activation.is_some());
+        BlockView {
+            layers: self.l.map_or(d.layers, count),
+            norm: norm.unwrap_or(d.norm),
+            activation: activation.unwrap_or(d.activation),
+            heads: self.h.map_or(d.heads, count),
+            ffn_multiple: self.f.map_or(d.ffn_multiple, count),
+            shown: self.s.map_or(d.shown, count),
         }
     }
 }
@@ -461,6 +535,7 @@ impl Wire {
                 .map(|z| [z.queries.0, z.queries.1, z.keys.0, z.keys.1].map(|i| i as u64)),
             lw: unless(state.view.lines_threshold as u64, defaults::LINES_THRESHOLD),
             kv: WireKv::from_cache(&state.view.kv_cache),
+            bk: WireBlock::from_view(&state.view.block),
         }
     }
 
@@ -559,6 +634,9 @@ impl Wire {
                 }),
                 lines_threshold: count(self.lw.unwrap_or(defaults::LINES_THRESHOLD)),
                 kv_cache: self.kv.map_or(defaults::KV_CACHE, WireKv::into_cache),
+                block: self
+                    .bk
+                    .map_or(defaults::BLOCK, |b| b.into_view(&mut unknown)),
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
             pair: self.y.unwrap_or_default(),
@@ -661,9 +739,9 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 22] = [
+const STATE_KEYS: [&str; 23] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
-    "z", "lw", "kv",
+    "z", "lw", "kv", "bk",
 ];
 const VARIANT_KEYS: [&str; 22] = [
     "n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x", "sn", "ro", "al", "sc", "kv", "tl",
@@ -672,6 +750,7 @@ const VARIANT_KEYS: [&str; 22] = [
 const ROPE_KEYS: [&str; 6] = ["b", "p", "r", "s", "f", "l"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
 const KV_KEYS: [&str; 8] = ["l", "h", "g", "e", "b", "c", "t", "n"];
+const BLOCK_KEYS: [&str; 6] = ["l", "n", "a", "h", "f", "s"];
 
 /// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
 /// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
@@ -700,6 +779,9 @@ pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
     }
     if let Some(kv) = value.get("kv") {
         check(kv, &KV_KEYS, "kv.", &mut out);
+    }
+    if let Some(bk) = value.get("bk") {
+        check(bk, &BLOCK_KEYS, "bk.", &mut out);
     }
     out
 }

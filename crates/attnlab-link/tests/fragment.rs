@@ -9,6 +9,7 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::state::LAB_KINDS;
+use attnlab_lab::state::{Activation, BlockView, Norm};
 use attnlab_lab::state::{Checkpoint, KvCache, PretrainedView, Relevance};
 use attnlab_lab::{
     CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SOURCE, LINES_THRESHOLD_RANGE,
@@ -298,6 +299,35 @@ fn kv_cache() -> impl Strategy<Value = KvCache> {
         )
 }
 
+/// The Block page's settings, out of range too (the page keeps them within its choices).
+fn block() -> impl Strategy<Value = BlockView> {
+    prop_oneof![
+        Just(BlockView::default()),
+        (
+            0usize..9,
+            any::<bool>(),
+            any::<bool>(),
+            0usize..20,
+            0usize..10,
+            0usize..8
+        )
+            .prop_map(
+                |(layers, pre, gelu, heads, ffn_multiple, shown)| BlockView {
+                    layers,
+                    norm: if pre { Norm::Pre } else { Norm::Post },
+                    activation: if gelu {
+                        Activation::Gelu
+                    } else {
+                        Activation::Relu
+                    },
+                    heads,
+                    ffn_multiple,
+                    shown,
+                }
+            ),
+    ]
+}
+
 fn threshold() -> impl Strategy<Value = usize> {
     prop_oneof![Just(DEFAULT_LINES_THRESHOLD), 0usize..1200]
 }
@@ -317,6 +347,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
             zoom(),
             threshold(),
             kv_cache(),
+            block(),
         ),
     )
         .prop_map(
@@ -328,7 +359,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                 (model, pad_to),
                 variants,
                 (variant, head, a, b, average),
-                (page, zoom, lines_threshold, kv_cache),
+                (page, zoom, lines_threshold, kv_cache, block),
             )| {
                 LabState {
                     mode: if cross {
@@ -354,6 +385,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                         zoom,
                         lines_threshold,
                         kv_cache,
+                        block,
                     },
                     pretrained,
                     pair,
@@ -998,6 +1030,50 @@ fn the_kv_cache_calculator_travels_in_the_link() {
         u.repairs,
         ["the key “kv.zz” is not part of a state and was ignored"]
     );
+}
+
+#[test]
+fn the_block_pages_settings_travel_in_the_link_and_old_links_open_with_the_defaults() {
+    // A link written before the page existed: its defaults, nothing to repair.
+    let old = attnlab_link::decode(&fragment_of(r#"{"t":"a b c","u":"steps"}"#)).unwrap();
+    assert_eq!(old.state.view.block, BlockView::default());
+    assert!(old.repairs.is_empty());
+    assert_eq!(Page::parse("block"), Some(Page::Block));
+
+    let mut s = LabState::default();
+    s.view.page = Page::Block;
+    s.view.block = BlockView {
+        layers: 5,
+        norm: Norm::Pre,
+        activation: Activation::Gelu,
+        heads: 8,
+        ffn_multiple: 2,
+        shown: 3,
+    };
+    let by_hand = attnlab_link::decode(&fragment_of(
+        r#"{"u":"block","bk":{"l":5,"n":"pre","a":"gelu","h":8,"f":2,"s":3}}"#,
+    ))
+    .unwrap();
+    assert_eq!(by_hand.state, s);
+    let d = attnlab_link::decode(&attnlab_link::encode(&s)).unwrap();
+    assert_eq!(d.state, s);
+    assert!(d.repairs.is_empty());
+    // Only what differs from the defaults is written.
+    let mut one = LabState::default();
+    one.view.block.norm = Norm::Pre;
+    let json = String::from_utf8(
+        URL_SAFE_NO_PAD
+            .decode(attnlab_link::encode(&one).trim_start_matches("v1."))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json, r#"{"bk":{"n":"pre"}}"#);
+
+    // Unknown names fall back to the defaults with a sentence in both languages.
+    let bad = attnlab_link::decode(&fragment_of(r#"{"bk":{"n":"middle","a":"tanh"}}"#)).unwrap();
+    assert_eq!(bad.state.view.block, BlockView::default());
+    assert_eq!(bad.repairs.len(), 2, "{:?}", bad.repairs);
+    assert!(bad.repairs.iter().all(|r| !r.zh.is_empty()));
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 #![deny(missing_docs)]
 
+pub mod block;
 pub mod complexity;
 pub mod decoding;
 pub mod linear;

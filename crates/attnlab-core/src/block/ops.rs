@@ -97,3 +97,23 @@ pub(super) fn attend(
         .collect();
     Ok((weights, output))
 }
+
+impl FeedForward {
+    /// The network on every row of `x` (`n × d`), each row on its own: `n × d`. A page
+    /// shows with it that permuting the rows permutes the output.
+    pub fn forward(&self, x: &Array2<f32>) -> Array2<f32> {
+        feed_forward(x, self)
+    }
+}
+
+impl MultiHead {
+    /// Self-attention of the rows of `x` (`n × d`, `d` the block's), masked when
+    /// [`MultiHead::causal`]: each head's `n × n` weights and the `n × d` output
+    /// `concat(heads) W_O + b_O`, as a layer computes them. Refused as [`Problem::new`]
+    /// refuses (a width the heads do not divide, no rows).
+    pub fn self_attend(&self, x: &Array2<f32>) -> Result<(Vec<Array2<f32>>, Array2<f32>)> {
+        let q = affine(x, &self.w_q, self.b_q.as_ref());
+        let (k, v) = keys_values(self, x);
+        attend(self, &q, k.view(), v.view(), self.causal)
+    }
+}

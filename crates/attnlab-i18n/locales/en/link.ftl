@@ -34,6 +34,7 @@ link-unknown-layout = the layout “{ $name }” is unknown, so it is interleave
 link-unknown-mode = the mode “{ $name }” is unknown, so it is self-attention
 link-unknown-comparison = the comparison of “{ $name }” is unknown, so it compares the selected head
 link-unknown-page = the page “{ $name }” is unknown, so the lab is shown
+link-unknown-block = the Block page’s setting “{ $name }” is unknown, so its default is used
 link-unknown-score = variant { $variant }: the score function “{ $name }” is unknown, so it is scaled_dot
 link-unknown-attention = variant { $variant }: the attention “{ $name }” is unknown, so it is softmax
 link-unknown-pairs = variant { $variant }: RoPE's pairs “{ $name }” are unknown, so they are half

@@ -78,6 +78,7 @@ page-nav-views = Views
 page-nav-lab = Lab
 page-nav-real-model = Real model
 page-nav-step-by-step = Step by step
+page-nav-block = Block
 page-nav-positions = Positions
 page-nav-why-d-k = Why √d_k
 page-nav-linear-attention = Linear attention

@@ -33,6 +33,7 @@ link-unknown-layout = 排布“{ $name }”未知，因此使用交错排布
 link-unknown-mode = 模式“{ $name }”未知，因此使用自注意力
 link-unknown-comparison = 比较对象“{ $name }”未知，因此比较所选的头
 link-unknown-page = 页面“{ $name }”未知，因此显示实验室
+link-unknown-block = 层块页面的设置“{ $name }”未知，因此使用默认值
 link-unknown-score = 变体 { $variant }：打分函数“{ $name }”未知，因此使用缩放点积
 link-unknown-attention = 变体 { $variant }：注意力“{ $name }”未知，因此使用 softmax
 link-unknown-pairs = 变体 { $variant }：RoPE 的配对方式“{ $name }”未知，因此使用前后两半

@@ -78,6 +78,7 @@ page-nav-views = 视图
 page-nav-lab = 实验室
 page-nav-real-model = 真实模型
 page-nav-step-by-step = 逐步计算
+page-nav-block = 层块
 page-nav-positions = 位置编码
 page-nav-why-d-k = 为何除以 √d_k
 page-nav-linear-attention = 线性注意力

@@ -21,7 +21,8 @@ pub use options::*;
 pub use pretrained::{Checkpoint, PretrainedView, Relevance};
 pub use variant::{Variant, model_label, score_label};
 pub use view::{
-    CompareWhat, DEFAULT_LINES_THRESHOLD, KvCache, LINES_THRESHOLD_RANGE, Page, View, Zoom,
+    Activation, BLOCK_FFN_MULTIPLES, BLOCK_LAYERS_RANGE, BlockView, CompareWhat,
+    DEFAULT_LINES_THRESHOLD, KvCache, LINES_THRESHOLD_RANGE, Norm, Page, View, Zoom,
 };
 
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
@@ -141,6 +142,7 @@ impl Default for LabState {
                 zoom: None,
                 lines_threshold: DEFAULT_LINES_THRESHOLD,
                 kv_cache: KvCache::default(),
+                block: BlockView::default(),
             },
             pair: String::new(),
             pretrained: None,

@@ -4,6 +4,8 @@
 
 use std::ops::RangeInclusive;
 
+pub use attnlab_core::block::{Activation, Norm};
+
 /// What the comparison compares: the selected head of both variants, or their head
 /// averages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,6 +26,9 @@ pub enum Page {
     Lab,
     /// The pipeline of one variant, stage by stage, for one query token.
     Steps,
+    /// The Transformer block around attention: residuals, LayerNorm, the feed-forward,
+    /// stacked layers, the decoder's two attentions.
+    Block,
     /// Position encodings and the bag-of-words check.
     Positions,
     /// Why the scores are divided by `√d_k`.
@@ -42,10 +47,11 @@ pub enum Page {
 
 impl Page {
     /// Every page, in the order of the navigation.
-    pub const ALL: [Page; 9] = [
+    pub const ALL: [Page; 10] = [
         Page::Lab,
         Page::Model,
         Page::Steps,
+        Page::Block,
         Page::Positions,
         Page::Scaling,
         Page::Linear,
@@ -59,6 +65,7 @@ impl Page {
         match self {
             Page::Lab => "lab",
             Page::Steps => "steps",
+            Page::Block => "block",
             Page::Positions => "positions",
             Page::Scaling => "scaling",
             Page::Linear => "linear",
@@ -169,6 +176,47 @@ impl Default for KvCache {
     }
 }
 
+/// The Block page's settings: a stack of seeded Transformer layers run on the lab's
+/// sentence. Values as a person or a link wrote them; the page uses them within
+/// [`BLOCK_LAYERS_RANGE`], [`BLOCK_FFN_MULTIPLES`] and the layers there are
+/// (`attnlab_pages::block`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockView {
+    /// How many layers.
+    pub layers: usize,
+    /// Post-LN (the paper, BERT) or pre-LN (GPT-2 and later).
+    pub norm: Norm,
+    /// The feed-forward's ReLU or GELU.
+    pub activation: Activation,
+    /// Heads of every attention (must divide the width of `X`).
+    pub heads: usize,
+    /// The feed-forward's width as a multiple of `d` (`f = 4·d` by default).
+    pub ffn_multiple: usize,
+    /// The layer whose sub-layers and heads are shown (from 0).
+    pub shown: usize,
+}
+
+/// The choices of the Block page's number of layers.
+pub const BLOCK_LAYERS_RANGE: RangeInclusive<usize> = 1..=6;
+
+/// The choices of the feed-forward's width, as multiples of `d`.
+pub const BLOCK_FFN_MULTIPLES: [usize; 4] = [1, 2, 4, 8];
+
+impl Default for BlockView {
+    /// Two post-LN layers with ReLU (the paper's block), four heads, `f = 4·d`, the first
+    /// layer shown.
+    fn default() -> BlockView {
+        BlockView {
+            layers: 2,
+            norm: Norm::Post,
+            activation: Activation::Relu,
+            heads: 4,
+            ffn_multiple: 4,
+            shown: 0,
+        }
+    }
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View {
@@ -188,6 +236,8 @@ pub struct View {
     pub lines_threshold: usize,
     /// The Decoding page's KV-cache calculator.
     pub kv_cache: KvCache,
+    /// The Block page's settings.
+    pub block: BlockView,
 }
 
 impl Default for View {
@@ -201,6 +251,7 @@ impl Default for View {
             zoom: None,
             lines_threshold: DEFAULT_LINES_THRESHOLD,
             kv_cache: KvCache::default(),
+            block: BlockView::default(),
         }
     }
 }
