@@ -37,11 +37,16 @@ pub fn compute(input: &str) -> Output {
 
 /// The result of a document that must compute, with no warning.
 pub fn result(doc: &Value) -> Value {
-    let o = compute(&doc.to_string());
+    succeeded(compute(&doc.to_string()), &doc.to_string())
+}
+
+/// The JSON a run printed, which must have exited 0 with nothing on standard error
+/// (`what` names the run in a failure).
+fn succeeded(o: std::process::Output, what: &str) -> Value {
     assert_eq!(
         o.status.code(),
         Some(0),
-        "{doc}: {}",
+        "{what}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(
@@ -87,19 +92,7 @@ pub fn block(doc: &Value, decode: bool) -> Output {
 
 /// The result of a block document that must run, with nothing on standard error.
 pub fn block_result(doc: &Value, decode: bool) -> Value {
-    let o = block(doc, decode);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
+    succeeded(block(doc, decode), "attnlab block")
 }
 
 /// The one line `attnlab block` writes for `doc`, which must exit 2 with nothing on
