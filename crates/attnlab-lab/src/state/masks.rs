@@ -13,7 +13,8 @@ use ndarray::Array2;
 pub struct Masks {
     /// `j ≤ i`.
     pub causal: bool,
-    /// Block the [`PAD_TOKEN`] keys (see [`LabState::pad_to`]).
+    /// Block the [`PAD_TOKEN`](super::PAD_TOKEN) keys (see
+    /// [`LabState::pad_to`](super::LabState::pad_to)).
     pub padding: bool,
     /// `|i − j| ≤ r`.
     pub window: Option<usize>,

@@ -14,7 +14,7 @@
 //!
 //! The figure ([`reach`]): for an output `i`, which inputs reach it after `L` layers, and
 //! through how many arrows ([`path`]); the longest of those paths over every `i` and `j` is
-//! the table's maximum path length ([`max_path`]).
+//! the table's maximum path length ([`Sizes::max_path`]).
 
 use std::ops::RangeInclusive;
 

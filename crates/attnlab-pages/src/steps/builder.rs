@@ -29,7 +29,7 @@ pub struct StepsInput<'a> {
     pub encoded: Option<&'a Encoded>,
     /// The variant's validated problem.
     pub problem: &'a Problem,
-    /// With RoPE on: the same variant's problem with RoPE off ([`unturned`]), whose `Q`
+    /// With RoPE on: the same variant's problem with RoPE off ([`unturned`](super::unturned)), whose `Q`
     /// and `K` are the projections before they turn; `None` otherwise (the `Q` and `K`
     /// stages then show the problem's own).
     pub unturned: Option<&'a Problem>,
