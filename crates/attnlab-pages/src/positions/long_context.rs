@@ -58,6 +58,26 @@ fn lengths(settings: &RopeSettings, lang: Lang) -> Vec<(f64, String)> {
     out
 }
 
+/// One solid line per scaling drawn ([`drawn`]), in its colour and named in the legend,
+/// through the points `points` gives for it.
+fn scaling_lines(
+    settings: &RopeSettings,
+    lang: Lang,
+    points: impl Fn(ScalingKind) -> Vec<(f64, f64)>,
+) -> Vec<Series> {
+    drawn(settings)
+        .into_iter()
+        .map(|kind| {
+            line(
+                Some(kind.label(lang)),
+                points(kind),
+                scaling_colour(kind),
+                LineDash::Solid,
+            )
+        })
+        .collect()
+}
+
 /// `L_train` and `s·L_train` as dashed lines named in the legend, each drawn through
 /// the points `place` gives for its length.
 fn length_lines(
@@ -89,22 +109,12 @@ pub fn long_decay_chart(settings: &RopeSettings, lang: Lang) -> LineChart {
     };
     let last = (2.0 * s * settings.trained as f64).max(16.0);
     let xs = log_distances(last, 400);
-    let mut series: Vec<Series> = drawn(settings)
-        .into_iter()
-        .map(|kind| {
-            let f = settings.frequencies(kind, PAPER_DIMS);
-            let points = xs
-                .iter()
-                .map(|&d| (d, rope::relative_upper_bound(&f, d)))
-                .collect();
-            line(
-                Some(kind.label(lang)),
-                points,
-                scaling_colour(kind),
-                LineDash::Solid,
-            )
-        })
-        .collect();
+    let mut series = scaling_lines(settings, lang, |kind| {
+        let f = settings.frequencies(kind, PAPER_DIMS);
+        xs.iter()
+            .map(|&d| (d, rope::relative_upper_bound(&f, d)))
+            .collect()
+    });
     // L_train and s·L_train as vertical lines named in the legend (on a log axis the two
     // are close, and labels at the lines' tops would overlap).
     let top = series
@@ -137,22 +147,13 @@ pub fn wavelengths(settings: &RopeSettings, kind: ScalingKind, r: usize) -> Vec<
 /// whose wavelength passes `L_train` never made a full turn in training.
 pub fn wavelength_chart(settings: &RopeSettings, lang: Lang) -> LineChart {
     let half = PAPER_DIMS / 2;
-    let mut series: Vec<Series> = drawn(settings)
-        .into_iter()
-        .map(|kind| {
-            let points = wavelengths(settings, kind, PAPER_DIMS)
-                .into_iter()
-                .enumerate()
-                .map(|(t, w)| (t as f64, w))
-                .collect();
-            line(
-                Some(kind.label(lang)),
-                points,
-                scaling_colour(kind),
-                LineDash::Solid,
-            )
-        })
-        .collect();
+    let mut series = scaling_lines(settings, lang, |kind| {
+        wavelengths(settings, kind, PAPER_DIMS)
+            .into_iter()
+            .enumerate()
+            .map(|(t, w)| (t as f64, w))
+            .collect()
+    });
     series.extend(length_lines(settings, lang, |l| {
         vec![(0.0, l), ((half - 1) as f64, l)]
     }));
