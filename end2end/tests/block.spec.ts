@@ -19,6 +19,8 @@ import { seriousViolations } from './axe';
 //   [data-testid=block-residual]                     data-last-norm: mean ‖x‖ after the last layer
 //   canvas block-residual-canvas                     (layers + 1) × tokens
 //   [data-testid=block-perm-ffn|block-perm-attention] data-value: the largest difference
+//   canvas block-perm-<ffn|attention>-pair-shuffled-first|-after|-difference  side by side
+//   button block-perm-shuffle | block-perm-backwards  the seed's next shuffle | backwards
 //   [data-testid=block-heads-reason]                 why the heads do not divide d
 
 const num = async (page: Page, id: string, attr = 'data-value') =>
@@ -96,6 +98,44 @@ test('the feed-forward follows a shuffle of the tokens exactly; attention does n
   await expect(page.getByTestId('block-order')).toContainText('tired · too · was');
   await page.getByTestId('block-activation').selectOption('gelu');
   await expect(page.getByTestId('block-perm-ffn')).toHaveAttribute('data-value', '0');
+});
+
+test('the shuffle button draws both sides of each comparison: the pair of the feed-forward stays equal', async ({ page }) => {
+  await open(page);
+  const sides = ['ffn', 'attention'].flatMap((s) => [`block-perm-${s}-pair-shuffled-first`, `block-perm-${s}-pair-shuffled-after`]);
+  for (const s of ['ffn', 'attention']) await expect(page.getByTestId(`block-perm-${s}-pair-difference`)).toHaveAttribute('data-rows', '11');
+  await expect(page.getByTestId('block-perm-attention-pair-shuffled-first')).toHaveAttribute('aria-label', /^Attn\(X′\)/);
+  await expect(page.getByTestId('block-perm-attention-pair-difference')).toHaveAttribute('aria-label', /^Attn\(X′\) − P·Attn\(X\)/);
+  for (const id of sides) {
+    await expect(page.getByTestId(id)).toHaveAttribute('data-rows', '11');
+    await expect(page.getByTestId(id)).toHaveAttribute('data-cols', '64');
+  }
+  // The two sides of the feed-forward paint the same pixels below their titles;
+  // attention's do not.
+  const pixels = (id: string) =>
+    page.getByTestId(id).evaluate((c: HTMLCanvasElement) => {
+      const top = Math.round(c.height * 0.2);
+      const data = c.getContext('2d')!.getImageData(0, top, c.width, c.height - top).data;
+      let h = 0;
+      for (let i = 0; i < data.length; i++) h = (Math.imul(h, 31) + data[i]) | 0;
+      return `${c.width}x${c.height}:${h}`;
+    });
+  const same = async (a: string, b: string) => (await pixels(a)) === (await pixels(b));
+  expect(await same(sides[0], sides[1])).toBe(true);
+  expect(await same(sides[2], sides[3])).toBe(false);
+  await expect(page.getByTestId('block-perm-backwards')).toBeDisabled();
+  const backwards = await page.getByTestId('block-order').innerText();
+  await page.getByTestId('block-perm-shuffle').click();
+  await expect(page.getByTestId('block-order')).not.toHaveText(backwards);
+  const shuffled = await page.getByTestId('block-order').innerText();
+  expect(shuffled.split(' · ').sort()).toEqual(backwards.split(' · ').sort());
+  await expect(page.getByTestId('block-perm-ffn')).toHaveAttribute('data-value', '0');
+  expect(await num(page, 'block-perm-attention')).toBeGreaterThan(0.01);
+  await expect.poll(() => same(sides[0], sides[1])).toBe(true);
+  await page.getByTestId('block-perm-shuffle').click();
+  await expect(page.getByTestId('block-order')).not.toHaveText(shuffled);
+  await page.getByTestId('block-perm-backwards').click();
+  await expect(page.getByTestId('block-order')).toHaveText(backwards);
 });
 
 test('cross mode: the decoder draws causal self-attention and cross-attention over the source', async ({ page }) => {

@@ -47,10 +47,13 @@ use attnlab_plot::{
     Axis, AxisScale, Heatmap, HeatmapError, LineChart, LineDash, RGBColor, Series, Ticks,
     ValueRange,
 };
-use ndarray::{Array2, ArrayView2, Axis as Dim};
+use ndarray::{Array2, ArrayView2};
 
+mod permutation;
 #[cfg(test)]
 mod tests;
+
+pub use permutation::{Permutation, permutation, permutation_figures, permutation_in};
 
 /// The most multiply-adds one run of the page may take (about a second in wasm): a
 /// 6-layer stack at 512 tokens and `d = 64` with `f = 4·d` takes 3.5·10⁸.
@@ -525,65 +528,7 @@ pub fn residual(run: &BlockRun, lang: Lang) -> Result<Heatmap, HeatmapError> {
     ))
 }
 
-/// The permutation check: the tokens in the order `order` (the sentence backwards), the
-/// feed-forward's `max |FFN(P·X) − P·FFN(X)|` and self-attention's
-/// `max |Attn(X′) − P·Attn(X)|`, both with layer 1's weights on the stack's input `X`,
-/// where `X′` is the shuffled sentence encoded again: the words move, the positions stay.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Permutation {
-    /// `P`: row `i` of the shuffled sentence is token `order[i]`.
-    pub order: Vec<usize>,
-    /// The feed-forward's largest difference (0: its rows move with the tokens).
-    pub ffn: f32,
-    /// Attention's largest difference.
-    pub attention: f32,
-    /// Whether the positions are all 0 (no position encoding): then only a causal mask
-    /// keeps attention from following the shuffle.
-    pub no_positions: bool,
-}
-
-/// `P·x`: row `i` is row `order[i]` of `x`.
-fn permute(x: ArrayView2<'_, f32>, order: &[usize]) -> Array2<f32> {
-    x.select(Dim(0), order)
-}
-
+/// The largest `|a − b|` over the cells of two matrices of one shape.
 fn largest_difference(a: &Array2<f32>, b: &Array2<f32>) -> f32 {
     a.iter().zip(b).fold(0f32, |m, (x, y)| m.max((x - y).abs()))
-}
-
-/// The permutation check of a run on the sentence encoded as `encoded` (the run's
-/// queries; its first rows are used when the run kept fewer).
-pub fn permutation(run: &BlockRun, encoded: &Encoded) -> Result<Permutation, CoreError> {
-    let n = run.used.tokens.0;
-    let order: Vec<usize> = (0..n).rev().collect();
-    let x = first(&encoded.x, n);
-    let words = first(&encoded.words, n);
-    let layer = &run.block.layers()[0];
-    let ffn = &layer.ffn;
-    let ffn_diff = largest_difference(
-        &ffn.forward(&permute(x.view(), &order)),
-        &permute(ffn.forward(&x).view(), &order),
-    );
-    // X′: the shuffled words, the positions where they were (added, or concatenated
-    // after the words).
-    let mut shuffled = x.clone();
-    let shuffled_words = permute(words.view(), &order);
-    let d_words = words.ncols();
-    if d_words == x.ncols() {
-        shuffled = &shuffled - &words + &shuffled_words;
-    } else {
-        shuffled
-            .slice_mut(ndarray::s![.., ..d_words])
-            .assign(&shuffled_words);
-    }
-    let attention = &layer.self_attention;
-    let (_, a) = attention.self_attend(&x)?;
-    let (_, a_shuffled) = attention.self_attend(&shuffled)?;
-    let attention_diff = largest_difference(&a_shuffled, &permute(a.view(), &order));
-    Ok(Permutation {
-        order,
-        ffn: ffn_diff,
-        attention: attention_diff,
-        no_positions: encoded.positions.iter().all(|&v| v == 0.0),
-    })
 }

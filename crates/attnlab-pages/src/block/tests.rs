@@ -72,6 +72,42 @@ fn the_feed_forward_follows_the_permutation_exactly_and_attention_does_not() {
 }
 
 #[test]
+fn any_shuffle_moves_the_feed_forwards_rows_and_the_figures_are_labelled_in_its_order() {
+    let state = LabState::default();
+    let (encoded, r) = run_on(&state);
+    let r = r.unwrap();
+    let n = r.used.tokens.0;
+    for draw in 0..5 {
+        let order = crate::positions::Permutation::shuffled(n, n, state.model.seed, draw)
+            .order()
+            .to_vec();
+        let check = permutation_in(&r, &encoded, &order).unwrap();
+        assert_eq!(check.order, order);
+        assert_eq!(check.ffn, 0.0, "draw {draw}");
+        assert_eq!(check.ffn_of_shuffled, check.shuffled_ffn);
+        assert!(check.attention > 1e-2, "draw {draw}: {}", check.attention);
+        let figures = permutation_figures(&check, &r.queries, Lang::En).unwrap();
+        for f in &figures {
+            let rows: Vec<&String> = order.iter().map(|&i| &r.queries[i]).collect();
+            assert_eq!(f.row_labels().iter().collect::<Vec<_>>(), rows);
+        }
+        assert_eq!(
+            figures[0].values(),
+            figures[1].values(),
+            "the feed-forward's pair is equal"
+        );
+        assert_ne!(
+            figures[2].values(),
+            figures[3].values(),
+            "attention's pair is not"
+        );
+    }
+    // Not a permutation of the run's tokens: the sentence backwards.
+    let check = permutation_in(&r, &encoded, &[0, 0, 1]).unwrap();
+    assert_eq!(check.order, (0..n).rev().collect::<Vec<_>>());
+}
+
+#[test]
 fn without_positions_or_a_mask_attention_follows_the_shuffle_up_to_rounding() {
     let mut state = LabState::default();
     state.model.position.kind = attnlab_core::position::PositionKind::None;
