@@ -43,7 +43,11 @@ impl Gru {
         const FIELDS: [&str; 6] = ["w_z", "u_z", "w_r", "u_r", "w", "u"];
         let (d_h, d_x) = m[0].dim();
         for (i, a) in m.iter().enumerate() {
-            let want = if i.is_multiple_of(2) { (d_h, d_x) } else { (d_h, d_h) };
+            let want = if i.is_multiple_of(2) {
+                (d_h, d_x)
+            } else {
+                (d_h, d_h)
+            };
             if a.dim() != want || d_h == 0 {
                 return Err(CoreError::ShapeMismatch {
                     head: None,

@@ -93,17 +93,23 @@ impl Run {
     }
 }
 
-/// The standard deviation of `v_a`'s entries: 1, so the scores `e_tj` spread over about
-/// ±`√d_a`·0.5 and the seeded alignments are not all near uniform (a trained `v_a` is as
-/// large as the task needs).
+/// The standard deviation of `v_a`'s entries: 1, so the scores spread over a few units
+/// and the seeded rows are not all near uniform (a trained `v_a` is as large as the task
+/// needs).
 pub const V_A_STD: f32 = 1.0;
+
+/// `W_a`'s entries are drawn this many times wider than `U_a`'s: with equal widths the
+/// annotations' term `U_a h_j`, the same at every step, decides most of every row, and
+/// the rows barely differ; a trained model learns both.
+pub const W_A_SCALE: f32 = 3.0;
 
 impl Seq2seq {
     /// The model for word vectors of width `d_x` and encoder states of width `d_e` (at
     /// least 1), drawn from `seed`: the GRUs as [`Gru::seeded`] draws them (streams
-    /// `seq2seq-forward`, `seq2seq-backward`, `seq2seq-decoder`), `W_s`, `W_a`, `U_a`
-    /// ~ N(0, 1/(2·d_e)) (`d_a = 2·d_e`; streams `seq2seq-init`, `seq2seq-w-a`,
-    /// `seq2seq-u-a`) and `v_a` ~ N(0, [`V_A_STD`]²) (`seq2seq-v-a`).
+    /// `seq2seq-forward`, `seq2seq-backward`, `seq2seq-decoder`), `W_s` ~ N(0, 1/d_e)
+    /// (`seq2seq-init`), `U_a` ~ N(0, 1/(2·d_e)) and `W_a` [`W_A_SCALE`] times that
+    /// (`d_a = 2·d_e`; `seq2seq-u-a`, `seq2seq-w-a`) and `v_a` ~ N(0, [`V_A_STD`]²)
+    /// (`seq2seq-v-a`).
     pub fn seeded(seed: u64, d_x: usize, d_e: usize) -> Seq2seq {
         let d_e = d_e.max(1);
         let n = 2 * d_e;
@@ -121,7 +127,7 @@ impl Seq2seq {
                 d_e,
                 1.0 / (d_e as f32).sqrt(),
             ),
-            w_a: square("seq2seq-w-a", n),
+            w_a: square("seq2seq-w-a", n).mapv(|v| v * W_A_SCALE),
             u_a: square("seq2seq-u-a", n),
             v_a: Array1::from(rng::normal_vec(
                 &mut rng::stream(seed, "seq2seq-v-a", 0),
