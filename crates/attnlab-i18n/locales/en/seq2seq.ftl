@@ -4,8 +4,8 @@
 
 seq2seq-title = The classic decoder: additive attention
 seq2seq-section-label = the classic encoder–decoder with additive attention
-seq2seq-lead = Before the Transformer, attention sat between two recurrent networks (Bahdanau, Cho and Bengio, 2015). A bidirectional recurrent encoder (a GRU each way) reads the source into one annotation h_j per word. A recurrent decoder writes the target one word per step: its state before the word, s_{ "{" }t−1{ "}" }, is the query; it scores every annotation with the additive score, takes their softmax α_t and their weighted sum, the context c_t, and feeds the context into its next state. So the query changes at every step, and each step adds one row to the alignment matrix.
-seq2seq-seeded = The weights are seeded, not trained: the pattern shows how the mechanism computes, not a learned translation (lesson 1 and the real-model page show trained alignments). The target words are given (teacher forcing): y_{ "{" }t−1{ "}" } is the previous target word's vector, and the start symbol <s> at the first step.
+seq2seq-lead = Before the Transformer, attention sat between two recurrent networks (Bahdanau, Cho and Bengio, 2015). A bidirectional recurrent encoder (a GRU each way) reads the source into one annotation h_j per word. A recurrent decoder writes the target one word per step: its state before the word, sₜ₋₁, is the query; it scores every annotation with the additive score, takes their softmax α_t and their weighted sum, the context c_t, and feeds the context into its next state. So the query changes at every step, and each step adds one row to the alignment matrix.
+seq2seq-seeded = The weights are seeded, not trained: the pattern shows how the mechanism computes, not a learned translation (lesson 1 and the real-model page show trained alignments). The target words are given (teacher forcing): yₜ₋₁ is the previous target word's vector, and the start symbol <s> at the first step.
 seq2seq-sizes = { $m } source words, { $t } target words; word vectors d_x = { $dx }, encoder states d_e = { $de } each way, annotations and decoder state { $n } wide.
 
 ## Refusals and limits.
@@ -37,8 +37,8 @@ seq2seq-axis-target = target words (steps)
 seq2seq-axis-source = source words
 seq2seq-axis-features = features
 seq2seq-value = value
-seq2seq-query-title = The query: the state s_{ "{" }t−1{ "}" } before step { $t }
-seq2seq-context-title = The context c_{ $t } = Σ_j α_{ "{" }{ $t }j{ "}" } h_j
+seq2seq-query-title = The query: the state sₜ₋₁ before step { $t }
+seq2seq-context-title = The context c_{ $t } = Σ_j α_{ $t },j h_j
 seq2seq-weights-caption = Step { $t }: score e and weight α of every source word
 seq2seq-col-word = source word
 seq2seq-col-score = score e

@@ -4,8 +4,8 @@
 
 seq2seq-title = 经典解码器：加性注意力
 seq2seq-section-label = 带加性注意力的经典编码器–解码器
-seq2seq-lead = 在 Transformer 之前，注意力位于两个循环网络之间（“Bahdanau”、“Cho”与“Bengio”，2015）。双向循环编码器（每个方向一个“GRU”）把源句读成每个词一个注释向量 h_j。循环解码器每步写出目标句的一个词：它在写这个词之前的状态 s_{ "{" }t−1{ "}" } 就是查询；它用加性打分给每个注释打分，取其 softmax 得到 α_t，再按权重求和得到上下文向量 c_t，并把上下文送入下一个状态。因此查询每步都在变，每一步给对齐矩阵添上一行。
-seq2seq-seeded = 权重由种子生成，没有经过训练：图案展示的是机制如何计算，而不是学到的翻译（第 1 课和真实模型页展示训练过的对齐）。目标词是给定的（教师强制）：y_{ "{" }t−1{ "}" } 是前一个目标词的向量，第一步用起始符号 <s>。
+seq2seq-lead = 在 Transformer 之前，注意力位于两个循环网络之间（“Bahdanau”、“Cho”与“Bengio”，2015）。双向循环编码器（每个方向一个“GRU”）把源句读成每个词一个注释向量 h_j。循环解码器每步写出目标句的一个词：它在写这个词之前的状态 sₜ₋₁ 就是查询；它用加性打分给每个注释打分，取其 softmax 得到 α_t，再按权重求和得到上下文向量 c_t，并把上下文送入下一个状态。因此查询每步都在变，每一步给对齐矩阵添上一行。
+seq2seq-seeded = 权重由种子生成，没有经过训练：图案展示的是机制如何计算，而不是学到的翻译（第 1 课和真实模型页展示训练过的对齐）。目标词是给定的（教师强制）：yₜ₋₁ 是前一个目标词的向量，第一步用起始符号 <s>。
 seq2seq-sizes = 源句 { $m } 个词，目标句 { $t } 个词；词向量 d_x = { $dx }，编码器每个方向的状态 d_e = { $de }，注释向量与解码器状态宽 { $n }。
 
 ## 拒绝与限制。
@@ -37,8 +37,8 @@ seq2seq-axis-target = 目标词（步）
 seq2seq-axis-source = 源句词
 seq2seq-axis-features = 特征
 seq2seq-value = 数值
-seq2seq-query-title = 查询：第 { $t } 步之前的状态 s_{ "{" }t−1{ "}" }
-seq2seq-context-title = 上下文 c_{ $t } = Σ_j α_{ "{" }{ $t }j{ "}" } h_j
+seq2seq-query-title = 查询：第 { $t } 步之前的状态 sₜ₋₁
+seq2seq-context-title = 上下文 c_{ $t } = Σ_j α_{ $t },j h_j
 seq2seq-weights-caption = 第 { $t } 步：每个源句词的分数 e 与权重 α
 seq2seq-col-word = 源句词
 seq2seq-col-score = 分数 e
