@@ -156,8 +156,12 @@ pub fn Seq2seqSection() -> impl IntoView {
             data-steps=move || steps.get().to_string()
             data-feed=move || if feed.get() { "on" } else { "off" }>
             <h3 class="section-title" id="seq2seq-title">{text(msg::seq2seq::SEQ2SEQ_TITLE)}</h3>
-            <p class="explain-lead" data-testid="seq2seq-lead">{text(msg::seq2seq::SEQ2SEQ_LEAD)}</p>
-            <p class="explain-lead seq2seq-caveat" data-testid="seq2seq-seeded">{text(msg::seq2seq::SEQ2SEQ_SEEDED)}</p>
+            // In self mode only the way to two sentences: the calculator below stays on
+            // the first screen.
+            <Show when=move || cross.get()>
+                <p class="explain-lead" data-testid="seq2seq-lead">{text(msg::seq2seq::SEQ2SEQ_LEAD)}</p>
+                <p class="explain-lead seq2seq-caveat" data-testid="seq2seq-seeded">{text(msg::seq2seq::SEQ2SEQ_SEEDED)}</p>
+            </Show>
             <Show when=move || !cross.get()>
                 <p class="notice" role="status" data-testid="seq2seq-needs-cross">
                     {text(msg::seq2seq::SEQ2SEQ_NEEDS_CROSS)}" "
