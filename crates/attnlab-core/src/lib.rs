@@ -55,6 +55,7 @@ pub mod position;
 pub mod rng;
 pub mod rope;
 pub mod score;
+pub mod seq2seq;
 pub mod softmax;
 pub mod spec;
 pub mod streaming;

@@ -141,19 +141,7 @@ fn scores_in(
         (ScoreFunction::Additive, ScoreParams::Additive { w_a, u_a, v_a }) => {
             let a = q.dot(&w_a.t()); // n × d_a
             let b = k.dot(&u_a.t()); // m × d_a
-            let mut s = Array2::zeros((n, m));
-            for i in 0..n {
-                for j in 0..m {
-                    s[[i, j]] = a
-                        .row(i)
-                        .iter()
-                        .zip(b.row(j))
-                        .zip(v_a)
-                        .map(|((x, y), v)| v * (x + y).tanh())
-                        .sum();
-                }
-            }
-            s
+            additive_projected(&a, &b, v_a)
         }
         (ScoreFunction::Cosine, _) => {
             let norms = |x: &Array2<f32>| -> Vec<f32> {
@@ -174,6 +162,27 @@ fn scores_in(
             unreachable!("score parameters are validated in Problem::new")
         }
     }
+}
+
+/// The additive score from its projections: `s_ij = vᵀ tanh(a_i + b_j)` for the rows
+/// `a_i = W_a q_i` (`a`: `n × d_a`) and `b_j = U_a k_j` (`b`: `m × d_a`), `v` of length
+/// `d_a`. [`scores`] calls it; a caller that keeps `U_a k_j` across many queries (the
+/// classic decoder's one query per step, [`crate::seq2seq`]) computes them once.
+pub fn additive_projected(a: &Array2<f32>, b: &Array2<f32>, v_a: &Array1<f32>) -> Array2<f32> {
+    let (n, m) = (a.nrows(), b.nrows());
+    let mut s = Array2::zeros((n, m));
+    for i in 0..n {
+        for j in 0..m {
+            s[[i, j]] = a
+                .row(i)
+                .iter()
+                .zip(b.row(j))
+                .zip(v_a)
+                .map(|((x, y), v)| v * (x + y).tanh())
+                .sum();
+        }
+    }
+    s
 }
 
 /// Which rows of `a` are, bit for bit, row `i` of `before` (rows past `before`'s end, or

@@ -145,6 +145,10 @@ figures! {
     ComplexityTable = "complexity-table", Complexity, "complexity-table", None;
     /// Complexity, why attention: which inputs reach an output after L layers of each kind.
     WhyAttentionReach = "why-attention-reach", Complexity, "why-reach", None;
+    /// Decoding, the classic decoder: the alignment, one row per target word written.
+    Seq2seqAlignment = "seq2seq-alignment", Decoding, "seq2seq-alignment", None;
+    /// Decoding, the classic decoder: one step's query, scores, weights and context.
+    Seq2seqStep = "seq2seq-step", Decoding, "seq2seq-step", None;
     /// Decoding: the KV cache's bytes per token and for the context, with the formula.
     DecodingKvTotals = "decoding-kv-totals", Decoding, "kv-totals", None;
     /// Decoding: the KV cache against the context length, MHA, GQA, MQA (and MLA).

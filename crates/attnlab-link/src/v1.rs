@@ -19,7 +19,7 @@ use attnlab_lab::state::{
 };
 
 mod page_settings;
-use page_settings::{WireBlock, WireKv};
+use page_settings::{WireBlock, WireKv, WireSeq2seq};
 
 /// v1's frozen defaults (not `LabState::default()`, which may change).
 pub(super) mod defaults {
@@ -60,6 +60,12 @@ pub(super) mod defaults {
         heads: 4,
         ffn_multiple: 4,
         shown: 0,
+    };
+    /// The Decoding page's classic decoder (added to v1 with the field `s2`): step 1, the
+    /// context fed back.
+    pub const SEQ2SEQ: attnlab_lab::state::Seq2seqView = attnlab_lab::state::Seq2seqView {
+        step: 1,
+        feed: true,
     };
 }
 
@@ -112,6 +118,8 @@ pub(super) struct Wire {
     kv: Option<WireKv>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bk: Option<WireBlock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    s2: Option<WireSeq2seq>,
 }
 
 /// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
@@ -421,6 +429,7 @@ impl Wire {
             lw: unless(state.view.lines_threshold as u64, defaults::LINES_THRESHOLD),
             kv: WireKv::from_cache(&state.view.kv_cache),
             bk: WireBlock::from_view(&state.view.block),
+            s2: WireSeq2seq::from_view(&state.view.seq2seq),
         }
     }
 
@@ -522,6 +531,7 @@ impl Wire {
                 block: self
                     .bk
                     .map_or(defaults::BLOCK, |b| b.into_view(&mut unknown)),
+                seq2seq: self.s2.map_or(defaults::SEQ2SEQ, WireSeq2seq::into_view),
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
             pair: self.y.unwrap_or_default(),
@@ -624,9 +634,9 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 23] = [
+const STATE_KEYS: [&str; 24] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
-    "z", "lw", "kv", "bk",
+    "z", "lw", "kv", "bk", "s2",
 ];
 const VARIANT_KEYS: [&str; 22] = [
     "n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x", "sn", "ro", "al", "sc", "kv", "tl",
@@ -636,6 +646,7 @@ const ROPE_KEYS: [&str; 6] = ["b", "p", "r", "s", "f", "l"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
 const KV_KEYS: [&str; 8] = ["l", "h", "g", "e", "b", "c", "t", "n"];
 const BLOCK_KEYS: [&str; 6] = ["l", "n", "a", "h", "f", "s"];
+const SEQ2SEQ_KEYS: [&str; 2] = ["t", "f"];
 
 /// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
 /// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
@@ -667,6 +678,9 @@ pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
     }
     if let Some(bk) = value.get("bk") {
         check(bk, &BLOCK_KEYS, "bk.", &mut out);
+    }
+    if let Some(s2) = value.get("s2") {
+        check(s2, &SEQ2SEQ_KEYS, "s2.", &mut out);
     }
     out
 }

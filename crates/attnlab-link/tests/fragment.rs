@@ -9,7 +9,7 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::state::LAB_KINDS;
-use attnlab_lab::state::{Activation, BlockView, Norm};
+use attnlab_lab::state::{Activation, BlockView, Norm, Seq2seqView};
 use attnlab_lab::state::{Checkpoint, KvCache, PretrainedView, Relevance};
 use attnlab_lab::{
     CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SOURCE, LINES_THRESHOLD_RANGE,
@@ -328,6 +328,14 @@ fn block() -> impl Strategy<Value = BlockView> {
     ]
 }
 
+/// The classic decoder's stepper, its step out of range too.
+fn seq2seq() -> impl Strategy<Value = Seq2seqView> {
+    prop_oneof![
+        Just(Seq2seqView::default()),
+        (0usize..600, any::<bool>()).prop_map(|(step, feed)| Seq2seqView { step, feed }),
+    ]
+}
+
 fn threshold() -> impl Strategy<Value = usize> {
     prop_oneof![Just(DEFAULT_LINES_THRESHOLD), 0usize..1200]
 }
@@ -348,6 +356,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
             threshold(),
             kv_cache(),
             block(),
+            seq2seq(),
         ),
     )
         .prop_map(
@@ -359,7 +368,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                 (model, pad_to),
                 variants,
                 (variant, head, a, b, average),
-                (page, zoom, lines_threshold, kv_cache, block),
+                (page, zoom, lines_threshold, kv_cache, block, seq2seq),
             )| {
                 LabState {
                     mode: if cross {
@@ -386,6 +395,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                         lines_threshold,
                         kv_cache,
                         block,
+                        seq2seq,
                     },
                     pretrained,
                     pair,
@@ -1074,6 +1084,54 @@ fn the_block_pages_settings_travel_in_the_link_and_old_links_open_with_the_defau
     assert_eq!(bad.state.view.block, BlockView::default());
     assert_eq!(bad.repairs.len(), 2, "{:?}", bad.repairs);
     assert!(bad.repairs.iter().all(|r| !r.zh.is_empty()));
+}
+
+#[test]
+fn the_classic_decoders_step_and_feed_travel_in_the_link_and_old_links_open_with_the_defaults() {
+    // A link written before the section existed: step 1, the context fed back.
+    let old = attnlab_link::decode(&fragment_of(r#"{"t":"a b c","u":"decoding"}"#)).unwrap();
+    assert_eq!(old.state.view.seq2seq, Seq2seqView::default());
+    assert_eq!(
+        Seq2seqView::default(),
+        Seq2seqView {
+            step: 1,
+            feed: true
+        }
+    );
+    assert!(old.repairs.is_empty());
+
+    let mut s = LabState::default();
+    s.view.page = Page::Decoding;
+    s.view.seq2seq = Seq2seqView {
+        step: 4,
+        feed: false,
+    };
+    let by_hand =
+        attnlab_link::decode(&fragment_of(r#"{"u":"decoding","s2":{"t":4,"f":false}}"#)).unwrap();
+    assert_eq!(by_hand.state, s);
+    assert!(by_hand.repairs.is_empty());
+    let d = attnlab_link::decode(&attnlab_link::encode(&s)).unwrap();
+    assert_eq!(d.state, s);
+    // Only what differs from the defaults is written; the defaults write nothing.
+    let mut one = LabState::default();
+    one.view.seq2seq.step = 3;
+    let json = |state: &LabState| {
+        String::from_utf8(
+            URL_SAFE_NO_PAD
+                .decode(attnlab_link::encode(state).trim_start_matches("v1."))
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(json(&one), r#"{"s2":{"t":3}}"#);
+    assert!(!json(&LabState::default()).contains("s2"));
+    // An unknown key inside it is named by its path.
+    let u = attnlab_link::decode_value(serde_json::json!({"s2": {"q": 1}})).unwrap();
+    assert_eq!(u.state.view.seq2seq, Seq2seqView::default());
+    assert_eq!(
+        u.repairs,
+        ["the key “s2.q” is not part of a state and was ignored"]
+    );
 }
 
 #[test]

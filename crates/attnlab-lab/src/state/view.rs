@@ -217,6 +217,28 @@ impl Default for BlockView {
     }
 }
 
+/// The classic decoder's stepper on the Decoding page: the step shown and whether the
+/// context is fed into the next state. The step as a person or a link wrote it; the page
+/// keeps it within the target's words (`attnlab_pages::decoding::seq2seq`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seq2seqView {
+    /// The step `t` shown, from 1: rows `1 … t` of the alignment are drawn.
+    pub step: usize,
+    /// `s_t = GRU(s_{t−1}, [y_{t−1}; c_t])` (Bahdanau) when on; `c_t` replaced by zeros
+    /// when off.
+    pub feed: bool,
+}
+
+impl Default for Seq2seqView {
+    /// The first step, the context fed back.
+    fn default() -> Seq2seqView {
+        Seq2seqView {
+            step: 1,
+            feed: true,
+        }
+    }
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View {
@@ -238,6 +260,8 @@ pub struct View {
     pub kv_cache: KvCache,
     /// The Block page's settings.
     pub block: BlockView,
+    /// The Decoding page's classic decoder (additive attention).
+    pub seq2seq: Seq2seqView,
 }
 
 impl Default for View {
@@ -252,6 +276,7 @@ impl Default for View {
             lines_threshold: DEFAULT_LINES_THRESHOLD,
             kv_cache: KvCache::default(),
             block: BlockView::default(),
+            seq2seq: Seq2seqView::default(),
         }
     }
 }

@@ -1,12 +1,12 @@
 //! The settings of the Decoding and Block pages in a v1 link: the KV-cache calculator
-//! (`kv`) and the Block page's stack (`bk`), each written only where it differs from v1's
-//! frozen defaults.
+//! (`kv`), the classic decoder (`s2`) and the Block page's stack (`bk`), each written only
+//! where it differs from v1's frozen defaults.
 
 use serde::{Deserialize, Serialize};
 
 use attnlab_i18n::msg::link;
 use attnlab_i18n::said::Said;
-use attnlab_lab::state::{Activation, BlockView, KvCache, Norm};
+use attnlab_lab::state::{Activation, BlockView, KvCache, Norm, Seq2seqView};
 
 use super::{count, defaults, unless};
 
@@ -123,6 +123,37 @@ impl WireBlock {
             heads: self.h.map_or(d.heads, count),
             ffn_multiple: self.f.map_or(d.ffn_multiple, count),
             shown: self.s.map_or(d.shown, count),
+        }
+    }
+}
+
+/// The classic decoder: `t` the step shown, `f` `false` when the context is not fed back;
+/// each absent is [`defaults::SEQ2SEQ`]'s.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub(super) struct WireSeq2seq {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    f: Option<bool>,
+}
+
+impl WireSeq2seq {
+    /// `None` when every value is the default.
+    pub(super) fn from_view(s: &Seq2seqView) -> Option<WireSeq2seq> {
+        let d = defaults::SEQ2SEQ;
+        (*s != d).then(|| WireSeq2seq {
+            t: unless(s.step as u64, d.step as u64),
+            f: unless(s.feed, d.feed),
+        })
+    }
+
+    /// As written: a step past the target's words is the page's to keep within them.
+    pub(super) fn into_view(self) -> Seq2seqView {
+        let d = defaults::SEQ2SEQ;
+        Seq2seqView {
+            step: self.t.map_or(d.step, count),
+            feed: self.f.unwrap_or(d.feed),
         }
     }
 }

@@ -6,13 +6,16 @@
 //!   cache (MLA), `L × (d_c + d_r) × bytes`; for a context and a batch), the knobs' ranges
 //!   and their notes, the formulas written out with the numbers, and the chart of the cache
 //!   against the context length;
-//! - [`presets`]: shapes of published models, each with its source.
+//! - [`presets`]: shapes of published models, each with its source;
+//! - [`seq2seq`]: the classic decoder, a recurrent encoder–decoder with additive
+//!   attention, stepped through the target.
 //!
 //! The settings themselves are the lab's [`KvCache`](attnlab_lab::state::KvCache), so a
 //! link carries them.
 
 pub mod kv_cache;
 pub mod presets;
+pub mod seq2seq;
 
 pub use kv_cache::{
     BITS, CacheKind, Checked, Knob, Sizes, bytes_text, chart, checked, compared, grouped,
