@@ -14,7 +14,7 @@
 //! (`VariantSlot::variant`), which stops there when the change is another variant's.
 
 use attnlab_core::model::ModelConfig;
-use attnlab_lab::state::{BlockView, KvCache, PretrainedView};
+use attnlab_lab::state::{BlockView, DecodeStepView, KvCache, PretrainedView};
 use attnlab_lab::{CompareWhat, LabState, Mode, Page, Variant, View, Zoom};
 use leptos::prelude::*;
 use reactive_stores::{Store, StoreField, Subfield};
@@ -73,6 +73,7 @@ store_fields! {
         6 lines_threshold: usize,
         7 kv_cache: KvCache,
         8 block: BlockView,
+        9 decode_step: DecodeStepView,
     }
 }
 
@@ -119,6 +120,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
         lines_threshold,
         kv_cache,
         block,
+        decode_step,
     } = view;
     let was = &before.view;
     let mut notices: Vec<Notice> = Vec::new();
@@ -148,6 +150,9 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
     });
     note(*kv_cache != was.kv_cache, |l| touch(l.view().kv_cache()));
     note(*block != was.block, |l| touch(l.view().block()));
+    note(*decode_step != was.decode_step, |l| {
+        touch(l.view().decode_step())
+    });
     notices
 }
 

@@ -19,7 +19,7 @@ use attnlab_lab::state::{
 };
 
 mod page_settings;
-use page_settings::{WireBlock, WireKv};
+use page_settings::{WireBlock, WireKv, WireStep};
 
 /// v1's frozen defaults (not `LabState::default()`, which may change).
 pub(super) mod defaults {
@@ -112,6 +112,8 @@ pub(super) struct Wire {
     kv: Option<WireKv>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bk: Option<WireBlock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ds: Option<WireStep>,
 }
 
 /// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
@@ -421,6 +423,7 @@ impl Wire {
             lw: unless(state.view.lines_threshold as u64, defaults::LINES_THRESHOLD),
             kv: WireKv::from_cache(&state.view.kv_cache),
             bk: WireBlock::from_view(&state.view.block),
+            ds: WireStep::from_view(&state.view.decode_step),
         }
     }
 
@@ -522,6 +525,7 @@ impl Wire {
                 block: self
                     .bk
                     .map_or(defaults::BLOCK, |b| b.into_view(&mut unknown)),
+                decode_step: self.ds.map_or_else(Default::default, WireStep::into_view),
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
             pair: self.y.unwrap_or_default(),
@@ -624,9 +628,9 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 23] = [
+const STATE_KEYS: [&str; 24] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
-    "z", "lw", "kv", "bk",
+    "z", "lw", "kv", "bk", "ds",
 ];
 const VARIANT_KEYS: [&str; 22] = [
     "n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x", "sn", "ro", "al", "sc", "kv", "tl",
@@ -636,6 +640,7 @@ const ROPE_KEYS: [&str; 6] = ["b", "p", "r", "s", "f", "l"];
 const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
 const KV_KEYS: [&str; 8] = ["l", "h", "g", "e", "b", "c", "t", "n"];
 const BLOCK_KEYS: [&str; 6] = ["l", "n", "a", "h", "f", "s"];
+const STEP_KEYS: [&str; 3] = ["t", "l", "h"];
 
 /// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
 /// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
@@ -667,6 +672,9 @@ pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
     }
     if let Some(bk) = value.get("bk") {
         check(bk, &BLOCK_KEYS, "bk.", &mut out);
+    }
+    if let Some(ds) = value.get("ds") {
+        check(ds, &STEP_KEYS, "ds.", &mut out);
     }
     out
 }
