@@ -13,6 +13,7 @@
 
 pub mod kv_cache;
 pub mod presets;
+pub mod stepper;
 
 pub use kv_cache::{
     BITS, CacheKind, Checked, Knob, Sizes, bytes_text, chart, checked, compared, grouped,
