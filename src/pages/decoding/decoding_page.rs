@@ -1,16 +1,17 @@
 use attnlab_i18n::msg;
 use leptos::prelude::*;
 
-use super::KvCalculator;
+use super::{DecoderStepper, KvCalculator};
 use crate::i18n::text;
 
-/// The Decoding page: its title, its lead and the KV-cache calculator.
+/// The Decoding page: its title, its lead, the decoder stepper and the KV-cache calculator.
 #[component]
 pub fn DecodingPage() -> impl IntoView {
     view! {
         <section class="explain decoding" data-testid="decoding-view" aria-labelledby="decoding-title">
             <h2 class="section-title" id="decoding-title">{text(msg::decoding::DECODING_TITLE)}</h2>
             <p class="explain-lead" data-testid="decoding-lead">{text(msg::decoding::DECODING_LEAD)}</p>
+            <DecoderStepper/>
             <KvCalculator/>
         </section>
     }
