@@ -267,18 +267,26 @@ pub fn DecoderStepper() -> impl IntoView {
                     <h4 class="section-title">{text(m::DECODING_STEPPER_CACHE_HEADING)}</h4>
                     <p class="stepper-note">{text(m::DECODING_STEPPER_CACHE_NOTE)}</p>
                     <div class="stepper-kv">
-                        <HeatmapCanvas figure=keys testid="decoding-stepper-keys" kind="stepper-keys"
-                            class="stepper-cache-canvas" pointing=Pointing::Rows { row: outlined, on_row: pick_row }/>
-                        <HeatmapCanvas figure=values testid="decoding-stepper-values" kind="stepper-values"
-                            class="stepper-cache-canvas" pointing=Pointing::Rows { row: outlined, on_row: pick_row }/>
+                        <div class="stepper-figure">
+                            <HeatmapCanvas figure=keys testid="decoding-stepper-keys" kind="stepper-keys"
+                                class="stepper-cache-canvas" pointing=Pointing::Rows { row: outlined, on_row: pick_row }/>
+                        </div>
+                        <div class="stepper-figure">
+                            <HeatmapCanvas figure=values testid="decoding-stepper-values" kind="stepper-values"
+                                class="stepper-cache-canvas" pointing=Pointing::Rows { row: outlined, on_row: pick_row }/>
+                        </div>
                     </div>
                     <Show when=move || cross.get()>
                         <p class="stepper-note" data-testid="decoding-stepper-memory-note">{text(m::DECODING_STEPPER_MEMORY_NOTE)}</p>
                         <div class="stepper-kv">
-                            <HeatmapCanvas figure=memory_keys testid="decoding-stepper-memory-keys" kind="matrix"
-                                class="stepper-cache-canvas" pointing=Pointing::Reading/>
-                            <HeatmapCanvas figure=memory_values testid="decoding-stepper-memory-values" kind="matrix"
-                                class="stepper-cache-canvas" pointing=Pointing::Reading/>
+                            <div class="stepper-figure">
+                                <HeatmapCanvas figure=memory_keys testid="decoding-stepper-memory-keys" kind="matrix"
+                                    class="stepper-cache-canvas" pointing=Pointing::Reading/>
+                            </div>
+                            <div class="stepper-figure">
+                                <HeatmapCanvas figure=memory_values testid="decoding-stepper-memory-values" kind="matrix"
+                                    class="stepper-cache-canvas" pointing=Pointing::Reading/>
+                            </div>
                         </div>
                     </Show>
                     <p class="stepper-size" data-testid="decoding-stepper-cache-size">{move || size().map(|s| s.0)}</p>

@@ -132,7 +132,7 @@ pub fn EqualityPanel(
                 <p class="stepper-note" data-testid="decoding-stepper-equality-later">{later}</p>
             }>
                 {move || equality.get().map(|e| {
-                    let bound = number::significant(e.bound, 2);
+                    let bound = number::readable(e.bound);
                     view! {
                         <table class="metrics">
                             <tbody>

@@ -67,18 +67,18 @@ decoding-stepper-settings = { $layers } layers, d = { $d }, { $heads } heads of 
 decoding-stepper-to-block = Block page settings
 decoding-stepper-limited = The stepper decodes the first { $used } of { $all } tokens: the Block page’s limit on work applies ({ $layers } layers at d = { $d } on every token would take more work than a page can do at once).
 decoding-stepper-controls-label = the step shown
-decoding-stepper-first = ⏮ first
+decoding-stepper-first = « first
 decoding-stepper-previous = ◀ previous
 decoding-stepper-next = next ▶
-decoding-stepper-last = last ⏭
+decoding-stepper-last = last »
 decoding-stepper-layer = layer
 decoding-stepper-head = head
 decoding-stepper-step = Step { $t } of 0 … { $last }: the token { $token } enters; its query is row { $t } (outlined), its key and value rows are appended to every layer’s cache, which now holds { $rows } rows.
 
 ## The figures' titles and axes.
 
-decoding-stepper-weights-title = Layer { $layer }, head { $head }: self-attention after step { $t }
-decoding-stepper-cross-title = Layer { $layer }, head { $head }: cross-attention after step { $t }
+decoding-stepper-weights-title = Self-attention after step { $t }
+decoding-stepper-cross-title = Cross-attention after step { $t }
 decoding-stepper-keys-title = K cache, layer { $layer }, head { $head }: { $rows } × { $d_k }
 decoding-stepper-values-title = V cache, layer { $layer }, head { $head }: { $rows } × { $d_k }
 decoding-stepper-memory-keys-title = memory K, layer { $layer }, head { $head }: { $rows } × { $d_k }

@@ -67,18 +67,18 @@ decoding-stepper-settings = { $layers } 层，d = { $d }，{ $heads } 个头，�
 decoding-stepper-to-block = “层块”页面的设置
 decoding-stepper-limited = 步进器只解码 { $all } 个词元中的前 { $used } 个：适用“层块”页面的计算量上限（{ $layers } 层、d = { $d } 作用于每个词元，超出页面一次能做的计算量）。
 decoding-stepper-controls-label = 显示的步骤
-decoding-stepper-first = ⏮ 第一步
+decoding-stepper-first = « 第一步
 decoding-stepper-previous = ◀ 上一步
 decoding-stepper-next = 下一步 ▶
-decoding-stepper-last = 最后一步 ⏭
+decoding-stepper-last = 最后一步 »
 decoding-stepper-layer = 层
 decoding-stepper-head = 头
 decoding-stepper-step = 第 { $t } 步（共 0 … { $last }）：词元 { $token } 进入；它的查询是第 { $t } 行（加框），它的键行和值行追加到每一层的缓存中，缓存现有 { $rows } 行。
 
 ## 图的标题与坐标轴。
 
-decoding-stepper-weights-title = 第 { $layer } 层、第 { $head } 头：第 { $t } 步之后的自注意力
-decoding-stepper-cross-title = 第 { $layer } 层、第 { $head } 头：第 { $t } 步之后的交叉注意力
+decoding-stepper-weights-title = 第 { $t } 步之后的自注意力
+decoding-stepper-cross-title = 第 { $t } 步之后的交叉注意力
 decoding-stepper-keys-title = K 缓存，第 { $layer } 层、第 { $head } 头：{ $rows } × { $d_k }
 decoding-stepper-values-title = V 缓存，第 { $layer } 层、第 { $head } 头：{ $rows } × { $d_k }
 decoding-stepper-memory-keys-title = 记忆 K，第 { $layer } 层、第 { $head } 头：{ $rows } × { $d_k }

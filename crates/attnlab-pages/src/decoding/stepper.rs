@@ -244,12 +244,7 @@ pub fn weights(s: &Stepper, at: StepAt, lang: Lang) -> Result<Heatmap, HeatmapEr
     let n = s.len();
     let w = &s.decoded.layers[at.layer].self_attention[at.head];
     let known = Array2::from_shape_fn((n, n), |(i, j)| if i <= at.t { w[(i, j)] } else { 0.0 });
-    let title = text::DecodingStepperWeightsTitle {
-        layer: &(at.layer + 1),
-        head: &(at.head + 1),
-        t: &at.t,
-    }
-    .say(lang);
+    let title = text::DecodingStepperWeightsTitle { t: &at.t }.say(lang);
     let labels = &s.prepared.queries;
     Ok(weights_heatmap(
         title,
@@ -272,12 +267,7 @@ pub fn cross_weights(s: &Stepper, at: StepAt, lang: Lang) -> Option<Result<Heatm
     let w = &s.decoded.layers[at.layer].cross_attention.as_ref()?[at.head];
     let (n, m) = w.dim();
     let known = Array2::from_shape_fn((n, m), |(i, j)| if i <= at.t { w[(i, j)] } else { 0.0 });
-    let title = text::DecodingStepperCrossTitle {
-        layer: &(at.layer + 1),
-        head: &(at.head + 1),
-        t: &at.t,
-    }
-    .say(lang);
+    let title = text::DecodingStepperCrossTitle { t: &at.t }.say(lang);
     let figure = weights_heatmap(
         title,
         s.prepared.queries.clone(),
