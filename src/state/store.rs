@@ -14,7 +14,7 @@
 //! (`VariantSlot::variant`), which stops there when the change is another variant's.
 
 use attnlab_core::model::ModelConfig;
-use attnlab_lab::state::{BlockView, KvCache, PretrainedView, Seq2seqView};
+use attnlab_lab::state::{BlockView, DecodeStepView, KvCache, PretrainedView, Seq2seqView};
 use attnlab_lab::{CompareWhat, LabState, Mode, Page, Variant, View, Zoom};
 use leptos::prelude::*;
 use reactive_stores::{Store, StoreField, Subfield};
@@ -74,6 +74,7 @@ store_fields! {
         7 kv_cache: KvCache,
         8 block: BlockView,
         9 seq2seq: Seq2seqView,
+        10 decode_step: DecodeStepView,
     }
 }
 
@@ -121,6 +122,7 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
         kv_cache,
         block,
         seq2seq,
+        decode_step,
     } = view;
     let was = &before.view;
     let mut notices: Vec<Notice> = Vec::new();
@@ -151,6 +153,9 @@ fn changed(before: &LabState, after: &LabState) -> Vec<Notice> {
     note(*kv_cache != was.kv_cache, |l| touch(l.view().kv_cache()));
     note(*block != was.block, |l| touch(l.view().block()));
     note(*seq2seq != was.seq2seq, |l| touch(l.view().seq2seq()));
+    note(*decode_step != was.decode_step, |l| {
+        touch(l.view().decode_step())
+    });
     notices
 }
 

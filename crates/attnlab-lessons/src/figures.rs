@@ -153,6 +153,15 @@ figures! {
     DecodingKvTotals = "decoding-kv-totals", Decoding, "kv-totals", None;
     /// Decoding: the KV cache against the context length, MHA, GQA, MQA (and MLA).
     DecodingKvChart = "decoding-kv-chart", Decoding, "kv-chart", None;
+    /// Decoding, step by step: the layer and head's weights filling row by row, row `t`
+    /// outlined (query and key positions of the target).
+    DecodingStepperWeights = "decoding-stepper-weights", Decoding, "decoding-stepper-weights", Positions;
+    /// Decoding, step by step: the K and V rows cached so far and the cache's size.
+    DecodingStepperCache = "decoding-stepper-cache", Decoding, "decoding-stepper-cache", None;
+    /// Decoding, step by step: the step's work with the cache against recomputing.
+    DecodingStepperWork = "decoding-stepper-work", Decoding, "decoding-stepper-work", None;
+    /// Decoding, step by step: the last step's difference from the parallel masked pass.
+    DecodingStepperEquality = "decoding-stepper-equality", Decoding, "decoding-stepper-equality", None;
     /// The real model: every layer's and head's attention.
     ModelAtlas = "model-atlas", Model, "atlas", None;
     /// The real model: the selected layer's and head's attention.

@@ -19,7 +19,7 @@ use attnlab_lab::state::{
 };
 
 mod page_settings;
-use page_settings::{WireBlock, WireKv, WireSeq2seq};
+use page_settings::{WireBlock, WireKv, WireSeq2seq, WireStep};
 
 /// v1's frozen defaults (not `LabState::default()`, which may change).
 pub(super) mod defaults {
@@ -120,6 +120,8 @@ pub(super) struct Wire {
     bk: Option<WireBlock>,
     #[serde(skip_serializing_if = "Option::is_none")]
     s2: Option<WireSeq2seq>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ds: Option<WireStep>,
 }
 
 /// The real model's view: `k` checkpoint, `l` layer, `h` head, `x` hide `[CLS]`/`[SEP]`,
@@ -430,6 +432,7 @@ impl Wire {
             kv: WireKv::from_cache(&state.view.kv_cache),
             bk: WireBlock::from_view(&state.view.block),
             s2: WireSeq2seq::from_view(&state.view.seq2seq),
+            ds: WireStep::from_view(&state.view.decode_step),
         }
     }
 
@@ -532,6 +535,7 @@ impl Wire {
                     .bk
                     .map_or(defaults::BLOCK, |b| b.into_view(&mut unknown)),
                 seq2seq: self.s2.map_or(defaults::SEQ2SEQ, WireSeq2seq::into_view),
+                decode_step: self.ds.map_or_else(Default::default, WireStep::into_view),
             },
             pretrained: self.m.and_then(|m| m.into_view(&mut unknown)),
             pair: self.y.unwrap_or_default(),
@@ -634,9 +638,9 @@ impl WireVariant {
 }
 
 /// The keys of a v1 state, of one of its variants, and of its real-model view.
-const STATE_KEYS: [&str; 24] = [
+const STATE_KEYS: [&str; 25] = [
     "t", "s", "x", "d", "h", "r", "p", "b", "l", "c", "e", "i", "n", "v", "w", "o", "u", "m", "y",
-    "z", "lw", "kv", "bk", "s2",
+    "z", "lw", "kv", "bk", "s2", "ds",
 ];
 const VARIANT_KEYS: [&str; 22] = [
     "n", "f", "tau", "a", "k", "c", "p", "w", "s", "g", "x", "sn", "ro", "al", "sc", "kv", "tl",
@@ -647,6 +651,7 @@ const PRETRAINED_KEYS: [&str; 6] = ["k", "l", "h", "x", "q", "f"];
 const KV_KEYS: [&str; 8] = ["l", "h", "g", "e", "b", "c", "t", "n"];
 const BLOCK_KEYS: [&str; 6] = ["l", "n", "a", "h", "f", "s"];
 const SEQ2SEQ_KEYS: [&str; 2] = ["t", "f"];
+const STEP_KEYS: [&str; 3] = ["t", "l", "h"];
 
 /// The paths of the keys of a JSON state that version 1 does not have (`"tx"`,
 /// `"v[1].temp"`, `"m.layer"`): a link ignores them, a lesson must not have them.
@@ -681,6 +686,9 @@ pub(super) fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
     }
     if let Some(s2) = value.get("s2") {
         check(s2, &SEQ2SEQ_KEYS, "s2.", &mut out);
+    }
+    if let Some(ds) = value.get("ds") {
+        check(ds, &STEP_KEYS, "ds.", &mut out);
     }
     out
 }

@@ -9,7 +9,7 @@ use attnlab_core::position::{Combine, Layout, PositionConfig, PositionKind};
 use attnlab_core::rope::{Rope, RopePairs, RopeScaling};
 use attnlab_core::score::ScoreFunction;
 use attnlab_lab::state::LAB_KINDS;
-use attnlab_lab::state::{Activation, BlockView, Norm, Seq2seqView};
+use attnlab_lab::state::{Activation, BlockView, DecodeStepView, Norm, Seq2seqView};
 use attnlab_lab::state::{Checkpoint, KvCache, PretrainedView, Relevance};
 use attnlab_lab::{
     CompareWhat, DEFAULT_LINES_THRESHOLD, DEFAULT_SENTENCE, DEFAULT_SOURCE, LINES_THRESHOLD_RANGE,
@@ -336,6 +336,18 @@ fn seq2seq() -> impl Strategy<Value = Seq2seqView> {
     ]
 }
 
+/// The Decoding page's stepper, past the decoder's step, layer and head too.
+fn decode_step() -> impl Strategy<Value = DecodeStepView> {
+    prop_oneof![
+        Just(DecodeStepView::default()),
+        (0usize..600, 0usize..9, 0usize..20).prop_map(|(step, layer, head)| DecodeStepView {
+            step,
+            layer,
+            head
+        }),
+    ]
+}
+
 fn threshold() -> impl Strategy<Value = usize> {
     prop_oneof![Just(DEFAULT_LINES_THRESHOLD), 0usize..1200]
 }
@@ -357,6 +369,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
             kv_cache(),
             block(),
             seq2seq(),
+            decode_step(),
         ),
     )
         .prop_map(
@@ -368,7 +381,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                 (model, pad_to),
                 variants,
                 (variant, head, a, b, average),
-                (page, zoom, lines_threshold, kv_cache, block, seq2seq),
+                (page, zoom, lines_threshold, kv_cache, block, seq2seq, decode_step),
             )| {
                 LabState {
                     mode: if cross {
@@ -396,6 +409,7 @@ fn any_state() -> impl Strategy<Value = LabState> {
                         kv_cache,
                         block,
                         seq2seq,
+                        decode_step,
                     },
                     pretrained,
                     pair,
@@ -1131,6 +1145,47 @@ fn the_classic_decoders_step_and_feed_travel_in_the_link_and_old_links_open_with
     assert_eq!(
         u.repairs,
         ["the key “s2.q” is not part of a state and was ignored"]
+    );
+}
+
+#[test]
+fn the_decoding_steppers_step_layer_and_head_travel_in_the_link_and_old_links_open_at_step_0() {
+    // A link written before the stepper existed (the page's calculator set): step 0,
+    // layer 0, head 0, nothing to repair.
+    let old = attnlab_link::decode(&fragment_of(r#"{"u":"decoding","kv":{"t":4096}}"#)).unwrap();
+    assert_eq!(old.state.view.decode_step, DecodeStepView::default());
+    assert_eq!(old.state.view.kv_cache.context, 4096);
+    assert!(old.repairs.is_empty());
+
+    let mut s = LabState::default();
+    s.view.page = Page::Decoding;
+    s.view.decode_step = DecodeStepView {
+        step: 7,
+        layer: 1,
+        head: 2,
+    };
+    let by_hand =
+        attnlab_link::decode(&fragment_of(r#"{"u":"decoding","ds":{"t":7,"l":1,"h":2}}"#)).unwrap();
+    assert_eq!(by_hand.state, s);
+    let d = attnlab_link::decode(&attnlab_link::encode(&s)).unwrap();
+    assert_eq!(d.state, s);
+    assert!(d.repairs.is_empty());
+    // Only what differs from the defaults is written.
+    let mut one = LabState::default();
+    one.view.decode_step.step = 3;
+    let json = String::from_utf8(
+        URL_SAFE_NO_PAD
+            .decode(attnlab_link::encode(&one).trim_start_matches("v1."))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json, r#"{"ds":{"t":3}}"#);
+    // An unknown key inside it is reported.
+    let u = attnlab_link::decode_value(serde_json::json!({"ds": {"t": 2, "q": 1}})).unwrap();
+    assert_eq!(u.state.view.decode_step.step, 2);
+    assert_eq!(
+        u.repairs,
+        ["the key “ds.q” is not part of a state and was ignored"]
     );
 }
 

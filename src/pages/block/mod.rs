@@ -9,3 +9,4 @@ mod block_permutation;
 mod run;
 
 pub use block_page::BlockPage;
+pub use run::{source_memo, with_block_input};

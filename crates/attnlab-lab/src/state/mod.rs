@@ -22,7 +22,8 @@ pub use pretrained::{Checkpoint, PretrainedView, Relevance};
 pub use variant::{Variant, model_label, score_label};
 pub use view::{
     Activation, BLOCK_FFN_MULTIPLES, BLOCK_LAYERS_RANGE, BlockView, CompareWhat,
-    DEFAULT_LINES_THRESHOLD, KvCache, LINES_THRESHOLD_RANGE, Norm, Page, Seq2seqView, View, Zoom,
+    DEFAULT_LINES_THRESHOLD, DecodeStepView, KvCache, LINES_THRESHOLD_RANGE, Norm, Page,
+    Seq2seqView, View, Zoom,
 };
 
 /// The sentence the lab opens with (the classic "what does *it* refer to?" example).
@@ -144,6 +145,7 @@ impl Default for LabState {
                 kv_cache: KvCache::default(),
                 block: BlockView::default(),
                 seq2seq: Seq2seqView::default(),
+                decode_step: DecodeStepView::default(),
             },
             pair: String::new(),
             pretrained: None,

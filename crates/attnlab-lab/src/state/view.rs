@@ -239,6 +239,19 @@ impl Default for Seq2seqView {
     }
 }
 
+/// The Decoding page's stepper: the step shown and the layer and head of its figures
+/// (from 0). Values as a person or a link wrote them; the page shows the last there is
+/// when one is past it (`attnlab_pages::decoding::stepper`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DecodeStepView {
+    /// The step `t`.
+    pub step: usize,
+    /// The layer shown.
+    pub layer: usize,
+    /// The head shown.
+    pub head: usize,
+}
+
 /// What is selected on screen, so that a shared link opens on the same view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View {
@@ -262,6 +275,8 @@ pub struct View {
     pub block: BlockView,
     /// The Decoding page's classic decoder (additive attention).
     pub seq2seq: Seq2seqView,
+    /// The Decoding page's stepper.
+    pub decode_step: DecodeStepView,
 }
 
 impl Default for View {
@@ -277,6 +292,7 @@ impl Default for View {
             kv_cache: KvCache::default(),
             block: BlockView::default(),
             seq2seq: Seq2seqView::default(),
+            decode_step: DecodeStepView::default(),
         }
     }
 }

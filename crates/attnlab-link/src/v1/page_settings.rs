@@ -1,12 +1,13 @@
 //! The settings of the Decoding and Block pages in a v1 link: the KV-cache calculator
-//! (`kv`), the classic decoder (`s2`) and the Block page's stack (`bk`), each written only
+//! (`kv`), the classic decoder (`s2`), the decoder stepper (`ds`) and the Block page's
+//! stack (`bk`), each written only
 //! where it differs from v1's frozen defaults.
 
 use serde::{Deserialize, Serialize};
 
 use attnlab_i18n::msg::link;
 use attnlab_i18n::said::Said;
-use attnlab_lab::state::{Activation, BlockView, KvCache, Norm, Seq2seqView};
+use attnlab_lab::state::{Activation, BlockView, DecodeStepView, KvCache, Norm, Seq2seqView};
 
 use super::{count, defaults, unless};
 
@@ -154,6 +155,39 @@ impl WireSeq2seq {
         Seq2seqView {
             step: self.t.map_or(d.step, count),
             feed: self.f.unwrap_or(d.feed),
+        }
+    }
+}
+
+/// The Decoding page's stepper: `t` the step, `l` the layer, `h` the head (from 0); each
+/// absent is 0.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub(super) struct WireStep {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
+}
+
+impl WireStep {
+    /// `None` when every value is the default.
+    pub(super) fn from_view(s: &DecodeStepView) -> Option<WireStep> {
+        (*s != DecodeStepView::default()).then(|| WireStep {
+            t: unless(s.step as u64, 0),
+            l: unless(s.layer as u64, 0),
+            h: unless(s.head as u64, 0),
+        })
+    }
+
+    /// As written: values past the decoder's are the page's to show as its last.
+    pub(super) fn into_view(self) -> DecodeStepView {
+        DecodeStepView {
+            step: self.t.map_or(0, count),
+            layer: self.l.map_or(0, count),
+            head: self.h.map_or(0, count),
         }
     }
 }

@@ -187,11 +187,39 @@ fn first(x: &Array2<f32>, n: usize) -> Array2<f32> {
     x.slice(ndarray::s![..n, ..]).to_owned()
 }
 
-/// Runs the page's stack: in self mode an encoder on the sentence; in cross mode an
-/// encoder of the same settings on the source, then a decoder (causal self-attention,
-/// cross-attention over the encoder's output) on the target. Pre-LN stacks end with a
-/// final norm. Refused as the core refuses (no tokens, heads not dividing `d`).
-pub fn run(input: &BlockInput<'_>) -> Result<BlockRun, CoreError> {
+/// The page's stack and what it runs on, before the run: the settings used, the stack,
+/// its input `X` (the first tokens kept), and in cross mode the encoder's result on the
+/// source (whose output is the memory) and the source's labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    /// The settings and sizes used.
+    pub used: Used,
+    /// The stack run on the sentence or target.
+    pub block: Block,
+    /// Its input, `n × d`.
+    pub x: Array2<f32>,
+    /// Cross mode: the encoder's result on the source.
+    pub encoder: Option<StackResult>,
+    /// The labels of the tokens run (the sentence or target).
+    pub queries: Vec<String>,
+    /// The labels of the source's tokens run (cross mode).
+    pub keys: Vec<String>,
+}
+
+impl Prepared {
+    /// Cross mode: the memory, the encoder's output on the source (`m × d`).
+    pub fn memory(&self) -> Option<&Array2<f32>> {
+        self.encoder.as_ref().map(|e| &e.output)
+    }
+}
+
+/// The page's stack with its input: in self mode an encoder for the sentence, whose
+/// self-attention is causal when `causal` (the Decoding page's stepper needs it; the
+/// weights are the same); in cross mode an encoder of the same settings run on the
+/// source, then a decoder (causal self-attention, cross-attention over the encoder's
+/// output) for the target. Pre-LN stacks end with a final norm. Refused as the core
+/// refuses (no tokens, heads not dividing `d`).
+pub fn prepare(input: &BlockInput<'_>, causal: bool) -> Result<Prepared, CoreError> {
     let (x, labels) = input.queries;
     let view = input.settings;
     let d = x.x.ncols();
@@ -206,31 +234,44 @@ pub fn run(input: &BlockInput<'_>) -> Result<BlockRun, CoreError> {
     };
     let seeded =
         |seed, o: Seeded| Block::seeded(seed, d, used.heads, used.ffn_width, used.layers, &o);
-    let queries = first(&x.x, used.tokens.0);
-    let (block, stack, encoder, keys) = match input.source {
-        None => {
-            let block = seeded(input.seed, options(false, false))?;
-            let stack = block.run(&queries, None)?;
-            (block, stack, None, Vec::new())
-        }
+    let (block, encoder, keys) = match input.source {
+        None => (
+            seeded(input.seed, options(causal, false))?,
+            None,
+            Vec::new(),
+        ),
         Some((source, source_labels)) => {
             let m = used.source_tokens.map_or(0, |(u, _)| u);
             let encoder = seeded(input.seed, options(false, false))?;
             let encoded = encoder.run(&first(&source.x, m), None)?;
             let decoder = seeded(decoder_seed(input.seed), options(true, true))?;
-            let stack = decoder.run(&queries, Some(&encoded.output))?;
             let keys = source_labels.iter().take(m).cloned().collect();
-            (decoder, stack, Some(encoded), keys)
+            (decoder, Some(encoded), keys)
         }
     };
-    Ok(BlockRun {
+    Ok(Prepared {
         used,
-        norm: view.norm,
         block,
-        stack,
+        x: first(&x.x, used.tokens.0),
         encoder,
         queries: labels.iter().take(used.tokens.0).cloned().collect(),
         keys,
+    })
+}
+
+/// Runs the page's stack ([`prepare`], self-attention not causal in self mode) on its
+/// input.
+pub fn run(input: &BlockInput<'_>) -> Result<BlockRun, CoreError> {
+    let p = prepare(input, false)?;
+    let stack = p.block.run(&p.x, p.memory())?;
+    Ok(BlockRun {
+        used: p.used,
+        norm: input.settings.norm,
+        block: p.block,
+        stack,
+        encoder: p.encoder,
+        queries: p.queries,
+        keys: p.keys,
     })
 }
 

@@ -16,6 +16,7 @@
 pub mod kv_cache;
 pub mod presets;
 pub mod seq2seq;
+pub mod stepper;
 
 pub use kv_cache::{
     BITS, CacheKind, Checked, Knob, Sizes, bytes_text, chart, checked, compared, grouped,
