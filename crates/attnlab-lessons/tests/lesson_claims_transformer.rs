@@ -221,6 +221,34 @@ fn block_ffn_64_256_64_and_the_reversed_sentence_gives_0_against_attention_s_1_1
     );
 }
 
+/// The answer of a predict step, by the app's own [`answer`].
+fn predicted(s: &attnlab_lessons::Step) -> Answer {
+    let StepKind::Predict(q) = &s.kind else {
+        panic!("{} asks nothing", s.id)
+    };
+    answer(q, &s.state, None).unwrap()
+}
+
+#[test]
+fn block_predict_shuffle_the_feed_forward_follows_and_attention_does_not() {
+    let s = step("block", "predict-shuffle");
+    let (encoded, r) = block_run(&s.state);
+    let check = block::permutation(&r, &encoded).unwrap();
+    // "It is the {answer}. … its largest difference is exactly 0."
+    let a = predicted(&s);
+    assert_eq!(a.label(Lang::En), "feed-forward");
+    assert_eq!(a.label(Lang::Zh), "前馈网络");
+    assert_eq!(check.ffn, 0.0);
+    assert!(check.attention > 0.1);
+    // The other choice is self-attention.
+    let StepKind::Predict(q) = &s.kind else {
+        unreachable!()
+    };
+    let options = attnlab_lessons::choices(q, &s.state, Lang::En).unwrap();
+    assert_eq!(options, ["self-attention", "feed-forward"]);
+    assert_eq!(a.index(), 1);
+}
+
 #[test]
 fn block_gelu_changes_every_number_but_the_permutation_check_stays_0() {
     let s = step("block", "gelu");
@@ -669,8 +697,8 @@ fn kv_cache_gqa_mha_512_kib_and_4_gib_mqa_16_kib_and_128_mib() {
 }
 
 #[test]
-fn kv_cache_mla_deepseek_v2_67_5_kib_against_3_75_mib() {
-    let s = step("kv-cache", "mla");
+fn kv_cache_predict_mla_mqa_is_smallest_then_the_latent_67_5_kib_against_3_75_mib() {
+    let s = step("kv-cache", "predict-mla");
     let c = s.state.view.kv_cache;
     let deepseek = PRESETS
         .iter()
@@ -680,30 +708,63 @@ fn kv_cache_mla_deepseek_v2_67_5_kib_against_3_75_mib() {
     // The step's calculator is the DeepSeek-V2 preset.
     assert_eq!(c, deepseek);
     assert_eq!(CacheKind::of(&c), CacheKind::Mla);
-    // "60 × (512 + 64) × 2 B = 69,120 B = 67.5 KiB per token"
+    // "The chart compares this cache with the same model's as MHA (its 128 heads of size
+    // 128), GQA with G = 8, and MQA."
+    let all = compared(&c);
+    let names: Vec<String> = all
+        .iter()
+        .map(attnlab_pages::decoding::series_name)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "MLA, d_c + d_r = 576",
+            "MHA, G = 128",
+            "GQA, G = 8",
+            "MQA, G = 1"
+        ]
+    );
+    // "It is {answer}: 60 × 2 × 1 × 128 × 2 B = 30 KiB per token."
+    let a = predicted(&s);
+    assert_eq!(a.label(Lang::En), "MQA, G = 1");
+    assert_eq!(
+        per_token_formula(&all[3]),
+        "60 × 2 × 1 × 128 × 2 B = 30,720 B = 30 KiB"
+    );
+    says(
+        "kv-cache",
+        "predict-mla",
+        "60 × 2 × 1 × 128 × 2 B = 30 KiB",
+        "60 × 2 × 1 × 128 × 2 B = 每个词 30 KiB",
+    );
+    // "The latent cache takes 60 × (512 + 64) × 2 B = 69,120 B = 67.5 KiB"
     let formula = per_token_formula(&c);
     assert_eq!(formula, "60 × (512 + 64) × 2 B = 69,120 B = 67.5 KiB");
-    says("kv-cache", "mla", &formula, &formula);
-    // "With its 128 heads of size 128 cached as MHA, the same model would need 3.75 MiB
-    // per token, about 57 times more."
-    let mha = compared(&c)
-        .into_iter()
-        .find(|x| CacheKind::of(x) == CacheKind::Mha)
-        .unwrap();
-    assert_eq!((mha.kv_heads, mha.head_dim), (128, 128));
-    assert_eq!(bytes_text(sizes(&mha).bytes_per_token()), "3.75 MiB");
-    let ratio = sizes(&mha).bits_per_token as f64 / sizes(&c).bits_per_token as f64;
+    says("kv-cache", "predict-mla", &formula, &formula);
+    // "against 240 KiB with G = 8 and 3.75 MiB as MHA, about 57 times more"
+    assert_eq!(bytes_text(sizes(&all[2]).bytes_per_token()), "240 KiB");
+    assert_eq!(bytes_text(sizes(&all[1]).bytes_per_token()), "3.75 MiB");
+    let ratio = sizes(&all[1]).bits_per_token as f64 / sizes(&c).bits_per_token as f64;
     assert_eq!(ratio.round(), 57.0);
     says(
         "kv-cache",
-        "mla",
-        "3.75 MiB per token, about 57 times more",
-        "3.75 MiB，约多 57 倍",
+        "predict-mla",
+        "240 KiB with G = 8 and 3.75 MiB as MHA, about 57 times more",
+        "G = 8 时是 240 KiB，按 MHA 则是 3.75 MiB，约多 57 倍",
     );
-    // "At 131,072 tokens the latent cache takes 8.44 GiB."
+    // "at 131,072 tokens it is 8.44 GiB"
     assert_eq!(c.context, 131_072);
     assert_eq!(bytes_text(sizes(&c).bytes_total()), "8.44 GiB");
-    says("kv-cache", "mla", "8.44 GiB", "8.44 GiB");
+    says("kv-cache", "predict-mla", "8.44 GiB", "8.44 GiB");
+    // "a cache equal to that of GQA with only 2.25 groups: 512 + 64 = 2 × 2.25 × 128"
+    let (d_c, d_r) = c.latent.unwrap();
+    assert_eq!((d_c + d_r) as f64, 2.0 * 2.25 * c.head_dim as f64);
+    says(
+        "kv-cache",
+        "predict-mla",
+        "512 + 64 = 2 × 2.25 × 128",
+        "512 + 64 = 2 × 2.25 × 128",
+    );
 }
 
 // ---- 16 why-attention -------------------------------------------------------------
@@ -715,7 +776,7 @@ fn why_sizes() -> Sizes {
 
 #[test]
 fn why_attention_every_step_is_on_its_page_as_it_opens() {
-    for id in ["table", "cheaper", "sequential", "path", "reach"] {
+    for id in ["predict-work", "cheaper", "sequential", "path", "reach"] {
         assert_eq!(step("why-attention", id).page, Page::Complexity, "{id}");
     }
     let s = why_sizes();
@@ -724,8 +785,21 @@ fn why_attention_every_step_is_on_its_page_as_it_opens() {
 }
 
 #[test]
-fn why_attention_table_the_work_of_each_layer_at_n_16_and_d_512() {
+fn why_attention_predict_work_restricted_does_least_and_the_work_of_each_layer() {
+    // "The section opens with n = 16, d = 512, k = 3 and r = 2."
+    says(
+        "why-attention",
+        "predict-work",
+        "n = 16, d = 512, k = 3 and r = 2",
+        "n = 16、d = 512、k = 3、r = 2",
+    );
+    // "It is {answer}."
+    let a = predicted(&step("why-attention", "predict-work"));
+    assert_eq!(a.label(Lang::En), "restricted self-attention");
+    assert_eq!(a.label(Lang::Zh), "受限自注意力");
     let s = why_sizes();
+    let least = Layer::ALL.into_iter().min_by_key(|&l| s.work(l)).unwrap();
+    assert_eq!(least, Layer::Restricted);
     // Each worked product as the table writes it, in the lesson's order.
     let expected = [
         (Layer::Recurrent, "n·d² = 16·512² = 4,194,304"),
@@ -735,7 +809,7 @@ fn why_attention_table_the_work_of_each_layer_at_n_16_and_d_512() {
     ];
     for (layer, text) in expected {
         assert_eq!(s.work_text(layer), text);
-        says("why-attention", "table", text, text);
+        says("why-attention", "predict-work", text, text);
     }
 }
 
