@@ -269,8 +269,10 @@ for (const size of SIZES) {
         // The page's figures are drawn (a phone shows the lab's difference one tap away,
         // so a step's pointer may wait for the tap).
         await expect(page.locator('.lab-main canvas[data-rendered-tokens], .lab-main canvas[data-points]').first()).toBeAttached();
+        // Pages other than the lab (a module of their own) lay their figures out once
+        // loaded and run.
+        await expect.poll(async () => (await veiled(page)).length, { message: `${where}: figures on the page` }).toBeGreaterThan(0);
         const before = await veiled(page);
-        expect(before.length, `${where}: figures on the page`).toBeGreaterThan(0);
         expect(before.filter((f) => !f.hidden && !f.blurred), `${where}: shown before the answer`).toEqual([]);
         await expect(page.getByTestId('predict-hidden')).toBeVisible();
         await page.getByTestId('predict-choice').first().click();

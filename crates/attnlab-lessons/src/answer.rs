@@ -393,10 +393,7 @@ pub fn answer(
 fn shuffle_check(state: &LabState) -> Result<block::Permutation, AnswerError> {
     let pipeline = Pipeline::new(state);
     let explained = |e: &attnlab_core::CoreError| {
-        no_such(Said::new(
-            &explain_in(e, Lang::En),
-            &explain_in(e, Lang::Zh),
-        ))
+        no_such(Said::new(explain_in(e, Lang::En), explain_in(e, Lang::Zh)))
     };
     let encoded = compute::encode(&state.model, pipeline.queries()).map_err(|e| explained(&e))?;
     let labels = pipeline.queries().labels();

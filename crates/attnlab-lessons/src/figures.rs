@@ -95,11 +95,15 @@ figures! {
     /// Block: the layer shown's sub-layers, each one's stream in and out and its norms.
     BlockSublayers = "block-sublayers", Block, "block-sublayers", None;
     /// Block: the layer shown's heads.
-    BlockHeads = "block-heads", Block, "block-heads", None;
+    BlockHeads = "block-heads", Block, "block-head-figures", None;
     /// Block: the residual stream, each token's norm after each layer.
     BlockResidual = "block-residual", Block, "block-residual", None;
     /// Block: the feed-forward against attention on shuffled tokens.
     BlockPermutation = "block-permutation", Block, "block-permutation", None;
+    /// Block: the sizes run (layers, d, heads, f, tokens), in a sentence.
+    BlockSizes = "block-sizes", Block, "block-sizes", None;
+    /// Block, cross mode: what the decoder is, in a sentence above its figures.
+    BlockDecoder = "block-decoder", Block, "block-decoder-lead", None;
     /// Block, cross mode: the encoder's output, the memory every decoder layer reads.
     BlockMemory = "block-memory", Block, "block-memory", None;
     /// Positions: the bag-of-words check (both runs and their numbers).
