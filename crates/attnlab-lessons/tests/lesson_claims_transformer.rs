@@ -636,7 +636,7 @@ fn kv_cache_long_context_1_gib_at_8192_and_16_gib_at_131072() {
     says(
         "kv-cache",
         "long-context",
-        "8,192-token context the cache of one sequence is 1 GiB",
+        "8,192-token context one sequence's cache is 1 GiB",
         "8,192 个词的上下文里，一条序列的缓存是 1 GiB",
     );
     // "more than the model's own weights at fp16 (8 billion × 2 B ≈ 15 GiB)"
@@ -905,9 +905,8 @@ fn why_attention_reach_of_output_8_after_2_layers() {
             .filter(|&j| row.cells[j].is_some())
             .collect()
     };
-    // "After L = 2 layers, output 8 reads: the recurrence, the 9 positions 0 … 8; the
-    // convolution, 5 positions, 6 … 10; restricted, 9 positions, 4 … 12; self-attention,
-    // all 16"
+    // "After 2 layers output 8 reads: recurrence, 9 positions, 0 … 8; convolution, 5
+    // positions, 6 … 10; restricted, 9 positions, 4 … 12; attention, all 16."
     assert_eq!(reached(Layer::Recurrent), (0..=8).collect::<Vec<_>>());
     assert_eq!(reached(Layer::Convolution), (6..=10).collect::<Vec<_>>());
     assert_eq!(reached(Layer::SelfAttention), (0..16).collect::<Vec<_>>());
@@ -915,7 +914,7 @@ fn why_attention_reach_of_output_8_after_2_layers() {
     says(
         "why-attention",
         "reach",
-        "the 9 positions 0 … 8",
+        "9 positions, 0 … 8",
         "0 … 8 这 9 个位置",
     );
     says(
@@ -930,7 +929,7 @@ fn why_attention_reach_of_output_8_after_2_layers() {
         "9 positions, 4 … 12",
         "4 … 12 这 9 个位置",
     );
-    // "self-attention, all 16 (in one layer)"
+    // (zh: "一层就够了") All 16 after one layer already.
     let one = reach(&s, DEFAULT_OUTPUT, 1);
     let att = one
         .iter()
