@@ -905,7 +905,7 @@ fn why_attention_reach_of_output_8_after_2_layers() {
             .filter(|&j| row.cells[j].is_some())
             .collect()
     };
-    // "After 2 layers output 8 reads: recurrence, 9 positions, 0 … 8; convolution, 5
+    // "Output 8 of layer 2 reads: recurrence, 9 positions, 0 … 8; convolution, 5
     // positions, 6 … 10; restricted, 9 positions, 4 … 12; attention, all 16."
     assert_eq!(reached(Layer::Recurrent), (0..=8).collect::<Vec<_>>());
     assert_eq!(reached(Layer::Convolution), (6..=10).collect::<Vec<_>>());
