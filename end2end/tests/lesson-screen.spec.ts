@@ -219,7 +219,7 @@ test.describe('presenting on a 1920 × 1080 projector', () => {
   }
 });
 
-/** Whether each of the page's figures and tables is hidden, and whether it is blurred (at
+/** Whether each of the page's figures, tables and computed numbers (`<output>`) is hidden, and whether it is blurred (at
  *  least 8 px, on itself or what holds it). */
 async function veiled(page: Page) {
   return page.evaluate(() => {
@@ -235,7 +235,7 @@ async function veiled(page: Page) {
       return r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden';
     };
     const bar = document.querySelector('.lesson-bar-region');
-    const figures = [...document.querySelectorAll('.lab-main canvas, .lab-main table, .lab-main [data-testid=compare-table], .lab-main [data-testid=cell-info]')]
+    const figures = [...document.querySelectorAll('.lab-main canvas, .lab-main table, .lab-main output, .lab-main [data-testid=compare-table], .lab-main [data-testid=cell-info]')]
       .filter((el) => !bar?.contains(el))
       .filter((el) => el.getBoundingClientRect().width > 0 || el.tagName !== 'CANVAS');
     return figures.map((el) => ({
@@ -269,8 +269,10 @@ for (const size of SIZES) {
         // The page's figures are drawn (a phone shows the lab's difference one tap away,
         // so a step's pointer may wait for the tap).
         await expect(page.locator('.lab-main canvas[data-rendered-tokens], .lab-main canvas[data-points]').first()).toBeAttached();
+        // Pages other than the lab (a module of their own) lay their figures out once
+        // loaded and run.
+        await expect.poll(async () => (await veiled(page)).length, { message: `${where}: figures on the page` }).toBeGreaterThan(0);
         const before = await veiled(page);
-        expect(before.length, `${where}: figures on the page`).toBeGreaterThan(0);
         expect(before.filter((f) => !f.hidden && !f.blurred), `${where}: shown before the answer`).toEqual([]);
         await expect(page.getByTestId('predict-hidden')).toBeVisible();
         await page.getByTestId('predict-choice').first().click();

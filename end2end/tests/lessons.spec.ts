@@ -32,7 +32,8 @@ const CJK = /[\u4e00-\u9fff]/;
 test('the lesson files are all found', () => {
   expect(LESSONS.map((l) => l.id)).toEqual([
     'alignment', 'scores', 'scaling', 'heads', 'masks', 'positions', 'linear', 'complexity',
-    'rope', 'long-context', 'beyond-softmax', 'decayed-linear',
+    'rope', 'long-context', 'beyond-softmax', 'decayed-linear', 'block', 'decoder', 'kv-cache',
+    'why-attention',
   ]);
   for (const l of LESSONS) expect(l.steps.length, l.id).toBeGreaterThan(2);
 });

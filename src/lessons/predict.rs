@@ -67,10 +67,11 @@ pub fn PredictPanel(question: Question) -> impl IntoView {
             </div>
         })
     };
-    // Tokens and variants' names are the learner's text, not the app's words.
+    // Tokens and variants' names are the learner's text, and a cache's name is a
+    // formula (`GQA, G = 8`), not the app's words.
     let verbatim = matches!(
         question,
-        Question::StrongestKey { .. } | Question::SharpestVariant
+        Question::StrongestKey { .. } | Question::SharpestVariant | Question::SmallestCache
     );
     let buttons = choices
         .into_iter()

@@ -5,9 +5,15 @@
 use attnlab_core::attention::AttentionKind;
 use attnlab_i18n::said::Said;
 use attnlab_i18n::{Lang, msg};
+use attnlab_lab::compute;
 use attnlab_lab::compute::{LabError, Pipeline, Which};
+use attnlab_lab::explain::explain_in;
 use attnlab_lab::state::LabState;
+use attnlab_lab::state::Mode;
+use attnlab_pages::block::{self, BlockInput, SublayerKind};
+use attnlab_pages::complexity::why::{Layer, Sizes};
 use attnlab_pages::complexity::{Kind, Measurements};
+use attnlab_pages::decoding::{checked, compared, series_name, sizes};
 use attnlab_pages::linear::{default_kernel, kernel_comparison};
 use std::fmt;
 
@@ -81,6 +87,17 @@ pub enum Question {
     /// variant's shown head has the higher numerical rank: softmax's or the kernel's (the
     /// page's default kernel for the variant, [`default_kernel`]).
     HigherRank,
+    /// On the Block page, which sub-layer of layer 1 follows a shuffle of the tokens
+    /// exactly (its outputs are its old rows, moved): self-attention or the feed-forward,
+    /// by the page's permutation check ([`block::permutation`]) on the step's state.
+    FollowsShuffle,
+    /// In the Complexity page's "why attention", as it opens ([`Sizes::default`]: the
+    /// section keeps no settings in a link), the kind of layer of Table 1 that does the
+    /// least work per layer.
+    LeastWork,
+    /// On the Decoding page, the cache of the fewest bytes per token among those the
+    /// chart compares ([`compared`]).
+    SmallestCache,
 }
 
 /// The answer to a [`Question`], with the numbers that decide it.
@@ -131,6 +148,14 @@ pub enum Answer {
         /// The two ranks, softmax's first.
         ranks: (usize, usize),
     },
+    /// One of a page's named choices (a sub-layer, a kind of layer, a cache): its index
+    /// among [`choices`] and its name in English and in Chinese.
+    Named {
+        /// The choice's index.
+        index: usize,
+        /// Its name, English first.
+        names: [String; 2],
+    },
 }
 
 impl Answer {
@@ -139,6 +164,7 @@ impl Answer {
         match self {
             Answer::Key { index, .. } | Answer::Head { index, .. } => *index,
             Answer::Variant { index, .. } | Answer::Rank { index, .. } => *index,
+            Answer::Named { index, .. } => *index,
             Answer::Curve { kind, .. } => Kind::ALL.iter().position(|k| k == kind).unwrap_or(0),
         }
     }
@@ -154,6 +180,8 @@ impl Answer {
             (Answer::Variant { name, .. }, _) => name.clone(),
             (Answer::Rank { label, .. }, _) => label.clone(),
             (Answer::Curve { kind, .. }, lang) => kind.label_in(lang).to_string(),
+            (Answer::Named { names, .. }, Lang::En) => names[0].clone(),
+            (Answer::Named { names, .. }, Lang::Zh) => names[1].clone(),
         }
     }
 
@@ -197,6 +225,28 @@ pub fn choices(
                 default_kernel(v.attention).name().to_string(),
             ]
         }
+        Question::FollowsShuffle => SHUFFLED.iter().map(|k| k.name(lang).to_string()).collect(),
+        Question::LeastWork => Layer::ALL
+            .iter()
+            .map(|l| l.label().get(lang).to_string())
+            .collect(),
+        Question::SmallestCache => compared(&checked(&state.view.kv_cache).cache)
+            .iter()
+            .map(series_name)
+            .collect(),
+    })
+}
+
+/// The sub-layers [`Question::FollowsShuffle`] offers, in its order.
+const SHUFFLED: [SublayerKind; 2] = [SublayerKind::SelfAttention, SublayerKind::FeedForward];
+
+/// The choice `index` of `question` in `state`, named in both languages.
+fn named(question: &Question, state: &LabState, index: usize) -> Result<Answer, AnswerError> {
+    let name =
+        |lang| choices(question, state, lang).map(|c| c.get(index).cloned().unwrap_or_default());
+    Ok(Answer::Named {
+        index,
+        names: [name(Lang::En)?, name(Lang::Zh)?],
     })
 }
 
@@ -307,7 +357,61 @@ pub fn answer(
             })
         }
         Question::HigherRank => higher_rank(state),
+        Question::FollowsShuffle => {
+            let check = shuffle_check(state)?;
+            let (ffn, attention) = (check.ffn, check.attention);
+            if ffn == attention {
+                return Err(no_such(msg::lessons::ANSWER_SAME_SHUFFLE.into()));
+            }
+            let follows = if ffn < attention {
+                SublayerKind::FeedForward
+            } else {
+                SublayerKind::SelfAttention
+            };
+            let index = SHUFFLED.iter().position(|&k| k == follows).unwrap_or(0);
+            named(question, state, index)
+        }
+        Question::LeastWork => {
+            let s = Sizes::default();
+            let index = (0..Layer::ALL.len())
+                .min_by_key(|&i| s.work(Layer::ALL[i]))
+                .unwrap_or(0);
+            named(question, state, index)
+        }
+        Question::SmallestCache => {
+            let caches = compared(&checked(&state.view.kv_cache).cache);
+            let index = (0..caches.len())
+                .min_by_key(|&i| sizes(&caches[i]).bits_per_token)
+                .unwrap_or(0);
+            named(question, state, index)
+        }
     }
+}
+
+/// The Block page's permutation check on `state`, run as the page runs it: the stack on
+/// the sentence (or, in cross mode, the decoder on the target over the source's encoder).
+fn shuffle_check(state: &LabState) -> Result<block::Permutation, AnswerError> {
+    let pipeline = Pipeline::new(state);
+    let explained = |e: &attnlab_core::CoreError| {
+        no_such(Said::new(explain_in(e, Lang::En), explain_in(e, Lang::Zh)))
+    };
+    let encoded = compute::encode(&state.model, pipeline.queries()).map_err(|e| explained(&e))?;
+    let labels = pipeline.queries().labels();
+    let source = match state.mode {
+        Mode::Cross => Some((
+            compute::encode(&state.model, pipeline.keys()).map_err(|e| explained(&e))?,
+            pipeline.keys().labels(),
+        )),
+        Mode::SelfAttention => None,
+    };
+    let input = BlockInput {
+        queries: (&encoded, &labels),
+        source: source.as_ref().map(|(e, l)| (e, l.as_slice())),
+        seed: state.model.seed,
+        settings: &state.view.block,
+    };
+    let run = block::run(&input).map_err(|e| explained(&e))?;
+    block::permutation(&run, &encoded).map_err(|e| explained(&e))
 }
 
 /// The higher rank of softmax's and the kernel's similarity matrix on the shown head.
@@ -493,5 +597,30 @@ mod tests {
         causal.variants[0].masks.custom = (0..11).map(|j| (0, j)).collect();
         let e = answer(&q(0, 0, 0), &causal, None).unwrap_err();
         assert!(e.sentence().contains("no allowed key"), "{}", e.sentence());
+    }
+
+    #[test]
+    fn the_page_questions_name_their_answer_in_both_languages() {
+        let mut state = LabState::default();
+        let (en, zh) = (super::super::Lang::En, super::super::Lang::Zh);
+        // The feed-forward follows a shuffle exactly; attention does not.
+        let a = answer(&Question::FollowsShuffle, &state, None).unwrap();
+        assert_eq!((a.index(), a.label(en).as_str()), (1, "feed-forward"));
+        assert_eq!(a.label(zh), "前馈网络");
+        // Table 1 at the section's opening sizes: restricted attention does least.
+        let a = answer(&Question::LeastWork, &state, None).unwrap();
+        assert_eq!(Layer::ALL[a.index()], Layer::Restricted);
+        assert_eq!(choices(&Question::LeastWork, &state, zh).unwrap().len(), 4);
+        // Llama 3 8B's GQA against MHA and MQA: MQA is smallest; a link's out-of-range
+        // value is read as the page clamps it.
+        let a = answer(&Question::SmallestCache, &state, None).unwrap();
+        assert_eq!(a.label(en), "MQA, G = 1");
+        assert_eq!(a.label(zh), "MQA, G = 1");
+        state.view.kv_cache.kv_heads = 1;
+        let a = answer(&Question::SmallestCache, &state, None).unwrap();
+        assert_eq!((a.index(), a.label(en).as_str()), (0, "MQA, G = 1"));
+        // A state the Block page cannot run is an error, not a guess.
+        state.text = String::new();
+        assert!(answer(&Question::FollowsShuffle, &state, None).is_err());
     }
 }

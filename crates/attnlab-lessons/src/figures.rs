@@ -95,11 +95,17 @@ figures! {
     /// Block: the layer shown's sub-layers, each one's stream in and out and its norms.
     BlockSublayers = "block-sublayers", Block, "block-sublayers", None;
     /// Block: the layer shown's heads.
-    BlockHeads = "block-heads", Block, "block-heads", None;
+    BlockHeads = "block-heads", Block, "block-head-figures", None;
     /// Block: the residual stream, each token's norm after each layer.
     BlockResidual = "block-residual", Block, "block-residual", None;
     /// Block: the feed-forward against attention on shuffled tokens.
     BlockPermutation = "block-permutation", Block, "block-permutation", None;
+    /// Block: the sizes run (layers, d, heads, f, tokens), in a sentence.
+    BlockSizes = "block-sizes", Block, "block-sizes", None;
+    /// Block, cross mode: what the decoder is, in a sentence above its figures.
+    BlockDecoder = "block-decoder", Block, "block-decoder-lead", None;
+    /// Block, cross mode: the encoder's output, the memory every decoder layer reads.
+    BlockMemory = "block-memory", Block, "block-memory", None;
     /// Positions: the bag-of-words check (both runs and their numbers).
     BagOfWords = "bag-of-words", Positions, "bag-of-words", None;
     /// Positions: the bag-of-words check's attention on the sentence as typed.
@@ -143,13 +149,17 @@ figures! {
     ComplexityChart = "complexity-chart", Complexity, "complexity-chart", None;
     /// Complexity: the table of measured times.
     ComplexityTable = "complexity-table", Complexity, "complexity-table", None;
+    /// Complexity, why attention: Table 1 (work, sequential operations, path length).
+    WhyAttentionTable = "why-attention-table", Complexity, "why-table", None;
     /// Complexity, why attention: which inputs reach an output after L layers of each kind.
     WhyAttentionReach = "why-attention-reach", Complexity, "why-reach", None;
     /// Decoding, the classic decoder: the alignment, one row per target word written.
     Seq2seqAlignment = "seq2seq-alignment", Decoding, "seq2seq-alignment", None;
     /// Decoding, the classic decoder: one step's query, scores, weights and context.
     Seq2seqStep = "seq2seq-step", Decoding, "seq2seq-step", None;
-    /// Decoding: the KV cache's bytes per token and for the context, with the formula.
+    /// Decoding: the KV cache's bytes per token, with the formula.
+    DecodingKvPerToken = "decoding-kv-per-token", Decoding, "kv-per-token", None;
+    /// Decoding: the KV cache's bytes for the context and the batch, with the formula.
     DecodingKvTotals = "decoding-kv-totals", Decoding, "kv-totals", None;
     /// Decoding: the KV cache against the context length, MHA, GQA, MQA (and MLA).
     DecodingKvChart = "decoding-kv-chart", Decoding, "kv-chart", None;

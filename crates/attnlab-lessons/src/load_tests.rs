@@ -301,7 +301,11 @@ fn questions_are_checked_and_must_have_an_answer() {
         ("pick = \"key\", variant = 0, query = 2", "needs `head`"),
         (
             "pick = \"token\"",
-            "is not key, head, variant, curve or rank",
+            "is not key, head, variant, curve, rank, sublayer, layer or cache",
+        ),
+        (
+            "pick = \"layer\", variant = 0",
+            "the question “layer” has no `variant`",
         ),
         (
             "pick = \"curve\", head = 1",

@@ -53,17 +53,23 @@ pub(super) fn question(raw: &RawQuestion) -> Result<Question, String> {
             ])?;
             Question::FastestCurve
         }
-        "rank" => {
+        "rank" | "sublayer" | "layer" | "cache" => {
             none(&[
                 ("variant", raw.variant),
                 ("head", raw.head),
                 ("query", raw.query),
             ])?;
-            Question::HigherRank
+            match raw.pick.as_str() {
+                "rank" => Question::HigherRank,
+                "sublayer" => Question::FollowsShuffle,
+                "layer" => Question::LeastWork,
+                _ => Question::SmallestCache,
+            }
         }
         other => {
             return Err(format!(
-                "the question “{other}” is not key, head, variant, curve or rank"
+                "the question “{other}” is not key, head, variant, curve, rank, sublayer, \
+                 layer or cache"
             ));
         }
     })

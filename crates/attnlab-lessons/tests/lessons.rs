@@ -34,7 +34,11 @@ fn every_lesson_loads_with_four_to_nine_steps() {
             "rope",
             "long-context",
             "beyond-softmax",
-            "decayed-linear"
+            "decayed-linear",
+            "block",
+            "decoder",
+            "kv-cache",
+            "why-attention"
         ]
     );
     for lesson in catalog.lessons() {

@@ -110,7 +110,7 @@ pub fn HeadFigures(run: RunMemo) -> impl IntoView {
     view! {
         <section class="block-section">
         <h3 class="section-title">{text(msg::block::BLOCK_HEADS_HEADING)}</h3>
-        <div class="block-heads" data-testid="block-heads">
+        <div class="block-heads" data-testid="block-head-figures">
             {move || (0..count.get()).map(|i| {
                 let id = testid(i).unwrap_or_default();
                 view! {

@@ -3,7 +3,8 @@ use std::ops::RangeInclusive;
 use attnlab_i18n::said::Said;
 use attnlab_i18n::{Tr, msg};
 use attnlab_pages::complexity::why::{
-    D_RANGE, FIGURE_MAX_N, K_CHOICES, LAYERS_RANGE, Layer, N_RANGE, R_RANGE, Sizes, reach,
+    D_RANGE, DEFAULT_LAYERS, DEFAULT_OUTPUT, FIGURE_MAX_N, K_CHOICES, LAYERS_RANGE, Layer, N_RANGE,
+    R_RANGE, Sizes, reach,
 };
 use leptos::prelude::*;
 
@@ -45,8 +46,8 @@ fn clamp_typed(what: Tr, text: &str, range: RangeInclusive<u64>) -> Option<(u64,
 pub fn WhyAttention() -> impl IntoView {
     let lang = use_lang();
     let sizes = RwSignal::new(Sizes::default());
-    let layers = RwSignal::new(2u64);
-    let output = RwSignal::new(8u64);
+    let layers = RwSignal::new(DEFAULT_LAYERS);
+    let output = RwSignal::new(DEFAULT_OUTPUT);
     let note = RwSignal::new(None::<Said>);
     let shown = move || sizes.with(|s| s.n.min(FIGURE_MAX_N));
     let i = move || output.get().min(shown() - 1);

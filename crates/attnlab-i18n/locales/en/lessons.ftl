@@ -34,6 +34,7 @@ answer-linformer-columns = variant { $name } is Linformer, whose columns are mix
 answer-no-query = there are { $queries } queries, numbered from 0, so there is no query { $query }
 answer-no-allowed-key = query { $query } has no allowed key, so no key is strongest
 answer-same-rank = both matrices have rank { $rank }, so neither is higher
+answer-same-shuffle = both sub-layers follow the shuffle alike (no positions, no mask), so neither is the one
 answer-head-label = head { $head }
 answer-sentence = { $why }.
 

@@ -34,6 +34,7 @@ answer-linformer-columns = 变体 { $name } 是 Linformer，它的列是键的�
 answer-no-query = 共有 { $queries } 个查询，从 0 开始编号，所以没有查询 { $query }
 answer-no-allowed-key = 查询 { $query } 没有允许关注的键，所以没有最强的键
 answer-same-rank = 两个矩阵的秩都是 { $rank }，所以没有哪个更高
+answer-same-shuffle = 两个子层都同样随词的打乱而移动（没有位置，也没有掩码），所以哪个都不是答案
 answer-head-label = 头 { $head }
 answer-sentence = { $why }。
 

@@ -111,6 +111,10 @@ pub const R_RANGE: RangeInclusive<u64> = 1..=1_000;
 pub const LAYERS_RANGE: RangeInclusive<u64> = 1..=16;
 /// The positions the figure draws at most (the first ones of the sequence).
 pub const FIGURE_MAX_N: u64 = 32;
+/// The layers the figure opens with.
+pub const DEFAULT_LAYERS: u64 = 2;
+/// The output the figure opens on.
+pub const DEFAULT_OUTPUT: u64 = 8;
 
 impl Sizes {
     /// Every value in its range (an even k rounded up to the next odd, at most 11).
