@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{run, step, words};
+use common::{run, says, step};
 
 use attnlab_core::alibi::paper_slopes;
 use attnlab_core::rope::{self, Rope, RopePairs, RopeScaling};
@@ -17,19 +17,6 @@ use attnlab_pages::positions::{
     repeated_word, wavelengths,
 };
 use ndarray::{Array2, ArrayRef2};
-
-/// Both languages say `en` / `zh`.
-fn says(lesson: &str, id: &str, en: &str, zh: &str) {
-    let [e, z] = words(lesson, id);
-    assert!(
-        e.contains(en),
-        "{lesson}/{id} (en) does not say “{en}”: {e}"
-    );
-    assert!(
-        z.contains(zh),
-        "{lesson}/{id} (zh) does not say “{zh}”: {z}"
-    );
-}
 
 /// The positions page's RoPE settings in `state`: the page's defaults, following the
 /// shown variant's RoPE when it has one (src/pages/positions/rope_panel.rs).

@@ -3,8 +3,12 @@
 
 #![allow(dead_code)]
 
-use attnlab_lab::compute::{Pipeline, VariantResult};
-use attnlab_lessons::{Catalog, Lang, Step};
+use attnlab_core::model::Encoded;
+use attnlab_lab::compute::{self, Pipeline, VariantResult};
+use attnlab_lab::state::{LabState, Mode};
+use attnlab_lessons::{Answer, Catalog, Lang, Step, StepKind, answer};
+use attnlab_pages::block::{self, BlockInput, BlockRun};
+use ndarray::{Array2, ArrayRef2};
 
 /// Step `id` of `lesson`, from the embedded lessons (which must load without error).
 pub fn step(lesson: &str, id: &str) -> Step {
@@ -38,4 +42,68 @@ pub fn words(lesson: &str, id: &str) -> [String; 2] {
         .collect::<Vec<_>>()
         .join("\n")
     })
+}
+
+/// Both languages say `en` / `zh`.
+pub fn says(lesson: &str, id: &str, en: &str, zh: &str) {
+    let [e, z] = words(lesson, id);
+    assert!(
+        e.contains(en),
+        "{lesson}/{id} (en) does not say “{en}”: {e}"
+    );
+    assert!(
+        z.contains(zh),
+        "{lesson}/{id} (zh) does not say “{zh}”: {z}"
+    );
+}
+
+/// `f` of the Block page's input on `state`, as src/pages/block/ makes it: the
+/// sentence's (target's) X, in cross mode the source's X for the encoder, the lab's seed
+/// and the page's settings; with the sentence's encoding.
+pub fn with_block_input<R>(state: &LabState, f: impl FnOnce(&Encoded, &BlockInput<'_>) -> R) -> R {
+    let pipeline = Pipeline::new(state);
+    let encoded = compute::encode(&state.model, pipeline.queries()).unwrap();
+    let labels = pipeline.queries().labels();
+    let source = match state.mode {
+        Mode::Cross => Some((
+            compute::encode(&state.model, pipeline.keys()).unwrap(),
+            pipeline.keys().labels(),
+        )),
+        Mode::SelfAttention => None,
+    };
+    let input = BlockInput {
+        queries: (&encoded, &labels),
+        source: source.as_ref().map(|(e, l)| (e, l.as_slice())),
+        seed: state.model.seed,
+        settings: &state.view.block,
+    };
+    f(&encoded, &input)
+}
+
+/// The Block page's run on `state` ([`with_block_input`]), with the sentence's encoding.
+pub fn block_run(state: &LabState) -> (Encoded, BlockRun) {
+    with_block_input(state, |encoded, input| {
+        (encoded.clone(), block::run(input).unwrap())
+    })
+}
+
+/// The largest |difference| of two matrices.
+pub fn max_abs(a: &ArrayRef2<f32>, b: &ArrayRef2<f32>) -> f32 {
+    (a - b).iter().fold(0.0f32, |m, d| m.max(d.abs()))
+}
+
+/// The answer of a predict step, by the app's own [`answer`].
+pub fn predicted(s: &Step) -> Answer {
+    let StepKind::Predict(q) = &s.kind else {
+        panic!("{} asks nothing", s.id)
+    };
+    answer(q, &s.state, None).unwrap()
+}
+
+/// The decoder's input `X` (the target's rows the run used).
+pub fn encoded_target(r: &BlockRun, encoded: &Encoded) -> Array2<f32> {
+    encoded
+        .x
+        .slice(ndarray::s![..r.used.tokens.0, ..])
+        .to_owned()
 }
