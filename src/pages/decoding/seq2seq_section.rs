@@ -11,14 +11,11 @@ use attnlab_pages::decoding::seq2seq::{self, START, Seq2seqError, Seq2seqInput, 
 use attnlab_plot::Heatmap;
 use leptos::prelude::*;
 
-use super::seq2seq_step::Seq2seqStepPanel;
+use super::seq2seq_step::{Seq2seqMemo, Seq2seqStepPanel};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::text;
 use crate::state::{LabFields, ViewFields, use_app_state};
-
-/// The run the section shows, or the sentence saying why there is none.
-pub type Seq2seqMemo = Memo<Result<Seq2seqRun, String>>;
 
 /// The classic decoder at the top of the Decoding page: the lab's two sentences through
 /// the seeded recurrent encoder–decoder with additive attention

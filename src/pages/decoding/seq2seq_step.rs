@@ -1,13 +1,15 @@
 use attnlab_i18n::msg;
-use attnlab_pages::decoding::seq2seq;
+use attnlab_pages::decoding::seq2seq::{self, Seq2seqRun};
 use attnlab_plot::Heatmap;
 use attnlab_plot::number::decimals;
 use leptos::prelude::*;
 
-use super::seq2seq_section::Seq2seqMemo;
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::text;
 use crate::state::use_app_state;
+
+/// The run the section shows, or the sentence saying why there is none.
+pub type Seq2seqMemo = Memo<Result<Seq2seqRun, String>>;
 
 /// One step of the classic decoder: the query `s_{t−1}` as a strip, the scores `e_t` and
 /// weights `α_t` of every source word (a table, their sum under it), the context `c_t`

@@ -6,16 +6,12 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::stepper_panels::{EqualityPanel, WorkPanel};
+use super::stepper_panels::{EqualityPanel, StepperMemo, WorkPanel};
 use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::text;
 use crate::pages::block::{source_memo, with_block_input};
 use crate::state::{LabFields, ViewFields, use_app_state};
-
-/// The stepper's run: the stack decoded with its cache and the parallel pass, or the
-/// sentence saying why there is none.
-pub type StepperMemo = Memo<Result<Stepper, String>>;
 
 /// "Decoding step by step": the Block page's stack (causal self-attention in every
 /// layer) decoded one position at a time with its KV cache. The step, the layer and the

@@ -1,12 +1,15 @@
 use attnlab_i18n::msg::decoding as m;
 use attnlab_pages::decoding::grouped;
-use attnlab_pages::decoding::stepper::{self, EQUAL_WITHIN};
+use attnlab_pages::decoding::stepper::{self, EQUAL_WITHIN, Stepper};
 use attnlab_plot::number;
 use leptos::prelude::*;
 
-use super::stepper::StepperMemo;
 use crate::canvas::LineChartCanvas;
 use crate::i18n::text;
+
+/// The stepper's run: the stack decoded with its cache and the parallel pass, or the
+/// sentence saying why there is none.
+pub type StepperMemo = Memo<Result<Stepper, String>>;
 
 /// The work of step `t` with the cache against recomputing the prefix: the query–key
 /// cells and the multiply–adds, each with its formula and numbers, what is counted, the
