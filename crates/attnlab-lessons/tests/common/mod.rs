@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use attnlab_core::model::Encoded;
-use attnlab_lab::compute::{self, Pipeline, VariantResult};
-use attnlab_lab::state::{LabState, Mode};
+use attnlab_lab::compute::{Pipeline, VariantResult};
+use attnlab_lab::state::LabState;
 use attnlab_lessons::{Answer, Catalog, Lang, Step, StepKind, answer};
 use attnlab_pages::block::{self, BlockInput, BlockRun};
 use ndarray::{Array2, ArrayRef2};
@@ -57,27 +57,10 @@ pub fn says(lesson: &str, id: &str, en: &str, zh: &str) {
     );
 }
 
-/// `f` of the Block page's input on `state`, as src/pages/block/ makes it: the
-/// sentence's (target's) X, in cross mode the source's X for the encoder, the lab's seed
-/// and the page's settings; with the sentence's encoding.
+/// `f` of the Block page's input on `state` (`attnlab_pages::block::with_input`: as the
+/// app derives it), with the sentence's encoding.
 pub fn with_block_input<R>(state: &LabState, f: impl FnOnce(&Encoded, &BlockInput<'_>) -> R) -> R {
-    let pipeline = Pipeline::new(state);
-    let encoded = compute::encode(&state.model, pipeline.queries()).unwrap();
-    let labels = pipeline.queries().labels();
-    let source = match state.mode {
-        Mode::Cross => Some((
-            compute::encode(&state.model, pipeline.keys()).unwrap(),
-            pipeline.keys().labels(),
-        )),
-        Mode::SelfAttention => None,
-    };
-    let input = BlockInput {
-        queries: (&encoded, &labels),
-        source: source.as_ref().map(|(e, l)| (e, l.as_slice())),
-        seed: state.model.seed,
-        settings: &state.view.block,
-    };
-    f(&encoded, &input)
+    block::with_input(state, f).unwrap()
 }
 
 /// The Block page's run on `state` ([`with_block_input`]), with the sentence's encoding.

@@ -41,8 +41,10 @@ use attnlab_core::mask::Mask;
 use attnlab_core::model::Encoded;
 use attnlab_i18n::msg::block as text;
 use attnlab_i18n::{Lang, plot_words};
+use attnlab_lab::LabState;
+use attnlab_lab::compute::{self, Pipeline};
 use attnlab_lab::figure::weights_heatmap;
-use attnlab_lab::state::{BLOCK_FFN_MULTIPLES, BLOCK_LAYERS_RANGE, BlockView};
+use attnlab_lab::state::{BLOCK_FFN_MULTIPLES, BLOCK_LAYERS_RANGE, BlockView, Mode};
 use attnlab_plot::{
     Axis, AxisScale, Heatmap, HeatmapError, LineChart, LineDash, RGBColor, Series, Ticks,
     ValueRange,
@@ -257,6 +259,33 @@ pub fn prepare(input: &BlockInput<'_>, causal: bool) -> Result<Prepared, CoreErr
         queries: labels.iter().take(used.tokens.0).cloned().collect(),
         keys,
     })
+}
+
+/// `f` of the page's input on a whole lab state, computed as the app derives it: the
+/// sentence's (the target's) encoding and labels, in cross mode the source's, the lab's
+/// seed and the page's settings; `f` also gets the sentence's encoding. Refused as the
+/// lab's encoding refuses.
+pub fn with_input<R>(
+    state: &LabState,
+    f: impl FnOnce(&Encoded, &BlockInput<'_>) -> R,
+) -> Result<R, CoreError> {
+    let pipeline = Pipeline::new(state);
+    let encoded = compute::encode(&state.model, pipeline.queries())?;
+    let labels = pipeline.queries().labels();
+    let source = match state.mode {
+        Mode::Cross => Some((
+            compute::encode(&state.model, pipeline.keys())?,
+            pipeline.keys().labels(),
+        )),
+        Mode::SelfAttention => None,
+    };
+    let input = BlockInput {
+        queries: (&encoded, &labels),
+        source: source.as_ref().map(|(e, l)| (e, l.as_slice())),
+        seed: state.model.seed,
+        settings: &state.view.block,
+    };
+    Ok(f(&encoded, &input))
 }
 
 /// Runs the page's stack ([`prepare`], self-attention not causal in self mode) on its

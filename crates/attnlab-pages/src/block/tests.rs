@@ -6,26 +6,9 @@ use attnlab_lab::state::{BlockView, Mode, Norm};
 
 use super::*;
 
-/// The block page's run on `state`: its encodings, labels and result.
+/// The block page's run on `state`: its encodings and result.
 fn run_on(state: &LabState) -> (Encoded, Result<BlockRun, CoreError>) {
-    let pipeline = Pipeline::new(state);
-    let encoded = compute::encode(&state.model, pipeline.queries()).unwrap();
-    let labels = pipeline.queries().labels();
-    let source = match state.mode {
-        Mode::Cross => Some((
-            compute::encode(&state.model, pipeline.keys()).unwrap(),
-            pipeline.keys().labels(),
-        )),
-        Mode::SelfAttention => None,
-    };
-    let input = BlockInput {
-        queries: (&encoded, &labels),
-        source: source.as_ref().map(|(e, l)| (e, l.as_slice())),
-        seed: state.model.seed,
-        settings: &state.view.block,
-    };
-    let result = run(&input);
-    (encoded, result)
+    with_input(state, |encoded, input| (encoded.clone(), run(input))).unwrap()
 }
 
 fn with(view: BlockView) -> LabState {

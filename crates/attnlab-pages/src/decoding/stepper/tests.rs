@@ -7,23 +7,7 @@ use super::*;
 
 /// The stepper on `state`, as the page builds it.
 fn stepper_on(state: &LabState) -> Result<Stepper, CoreError> {
-    let pipeline = Pipeline::new(state);
-    let encoded = compute::encode(&state.model, pipeline.queries()).unwrap();
-    let labels = pipeline.queries().labels();
-    let source = match state.mode {
-        Mode::Cross => Some((
-            compute::encode(&state.model, pipeline.keys()).unwrap(),
-            pipeline.keys().labels(),
-        )),
-        Mode::SelfAttention => None,
-    };
-    let input = BlockInput {
-        queries: (&encoded, &labels),
-        source: source.as_ref().map(|(e, l)| (e, l.as_slice())),
-        seed: state.model.seed,
-        settings: &state.view.block,
-    };
-    stepper(&input)
+    crate::block::with_input(state, |_, input| stepper(input)).unwrap()
 }
 
 fn states() -> Vec<LabState> {
