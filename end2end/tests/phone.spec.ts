@@ -13,13 +13,17 @@ import { expect, test, toChinese } from './fixtures';
 const PHONE = { width: 390, height: 844 };
 const PAGES = ['lab', 'steps', 'block', 'positions', 'scaling', 'linear', 'decoding', 'lines', 'complexity'];
 
-/** How far the page reaches sideways, and the top of its first drawn figure. */
+/** How far the page reaches sideways, and the top of its first drawn figure: the
+ *  highest on the screen, since a phone's layout may put a figure first that comes later
+ *  in the document (style/phone.css: the Decoding page's chart before its steppers). */
 async function fit(page: Page) {
   return page.evaluate(() => {
-    const figures = [...document.querySelectorAll('.lab-main canvas')].filter((c) => {
-      const r = c.getBoundingClientRect();
-      return r.width > 0 && r.height > 0;
-    });
+    const figures = [...document.querySelectorAll('.lab-main canvas')]
+      .filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.width > 0 && r.height > 0;
+      })
+      .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
     const first = figures[0]?.getBoundingClientRect();
     return {
       width: document.documentElement.scrollWidth,
