@@ -12,6 +12,7 @@ use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::text;
 use crate::pages::block::{source_memo, with_block_input};
 use crate::state::{LabFields, ViewFields, use_app_state};
+use crate::widgets::step_keys::step_for_key;
 
 /// "Decoding step by step": the Block page's stack (causal self-attention in every
 /// layer) decoded one position at a time with its KV cache. The step, the layer and the
@@ -63,12 +64,8 @@ pub fn DecoderStepper() -> impl IntoView {
             return;
         }
         let now = t.get_untracked();
-        let to = match ev.key().as_str() {
-            "ArrowRight" | "ArrowDown" => now + 1,
-            "ArrowLeft" | "ArrowUp" => now.saturating_sub(1),
-            "Home" => 0,
-            "End" => usize::MAX,
-            _ => return,
+        let Some(to) = step_for_key(&ev.key(), now) else {
+            return;
         };
         ev.prevent_default();
         go(to);

@@ -15,6 +15,7 @@ use crate::canvas::{HeatmapCanvas, Pointing};
 use crate::i18n::marked::{MARK, with_marked};
 use crate::i18n::text;
 use crate::state::use_app_state;
+use crate::widgets::step_keys::step_for_key;
 
 /// Causal linear attention as an RNN, one token at a time: the state `S_t`, `z_t`, the
 /// output `o_t` read from it, and row `t` of the masked parallel form beside it with
@@ -135,12 +136,8 @@ pub fn RnnStepper(
             return;
         }
         let now = at.get_untracked();
-        let to = match ev.key().as_str() {
-            "ArrowRight" | "ArrowDown" => now + 1,
-            "ArrowLeft" | "ArrowUp" => now.saturating_sub(1),
-            "Home" => 0,
-            "End" => usize::MAX,
-            _ => return,
+        let Some(to) = step_for_key(&ev.key(), now) else {
+            return;
         };
         ev.prevent_default();
         go(to);
